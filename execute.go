@@ -1,0 +1,122 @@
+package saidex
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+
+	"github.com/tmc/langchaingo/llms"
+	"golang.org/x/sync/errgroup"
+)
+
+// ToolError is returned by [ToolNode.Run] when a tool fails and the node is
+// not configured to answer the failure with a message (see
+// [WithHandleToolErrors]). It unwraps to the tool's error.
+type ToolError struct {
+	Tool   string // the tool's name
+	CallID string // the call's id, possibly empty
+	Err    error  // the tool's error, or a *PanicError
+}
+
+func (e *ToolError) Error() string {
+	return fmt.Sprintf("saidex: tool %q (call %q): %v", e.Tool, e.CallID, e.Err)
+}
+
+func (e *ToolError) Unwrap() error { return e.Err }
+
+// PanicError is the error a tool's recovered panic is turned into.
+type PanicError struct {
+	Value any    // the value passed to panic
+	Stack []byte // the goroutine's stack at the panic
+}
+
+func (e *PanicError) Error() string { return fmt.Sprintf("panic: %v", e.Value) }
+
+// CallInfo describes the tool call a tool is running for. Tools reach it
+// with [CallFromContext].
+type CallInfo struct {
+	ID   string // the call's id, possibly empty
+	Name string // the tool's name
+	// Messages is the conversation the node was run on; read it, do not
+	// modify it.
+	Messages []llms.MessageContent
+}
+
+type callKey struct{}
+
+// CallFromContext returns the tool call a tool is running for. ok is false
+// when ctx does not come from a ToolNode.
+func CallFromContext(ctx context.Context) (info CallInfo, ok bool) {
+	info, ok = ctx.Value(callKey{}).(CallInfo)
+	return info, ok
+}
+
+// execute is the execution stage: every valid call runs on the stock
+// executor, concurrently, bounded by WithMaxConcurrency.
+func (n *ToolNode) execute(ctx context.Context, r *run, calls []*call) error {
+	g, gctx := errgroup.WithContext(ctx)
+	if n.cfg.maxConcurrency > 0 {
+		g.SetLimit(n.cfg.maxConcurrency)
+	}
+	for _, c := range calls {
+		if c.status != statusValid {
+			continue
+		}
+		if gctx.Err() != nil {
+			break
+		}
+		g.Go(func() error { return n.executeOne(gctx, r, c) })
+	}
+	err := g.Wait()
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return ctxErr // never a partial result
+	}
+	return err
+}
+
+// executeOne runs one call and records its answer.
+func (n *ToolNode) executeOne(ctx context.Context, r *run, c *call) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	c.status = statusAnswered
+	if c.tool == nil {
+		c.output = fmt.Sprintf("Error: %s is not a valid tool, try one of [%s].", c.name, n.toolNames())
+		c.isError = true
+		return nil
+	}
+	input := c.args
+	if c.tool.schema == nil {
+		input = unwrapArg1(input)
+	}
+	tctx := context.WithValue(ctx, callKey{}, CallInfo{ID: c.id, Name: c.name, Messages: r.messages})
+	out, err := callTool(tctx, c.tool, input)
+	if err == nil {
+		c.output = out
+		return nil
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	switch {
+	case n.cfg.toolErrorFormat != nil:
+		c.output = n.cfg.toolErrorFormat(err)
+	case n.cfg.handleToolErrors || errors.Is(err, ErrInvalidArguments):
+		c.output = "Error: " + err.Error()
+	default:
+		return &ToolError{Tool: c.name, CallID: c.id, Err: err}
+	}
+	c.isError, c.err = true, err
+	return nil
+}
+
+// callTool calls the tool, turning a panic into a *PanicError.
+func callTool(ctx context.Context, bt *boundTool, input string) (out string, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = &PanicError{Value: v, Stack: debug.Stack()}
+		}
+	}()
+	return bt.tool.Call(ctx, input)
+}

@@ -1,0 +1,142 @@
+package saidex
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+)
+
+// Option configures a [ToolNode]. Options are applied and validated once, by
+// [NewToolNode].
+type Option interface {
+	apply(*config)
+}
+
+type optionFunc func(*config)
+
+func (f optionFunc) apply(c *config) { f(c) }
+
+// config is the validated configuration of a ToolNode. It is read-only after
+// NewToolNode returns.
+type config struct {
+	stripThinking    bool
+	jsonRepair       bool
+	maxConcurrency   int
+	handleToolErrors bool
+	toolErrorFormat  func(error) string
+	logger           *slog.Logger
+	maxArgumentBytes int
+	maxRepairBytes   int
+}
+
+func defaultConfig() config {
+	return config{
+		stripThinking:    true,
+		jsonRepair:       true,
+		logger:           nil, // slog.Default() at use time, so later SetDefault calls apply
+		maxArgumentBytes: DefaultMaxArgumentBytes,
+		maxRepairBytes:   DefaultMaxRepairBytes,
+	}
+}
+
+// DefaultMaxArgumentBytes is the default of [WithMaxArgumentBytes]: 1 MiB.
+const DefaultMaxArgumentBytes = 1 << 20
+
+// DefaultMaxRepairBytes is the default of [WithMaxRepairBytes]: 64 KiB.
+const DefaultMaxRepairBytes = 64 << 10
+
+func (c *config) validate() error {
+	var errs []error
+	if c.maxConcurrency < 0 {
+		errs = append(errs, fmt.Errorf("WithMaxConcurrency(%d): must be 0 (unbounded) or positive", c.maxConcurrency))
+	}
+	if c.maxArgumentBytes <= 0 {
+		errs = append(errs, fmt.Errorf("WithMaxArgumentBytes(%d): must be positive", c.maxArgumentBytes))
+	}
+	if c.maxRepairBytes < 0 {
+		errs = append(errs, fmt.Errorf("WithMaxRepairBytes(%d): must be 0 (no repair) or positive", c.maxRepairBytes))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("%w: %w", ErrInvalidConfig, err)
+	}
+	return nil
+}
+
+func (c *config) log() *slog.Logger {
+	if c.logger != nil {
+		return c.logger
+	}
+	return slog.Default()
+}
+
+// ErrInvalidConfig is returned (wrapped) by [NewToolNode] when an option has
+// an invalid value.
+var ErrInvalidConfig = errors.New("saidex: invalid configuration")
+
+// WithStripThinking sets whether the repair stage strips reasoning blocks
+// (<think>…</think>, <thinking>…</thinking>, a lone closing tag) from
+// argument strings that do not parse. Default: true.
+func WithStripThinking(on bool) Option {
+	return optionFunc(func(c *config) { c.stripThinking = on })
+}
+
+// WithJSONRepair sets whether the repair stage fixes malformed JSON
+// (quotes, bare keys, Python literals, commas, comments, truncation after a
+// complete value) with github.com/kaptinlin/jsonrepair. Extraction of the
+// object from prose, fences and template tokens still runs when it is off.
+// Default: true.
+func WithJSONRepair(on bool) Option {
+	return optionFunc(func(c *config) { c.jsonRepair = on })
+}
+
+// WithMaxConcurrency bounds how many tool calls of one message execute (and,
+// with a correction model, are corrected) at the same time. 0, the default,
+// runs them all at once; 1 runs them one after another. A negative value is
+// a configuration error.
+func WithMaxConcurrency(n int) Option {
+	return optionFunc(func(c *config) { c.maxConcurrency = n })
+}
+
+// WithHandleToolErrors sets how errors returned by tools are handled. With
+// false, the default, an error that wraps [ErrInvalidArguments] becomes an
+// error tool message and any other error stops the run: [ToolNode.Run]
+// returns it as a [*ToolError]. With true every error (and every recovered
+// panic) becomes an error tool message whose content is "Error: " followed
+// by the error text.
+func WithHandleToolErrors(on bool) Option {
+	return optionFunc(func(c *config) { c.handleToolErrors = on })
+}
+
+// WithToolErrorFormatter turns every tool error (and every recovered panic)
+// into an error tool message whose content is format(err), as
+// WithHandleToolErrors(true) does with its default text. It overrides
+// [WithHandleToolErrors]. A nil format restores the default behaviour.
+func WithToolErrorFormatter(format func(err error) string) Option {
+	return optionFunc(func(c *config) {
+		c.toolErrorFormat = format
+		c.handleToolErrors = format != nil
+	})
+}
+
+// WithLogger sets the logger for warnings (a dropped call, for example).
+// Records carry the tool name, the call id and the outcome, never argument
+// values. Default: [slog.Default] at the time of the warning.
+func WithLogger(l *slog.Logger) Option {
+	return optionFunc(func(c *config) { c.logger = l })
+}
+
+// WithMaxArgumentBytes caps the size of a call's argument string. A larger
+// call is not parsed at all and is answered with feedback. Default:
+// [DefaultMaxArgumentBytes].
+func WithMaxArgumentBytes(n int) Option {
+	return optionFunc(func(c *config) { c.maxArgumentBytes = n })
+}
+
+// WithMaxRepairBytes caps the size of the object span handed to the JSON
+// repair library, whose cost grows faster than linearly with size. A
+// broken argument string whose object span is larger is answered with
+// feedback instead of being repaired. 0 disables that repair step. Default:
+// [DefaultMaxRepairBytes].
+func WithMaxRepairBytes(n int) Option {
+	return optionFunc(func(c *config) { c.maxRepairBytes = n })
+}

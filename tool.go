@@ -1,0 +1,144 @@
+package saidex
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/invopop/jsonschema"
+	"github.com/tmc/langchaingo/tools"
+)
+
+// Tool is a [tools.Tool] that declares the JSON Schema of its argument
+// object. A [ToolNode] validates every call to a Tool against that schema
+// before the tool runs, and advertises it to the model through
+// [ToolNode.Definitions].
+//
+// Schema may return a map[string]any, a [json.RawMessage], a []byte holding
+// JSON, an [*jsonschema.Schema] from github.com/invopop/jsonschema, or any
+// other value that encoding/json marshals to a JSON Schema object. It is
+// called once, by [NewToolNode].
+type Tool interface {
+	tools.Tool
+	Schema() any
+}
+
+// ErrInvalidArguments marks an error a tool returns because it could not
+// decode or accept its argument string. By default a [ToolNode] answers such
+// an error with an error tool message, while any other tool error stops the
+// run (see [WithHandleToolErrors]). Tools made by [NewTool] wrap their
+// decoding errors with it; wrap your own with fmt.Errorf("...: %w",
+// saidex.ErrInvalidArguments).
+var ErrInvalidArguments = errors.New("saidex: invalid tool arguments")
+
+// NewTool returns a [Tool] whose argument schema is reflected from A with
+// github.com/invopop/jsonschema, in the flat shape providers accept: no
+// $ref (except for recursive types, which keep $defs), additionalProperties
+// false, and every field without omitempty or omitzero required.
+//
+// Call decodes its JSON input into a fresh A (unknown fields are rejected)
+// and calls fn. A decoding error is returned wrapped with
+// [ErrInvalidArguments].
+func NewTool[A any](name, description string, fn func(ctx context.Context, args A) (string, error)) Tool {
+	return &typedTool[A]{name: name, description: description, fn: fn, schema: reflectSchema[A]()}
+}
+
+type typedTool[A any] struct {
+	name, description string
+	fn                func(ctx context.Context, args A) (string, error)
+	schema            map[string]any
+}
+
+func (t *typedTool[A]) Name() string        { return t.name }
+func (t *typedTool[A]) Description() string { return t.description }
+func (t *typedTool[A]) Schema() any         { return t.schema }
+
+func (t *typedTool[A]) Call(ctx context.Context, input string) (string, error) {
+	args, err := t.decode(input)
+	if err != nil {
+		return "", err
+	}
+	return t.fn(ctx, args)
+}
+
+// decode turns a JSON argument string into A.
+func (t *typedTool[A]) decode(input string) (A, error) {
+	var args A
+	dec := json.NewDecoder(strings.NewReader(input))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&args); err != nil {
+		return args, fmt.Errorf("%w: %s: %v", ErrInvalidArguments, t.name, err)
+	}
+	if dec.More() {
+		return args, fmt.Errorf("%w: %s: trailing data after the argument object", ErrInvalidArguments, t.name)
+	}
+	return args, nil
+}
+
+// reflectSchema reflects the flat provider-style schema of A.
+func reflectSchema[A any]() map[string]any {
+	typ := reflect.TypeFor[A]()
+	r := &jsonschema.Reflector{
+		DoNotReference: !isRecursive(typ),
+		ExpandedStruct: true,
+		Anonymous:      true,
+	}
+	s := r.ReflectFromType(typ)
+	s.Version = ""
+	s.ID = ""
+	b, err := json.Marshal(s)
+	if err != nil {
+		// invopop's schema types always marshal; a failure is a programming error.
+		panic(fmt.Sprintf("saidex: marshal schema of %v: %v", typ, err))
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		panic(fmt.Sprintf("saidex: unmarshal schema of %v: %v", typ, err))
+	}
+	return m
+}
+
+// isRecursive reports whether typ refers to itself through its fields,
+// elements or map values. invopop/jsonschema does not terminate on such a
+// type when DoNotReference is set.
+func isRecursive(typ reflect.Type) bool {
+	var walk func(t reflect.Type, stack map[reflect.Type]bool) bool
+	walk = func(t reflect.Type, stack map[reflect.Type]bool) bool {
+		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
+			t = t.Elem()
+		}
+		if t.Kind() != reflect.Struct {
+			return false
+		}
+		if stack[t] {
+			return true
+		}
+		stack[t] = true
+		defer delete(stack, t)
+		for i := range t.NumField() {
+			if walk(t.Field(i).Type, stack) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(typ, map[reflect.Type]bool{})
+}
+
+// WithSchema attaches a JSON Schema to an existing tool, for example the
+// Parameters of an llms.FunctionDefinition. The schema is accepted in any of
+// the forms [Tool.Schema] documents. The tool's Call receives the repaired,
+// validated argument JSON.
+func WithSchema(t tools.Tool, schema any) Tool {
+	return &schemaTool{Tool: t, schema: schema}
+}
+
+type schemaTool struct {
+	tools.Tool
+	schema any
+}
+
+func (t *schemaTool) Schema() any { return t.schema }

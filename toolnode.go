@@ -1,0 +1,371 @@
+package saidex
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+
+	"github.com/tmc/langchaingo/llms"
+	"github.com/tmc/langchaingo/tools"
+)
+
+// ToolNode executes the tool calls of an AI message the way a stock tool
+// executor does, after repairing and validating them. It is safe for
+// concurrent use by multiple goroutines.
+//
+// For every tool call of the last AI message it runs
+//
+//	repair -> validate -> correct -> resolve -> execute
+//
+// and answers every call with exactly one tool message, in call order. The
+// only exception is a call that repeats an id already used by an earlier
+// call of the same message: it cannot be answered unambiguously, so it is
+// dropped (not executed, not answered) and a warning is logged.
+type ToolNode struct {
+	cfg   config
+	tools map[string]*boundTool
+	order []string // tool names in the order given, for messages and Definitions
+}
+
+// boundTool is a tool with its compiled schema (nil for a plain tools.Tool).
+type boundTool struct {
+	tool   tools.Tool
+	schema *compiledSchema
+}
+
+// NewToolNode returns a ToolNode that executes tools. Tools that implement
+// [Tool] are validated against their schema, which is compiled here; plain
+// [tools.Tool] values receive their argument string unchanged, as with a
+// stock executor.
+//
+// It returns an error wrapping [ErrInvalidConfig] for an invalid option, a
+// nil tool, an empty or duplicate tool name, or a schema that does not
+// compile.
+func NewToolNode(ts []tools.Tool, opts ...Option) (*ToolNode, error) {
+	n := &ToolNode{cfg: defaultConfig(), tools: make(map[string]*boundTool, len(ts))}
+	for _, o := range opts {
+		if o != nil {
+			o.apply(&n.cfg)
+		}
+	}
+	if err := n.cfg.validate(); err != nil {
+		return nil, err
+	}
+	for i, t := range ts {
+		if t == nil {
+			return nil, fmt.Errorf("%w: tool %d is nil", ErrInvalidConfig, i)
+		}
+		name := t.Name()
+		if name == "" {
+			return nil, fmt.Errorf("%w: tool %d has an empty name", ErrInvalidConfig, i)
+		}
+		if _, dup := n.tools[name]; dup {
+			return nil, fmt.Errorf("%w: duplicate tool name %q", ErrInvalidConfig, name)
+		}
+		bt := &boundTool{tool: t}
+		if st, ok := t.(Tool); ok {
+			s, err := compileSchema(name, st.Schema())
+			if err != nil {
+				return nil, fmt.Errorf("%w: tool %q: %w", ErrInvalidConfig, name, err)
+			}
+			bt.schema = s
+		}
+		n.tools[name] = bt
+		n.order = append(n.order, name)
+	}
+	return n, nil
+}
+
+// Definitions returns the tools as llms.Tool values (Type "function",
+// Parameters a map[string]any) to pass to llms.WithTools, so the model sees
+// the schema the node validates against. A plain tools.Tool without a schema
+// is advertised, as langchaingo's agents do, with one string parameter
+// "__arg1", whose value the node then passes to the tool.
+func (n *ToolNode) Definitions() []llms.Tool {
+	defs := make([]llms.Tool, 0, len(n.order))
+	for _, name := range n.order {
+		bt := n.tools[name]
+		params := plainToolParameters()
+		if bt.schema != nil {
+			params = bt.schema.parameters()
+		}
+		defs = append(defs, llms.Tool{
+			Type: "function",
+			Function: &llms.FunctionDefinition{
+				Name:        name,
+				Description: bt.tool.Description(),
+				Parameters:  params,
+			},
+		})
+	}
+	return defs
+}
+
+func plainToolParameters() map[string]any {
+	return map[string]any{
+		"type":       "object",
+		"properties": map[string]any{"__arg1": map[string]any{"title": "__arg1", "type": "string"}},
+		"required":   []any{"__arg1"},
+	}
+}
+
+// ErrNoAIMessage is returned by [ToolNode.Run] and [ToolNode.Invoke] when the
+// conversation holds no message with role llms.ChatMessageTypeAI.
+var ErrNoAIMessage = errors.New("saidex: no AI message in the conversation")
+
+// Outcome is what happened to one tool call.
+type Outcome string
+
+// The outcomes of a tool call.
+const (
+	// OutcomeExecuted: the call ran on the executor with the model's own
+	// (possibly repaired) arguments. Calls to unknown tools, which the
+	// executor answers with an error message, are executed too.
+	OutcomeExecuted Outcome = "executed"
+	// OutcomeCorrected: the call ran with arguments from the correction model.
+	OutcomeCorrected Outcome = "corrected"
+	// OutcomeSalvaged: the call ran with arguments returned by an unresolved hook.
+	OutcomeSalvaged Outcome = "salvaged"
+	// OutcomeFeedback: the call was not executed; its tool message tells the
+	// agent what to change.
+	OutcomeFeedback Outcome = "feedback"
+	// OutcomeDropped: the call was neither executed nor answered, because its
+	// id repeats an earlier call's id in the same message.
+	OutcomeDropped Outcome = "dropped"
+)
+
+// CallReport describes what the node did with one tool call.
+type CallReport struct {
+	// Index is the call's position among the tool calls of the AI message.
+	Index int
+	// ID and Name are the call's id (possibly empty) and tool name.
+	ID, Name string
+	// RawArguments is the argument string exactly as the model sent it.
+	RawArguments string
+	// Arguments is the JSON the tool received; nil when the call did not run.
+	Arguments json.RawMessage
+	// Outcome is what happened to the call.
+	Outcome Outcome
+	// Repaired reports whether the repair stage changed the arguments, and
+	// RepairSteps which steps it applied, in order.
+	Repaired    bool
+	RepairSteps []RepairStep
+	// Issues are the field-level problems found by validation, in the
+	// order of their paths; empty for a valid call.
+	Issues []Issue
+	// Output is the content of the call's tool message ("" when dropped).
+	Output string
+	// IsError reports whether the tool message answers with an error:
+	// feedback, an unknown tool, or a tool error turned into a message.
+	IsError bool
+	// Err is the error behind an error answer: the repair error of an
+	// argument string that could not be parsed, or the tool's error.
+	Err error
+}
+
+// Result is what [ToolNode.Run] produced for one AI message.
+type Result struct {
+	// AIMessageIndex is the index, in the conversation given to Run, of the
+	// AI message whose calls were handled.
+	AIMessageIndex int
+	// ToolMessages holds one tool message per answered call, in call order.
+	// Each has role llms.ChatMessageTypeTool and exactly one
+	// llms.ToolCallResponse part.
+	ToolMessages []llms.MessageContent
+	// Calls reports on every tool call of the AI message, in call order.
+	Calls []CallReport
+}
+
+// Invoke runs the node on a conversation and returns a new conversation:
+// the messages given, followed by one tool message per answered tool call
+// of the last AI message, in call order. The input slice is not modified.
+//
+// Its signature is that of a message-graph node, so it can be added to a
+// graph directly. An AI message without tool calls yields the conversation
+// unchanged. Errors are those of [ToolNode.Run].
+func (n *ToolNode) Invoke(ctx context.Context, messages []llms.MessageContent) ([]llms.MessageContent, error) {
+	res, err := n.Run(ctx, messages)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]llms.MessageContent, 0, len(messages)+len(res.ToolMessages))
+	out = append(out, messages...)
+	return append(out, res.ToolMessages...), nil
+}
+
+// RunOption configures one call of [ToolNode.Run].
+type RunOption interface {
+	applyRun(*runConfig)
+}
+
+type runConfig struct{}
+
+// Run handles the tool calls of the last AI message of messages and returns
+// the tool messages and a report per call. messages is not modified.
+//
+// It returns [ErrNoAIMessage] when there is no AI message, ctx.Err() when ctx
+// is done before every call is answered (never a partial result), and a
+// [*ToolError] when a tool fails in a way the node is configured not to
+// answer (see [WithHandleToolErrors]).
+func (n *ToolNode) Run(ctx context.Context, messages []llms.MessageContent, opts ...RunOption) (*Result, error) {
+	var rcfg runConfig
+	for _, o := range opts {
+		if o != nil {
+			o.applyRun(&rcfg)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	aiIndex := lastAIMessage(messages)
+	if aiIndex < 0 {
+		return nil, ErrNoAIMessage
+	}
+	r := &run{messages: messages, aiIndex: aiIndex}
+	calls := n.collect(messages[aiIndex])
+
+	for _, c := range calls {
+		if c.status != statusPending {
+			continue
+		}
+		n.repair(c)   // repair.go
+		n.validate(c) // validate.go
+	}
+	if err := n.resolve(ctx, r, calls); err != nil { // unresolved.go
+		return nil, err
+	}
+	if err := n.execute(ctx, r, calls); err != nil { // execute.go
+		return nil, err
+	}
+	return n.assemble(r, calls), nil
+}
+
+// run is the state of one Run shared by the stages.
+type run struct {
+	messages []llms.MessageContent
+	aiIndex  int
+}
+
+func lastAIMessage(messages []llms.MessageContent) int {
+	for i := len(messages) - 1; i >= 0; i-- {
+		if messages[i].Role == llms.ChatMessageTypeAI {
+			return i
+		}
+	}
+	return -1
+}
+
+// callStatus is where a call stands in the pipeline.
+type callStatus int
+
+const (
+	statusPending  callStatus = iota // not yet repaired and validated
+	statusValid                      // ready to execute
+	statusInvalid                    // needs correction, a hook or feedback
+	statusAnswered                   // its tool message content is set
+	statusDropped                    // neither executed nor answered
+)
+
+// call is one tool call travelling through the pipeline.
+type call struct {
+	index    int
+	id, name string
+	raw      string
+	tool     *boundTool // nil for an unknown tool
+	noFunc   bool       // the ToolCall had a nil FunctionCall
+
+	// Set by repair: the decoded argument value and the JSON the tool gets.
+	value    any
+	args     string
+	repaired bool
+	steps    []RepairStep
+	err      error // why the arguments could not be parsed
+
+	issues  []Issue
+	status  callStatus
+	outcome Outcome
+
+	output  string
+	isError bool
+}
+
+// collect lists the tool calls of the AI message and drops repeated ids.
+func (n *ToolNode) collect(ai llms.MessageContent) []*call {
+	var calls []*call
+	seen := map[string]bool{}
+	for _, p := range ai.Parts {
+		tc, ok := p.(llms.ToolCall)
+		if !ok {
+			if ptc, isPtr := p.(*llms.ToolCall); isPtr && ptc != nil {
+				tc, ok = *ptc, true
+			}
+		}
+		if !ok {
+			continue
+		}
+		c := &call{index: len(calls), id: tc.ID, outcome: OutcomeExecuted}
+		if tc.FunctionCall == nil {
+			c.noFunc = true
+		} else {
+			c.name, c.raw = tc.FunctionCall.Name, tc.FunctionCall.Arguments
+			c.tool = n.tools[c.name]
+		}
+		calls = append(calls, c)
+		switch {
+		case c.id != "" && seen[c.id]:
+			c.status, c.outcome = statusDropped, OutcomeDropped
+			n.cfg.log().Warn("saidex: dropped a tool call whose id repeats an earlier call's id",
+				slog.String("tool", c.name), slog.String("call_id", c.id), slog.String("outcome", string(OutcomeDropped)))
+		case c.noFunc:
+			c.status, c.outcome = statusInvalid, OutcomeFeedback
+			c.err = errNoFunctionCall
+		case c.tool == nil || c.tool.schema == nil:
+			// Unknown tools and plain tools pass through to the executor.
+			c.args, c.status = c.raw, statusValid
+		}
+		if c.id != "" {
+			seen[c.id] = true
+		}
+	}
+	return calls
+}
+
+var errNoFunctionCall = errors.New("the tool call names no function")
+
+// assemble builds the tool messages and reports in call order.
+func (n *ToolNode) assemble(r *run, calls []*call) *Result {
+	res := &Result{AIMessageIndex: r.aiIndex, Calls: make([]CallReport, len(calls))}
+	for i, c := range calls {
+		rep := CallReport{
+			Index: c.index, ID: c.id, Name: c.name, RawArguments: c.raw,
+			Outcome: c.outcome, Repaired: c.repaired, RepairSteps: slices.Clone(c.steps),
+			Issues: c.issues, Output: c.output, IsError: c.isError, Err: c.err,
+		}
+		if c.ran() {
+			rep.Arguments = json.RawMessage(c.args)
+		}
+		res.Calls[i] = rep
+		if c.status == statusDropped {
+			continue
+		}
+		res.ToolMessages = append(res.ToolMessages, llms.MessageContent{
+			Role:  llms.ChatMessageTypeTool,
+			Parts: []llms.ContentPart{llms.ToolCallResponse{ToolCallID: c.id, Name: c.name, Content: c.output}},
+		})
+	}
+	return res
+}
+
+// ran reports whether the call was handed to the executor.
+func (c *call) ran() bool {
+	return c.status == statusAnswered && c.outcome != OutcomeFeedback && c.outcome != OutcomeDropped
+}
+
+// toolNames lists the node's tool names for error messages.
+func (n *ToolNode) toolNames() string {
+	return strings.Join(n.order, ", ")
+}
