@@ -235,13 +235,19 @@ func (n *ToolNode) Run(ctx context.Context, messages []llms.MessageContent, opts
 		n.repair(c)   // repair.go
 		n.validate(c) // validate.go
 	}
+	if err := n.correct(ctx, r, calls); err != nil { // correct.go
+		return nil, err
+	}
 	if err := n.resolve(ctx, r, calls); err != nil { // unresolved.go
 		return nil, err
 	}
 	if err := n.execute(ctx, r, calls); err != nil { // execute.go
 		return nil, err
 	}
-	return n.assemble(r, calls), nil
+	res := n.assemble(r, calls)
+	n.sanitize(r, res, calls)  // sanitize.go
+	n.emit(ctx, r, res, calls) // stats.go
+	return res, nil
 }
 
 // run is the state of one Run shared by the stages.

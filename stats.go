@@ -1,0 +1,7 @@
+package saidex
+
+import "context"
+
+// emit is the observability stage: it publishes the run's event.
+// TODO(stats): issue "observability".
+func (n *ToolNode) emit(ctx context.Context, r *run, res *Result, calls []*call) {}
