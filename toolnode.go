@@ -232,8 +232,10 @@ func (n *ToolNode) Run(ctx context.Context, messages []llms.MessageContent, opts
 		if c.status != statusPending {
 			continue
 		}
-		n.repair(c)   // repair.go
-		n.validate(c) // validate.go
+		n.repair(c)                                   // repair.go
+		if err := n.validate(ctx, r, c); err != nil { // validate.go
+			return nil, err
+		}
 	}
 	if err := n.correct(ctx, r, calls); err != nil { // correct.go
 		return nil, err
@@ -294,6 +296,11 @@ type call struct {
 	issues  []Issue
 	status  callStatus
 	outcome Outcome
+
+	// Set by the correction stage.
+	correctionAttempted bool
+	correctionRetries   int
+	tokens              map[string]TokenUsage // per model name
 
 	output  string
 	isError bool

