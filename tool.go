@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"strings"
 
@@ -78,25 +79,42 @@ func (t *typedTool[A]) decode(input string) (A, error) {
 	return args, nil
 }
 
-// reflectSchema reflects the flat provider-style schema of A.
+// reflectSchema reflects the flat provider-style schema of A. A recursive
+// type cannot be flattened: its schema keeps $defs, with the root type's
+// definition inlined at the top.
 func reflectSchema[A any]() map[string]any {
 	typ := reflect.TypeFor[A]()
+	recursive := isRecursive(typ)
 	r := &jsonschema.Reflector{
-		DoNotReference: !isRecursive(typ),
-		ExpandedStruct: true,
+		DoNotReference: !recursive,
+		ExpandedStruct: !recursive,
 		Anonymous:      true,
 	}
 	s := r.ReflectFromType(typ)
 	s.Version = ""
 	s.ID = ""
+	m := schemaMap(s)
+	if ref, ok := m["$ref"].(string); ok && recursive {
+		defs, _ := m["$defs"].(map[string]any)
+		if def, ok := defs[strings.TrimPrefix(ref, "#/$defs/")].(map[string]any); ok {
+			root := maps.Clone(def)
+			root["$defs"] = defs
+			m = root
+		}
+	}
+	return m
+}
+
+// schemaMap converts an invopop schema to its JSON object form.
+func schemaMap(s *jsonschema.Schema) map[string]any {
 	b, err := json.Marshal(s)
 	if err != nil {
 		// invopop's schema types always marshal; a failure is a programming error.
-		panic(fmt.Sprintf("saidex: marshal schema of %v: %v", typ, err))
+		panic(fmt.Sprintf("saidex: marshal reflected schema: %v", err))
 	}
 	var m map[string]any
 	if err := json.Unmarshal(b, &m); err != nil {
-		panic(fmt.Sprintf("saidex: unmarshal schema of %v: %v", typ, err))
+		panic(fmt.Sprintf("saidex: unmarshal reflected schema: %v", err))
 	}
 	return m
 }

@@ -1,0 +1,443 @@
+package saidex
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/tmc/langchaingo/llms"
+	"github.com/tmc/langchaingo/tools"
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m)
+}
+
+func TestInvokeAnswersEveryCallInOrder(t *testing.T) {
+	weather, runs := countingWeather()
+	echo := plainTool{name: "echo", fn: func(_ context.Context, in string) (string, error) { return "echo:" + in, nil }}
+	n := mustNode(t, []tools.Tool{weather, echo})
+	msgs := conversation(
+		llms.TextPart("Let me check."),
+		tc("a", "get_weather", `{"city":"Paris","days":2}`),
+		tc("b", "get_weather", `this is not json`),
+		tc("c", "get_weather", `{"days":3}`),
+		tc("d", "teleport", `{"to":"Mars"}`),
+		tc("e", "echo", `{"__arg1":"hi"}`),
+		tc("f", "echo", `2+2`),
+	)
+	before := deepCopy(msgs)
+
+	out, err := n.Invoke(context.Background(), msgs)
+	if err != nil {
+		t.Fatalf("Invoke: %v", err)
+	}
+	if !reflect.DeepEqual(msgs, before) {
+		t.Fatal("Invoke modified its input")
+	}
+	if len(out) != len(msgs)+6 {
+		t.Fatalf("got %d messages, want %d", len(out), len(msgs)+6)
+	}
+	want := []struct {
+		id, contains string
+	}{
+		{"a", "Paris: sunny for 2 days"},
+		{"b", "get_weather"},
+		{"c", "city"},
+		{"d", "Error: teleport is not a valid tool, try one of [get_weather, echo]."},
+		{"e", "echo:hi"},
+		{"f", "echo:2+2"},
+	}
+	for i, w := range want {
+		r := response(t, out[len(msgs)+i])
+		if r.ToolCallID != w.id {
+			t.Errorf("message %d answers %q, want %q", i, r.ToolCallID, w.id)
+		}
+		if !strings.Contains(r.Content, w.contains) {
+			t.Errorf("answer to %q = %q, want it to contain %q", w.id, r.Content, w.contains)
+		}
+	}
+	if got := runs.Load(); got != 1 {
+		t.Errorf("weather tool ran %d times, want 1 (only the valid call)", got)
+	}
+}
+
+func TestRunReportsOutcomes(t *testing.T) {
+	weather, _ := countingWeather()
+	n := mustNode(t, []tools.Tool{weather})
+	res, err := n.Run(context.Background(), conversation(
+		tc("a", "get_weather", `{"city":"Oslo"}`),
+		tc("b", "get_weather", `{"city":"Oslo","unit":"kelvin"}`),
+		tc("a", "get_weather", `{"city":"Rome"}`),
+		tc("c", "nope", `{}`),
+	))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.AIMessageIndex != 1 {
+		t.Errorf("AIMessageIndex = %d, want 1", res.AIMessageIndex)
+	}
+	outcomes := []Outcome{OutcomeExecuted, OutcomeFeedback, OutcomeDropped, OutcomeExecuted}
+	isErr := []bool{false, true, false, true}
+	for i, c := range res.Calls {
+		if c.Index != i || c.Outcome != outcomes[i] || c.IsError != isErr[i] {
+			t.Errorf("call %d: index %d outcome %q isError %v, want %d %q %v", i, c.Index, c.Outcome, c.IsError, i, outcomes[i], isErr[i])
+		}
+	}
+	if got := string(res.Calls[0].Arguments); got != `{"city":"Oslo"}` {
+		t.Errorf("executed call arguments = %s", got)
+	}
+	if res.Calls[1].Arguments != nil {
+		t.Errorf("feedback call has arguments %s, want nil", res.Calls[1].Arguments)
+	}
+	if len(res.Calls[1].Issues) == 0 {
+		t.Error("invalid call has no issues")
+	}
+	if len(res.ToolMessages) != 3 {
+		t.Errorf("got %d tool messages, want 3 (the duplicate id is dropped)", len(res.ToolMessages))
+	}
+}
+
+func TestCallIDs(t *testing.T) {
+	weather, runs := countingWeather()
+	n := mustNode(t, []tools.Tool{weather})
+	t.Run("empty ids are answered by name", func(t *testing.T) {
+		res, err := n.Run(context.Background(), conversation(
+			tc("", "get_weather", `{"city":"A"}`),
+			tc("", "get_weather", `{"city":"B"}`),
+		))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.ToolMessages) != 2 {
+			t.Fatalf("got %d tool messages, want 2", len(res.ToolMessages))
+		}
+		for i, m := range res.ToolMessages {
+			r := response(t, m)
+			if r.ToolCallID != "" || r.Name != "get_weather" {
+				t.Errorf("message %d: id %q name %q", i, r.ToolCallID, r.Name)
+			}
+		}
+	})
+	t.Run("a repeated id is dropped and not executed", func(t *testing.T) {
+		runs.Store(0)
+		res, err := n.Run(context.Background(), conversation(
+			tc("x", "get_weather", `{"city":"A"}`),
+			tc("x", "get_weather", `{"city":"B"}`),
+		))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.ToolMessages) != 1 || runs.Load() != 1 {
+			t.Fatalf("got %d messages and %d runs, want 1 and 1", len(res.ToolMessages), runs.Load())
+		}
+		if res.Calls[1].Outcome != OutcomeDropped {
+			t.Errorf("second call outcome %q, want dropped", res.Calls[1].Outcome)
+		}
+	})
+	t.Run("a nil FunctionCall gets feedback", func(t *testing.T) {
+		res, err := n.Run(context.Background(), conversation(llms.ToolCall{ID: "n", Type: "function"}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.ToolMessages) != 1 || res.Calls[0].Outcome != OutcomeFeedback {
+			t.Fatalf("got %d messages, outcome %q", len(res.ToolMessages), res.Calls[0].Outcome)
+		}
+		if r := response(t, res.ToolMessages[0]); r.ToolCallID != "n" {
+			t.Errorf("answer id %q, want n", r.ToolCallID)
+		}
+	})
+}
+
+func TestConversationShapes(t *testing.T) {
+	weather, _ := countingWeather()
+	n := mustNode(t, []tools.Tool{weather})
+	if _, err := n.Invoke(context.Background(), []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, "hi")}); !errors.Is(err, ErrNoAIMessage) {
+		t.Errorf("no AI message: err = %v, want ErrNoAIMessage", err)
+	}
+	msgs := conversation(llms.TextPart("Just text."))
+	out, err := n.Invoke(context.Background(), msgs)
+	if err != nil || !reflect.DeepEqual(out, msgs) {
+		t.Errorf("AI message without calls: got %v, %v; want the conversation unchanged", out, err)
+	}
+	// Only the last AI message's calls are handled.
+	msgs = []llms.MessageContent{
+		{Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{tc("old", "get_weather", `{"city":"A"}`)}},
+		{Role: llms.ChatMessageTypeTool, Parts: []llms.ContentPart{llms.ToolCallResponse{ToolCallID: "old", Name: "get_weather", Content: "ok"}}},
+		{Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{tc("new", "get_weather", `{"city":"B"}`)}},
+	}
+	res, err := n.Run(context.Background(), msgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.AIMessageIndex != 2 || len(res.ToolMessages) != 1 || response(t, res.ToolMessages[0]).ToolCallID != "new" {
+		t.Errorf("handled AI message %d with %d answers", res.AIMessageIndex, len(res.ToolMessages))
+	}
+}
+
+func TestToolErrors(t *testing.T) {
+	boom := errors.New("boom")
+	failing := func(err error) tools.Tool {
+		return plainTool{name: "fail", fn: func(context.Context, string) (string, error) { return "", err }}
+	}
+	panicking := plainTool{name: "fail", fn: func(context.Context, string) (string, error) { panic("kaput") }}
+	decodeFail := NewTool("fail", "", func(context.Context, weatherArgs) (string, error) { return "", nil })
+
+	tests := []struct {
+		name        string
+		tool        tools.Tool
+		args        string
+		opts        []Option
+		wantErrIs   error // Run's error; nil when the call must be answered
+		wantPanic   bool
+		wantContent string
+	}{
+		{name: "other errors stop the run by default", tool: failing(boom), wantErrIs: boom},
+		{name: "argument errors are answered by default", tool: failing(ErrInvalidArguments), wantContent: "Error: saidex: invalid tool arguments"},
+		{name: "handled errors are answered", tool: failing(boom), opts: []Option{WithHandleToolErrors(true)}, wantContent: "Error: boom"},
+		{name: "a formatter formats every error", tool: failing(boom), opts: []Option{WithToolErrorFormatter(func(err error) string { return "custom " + err.Error() })}, wantContent: "custom boom"},
+		{name: "a panic stops the run by default", tool: panicking, wantPanic: true},
+		{name: "a handled panic is answered", tool: panicking, opts: []Option{WithHandleToolErrors(true)}, wantContent: "Error: panic: kaput"},
+		{name: "a plain tool's decode error is answered", tool: WithSchema(decodeFail, map[string]any{"type": "object"}), args: `{"city":5}`, wantContent: "invalid tool arguments"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n := mustNode(t, []tools.Tool{tt.tool}, tt.opts...)
+			args := tt.args
+			if args == "" {
+				args = `{}`
+			}
+			res, err := n.Run(context.Background(), conversation(tc("id1", "fail", args)))
+			if tt.wantErrIs != nil || tt.wantPanic {
+				var te *ToolError
+				if !errors.As(err, &te) || te.Tool != "fail" || te.CallID != "id1" {
+					t.Fatalf("err = %v, want a *ToolError for fail/id1", err)
+				}
+				if tt.wantErrIs != nil && !errors.Is(err, tt.wantErrIs) {
+					t.Errorf("err = %v, want it to wrap %v", err, tt.wantErrIs)
+				}
+				var pe *PanicError
+				if tt.wantPanic && (!errors.As(err, &pe) || pe.Value != "kaput" || len(pe.Stack) == 0) {
+					t.Errorf("err = %v, want a *PanicError with value and stack", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			r := response(t, res.ToolMessages[0])
+			if !strings.Contains(r.Content, tt.wantContent) {
+				t.Errorf("content %q, want it to contain %q", r.Content, tt.wantContent)
+			}
+			if !res.Calls[0].IsError || res.Calls[0].Err == nil {
+				t.Errorf("report IsError=%v Err=%v, want an error answer", res.Calls[0].IsError, res.Calls[0].Err)
+			}
+		})
+	}
+}
+
+func TestNewToolNodeRejectsBadConfig(t *testing.T) {
+	weather, _ := countingWeather()
+	tests := []struct {
+		name  string
+		tools []tools.Tool
+		opts  []Option
+	}{
+		{"duplicate names", []tools.Tool{weather, weather}, nil},
+		{"nil tool", []tools.Tool{nil}, nil},
+		{"empty name", []tools.Tool{plainTool{}}, nil},
+		{"schema that does not compile", []tools.Tool{WithSchema(plainTool{name: "x"}, `{"type": 5}`)}, nil},
+		{"schema that is not JSON", []tools.Tool{WithSchema(plainTool{name: "x"}, `{`)}, nil},
+		{"negative concurrency", []tools.Tool{weather}, []Option{WithMaxConcurrency(-1)}},
+		{"zero argument cap", []tools.Tool{weather}, []Option{WithMaxArgumentBytes(0)}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := NewToolNode(tt.tools, tt.opts...); !errors.Is(err, ErrInvalidConfig) {
+				t.Errorf("err = %v, want ErrInvalidConfig", err)
+			}
+		})
+	}
+}
+
+// inflight tracks how many tool calls run at once.
+type inflight struct {
+	mu       sync.Mutex
+	cur, max int
+}
+
+func (f *inflight) enter() {
+	f.mu.Lock()
+	f.cur++
+	f.max = max(f.max, f.cur)
+	f.mu.Unlock()
+}
+
+func (f *inflight) leave() {
+	f.mu.Lock()
+	f.cur--
+	f.mu.Unlock()
+}
+
+func TestMaxConcurrency(t *testing.T) {
+	const calls = 8
+	for _, tt := range []struct {
+		limit, want int
+	}{{0, calls}, {1, 1}, {3, 3}} {
+		var f inflight
+		barrier := make(chan struct{})
+		var arrived atomic.Int64
+		tool := plainTool{name: "slow", fn: func(ctx context.Context, _ string) (string, error) {
+			f.enter()
+			defer f.leave()
+			// Wait until as many calls as the limit allows are in flight,
+			// so the maximum is reached deterministically.
+			if arrived.Add(1) == int64(tt.want) {
+				close(barrier)
+			}
+			<-barrier
+			return "ok", nil
+		}}
+		n := mustNode(t, []tools.Tool{tool}, WithMaxConcurrency(tt.limit))
+		var parts []llms.ContentPart
+		for i := range calls {
+			parts = append(parts, tc(string(rune('a'+i)), "slow", "x"))
+		}
+		res, err := n.Run(context.Background(), conversation(parts...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.ToolMessages) != calls {
+			t.Fatalf("limit %d: got %d messages", tt.limit, len(res.ToolMessages))
+		}
+		if f.max != tt.want {
+			t.Errorf("limit %d: at most %d calls ran at once, want %d", tt.limit, f.max, tt.want)
+		}
+	}
+}
+
+func TestCancellationReturnsPromptlyWithoutPartialResult(t *testing.T) {
+	started := make(chan struct{})
+	blocking := plainTool{name: "block", fn: func(ctx context.Context, _ string) (string, error) {
+		close(started)
+		<-ctx.Done()
+		return "", ctx.Err()
+	}}
+	quick := plainTool{name: "quick", fn: func(context.Context, string) (string, error) { return "done", nil }}
+	n := mustNode(t, []tools.Tool{blocking, quick}, WithHandleToolErrors(true))
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		<-started
+		cancel()
+	}()
+	out, err := n.Invoke(ctx, conversation(tc("1", "quick", ""), tc("2", "block", "")))
+	if !errors.Is(err, context.Canceled) || out != nil {
+		t.Fatalf("got %d messages, err %v; want nil and context.Canceled", len(out), err)
+	}
+	if _, err := n.Run(ctx, conversation(tc("1", "quick", ""))); !errors.Is(err, context.Canceled) {
+		t.Errorf("Run with a done ctx: err = %v", err)
+	}
+}
+
+func TestToolsSeeTheirCall(t *testing.T) {
+	var got CallInfo
+	var ok bool
+	tool := plainTool{name: "who", fn: func(ctx context.Context, _ string) (string, error) {
+		got, ok = CallFromContext(ctx)
+		return "", nil
+	}}
+	n := mustNode(t, []tools.Tool{tool})
+	msgs := conversation(tc("id7", "who", "{}"))
+	if _, err := n.Run(context.Background(), msgs); err != nil {
+		t.Fatal(err)
+	}
+	if !ok || got.ID != "id7" || got.Name != "who" || len(got.Messages) != len(msgs) {
+		t.Errorf("CallFromContext = %+v, %v", got, ok)
+	}
+	if _, ok := CallFromContext(context.Background()); ok {
+		t.Error("CallFromContext on a plain context reports ok")
+	}
+}
+
+func TestDefinitions(t *testing.T) {
+	weather, _ := countingWeather()
+	n := mustNode(t, []tools.Tool{weather, plainTool{name: "echo"}})
+	defs := n.Definitions()
+	if len(defs) != 2 || defs[0].Type != "function" || defs[0].Function.Name != "get_weather" || defs[1].Function.Name != "echo" {
+		t.Fatalf("definitions = %+v", defs)
+	}
+	p, ok := defs[0].Function.Parameters.(map[string]any)
+	if !ok {
+		t.Fatalf("parameters are %T, want map[string]any", defs[0].Function.Parameters)
+	}
+	if p["type"] != "object" || p["additionalProperties"] != false {
+		t.Errorf("parameters = %v", p)
+	}
+	if req, _ := p["required"].([]any); len(req) != 1 || req[0] != "city" {
+		t.Errorf("required = %v, want [city]", p["required"])
+	}
+	// Definitions returns fresh maps: changing one does not change the node.
+	p["type"] = "changed"
+	if n.Definitions()[0].Function.Parameters.(map[string]any)["type"] != "object" {
+		t.Error("Definitions shares its maps with the node")
+	}
+	pp := defs[1].Function.Parameters.(map[string]any)
+	if _, ok := pp["properties"].(map[string]any)["__arg1"]; !ok {
+		t.Errorf("plain tool parameters = %v, want __arg1", pp)
+	}
+}
+
+type treeNode struct {
+	Name     string     `json:"name"`
+	Children []treeNode `json:"children,omitempty"`
+}
+
+func TestNewToolReflectsSchema(t *testing.T) {
+	tool := NewTool("tree", "", func(_ context.Context, a treeNode) (string, error) { return a.Name, nil })
+	s, ok := tool.Schema().(map[string]any)
+	if !ok {
+		t.Fatalf("schema is %T", tool.Schema())
+	}
+	if _, has := s["$defs"]; !has {
+		t.Errorf("recursive type schema has no $defs: %v", s)
+	}
+	n := mustNode(t, []tools.Tool{tool})
+	res, err := n.Run(context.Background(), conversation(
+		tc("1", "tree", `{"name":"root","children":[{"name":"leaf"}]}`),
+		tc("2", "tree", `{"name":"root","children":[{"nam":"leaf"}]}`),
+	))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Calls[0].Output != "root" || res.Calls[1].Outcome != OutcomeFeedback {
+		t.Errorf("calls = %+v", res.Calls)
+	}
+	flat, _ := countingWeather()
+	fs := flat.Schema().(map[string]any)
+	for _, k := range []string{"$ref", "$defs", "$schema", "$id"} {
+		if _, has := fs[k]; has {
+			t.Errorf("flat schema has %s: %v", k, fs)
+		}
+	}
+}
+
+func deepCopy(msgs []llms.MessageContent) []llms.MessageContent {
+	out := make([]llms.MessageContent, len(msgs))
+	for i, m := range msgs {
+		out[i] = llms.MessageContent{Role: m.Role, Parts: make([]llms.ContentPart, len(m.Parts))}
+		for j, p := range m.Parts {
+			if c, ok := p.(llms.ToolCall); ok && c.FunctionCall != nil {
+				fc := *c.FunctionCall
+				c.FunctionCall = &fc
+				p = c
+			}
+			out[i].Parts[j] = p
+		}
+	}
+	return out
+}
