@@ -1,0 +1,215 @@
+package saidex
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/kaptinlin/jsonrepair"
+	"github.com/saidex/saidex-go/internal/benchfixture"
+	"github.com/tmc/langchaingo/llms"
+	"github.com/tmc/langchaingo/tools"
+)
+
+func benchTool() Tool {
+	return NewTool(benchfixture.ToolName, "Weather forecast.",
+		func(_ context.Context, a benchfixture.ForecastArgs) (string, error) {
+			return benchfixture.Body(a), nil
+		})
+}
+
+// stockRun is the path a user has today: each call's arguments decoded
+// with encoding/json (as langchaingo's agents do), the tool called, a tool
+// message built. No validation, no repair.
+func stockRun(ctx context.Context, t tools.Tool, messages []llms.MessageContent) ([]llms.MessageContent, error) {
+	ai := messages[len(messages)-1]
+	out := make([]llms.MessageContent, 0, len(ai.Parts))
+	for _, p := range ai.Parts {
+		c := p.(llms.ToolCall)
+		var m map[string]any
+		_ = json.Unmarshal([]byte(c.FunctionCall.Arguments), &m)
+		res, err := t.Call(ctx, c.FunctionCall.Arguments)
+		if err != nil {
+			res = "Error: " + err.Error()
+		}
+		out = append(out, llms.MessageContent{
+			Role:  llms.ChatMessageTypeTool,
+			Parts: []llms.ContentPart{llms.ToolCallResponse{ToolCallID: c.ID, Name: c.FunctionCall.Name, Content: res}},
+		})
+	}
+	return out, nil
+}
+
+// BenchmarkRun compares a node's Run with the stock path on messages of
+// valid, repairable and invalid calls. Compare ratios within one run.
+func BenchmarkRun(b *testing.B) {
+	ctx := context.Background()
+	tool := benchTool()
+	n := mustNode(b, []tools.Tool{tool})
+	for _, size := range []int{1, 8, 64} {
+		b.Run(fmt.Sprintf("baseline/%d", size), func(b *testing.B) {
+			msgs := benchfixture.Conversation(benchfixture.Valid, size)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := stockRun(ctx, tool, msgs); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		for _, kind := range []benchfixture.Kind{benchfixture.Valid, benchfixture.Repaired, benchfixture.Invalid} {
+			b.Run(fmt.Sprintf("%s/%d", kind, size), func(b *testing.B) {
+				msgs := benchfixture.Conversation(kind, size)
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := n.Run(ctx, msgs); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkRunScale reports the cost per call for 1 to 1,000 valid calls
+// in one message: it should stay flat.
+func BenchmarkRunScale(b *testing.B) {
+	ctx := context.Background()
+	n := mustNode(b, []tools.Tool{benchTool()})
+	for _, size := range []int{1, 10, 100, 1000} {
+		b.Run(fmt.Sprintf("calls=%d", size), func(b *testing.B) {
+			msgs := benchfixture.Conversation(benchfixture.Valid, size)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := n.Run(ctx, msgs); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*size), "ns/call")
+		})
+	}
+}
+
+// corpusBrokenArguments returns the dev corpus's argument strings that do
+// not parse as JSON, or skips when the corpus is absent.
+func corpusBrokenArguments(b *testing.B) []string {
+	f, err := os.Open("../shared/corpus/dev.jsonl")
+	if err != nil {
+		b.Skip("dev corpus not present:", err)
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var c struct {
+			Raw string `json:"raw_arguments"`
+		}
+		if json.Unmarshal(sc.Bytes(), &c) == nil && !json.Valid([]byte(c.Raw)) {
+			out = append(out, c.Raw)
+		}
+	}
+	return out
+}
+
+// BenchmarkRepair compares the repair stage with calling
+// kaptinlin/jsonrepair alone on the dev corpus's broken arguments.
+func BenchmarkRepair(b *testing.B) {
+	inputs := corpusBrokenArguments(b)
+	opt := repairOptions{stripThinking: true, jsonRepair: true, maxBytes: DefaultMaxArgumentBytes, maxRepair: DefaultMaxRepairBytes}
+	b.Run("jsonrepair", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, in := range inputs {
+				_, _ = jsonrepair.Repair(in)
+			}
+		}
+	})
+	b.Run("saidex", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, in := range inputs {
+				_, _ = repairArguments(in, opt)
+			}
+		}
+	})
+}
+
+// BenchmarkValidate compares validating decoded arguments with decoding them.
+func BenchmarkValidate(b *testing.B) {
+	tool := benchTool()
+	s, err := compileSchema(tool.Name(), tool.Schema())
+	if err != nil {
+		b.Fatal(err)
+	}
+	raw := benchfixture.Arguments(benchfixture.Valid, 3)
+	b.Run("unmarshal", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var m map[string]any
+			_ = json.Unmarshal([]byte(raw), &m)
+		}
+	})
+	b.Run("decode+validate", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			v, _ := decodeJSON(raw)
+			if issues := s.validate(v); len(issues) > 0 {
+				b.Fatal(issues)
+			}
+		}
+	})
+	invalid := benchfixture.Arguments(benchfixture.Invalid, 3)
+	b.Run("decode+validate_invalid", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			v, _ := decodeJSON(invalid)
+			if issues := s.validate(v); len(issues) == 0 {
+				b.Fatal("no issues")
+			}
+		}
+	})
+}
+
+// bigArguments returns a valid argument object of about size bytes.
+func bigArguments(size int) string {
+	var sb strings.Builder
+	sb.WriteString(`{"city":"`)
+	for sb.Len() < size-2 {
+		sb.WriteString("abcdefghij")
+	}
+	sb.WriteString(`"}`)
+	return sb.String()
+}
+
+// BenchmarkParseSize reports parse+validate throughput (ns/byte through
+// MB/s) from 1 KB to 10 MB of arguments: it should be linear.
+func BenchmarkParseSize(b *testing.B) {
+	s, err := compileSchema("big", map[string]any{"type": "object", "properties": map[string]any{"city": map[string]any{"type": "string"}}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	opt := repairOptions{stripThinking: true, jsonRepair: true, maxBytes: 64 << 20, maxRepair: DefaultMaxRepairBytes}
+	for _, size := range []int{1 << 10, 100 << 10, 10 << 20} {
+		in := bigArguments(size)
+		b.Run(fmt.Sprintf("valid/%dKB", size>>10), func(b *testing.B) {
+			b.SetBytes(int64(len(in)))
+			for b.Loop() {
+				r, err := repairArguments(in, opt)
+				if err != nil || len(s.validate(r.value)) > 0 {
+					b.Fatal(err)
+				}
+			}
+		})
+		broken := in[:len(in)-1] + ",}"
+		b.Run(fmt.Sprintf("broken/%dKB", size>>10), func(b *testing.B) {
+			b.SetBytes(int64(len(broken)))
+			for b.Loop() {
+				_, _ = repairArguments(broken, opt)
+			}
+		})
+	}
+}
