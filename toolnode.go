@@ -193,7 +193,8 @@ type Result struct {
 //
 // Its signature is that of a message-graph node, so it can be added to a
 // graph directly. An AI message without tool calls yields the conversation
-// unchanged. Errors are those of [ToolNode.Run].
+// unchanged. Errors are those of [ToolNode.Run]. Pass the caller's graph
+// state with [ContextWithState].
 func (n *ToolNode) Invoke(ctx context.Context, messages []llms.MessageContent) ([]llms.MessageContent, error) {
 	res, err := n.Run(ctx, messages)
 	if err != nil {
