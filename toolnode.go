@@ -221,10 +221,11 @@ type runConfig struct {
 // It returns [ErrNoAIMessage] when there is no AI message, ctx.Err() when ctx
 // is done before every call is answered (never a partial result), and a
 // [*ToolError] when a tool fails in a way the node is configured not to
-// answer (see [WithHandleToolErrors]). It returns a [*ToolCallValidationError]
-// with [WithOnUnresolved]([Raise]), an unresolved hook's error, and an
-// interrupt (see [ErrInterrupt]) unchanged, before anything executes
-// unless the interrupt comes from a tool.
+// answer (see [WithHandleToolErrors]). It returns a
+// [*ToolCallValidationError] with [WithOnUnresolved]([Raise]), an error
+// wrapping an unresolved hook's error, and an interrupt (see [ErrInterrupt])
+// unchanged; all of them before any call executes, except an interrupt
+// from a tool.
 func (n *ToolNode) Run(ctx context.Context, messages []llms.MessageContent, opts ...RunOption) (*Result, error) {
 	var rcfg runConfig
 	for _, o := range opts {
