@@ -99,6 +99,9 @@ func (n *ToolNode) executeOne(ctx context.Context, r *run, c *call) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
+	if n.isInterrupt(err) {
+		return err // an interrupt always propagates, unchanged
+	}
 	switch {
 	case n.cfg.toolErrorFormat != nil:
 		c.output = n.cfg.toolErrorFormat(err)

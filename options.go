@@ -27,6 +27,11 @@ type config struct {
 	logger           *slog.Logger
 	maxArgumentBytes int
 	maxRepairBytes   int
+
+	onUnresolved   UnresolvedPolicy // unresolved.go
+	unresolvedHook UnresolvedHook
+	validators     []namedValidator // validate.go
+	interruptIs    func(err error) bool
 }
 
 func defaultConfig() config {
@@ -55,6 +60,9 @@ func (c *config) validate() error {
 	}
 	if c.maxRepairBytes < 0 {
 		errs = append(errs, fmt.Errorf("WithMaxRepairBytes(%d): must be 0 (no repair) or positive", c.maxRepairBytes))
+	}
+	if err := c.validateUnresolved(); err != nil {
+		errs = append(errs, err)
 	}
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("%w: %w", ErrInvalidConfig, err)
@@ -102,7 +110,7 @@ func WithMaxConcurrency(n int) Option {
 // error tool message and any other error stops the run: [ToolNode.Run]
 // returns it as a [*ToolError]. With true every error (and every recovered
 // panic) becomes an error tool message whose content is "Error: " followed
-// by the error text.
+// by the error text. An interrupt (see [ErrInterrupt]) always propagates.
 func WithHandleToolErrors(on bool) Option {
 	return optionFunc(func(c *config) { c.handleToolErrors = on })
 }

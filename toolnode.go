@@ -33,8 +33,9 @@ type ToolNode struct {
 
 // boundTool is a tool with its compiled schema (nil for a plain tools.Tool).
 type boundTool struct {
-	tool   tools.Tool
-	schema *compiledSchema
+	tool       tools.Tool
+	schema     *compiledSchema
+	validators []Validator // from WithValidator, in the order given
 }
 
 // NewToolNode returns a ToolNode that executes tools. Tools that implement
@@ -76,6 +77,9 @@ func NewToolNode(ts []tools.Tool, opts ...Option) (*ToolNode, error) {
 		}
 		n.tools[name] = bt
 		n.order = append(n.order, name)
+	}
+	if err := n.bindValidators(); err != nil { // validate.go
+		return nil, err
 	}
 	return n, nil
 }
@@ -157,6 +161,9 @@ type CallReport struct {
 	// Issues are the field-level problems found by validation, in the
 	// order of their paths; empty for a valid call.
 	Issues []Issue
+	// Flagged are the issues validators flagged without rejecting the
+	// call (see Flag), for the arguments the call ended with.
+	Flagged []Issue
 	// Output is the content of the call's tool message ("" when dropped).
 	Output string
 	// IsError reports whether the tool message answers with an error:
@@ -186,7 +193,8 @@ type Result struct {
 //
 // Its signature is that of a message-graph node, so it can be added to a
 // graph directly. An AI message without tool calls yields the conversation
-// unchanged. Errors are those of [ToolNode.Run].
+// unchanged. Errors are those of [ToolNode.Run]. Pass the caller's graph
+// state with [ContextWithState].
 func (n *ToolNode) Invoke(ctx context.Context, messages []llms.MessageContent) ([]llms.MessageContent, error) {
 	res, err := n.Run(ctx, messages)
 	if err != nil {
@@ -202,7 +210,10 @@ type RunOption interface {
 	applyRun(*runConfig)
 }
 
-type runConfig struct{}
+type runConfig struct {
+	state    any // WithState
+	hasState bool
+}
 
 // Run handles the tool calls of the last AI message of messages and returns
 // the tool messages and a report per call. messages is not modified.
@@ -210,7 +221,11 @@ type runConfig struct{}
 // It returns [ErrNoAIMessage] when there is no AI message, ctx.Err() when ctx
 // is done before every call is answered (never a partial result), and a
 // [*ToolError] when a tool fails in a way the node is configured not to
-// answer (see [WithHandleToolErrors]).
+// answer (see [WithHandleToolErrors]). It returns a
+// [*ToolCallValidationError] with [WithOnUnresolved]([Raise]), an error
+// wrapping an unresolved hook's error, and an interrupt (see [ErrInterrupt])
+// unchanged; all of them before any call executes, except an interrupt
+// from a tool.
 func (n *ToolNode) Run(ctx context.Context, messages []llms.MessageContent, opts ...RunOption) (*Result, error) {
 	var rcfg runConfig
 	for _, o := range opts {
@@ -226,6 +241,7 @@ func (n *ToolNode) Run(ctx context.Context, messages []llms.MessageContent, opts
 		return nil, ErrNoAIMessage
 	}
 	r := &run{messages: messages, aiIndex: aiIndex}
+	r.state, ctx = runState(ctx, rcfg) // unresolved.go
 	calls := n.collect(messages[aiIndex])
 
 	for _, c := range calls {
@@ -256,6 +272,7 @@ func (n *ToolNode) Run(ctx context.Context, messages []llms.MessageContent, opts
 type run struct {
 	messages []llms.MessageContent
 	aiIndex  int
+	state    any // the caller's graph state: WithState or ContextWithState
 }
 
 func lastAIMessage(messages []llms.MessageContent) int {
@@ -294,6 +311,7 @@ type call struct {
 	err      error // why the arguments could not be parsed
 
 	issues  []Issue
+	flagged []Issue // issues validators flagged without rejecting (set by check)
 	status  callStatus
 	outcome Outcome
 
@@ -358,6 +376,7 @@ func (n *ToolNode) assemble(r *run, calls []*call) *Result {
 			Outcome: c.outcome, Repaired: c.repaired, RepairSteps: slices.Clone(c.steps),
 			Issues: c.issues, Output: c.output, IsError: c.isError, Err: c.err,
 		}
+		rep.Flagged = c.flagged
 		if c.ran() {
 			rep.Arguments = json.RawMessage(c.args)
 		}
