@@ -27,6 +27,8 @@ type config struct {
 	logger           *slog.Logger
 	maxArgumentBytes int
 	maxRepairBytes   int
+	keepMessages     bool                  // WithSanitizeMessages(false) (sanitize.go)
+	observers        []func(ToolNodeEvent) // WithObserver (stats.go)
 }
 
 func defaultConfig() config {
