@@ -15,16 +15,18 @@ import (
 // true.
 //
 // The copy carries, for every call that ran, the arguments the tool received
-// as canonical JSON (compact, keys sorted, what a model would send), with
-// ToolCall.Type set to "function"; values of secret fields are masked (see
+// as canonical JSON (compact, keys sorted, what a model would send); values of secret fields are masked (see
 // [Secret]). Calls answered with feedback keep their arguments untouched,
 // with two exceptions that keep the history sendable: arguments that are not
 // one JSON object are replaced by the repaired object when the repair stage
 // recovered one and by "{}" otherwise (the feedback message quotes or
 // describes what was wrong), and secret values are masked. Dropped calls are
-// removed. langchaingo's Anthropic and Gemini clients unmarshal the arguments
-// of every past tool call, so a single malformed call left in the history
-// makes every later model turn fail; OpenAI-compatible servers reject it too.
+// removed. Rewritten calls, and calls with an empty Type (as langchaingo's
+// Anthropic client returns them, and OpenAI rejects them), get Type
+// "function". langchaingo's Anthropic and Gemini clients unmarshal the
+// arguments of every past tool call, so a single malformed call left in the
+// history makes every later model turn fail; OpenAI-compatible servers
+// reject it too.
 //
 // Set it to false when your graph state appends the returned messages
 // instead of replacing the conversation; [ToolNode.Run] still reports the
@@ -91,6 +93,10 @@ func (n *ToolNode) sanitize(r *run, res *Result, calls []*call) {
 		}
 		if args, rewrite := n.sanitizedArguments(c); rewrite || tc.FunctionCall == nil {
 			fc.Arguments = args
+			tc.Type = "function"
+			changed = true
+		}
+		if tc.Type == "" { // as the Anthropic client returns calls; OpenAI rejects it
 			tc.Type = "function"
 			changed = true
 		}

@@ -22,7 +22,7 @@ import (
 // Test helpers of the sanitize and stats tests are prefixed "san".
 
 func sanCall(id, name, args string) llms.ToolCall {
-	return llms.ToolCall{ID: id, FunctionCall: &llms.FunctionCall{Name: name, Arguments: args}}
+	return llms.ToolCall{ID: id, Type: "function", FunctionCall: &llms.FunctionCall{Name: name, Arguments: args}}
 }
 
 func sanAI(parts ...llms.ContentPart) llms.MessageContent {
@@ -222,12 +222,8 @@ func TestSanitizeStageStoresArgumentsPerOutcome(t *testing.T) {
 			if tc.FunctionCall.Arguments != tt.want {
 				t.Errorf("arguments = %s, want %s", tc.FunctionCall.Arguments, tt.want)
 			}
-			wantType := ""
-			if tt.rewrite {
-				wantType = "function"
-			}
-			if tc.Type != wantType || tc.ID != "c1" || tc.FunctionCall.Name != tt.tool {
-				t.Errorf("call = %+v, want id c1, name %s, type %q", tc, tt.tool, wantType)
+			if tc.Type != "function" || tc.ID != "c1" || tc.FunctionCall.Name != tt.tool {
+				t.Errorf("call = %+v, want id c1, name %s, type function", tc, tt.tool)
 			}
 			if tc.FunctionCall == ai.Parts[1].(llms.ToolCall).FunctionCall {
 				t.Error("the copy shares its FunctionCall with the input")
@@ -271,7 +267,7 @@ func TestInvokeReplacesAIMessageWithSanitizedCopy(t *testing.T) {
 		gotCalls = append(gotCalls, tc.ID+" "+tc.Type+" "+tc.FunctionCall.Arguments)
 	}
 	want := []string{
-		`c1  {"city": "Paris"}`,
+		`c1 function {"city": "Paris"}`,
 		`c2 function {}`,
 		`c3 function {"password":"**********","user":"ann"}`,
 	}
@@ -318,6 +314,19 @@ func TestInvokeWithoutChangesReturnsEqualAIMessage(t *testing.T) {
 	}
 	if !reflect.DeepEqual(res.AIMessage, msgs[1]) {
 		t.Errorf("AIMessage = %#v, want a copy equal to the input", res.AIMessage)
+	}
+}
+
+func TestSanitizeSetsEmptyTypeToFunction(t *testing.T) {
+	n := sanNode(t)
+	msgs := []llms.MessageContent{sanHuman("hi"), sanAI(llms.ToolCall{ID: "c1", FunctionCall: &llms.FunctionCall{Name: "weather", Arguments: `{"city":"Paris"}`}})}
+	res, err := n.Run(context.Background(), msgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tc := res.AIMessage.Parts[0].(llms.ToolCall)
+	if !res.AIMessageChanged || tc.Type != "function" || tc.FunctionCall.Arguments != `{"city":"Paris"}` {
+		t.Errorf("changed %v, call %+v; want type function, arguments unchanged", res.AIMessageChanged, tc)
 	}
 }
 
