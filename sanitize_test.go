@@ -650,3 +650,42 @@ func TestSanitizedHistoryRoundTripsThroughAnthropicClient(t *testing.T) {
 		})
 	}
 }
+
+// FuzzSanitizedArgumentsAreObjects checks that whatever a model sends, the
+// sanitized copy holds one JSON object per call, so every provider client
+// can send the history again.
+func FuzzSanitizedArgumentsAreObjects(f *testing.F) {
+	for _, s := range []string{``, `{}`, `{"city":"Paris"}`, `{"city": "Par`, `[1]`, `"x"`, `null`,
+		`{"user":"a","password":"p"}`, `{"user":1,"password":{"a":[1]}}`, `<think>{}</think>`, "{\"city\":\"\xff\"}"} {
+		f.Add(s, uint8(0))
+		f.Add(s, uint8(3))
+	}
+	tl := append(sanTools(nil), sanPlainTool{name: "echo", fn: func(string) {}})
+	n, err := NewToolNode(tl, WithLogger(sanDiscard))
+	if err != nil {
+		f.Fatal(err)
+	}
+	names := []string{"weather", "login", "nope", "echo"}
+	f.Fuzz(func(t *testing.T, raw string, which uint8) {
+		name := names[int(which)%len(names)]
+		msgs := []llms.MessageContent{sanAI(sanCall("c1", name, raw), sanCall("c2", name, raw))}
+		res, err := n.Run(context.Background(), msgs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range sanToolCalls(t, res.AIMessage) {
+			var m map[string]any
+			if err := json.Unmarshal([]byte(tc.FunctionCall.Arguments), &m); err != nil || m == nil {
+				t.Fatalf("%s(%q): sanitized arguments %q are not an object", name, raw, tc.FunctionCall.Arguments)
+			}
+			if name == "login" && strings.Contains(raw, "password") {
+				if p, ok := m["password"]; ok && p != nil && p != SecretMask {
+					t.Fatalf("login(%q): password stored as %v", raw, p)
+				}
+			}
+		}
+		if msgs[0].Parts[0].(llms.ToolCall).FunctionCall.Arguments != raw {
+			t.Fatal("input modified")
+		}
+	})
+}
