@@ -130,8 +130,12 @@ func (n *ToolNode) sanitizedArguments(c *call) (string, bool) {
 	}
 	secrets := c.tool.secret
 	if c.ran() {
-		if c.outcome == OutcomeExecuted && !c.repaired && secrets == nil && c.args == c.raw && isJSONObject(c.raw) {
-			return c.raw, false
+		if c.outcome == OutcomeExecuted && !c.repaired && secrets == nil && c.args == c.raw {
+			// The model's own arguments parsed as they were (c.value is
+			// their decoding): keep them unless they are not an object.
+			if _, isObject := c.value.(map[string]any); isObject {
+				return c.raw, false
+			}
 		}
 		s, _, ok := canonicalJSON(c.args, secrets)
 		if !ok {
