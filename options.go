@@ -32,6 +32,8 @@ type config struct {
 	unresolvedHook UnresolvedHook
 	validators     []namedValidator // validate.go
 	interruptIs    func(err error) bool
+	keepMessages   bool                  // WithSanitizeMessages(false) (sanitize.go)
+	observers      []func(ToolNodeEvent) // WithObserver (stats.go)
 }
 
 func defaultConfig() config {

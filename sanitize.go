@@ -1,6 +1,369 @@
 package saidex
 
-// sanitize is the clean-history stage: it builds the updated copy of the AI
-// message carrying the arguments that ran.
-// TODO(sanitize): issue "Clean message history".
-func (n *ToolNode) sanitize(r *run, res *Result, calls []*call) {}
+import (
+	"bytes"
+	"encoding/json"
+	"log/slog"
+	"strings"
+
+	"github.com/invopop/jsonschema"
+	"github.com/tmc/langchaingo/llms"
+)
+
+// WithSanitizeMessages sets whether [ToolNode.Invoke] replaces the AI
+// message it handled with its sanitized copy, [Result.AIMessage]. Default:
+// true.
+//
+// The copy carries, for every call that ran, the arguments the tool received
+// as canonical JSON (compact, keys sorted, what a model would send); values of secret fields are masked (see
+// [Secret]). Calls answered with feedback keep their arguments untouched,
+// with two exceptions that keep the history sendable: arguments that are not
+// one JSON object are replaced by the repaired object when the repair stage
+// recovered one and by "{}" otherwise (the feedback message quotes or
+// describes what was wrong), and secret values are masked. Dropped calls are
+// removed. Rewritten calls, and calls with an empty Type (as langchaingo's
+// Anthropic client returns them, and OpenAI rejects them), get Type
+// "function". langchaingo's Anthropic and Gemini clients unmarshal the
+// arguments of every past tool call, so a single malformed call left in the
+// history makes every later model turn fail; OpenAI-compatible servers
+// reject it too.
+//
+// Set it to false when your graph state appends the returned messages
+// instead of replacing the conversation; [ToolNode.Run] still reports the
+// sanitized copy in [Result.AIMessage].
+func WithSanitizeMessages(on bool) Option {
+	return optionFunc(func(c *config) { c.keepMessages = !on })
+}
+
+// SecretMask is what a secret value is replaced with in the sanitized history.
+const SecretMask = "**********"
+
+// Secret is a string argument whose value must not stay in the conversation
+// history, such as a password or an API key. Use it as the type of a field
+// of a [NewTool] argument struct: the schema marks the field
+// {"type":"string","writeOnly":true}, the tool receives the real value, and
+// the sanitized AI message (see [WithSanitizeMessages]) stores [SecretMask]
+// in its place. A schema property with "writeOnly": true or
+// "format": "password" is treated the same way for any [Tool].
+//
+// String and LogValue return SecretMask, so fmt and log/slog do not print
+// the value; read it with string(s). JSON encoding is not masked.
+type Secret string
+
+// JSONSchema returns the schema of a Secret: a write-only string. It is
+// called by github.com/invopop/jsonschema when [NewTool] reflects a schema.
+func (Secret) JSONSchema() *jsonschema.Schema {
+	return &jsonschema.Schema{Type: "string", WriteOnly: true}
+}
+
+// String returns [SecretMask], not the value.
+func (Secret) String() string { return SecretMask }
+
+// LogValue returns [SecretMask], so log/slog never records the value.
+func (Secret) LogValue() slog.Value { return slog.StringValue(SecretMask) }
+
+// sanitize is the clean-history stage: it builds the copy of the AI message
+// carrying the arguments that ran and records it in res. The input message
+// is not modified: the copy has its own Parts slice and its own
+// FunctionCall values.
+func (n *ToolNode) sanitize(r *run, res *Result, calls []*call) {
+	ai := r.messages[r.aiIndex]
+	out := llms.MessageContent{Role: ai.Role, Parts: make([]llms.ContentPart, 0, len(ai.Parts))}
+	changed := false
+	k := 0
+	for _, p := range ai.Parts {
+		tc, isValue := p.(llms.ToolCall)
+		ptc, isPtr := p.(*llms.ToolCall)
+		if !isValue && (!isPtr || ptc == nil) || k >= len(calls) {
+			out.Parts = append(out.Parts, p)
+			continue
+		}
+		if isPtr {
+			tc = *ptc
+		}
+		c := calls[k]
+		k++
+		if c.status == statusDropped {
+			changed = true
+			continue
+		}
+		var fc llms.FunctionCall
+		if tc.FunctionCall != nil {
+			fc = *tc.FunctionCall
+		}
+		if args, rewrite := n.sanitizedArguments(c); rewrite || tc.FunctionCall == nil {
+			fc.Arguments = args
+			tc.Type = "function"
+			changed = true
+		}
+		if tc.Type == "" { // as the Anthropic client returns calls; OpenAI rejects it
+			tc.Type = "function"
+			changed = true
+		}
+		tc.FunctionCall = &fc
+		if isPtr {
+			out.Parts = append(out.Parts, &tc)
+		} else {
+			out.Parts = append(out.Parts, tc)
+		}
+	}
+	res.AIMessage, res.AIMessageChanged = out, changed
+}
+
+// sanitizedArguments returns the arguments the sanitized copy stores for c,
+// and whether they differ from the model's own argument string.
+func (n *ToolNode) sanitizedArguments(c *call) (string, bool) {
+	switch {
+	case c.noFunc:
+		return "{}", true
+	case c.tool == nil: // an unknown tool: answered with an error, keep what parses
+		if isJSONObject(c.raw) {
+			return c.raw, false
+		}
+		return "{}", true
+	case c.tool.schema == nil: // a plain tool received the raw string
+		if isJSONObject(c.raw) {
+			return c.raw, false
+		}
+		b, _ := json.Marshal(map[string]string{"__arg1": c.raw})
+		return string(b), true
+	}
+	secrets := c.tool.secret
+	if c.ran() {
+		if c.outcome == OutcomeExecuted && !c.repaired && secrets == nil && c.args == c.raw {
+			// The model's own arguments parsed as they were (c.value is
+			// their decoding): keep them unless they are not an object.
+			if _, isObject := c.value.(map[string]any); isObject {
+				return c.raw, false
+			}
+		}
+		s, _, ok := canonicalJSON(c.args, secrets)
+		if !ok {
+			n.cfg.log().Warn("saidex: the arguments a tool ran with are not JSON; storing {} in the sanitized message",
+				slog.String("tool", c.name), slog.String("call_id", c.id), slog.String("outcome", string(c.outcome)))
+			return "{}", true
+		}
+		return s, s != c.raw
+	}
+	// Answered with feedback: untouched unless unsendable or holding a secret.
+	if isJSONObject(c.raw) {
+		if secrets == nil {
+			return c.raw, false
+		}
+		if s, masked, ok := canonicalJSON(c.raw, secrets); ok && masked > 0 {
+			return s, true
+		}
+		return c.raw, false
+	}
+	if c.err == nil && isJSONObject(c.args) {
+		if s, _, ok := canonicalJSON(c.args, secrets); ok {
+			return s, true
+		}
+	}
+	return "{}", true
+}
+
+// isJSONObject reports whether s is exactly one JSON object.
+func isJSONObject(s string) bool {
+	t := strings.TrimLeft(s, " \t\r\n")
+	return len(t) > 0 && t[0] == '{' && json.Valid([]byte(s))
+}
+
+// canonicalJSON re-encodes the JSON value s compactly, with object keys
+// sorted, numbers as written and no HTML escaping, after masking the
+// secret values secrets marks. It returns how many values were masked.
+func canonicalJSON(s string, secrets *secretNode) (string, int, bool) {
+	v, err := decodeJSON(s)
+	if err != nil {
+		return "", 0, false
+	}
+	v, masked := secrets.mask(v, 0)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return "", 0, false
+	}
+	return strings.TrimSuffix(b.String(), "\n"), masked, true
+}
+
+// secretNode is the part of a schema that locates secret values: a node is
+// masked itself, or leads to masked nodes through its properties, items or
+// subschemas. The graph may be cyclic (through $ref).
+type secretNode struct {
+	masked      bool
+	props       map[string]*secretNode
+	additional  *secretNode // additionalProperties
+	items       *secretNode // items of an array (after prefixItems)
+	prefixItems []*secretNode
+	branches    []*secretNode // allOf, anyOf, oneOf, $ref, then, else
+}
+
+// maxSecretHops bounds how many subschemas (allOf, $ref, …) masking follows
+// without descending into the value, against $ref cycles.
+const maxSecretHops = 32
+
+// mask replaces every non-null value v holds at a secret location by
+// SecretMask. It may modify v in place; it returns the result and the
+// number of values masked.
+func (s *secretNode) mask(v any, hops int) (any, int) {
+	if s == nil || v == nil || hops > maxSecretHops {
+		return v, 0
+	}
+	if s.masked {
+		return SecretMask, 1
+	}
+	total := 0
+	for _, b := range s.branches {
+		var m int
+		v, m = b.mask(v, hops+1)
+		total += m
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			sub := s.additional
+			if p, ok := s.props[k]; ok {
+				sub = p
+			}
+			if sub != nil {
+				var m int
+				x[k], m = sub.mask(e, 0)
+				total += m
+			}
+		}
+	case []any:
+		for i, e := range x {
+			sub := s.items
+			if i < len(s.prefixItems) {
+				sub = s.prefixItems[i]
+			}
+			if sub != nil {
+				var m int
+				x[i], m = sub.mask(e, 0)
+				total += m
+			}
+		}
+	}
+	return v, total
+}
+
+// secretsOf returns where schema doc keeps secrets ("writeOnly": true or
+// "format": "password"), or nil when it has none.
+func secretsOf(doc map[string]any) *secretNode {
+	b := secretBuilder{root: doc, refs: map[string]*secretNode{}}
+	root := b.build(doc)
+	if !root.hasSecret(map[*secretNode]bool{}) {
+		return nil
+	}
+	return root
+}
+
+type secretBuilder struct {
+	root map[string]any
+	refs map[string]*secretNode // by $ref, so cycles share nodes
+}
+
+func (b *secretBuilder) build(schema any) *secretNode {
+	m, ok := schema.(map[string]any)
+	if !ok { // true, false or malformed: nothing to mask
+		return nil
+	}
+	s := &secretNode{}
+	if w, _ := m["writeOnly"].(bool); w {
+		s.masked = true
+	}
+	if f, _ := m["format"].(string); f == "password" {
+		s.masked = true
+	}
+	if props, ok := m["properties"].(map[string]any); ok {
+		s.props = make(map[string]*secretNode, len(props))
+		for k, p := range props {
+			s.props[k] = b.build(p)
+		}
+	}
+	s.additional = b.build(m["additionalProperties"])
+	switch it := m["items"].(type) {
+	case map[string]any:
+		s.items = b.build(it)
+	case []any: // draft 7 tuple form
+		for _, p := range it {
+			s.prefixItems = append(s.prefixItems, b.build(p))
+		}
+		s.items = b.build(m["additionalItems"])
+	}
+	if pi, ok := m["prefixItems"].([]any); ok {
+		for _, p := range pi {
+			s.prefixItems = append(s.prefixItems, b.build(p))
+		}
+	}
+	for _, kw := range []string{"allOf", "anyOf", "oneOf"} {
+		if list, ok := m[kw].([]any); ok {
+			for _, p := range list {
+				s.branches = append(s.branches, b.build(p))
+			}
+		}
+	}
+	for _, kw := range []string{"then", "else"} {
+		if sub := b.build(m[kw]); sub != nil {
+			s.branches = append(s.branches, sub)
+		}
+	}
+	if ref, ok := m["$ref"].(string); ok {
+		s.branches = append(s.branches, b.ref(ref))
+	}
+	return s
+}
+
+// ref resolves a local reference ("#/$defs/Name", any JSON Pointer into the
+// root schema). Other references are not followed.
+func (b *secretBuilder) ref(ref string) *secretNode {
+	if s, ok := b.refs[ref]; ok {
+		return s
+	}
+	if ref != "#" && !strings.HasPrefix(ref, "#/") {
+		return nil
+	}
+	var target any = b.root
+	if ref != "#" {
+		for _, tok := range strings.Split(ref[2:], "/") {
+			tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+			m, ok := target.(map[string]any)
+			if !ok {
+				return nil
+			}
+			target = m[tok]
+		}
+	}
+	// Register a placeholder first: the target may refer back to ref.
+	s := &secretNode{}
+	b.refs[ref] = s
+	if built := b.build(target); built != nil {
+		*s = *built
+	}
+	return s
+}
+
+// hasSecret reports whether a masked node is reachable from s.
+func (s *secretNode) hasSecret(seen map[*secretNode]bool) bool {
+	if s == nil || seen[s] {
+		return false
+	}
+	seen[s] = true
+	if s.masked {
+		return true
+	}
+	for _, p := range s.props {
+		if p.hasSecret(seen) {
+			return true
+		}
+	}
+	for _, list := range [][]*secretNode{s.prefixItems, s.branches, {s.additional, s.items}} {
+		for _, p := range list {
+			if p.hasSecret(seen) {
+				return true
+			}
+		}
+	}
+	return false
+}

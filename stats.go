@@ -1,14 +1,388 @@
 package saidex
 
-import "context"
-
-// emit is the observability stage: it publishes the run's event.
-// TODO(stats): issue "observability".
-func (n *ToolNode) emit(ctx context.Context, r *run, res *Result, calls []*call) {}
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"maps"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+)
 
 // TokenUsage counts the tokens spent on correction calls for one model.
 type TokenUsage struct {
 	InputTokens  int
 	OutputTokens int
 	TotalTokens  int
+}
+
+func (u TokenUsage) add(o TokenUsage) TokenUsage {
+	return TokenUsage{
+		InputTokens:  u.InputTokens + o.InputTokens,
+		OutputTokens: u.OutputTokens + o.OutputTokens,
+		TotalTokens:  u.TotalTokens + o.TotalTokens,
+	}
+}
+
+// addUsage adds every entry of from to to, allocating to when needed.
+func addUsage(to, from map[string]TokenUsage) map[string]TokenUsage {
+	for model, u := range from {
+		if to == nil {
+			to = make(map[string]TokenUsage, len(from))
+		}
+		to[model] = to[model].add(u)
+	}
+	return to
+}
+
+// StageDurations is the wall-clock time one [ToolNode.Run] spent in each
+// stage. Repair and Validate are the sums over the calls (which are repaired
+// and validated one after another); Correct and Execute cover all calls,
+// which run concurrently; Sanitize includes assembling the tool messages.
+type StageDurations struct {
+	Repair   time.Duration
+	Validate time.Duration
+	Correct  time.Duration
+	Resolve  time.Duration
+	Execute  time.Duration
+	Sanitize time.Duration
+}
+
+// CallDurations is the time one tool call spent in the stages that handle
+// calls one by one.
+type CallDurations struct {
+	Repair   time.Duration
+	Validate time.Duration
+}
+
+// ToolCallStats describes what a [ToolNode] did with one tool call. It
+// never holds argument values, which can carry user data.
+type ToolCallStats struct {
+	// Index is the call's position among the tool calls of the AI message.
+	Index int
+	// ID and Name are the call's id (possibly empty) and tool name.
+	ID, Name string
+	// Outcome is what happened to the call.
+	Outcome Outcome
+	// IsError reports whether the call's tool message answers with an
+	// error (feedback, an unknown tool, a tool error).
+	IsError bool
+	// Repaired reports whether the repair stage changed the arguments, and
+	// RepairSteps which steps it applied, in order.
+	Repaired    bool
+	RepairSteps []RepairStep
+	// Prevalidated reports whether the call was checked against the tool's
+	// schema before it could run: true for every call to a tool with a
+	// schema (a call whose arguments do not parse fails that check), false
+	// for plain and unknown tools, whose calls pass through, and for
+	// dropped calls.
+	Prevalidated bool
+	// CorrectionAttempted reports whether the correction model was asked to
+	// correct the call, and CorrectionRetries how many correction attempts
+	// followed the first one.
+	CorrectionAttempted bool
+	CorrectionRetries   int
+	// FieldIssues are the issues found when the call was validated,
+	// including those of tool validators.
+	FieldIssues []Issue
+	// Tokens is the token usage of the call's correction, per model name;
+	// nil when no model was called.
+	Tokens map[string]TokenUsage
+	// Durations is the time the call spent in repair and validation.
+	Durations CallDurations
+}
+
+// ToolNodeEvent is what one successful [ToolNode.Run] (or Invoke) reports
+// to observers: see [OnToolNode], [CollectStats] and [WithObserver]. A Run
+// that returns an error emits no event. Observers share one event value and
+// must treat it, including its slices and maps, as read-only.
+type ToolNodeEvent struct {
+	// Start is when the Run began, and Duration how long it took.
+	Start    time.Time
+	Duration time.Duration
+	// Stages is the time spent in each stage.
+	Stages StageDurations
+	// AIMessageIndex is the index of the handled AI message in the
+	// conversation given to Run.
+	AIMessageIndex int
+	// Calls reports on every tool call of the AI message, in call order.
+	Calls []ToolCallStats
+}
+
+// Count returns the number of calls with outcome o.
+func (e ToolNodeEvent) Count(o Outcome) int {
+	k := 0
+	for _, c := range e.Calls {
+		if c.Outcome == o {
+			k++
+		}
+	}
+	return k
+}
+
+// ExecutedCount returns the number of calls that ran with the model's own
+// (possibly repaired) arguments.
+func (e ToolNodeEvent) ExecutedCount() int { return e.Count(OutcomeExecuted) }
+
+// CorrectedCount returns the number of calls that ran with arguments from
+// the correction model.
+func (e ToolNodeEvent) CorrectedCount() int { return e.Count(OutcomeCorrected) }
+
+// SalvagedCount returns the number of calls that ran with arguments from an
+// unresolved hook.
+func (e ToolNodeEvent) SalvagedCount() int { return e.Count(OutcomeSalvaged) }
+
+// FeedbackCount returns the number of calls answered with feedback.
+func (e ToolNodeEvent) FeedbackCount() int { return e.Count(OutcomeFeedback) }
+
+// DroppedCount returns the number of calls neither executed nor answered.
+func (e ToolNodeEvent) DroppedCount() int { return e.Count(OutcomeDropped) }
+
+// RepairedCount returns the number of calls whose arguments the repair stage
+// changed.
+func (e ToolNodeEvent) RepairedCount() int {
+	k := 0
+	for _, c := range e.Calls {
+		if c.Repaired {
+			k++
+		}
+	}
+	return k
+}
+
+// CorrectionAttemptedCount returns the number of calls the correction model
+// was asked to correct.
+func (e ToolNodeEvent) CorrectionAttemptedCount() int {
+	k := 0
+	for _, c := range e.Calls {
+		if c.CorrectionAttempted {
+			k++
+		}
+	}
+	return k
+}
+
+// TokenUsage returns the token usage of the Run's corrections, summed per
+// model name; nil when no model was called.
+func (e ToolNodeEvent) TokenUsage() map[string]TokenUsage {
+	var total map[string]TokenUsage
+	for _, c := range e.Calls {
+		total = addUsage(total, c.Tokens)
+	}
+	return total
+}
+
+// emit is the observability stage: it publishes the run's event to the
+// node's observers, the StatsSinks of ctx and the process-wide listeners,
+// in that order, on the goroutine that called Run. It builds no event when
+// nobody listens.
+func (n *ToolNode) emit(ctx context.Context, r *run, res *Result, calls []*call) {
+	sinks, _ := ctx.Value(sinkKey{}).(*sinkChain)
+	global := listeners.list.Load()
+	if len(n.cfg.observers) == 0 && sinks == nil && (global == nil || len(*global) == 0) {
+		return
+	}
+	r.lap(&r.stages.Sanitize)
+	ev := ToolNodeEvent{
+		Start:          r.start,
+		Duration:       r.last.Sub(r.start),
+		Stages:         r.stages,
+		AIMessageIndex: res.AIMessageIndex,
+		Calls:          make([]ToolCallStats, len(calls)),
+	}
+	for i, c := range calls {
+		ev.Stages.Repair += c.durations.Repair
+		ev.Stages.Validate += c.durations.Validate
+		ev.Calls[i] = ToolCallStats{
+			Index: c.index, ID: c.id, Name: c.name,
+			Outcome: c.outcome, IsError: c.isError,
+			Repaired: c.repaired, RepairSteps: slices.Clone(c.steps),
+			Prevalidated:        c.tool != nil && c.tool.schema != nil && c.status != statusDropped,
+			CorrectionAttempted: c.correctionAttempted,
+			CorrectionRetries:   c.correctionRetries,
+			FieldIssues:         slices.Clone(c.issues),
+			Tokens:              maps.Clone(c.tokens),
+			Durations:           c.durations,
+		}
+	}
+	for _, fn := range n.cfg.observers {
+		n.deliver(fn, ev)
+	}
+	for s := sinks; s != nil; s = s.parent {
+		s.sink.add(ev)
+	}
+	if global != nil {
+		for _, l := range *global {
+			if !l.off.Load() {
+				n.deliver(l.fn, ev)
+			}
+		}
+	}
+}
+
+// lap records in d (when not nil) the time since the previous lap, or since
+// the start of the run.
+func (r *run) lap(d *time.Duration) {
+	now := time.Now()
+	last := r.last
+	if last.IsZero() {
+		last = r.start
+	}
+	if d != nil {
+		*d = now.Sub(last)
+	}
+	r.last = now
+}
+
+// deliver calls a listener, recovering a panic: a failing observer must
+// not fail the run whose results it observes. The panic is logged.
+func (n *ToolNode) deliver(fn func(ToolNodeEvent), ev ToolNodeEvent) {
+	defer func() {
+		if v := recover(); v != nil {
+			n.cfg.log().Warn("saidex: a ToolNode event listener panicked",
+				slog.String("panic", fmt.Sprint(v)))
+		}
+	}()
+	fn(ev)
+}
+
+// WithObserver adds fn to the node's observers: fn receives the
+// [ToolNodeEvent] of every successful Run of this node, before the sinks of
+// [CollectStats] and the listeners of [OnToolNode]. It is called
+// synchronously on the goroutine that called Run, possibly by several Runs
+// at once, so it must be safe for concurrent use and should return quickly.
+// A panic in fn is recovered and logged; the Run still succeeds. The option
+// may be given several times; a nil fn is ignored.
+func WithObserver(fn func(ToolNodeEvent)) Option {
+	return optionFunc(func(c *config) {
+		if fn != nil {
+			c.observers = append(c.observers, fn)
+		}
+	})
+}
+
+// listeners is the process-wide registry of OnToolNode listeners: a
+// copy-on-write list, so Runs read it without locking.
+var listeners struct {
+	mu   sync.Mutex // serializes writers
+	list atomic.Pointer[[]*listener]
+}
+
+type listener struct {
+	fn  func(ToolNodeEvent)
+	off atomic.Bool
+}
+
+// OnToolNode registers fn to receive the [ToolNodeEvent] of every successful
+// Run of every [ToolNode] in the process, after the node's own observers
+// (see [WithObserver]) and the sinks of [CollectStats]. Listeners are called
+// synchronously, in registration order, on the goroutine that called Run,
+// possibly by several Runs at once: fn must be safe for concurrent use and
+// should return quickly. A panic in fn is recovered and logged; the Run
+// still succeeds.
+//
+// The returned function unregisters fn; it may be called more than once and
+// from within fn. A Run that is delivering its event when unsubscribe is
+// called may still call fn once. OnToolNode and unsubscribe are safe for
+// concurrent use. A nil fn registers nothing.
+func OnToolNode(fn func(ToolNodeEvent)) (unsubscribe func()) {
+	if fn == nil {
+		return func() {}
+	}
+	l := &listener{fn: fn}
+	listeners.mu.Lock()
+	var next []*listener
+	if cur := listeners.list.Load(); cur != nil {
+		next = slices.Clone(*cur)
+	}
+	next = append(next, l)
+	listeners.list.Store(&next)
+	listeners.mu.Unlock()
+
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			l.off.Store(true)
+			listeners.mu.Lock()
+			defer listeners.mu.Unlock()
+			cur := listeners.list.Load()
+			next := slices.DeleteFunc(slices.Clone(*cur), func(x *listener) bool { return x == l })
+			listeners.list.Store(&next)
+		})
+	}
+}
+
+// StatsSink collects the [ToolNodeEvent] values of the Runs given a context
+// returned by [CollectStats]. It is safe for concurrent use.
+type StatsSink struct {
+	mu     sync.Mutex
+	events []ToolNodeEvent
+}
+
+func (s *StatsSink) add(ev ToolNodeEvent) {
+	s.mu.Lock()
+	s.events = append(s.events, ev)
+	s.mu.Unlock()
+}
+
+// Events returns the events collected so far, in the order the Runs
+// finished.
+func (s *StatsSink) Events() []ToolNodeEvent {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.events)
+}
+
+// Calls returns the stats of every call of the events collected so far.
+func (s *StatsSink) Calls() []ToolCallStats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var all []ToolCallStats
+	for _, ev := range s.events {
+		all = append(all, ev.Calls...)
+	}
+	return all
+}
+
+// Count returns the number of collected calls with outcome o.
+func (s *StatsSink) Count(o Outcome) int {
+	k := 0
+	for _, c := range s.Calls() {
+		if c.Outcome == o {
+			k++
+		}
+	}
+	return k
+}
+
+// TokenUsage returns the token usage of the collected events, summed per
+// model name; nil when no model was called.
+func (s *StatsSink) TokenUsage() map[string]TokenUsage {
+	var total map[string]TokenUsage
+	for _, c := range s.Calls() {
+		total = addUsage(total, c.Tokens)
+	}
+	return total
+}
+
+type sinkKey struct{}
+
+// sinkChain links the sinks of nested CollectStats contexts.
+type sinkChain struct {
+	sink   *StatsSink
+	parent *sinkChain
+}
+
+// CollectStats returns a context derived from ctx and a [StatsSink] that
+// collects the event of every successful Run given that context or one
+// derived from it, for example all tool-node runs of one graph run. Runs
+// given other contexts, such as concurrent runs of other graphs, are not
+// collected. When CollectStats contexts are nested, a Run's event goes to
+// every sink on its context, innermost first.
+func CollectStats(ctx context.Context) (context.Context, *StatsSink) {
+	s := &StatsSink{}
+	parent, _ := ctx.Value(sinkKey{}).(*sinkChain)
+	return context.WithValue(ctx, sinkKey{}, &sinkChain{sink: s, parent: parent}), s
 }

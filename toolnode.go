@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/tools"
@@ -36,6 +37,7 @@ type boundTool struct {
 	tool       tools.Tool
 	schema     *compiledSchema
 	validators []Validator // from WithValidator, in the order given
+	secret     *secretNode // where the schema keeps secrets; nil for none (sanitize.go)
 }
 
 // NewToolNode returns a ToolNode that executes tools. Tools that implement
@@ -74,6 +76,7 @@ func NewToolNode(ts []tools.Tool, opts ...Option) (*ToolNode, error) {
 				return nil, fmt.Errorf("%w: tool %q: %w", ErrInvalidConfig, name, err)
 			}
 			bt.schema = s
+			bt.secret = secretsOf(s.doc)
 		}
 		n.tools[name] = bt
 		n.order = append(n.order, name)
@@ -185,6 +188,12 @@ type Result struct {
 	ToolMessages []llms.MessageContent
 	// Calls reports on every tool call of the AI message, in call order.
 	Calls []CallReport
+	// AIMessage is the sanitized copy of the AI message (see
+	// [WithSanitizeMessages]), with its own Parts slice and FunctionCall
+	// values; it is computed whatever that option says. AIMessageChanged
+	// reports whether it differs from the message given to Run.
+	AIMessage        llms.MessageContent
+	AIMessageChanged bool
 }
 
 // Invoke runs the node on a conversation and returns a new conversation:
@@ -202,6 +211,9 @@ func (n *ToolNode) Invoke(ctx context.Context, messages []llms.MessageContent) (
 	}
 	out := make([]llms.MessageContent, 0, len(messages)+len(res.ToolMessages))
 	out = append(out, messages...)
+	if res.AIMessageChanged && !n.cfg.keepMessages {
+		out[res.AIMessageIndex] = res.AIMessage
+	}
 	return append(out, res.ToolMessages...), nil
 }
 
@@ -240,7 +252,7 @@ func (n *ToolNode) Run(ctx context.Context, messages []llms.MessageContent, opts
 	if aiIndex < 0 {
 		return nil, ErrNoAIMessage
 	}
-	r := &run{messages: messages, aiIndex: aiIndex}
+	r := &run{messages: messages, aiIndex: aiIndex, start: time.Now()}
 	r.state, ctx = runState(ctx, rcfg) // unresolved.go
 	calls := n.collect(messages[aiIndex])
 
@@ -248,20 +260,28 @@ func (n *ToolNode) Run(ctx context.Context, messages []llms.MessageContent, opts
 		if c.status != statusPending {
 			continue
 		}
-		n.repair(c)                                   // repair.go
+		t0 := time.Now()
+		n.repair(c) // repair.go
+		t1 := time.Now()
 		if err := n.validate(ctx, r, c); err != nil { // validate.go
 			return nil, err
 		}
+		c.durations.Repair, c.durations.Validate = t1.Sub(t0), time.Since(t1)
 	}
+	// Repair and validation are timed per call.
+	r.lap(nil)
 	if err := n.correct(ctx, r, calls); err != nil { // correct.go
 		return nil, err
 	}
+	r.lap(&r.stages.Correct)
 	if err := n.resolve(ctx, r, calls); err != nil { // unresolved.go
 		return nil, err
 	}
+	r.lap(&r.stages.Resolve)
 	if err := n.execute(ctx, r, calls); err != nil { // execute.go
 		return nil, err
 	}
+	r.lap(&r.stages.Execute)
 	res := n.assemble(r, calls)
 	n.sanitize(r, res, calls)  // sanitize.go
 	n.emit(ctx, r, res, calls) // stats.go
@@ -273,6 +293,10 @@ type run struct {
 	messages []llms.MessageContent
 	aiIndex  int
 	state    any // the caller's graph state: WithState or ContextWithState
+
+	// Timing for the run's event (stats.go).
+	start, last time.Time
+	stages      StageDurations
 }
 
 func lastAIMessage(messages []llms.MessageContent) int {
@@ -319,6 +343,8 @@ type call struct {
 	correctionAttempted bool
 	correctionRetries   int
 	tokens              map[string]TokenUsage // per model name
+
+	durations CallDurations // of repair and validation, set by Run
 
 	output  string
 	isError bool

@@ -1,0 +1,80 @@
+package saidex_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/saidex/saidex-go"
+	"github.com/tmc/langchaingo/llms"
+	"github.com/tmc/langchaingo/tools"
+)
+
+type statsExampleArgs struct {
+	City string `json:"city"`
+}
+
+func statsExampleNode() *saidex.ToolNode {
+	weather := saidex.NewTool("weather", "Weather in a city.", func(_ context.Context, a statsExampleArgs) (string, error) {
+		return "sunny in " + a.City, nil
+	})
+	node, err := saidex.NewToolNode([]tools.Tool{weather})
+	if err != nil {
+		panic(err)
+	}
+	return node
+}
+
+func statsExampleCalls(args ...string) []llms.MessageContent {
+	ai := llms.MessageContent{Role: llms.ChatMessageTypeAI}
+	for i, a := range args {
+		ai.Parts = append(ai.Parts, llms.ToolCall{
+			ID:           fmt.Sprintf("call_%d", i+1),
+			FunctionCall: &llms.FunctionCall{Name: "weather", Arguments: a},
+		})
+	}
+	return []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, "weather?"), ai}
+}
+
+// A process-wide listener sees the event of every Run of every node, for
+// example to export metrics. Unsubscribe when done.
+func ExampleOnToolNode() {
+	unsubscribe := saidex.OnToolNode(func(ev saidex.ToolNodeEvent) {
+		fmt.Printf("executed %d, feedback %d\n", ev.ExecutedCount(), ev.FeedbackCount())
+		for _, c := range ev.Calls {
+			fmt.Println(c.ID, c.Name, c.Outcome, c.IsError)
+		}
+	})
+	defer unsubscribe()
+
+	node := statsExampleNode()
+	if _, err := node.Invoke(context.Background(), statsExampleCalls(`{"city":"Paris"}`, `{"town":"Rome"}`)); err != nil {
+		panic(err)
+	}
+	// Output:
+	// executed 1, feedback 1
+	// call_1 weather executed false
+	// call_2 weather feedback true
+}
+
+// CollectStats gathers the events of the Runs given its context, such as
+// all tool-node runs of one graph run, and nothing from other runs.
+func ExampleCollectStats() {
+	node := statsExampleNode()
+	ctx, sink := saidex.CollectStats(context.Background())
+	for _, args := range []string{`{"city":"Paris"}`, `{"city": "Ro`} {
+		if _, err := node.Invoke(ctx, statsExampleCalls(args)); err != nil {
+			panic(err)
+		}
+	}
+	// Not collected: a different context.
+	if _, err := node.Invoke(context.Background(), statsExampleCalls(`{"city":"Oslo"}`)); err != nil {
+		panic(err)
+	}
+	fmt.Println("runs:", len(sink.Events()))
+	fmt.Println("executed:", sink.Count(saidex.OutcomeExecuted))
+	fmt.Println("feedback:", sink.Count(saidex.OutcomeFeedback))
+	// Output:
+	// runs: 2
+	// executed: 1
+	// feedback: 1
+}

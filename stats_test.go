@@ -1,0 +1,350 @@
+package saidex
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"reflect"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/tmc/langchaingo/llms"
+	"github.com/tmc/langchaingo/tools"
+)
+
+// sanRecorder collects events; safe for concurrent use.
+type sanRecorder struct {
+	mu     sync.Mutex
+	events []ToolNodeEvent
+}
+
+func (r *sanRecorder) record(ev ToolNodeEvent) {
+	r.mu.Lock()
+	r.events = append(r.events, ev)
+	r.mu.Unlock()
+}
+
+func (r *sanRecorder) all() []ToolNodeEvent {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]ToolNodeEvent(nil), r.events...)
+}
+
+// sanStatsSummary reduces a call's stats to the fields a test compares.
+func sanStatsSummary(s ToolCallStats) string {
+	return fmt.Sprintf("%d %s %s %s err=%v repaired=%v%v prevalidated=%v corr=%v/%d issues=%d tokens=%v",
+		s.Index, s.ID, s.Name, s.Outcome, s.IsError, s.Repaired, s.RepairSteps, s.Prevalidated,
+		s.CorrectionAttempted, s.CorrectionRetries, len(s.FieldIssues), s.Tokens)
+}
+
+func TestEventReportsEachOutcomeOfARun(t *testing.T) {
+	var rec sanRecorder
+	n := sanNode(t, WithObserver(rec.record), WithLogger(sanDiscard))
+	msgs := []llms.MessageContent{sanHuman("hi"), sanAI(
+		sanCall("c1", "weather", `{"city":"Paris"}`),
+		sanCall("c2", "weather", `{"city": 5}`),
+		sanCall("c3", "weather", `{"city": "Par`),
+		sanCall("c1", "weather", `{"city":"Rome"}`),
+		sanCall("c5", "nope", `{}`),
+	)}
+	if _, err := n.Run(context.Background(), msgs); err != nil {
+		t.Fatal(err)
+	}
+	events := rec.all()
+	if len(events) != 1 {
+		t.Fatalf("got %d events, want 1", len(events))
+	}
+	ev := events[0]
+	var got []string
+	for _, c := range ev.Calls {
+		got = append(got, sanStatsSummary(c))
+	}
+	want := []string{
+		"0 c1 weather executed err=false repaired=false[] prevalidated=true corr=false/0 issues=0 tokens=map[]",
+		"1 c2 weather feedback err=true repaired=false[] prevalidated=true corr=false/0 issues=1 tokens=map[]",
+		"2 c3 weather feedback err=true repaired=false[] prevalidated=true corr=false/0 issues=0 tokens=map[]",
+		"3 c1 weather dropped err=false repaired=false[] prevalidated=false corr=false/0 issues=0 tokens=map[]",
+		"4 c5 nope executed err=true repaired=false[] prevalidated=false corr=false/0 issues=0 tokens=map[]",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("calls =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	counts := []int{ev.ExecutedCount(), ev.FeedbackCount(), ev.DroppedCount(), ev.CorrectedCount(), ev.SalvagedCount()}
+	if !reflect.DeepEqual(counts, []int{2, 2, 1, 0, 0}) {
+		t.Errorf("executed, feedback, dropped, corrected, salvaged = %v, want [2 2 1 0 0]", counts)
+	}
+	if ev.AIMessageIndex != 1 || ev.Start.IsZero() || ev.TokenUsage() != nil {
+		t.Errorf("event = %+v", ev)
+	}
+}
+
+func TestEventReportsCorrectionSalvageAndTokens(t *testing.T) {
+	var rec sanRecorder
+	n := sanNode(t, WithObserver(rec.record))
+	ai := sanAI(
+		sanCall("c1", "weather", `{"town":"Paris"}`),
+		sanCall("c2", "weather", `{"town":"Rome"}`),
+		sanCall("c3", "weather", `{'city':'Oslo'}`),
+	)
+	r := &run{messages: []llms.MessageContent{ai}, aiIndex: 0}
+	calls := n.collect(ai)
+	for _, c := range calls {
+		n.repair(c)
+	}
+	// The states the correction, salvage and repair stages leave calls in.
+	corrected, salvaged, repaired := calls[0], calls[1], calls[2]
+	corrected.status, corrected.outcome, corrected.args = statusAnswered, OutcomeCorrected, `{"city":"Paris"}`
+	corrected.issues = []Issue{{Path: "/town", Kind: IssueAdditional}, {Path: "/city", Kind: IssueRequired}}
+	corrected.correctionAttempted, corrected.correctionRetries = true, 1
+	corrected.tokens = map[string]TokenUsage{"small": {InputTokens: 100, OutputTokens: 20, TotalTokens: 120}}
+	salvaged.status, salvaged.outcome, salvaged.args = statusAnswered, OutcomeSalvaged, `{"city":"Rome"}`
+	salvaged.correctionAttempted, salvaged.correctionRetries = true, 2
+	salvaged.tokens = map[string]TokenUsage{"small": {InputTokens: 50, OutputTokens: 5, TotalTokens: 55}, "big": {InputTokens: 1, OutputTokens: 1, TotalTokens: 2}}
+	repaired.err, repaired.status, repaired.args = nil, statusAnswered, `{"city":"Oslo"}`
+	repaired.repaired, repaired.steps = true, []RepairStep{RepairJSON}
+	res := n.assemble(r, calls)
+	n.sanitize(r, res, calls)
+	n.emit(context.Background(), r, res, calls)
+
+	events := rec.all()
+	if len(events) != 1 {
+		t.Fatalf("got %d events, want 1", len(events))
+	}
+	ev := events[0]
+	var got []string
+	for _, c := range ev.Calls {
+		got = append(got, sanStatsSummary(c))
+	}
+	want := []string{
+		"0 c1 weather corrected err=false repaired=false[] prevalidated=true corr=true/1 issues=2 tokens=map[small:{100 20 120}]",
+		"1 c2 weather salvaged err=false repaired=false[] prevalidated=true corr=true/2 issues=0 tokens=map[big:{1 1 2} small:{50 5 55}]",
+		"2 c3 weather executed err=false repaired=true[json_repair] prevalidated=true corr=false/0 issues=0 tokens=map[]",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("calls =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	wantUsage := map[string]TokenUsage{"small": {150, 25, 175}, "big": {1, 1, 2}}
+	if !reflect.DeepEqual(ev.TokenUsage(), wantUsage) {
+		t.Errorf("TokenUsage = %v, want %v", ev.TokenUsage(), wantUsage)
+	}
+	if ev.CorrectedCount() != 1 || ev.SalvagedCount() != 1 || ev.RepairedCount() != 1 || ev.CorrectionAttemptedCount() != 2 {
+		t.Errorf("counts: corrected %d salvaged %d repaired %d attempted %d", ev.CorrectedCount(), ev.SalvagedCount(), ev.RepairedCount(), ev.CorrectionAttemptedCount())
+	}
+	// The event owns its maps: changing the call afterwards does not reach it.
+	corrected.tokens["small"] = TokenUsage{}
+	if ev.Calls[0].Tokens["small"].TotalTokens != 120 {
+		t.Error("the event shares the call's token map")
+	}
+	// The sanitized message carries the arguments each of them ran with.
+	var args []string
+	for _, tc := range sanToolCalls(t, res.AIMessage) {
+		args = append(args, tc.FunctionCall.Arguments)
+	}
+	if want := []string{`{"city":"Paris"}`, `{"city":"Rome"}`, `{"city":"Oslo"}`}; !reflect.DeepEqual(args, want) {
+		t.Errorf("sanitized arguments = %q, want %q", args, want)
+	}
+}
+
+func TestNoEventWhenRunFails(t *testing.T) {
+	var rec sanRecorder
+	failing := NewTool("fail", "Fails.", func(context.Context, sanWeatherArgs) (string, error) {
+		return "", errors.New("backend down")
+	})
+	n, err := NewToolNode([]tools.Tool{failing}, WithObserver(rec.record))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, sink := CollectStats(context.Background())
+	if _, err := n.Run(ctx, []llms.MessageContent{sanAI(sanCall("c1", "fail", `{"city":"x"}`))}); err == nil {
+		t.Fatal("Run succeeded, want the tool's error")
+	}
+	if _, err := n.Run(ctx, []llms.MessageContent{sanHuman("no AI message")}); !errors.Is(err, ErrNoAIMessage) {
+		t.Fatalf("err = %v, want ErrNoAIMessage", err)
+	}
+	if len(rec.all()) != 0 || len(sink.Events()) != 0 {
+		t.Errorf("events after failed runs: observer %d, sink %d; want none", len(rec.all()), len(sink.Events()))
+	}
+}
+
+func TestCollectStatsIsolatesConcurrentRuns(t *testing.T) {
+	n := sanNode(t)
+	outer, outerSink := CollectStats(context.Background())
+	sinks := make([]*StatsSink, 2)
+	var wg sync.WaitGroup
+	for g := range 2 {
+		ctx, sink := CollectStats(outer)
+		sinks[g] = sink
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 5 {
+				id := fmt.Sprintf("g%d-%d", g, i)
+				msgs := []llms.MessageContent{sanAI(sanCall(id, "weather", `{"city":"Paris"}`))}
+				if _, err := n.Run(ctx, msgs); err != nil {
+					t.Error(err)
+				}
+			}
+		}()
+	}
+	// A run outside any CollectStats context is collected by nobody.
+	if _, err := n.Run(context.Background(), []llms.MessageContent{sanAI(sanCall("free", "weather", `{"city":"Paris"}`))}); err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
+	for g, sink := range sinks {
+		calls := sink.Calls()
+		if len(calls) != 5 || len(sink.Events()) != 5 {
+			t.Errorf("sink %d: %d calls in %d events, want 5 and 5", g, len(calls), len(sink.Events()))
+		}
+		for _, c := range calls {
+			if !strings.HasPrefix(c.ID, fmt.Sprintf("g%d-", g)) {
+				t.Errorf("sink %d collected call %s of another run", g, c.ID)
+			}
+		}
+		if sink.Count(OutcomeExecuted) != 5 {
+			t.Errorf("sink %d: executed = %d, want 5", g, sink.Count(OutcomeExecuted))
+		}
+	}
+	if got := len(outerSink.Calls()); got != 10 {
+		t.Errorf("outer sink collected %d calls, want the 10 of both nested scopes", got)
+	}
+}
+
+func TestStatsSinkSumsTokenUsage(t *testing.T) {
+	s := &StatsSink{}
+	s.add(ToolNodeEvent{Calls: []ToolCallStats{{Tokens: map[string]TokenUsage{"m": {1, 2, 3}}}}})
+	s.add(ToolNodeEvent{Calls: []ToolCallStats{{}, {Tokens: map[string]TokenUsage{"m": {10, 20, 30}, "n": {1, 1, 2}}}}})
+	want := map[string]TokenUsage{"m": {11, 22, 33}, "n": {1, 1, 2}}
+	if got := s.TokenUsage(); !reflect.DeepEqual(got, want) {
+		t.Errorf("TokenUsage = %v, want %v", got, want)
+	}
+	if (&StatsSink{}).TokenUsage() != nil {
+		t.Error("an empty sink reports token usage")
+	}
+}
+
+func TestOnToolNodeUnsubscribeStopsDelivery(t *testing.T) {
+	n := sanNode(t)
+	msgs := []llms.MessageContent{sanAI(sanCall("unsub", "weather", `{"city":"Paris"}`))}
+	var a, b atomic.Int32
+	count := func(k *atomic.Int32) func(ToolNodeEvent) {
+		return func(ev ToolNodeEvent) {
+			if len(ev.Calls) == 1 && ev.Calls[0].ID == "unsub" {
+				k.Add(1)
+			}
+		}
+	}
+	unsubA := OnToolNode(count(&a))
+	unsubB := OnToolNode(count(&b))
+	defer unsubB()
+	if _, err := n.Run(context.Background(), msgs); err != nil {
+		t.Fatal(err)
+	}
+	unsubA()
+	unsubA() // idempotent
+	if _, err := n.Run(context.Background(), msgs); err != nil {
+		t.Fatal(err)
+	}
+	if a.Load() != 1 || b.Load() != 2 {
+		t.Errorf("deliveries: unsubscribed %d (want 1), subscribed %d (want 2)", a.Load(), b.Load())
+	}
+	OnToolNode(nil)() // a nil listener registers nothing
+}
+
+func TestOnToolNodeListenerMayUnsubscribeItself(t *testing.T) {
+	n := sanNode(t)
+	msgs := []llms.MessageContent{sanAI(sanCall("self", "weather", `{"city":"Paris"}`))}
+	var k atomic.Int32
+	var unsub func()
+	var once sync.Once
+	unsub = OnToolNode(func(ev ToolNodeEvent) {
+		if ev.Calls[0].ID == "self" {
+			k.Add(1)
+			once.Do(unsub)
+		}
+	})
+	for range 3 {
+		if _, err := n.Run(context.Background(), msgs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if k.Load() != 1 {
+		t.Errorf("deliveries = %d, want 1", k.Load())
+	}
+}
+
+func TestPanickingListenerDoesNotFailRun(t *testing.T) {
+	var buf bytes.Buffer
+	var mu sync.Mutex
+	logger := slog.New(slog.NewTextHandler(&sanSyncWriter{w: &buf, mu: &mu}, nil))
+	var after atomic.Int32
+	n := sanNode(t,
+		WithLogger(logger),
+		WithObserver(func(ToolNodeEvent) { panic("observer bug") }),
+		WithObserver(func(ToolNodeEvent) { after.Add(1) }),
+	)
+	ctx, sink := CollectStats(context.Background())
+	if _, err := n.Run(ctx, []llms.MessageContent{sanAI(sanCall("c1", "weather", `{"city":"Paris"}`))}); err != nil {
+		t.Fatalf("Run = %v, want success despite the panicking observer", err)
+	}
+	if after.Load() != 1 || len(sink.Events()) != 1 {
+		t.Errorf("later observer called %d times, sink has %d events; want 1 and 1", after.Load(), len(sink.Events()))
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !strings.Contains(buf.String(), "listener panicked") || !strings.Contains(buf.String(), "observer bug") {
+		t.Errorf("log = %q, want the recovered panic", buf.String())
+	}
+}
+
+type sanSyncWriter struct {
+	w  *bytes.Buffer
+	mu *sync.Mutex
+}
+
+func (s *sanSyncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
+}
+
+func TestWarningsCarryCallAttributesNotArgumentValues(t *testing.T) {
+	var buf bytes.Buffer
+	n := sanNode(t, WithLogger(slog.New(slog.NewJSONHandler(&buf, nil))))
+	msgs := []llms.MessageContent{sanAI(
+		sanCall("c1", "login", `{"user":"ann","password":"TOPSECRET"}`),
+		sanCall("c1", "login", `{"user":"ann","password":"TOPSECRET2"}`),
+	)}
+	if _, err := n.Run(context.Background(), msgs); err != nil {
+		t.Fatal(err)
+	}
+	log := buf.String()
+	for _, want := range []string{`"tool":"login"`, `"call_id":"c1"`, `"outcome":"dropped"`} {
+		if !strings.Contains(log, want) {
+			t.Errorf("log %s lacks %s", log, want)
+		}
+	}
+	if strings.Contains(log, "TOPSECRET") || strings.Contains(log, "ann") {
+		t.Errorf("log %s holds argument values", log)
+	}
+}
+
+func TestEmitBuildsEventsOnlyForListeners(t *testing.T) {
+	msgs := []llms.MessageContent{sanAI(sanCall("c1", "weather", `{"city":"Paris"}`))}
+	allocs := func(n *ToolNode) float64 {
+		r := &run{messages: msgs, aiIndex: 0}
+		calls := n.collect(msgs[0])
+		res := &Result{}
+		return testing.AllocsPerRun(20, func() { n.emit(context.Background(), r, res, calls) })
+	}
+	if got := allocs(sanNode(t)); got != 0 {
+		t.Errorf("emit without listeners allocates %v times, want 0", got)
+	}
+	if got := allocs(sanNode(t, WithObserver(func(ToolNodeEvent) {}))); got == 0 {
+		t.Error("emit with an observer allocates nothing: no event was built")
+	}
+}
