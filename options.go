@@ -27,6 +27,7 @@ type config struct {
 	logger           *slog.Logger
 	maxArgumentBytes int
 	maxRepairBytes   int
+	correction       correctionConfig // correct.go
 }
 
 func defaultConfig() config {
@@ -36,6 +37,7 @@ func defaultConfig() config {
 		logger:           nil, // slog.Default() at use time, so later SetDefault calls apply
 		maxArgumentBytes: DefaultMaxArgumentBytes,
 		maxRepairBytes:   DefaultMaxRepairBytes,
+		correction:       defaultCorrectionConfig(),
 	}
 }
 
@@ -56,6 +58,7 @@ func (c *config) validate() error {
 	if c.maxRepairBytes < 0 {
 		errs = append(errs, fmt.Errorf("WithMaxRepairBytes(%d): must be 0 (no repair) or positive", c.maxRepairBytes))
 	}
+	errs = append(errs, c.correction.validate()...)
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("%w: %w", ErrInvalidConfig, err)
 	}
