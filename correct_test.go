@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -187,6 +188,7 @@ func TestCorrectionRouting(t *testing.T) {
 		{name: "missing field corrected when allowed", args: `{"city":"Paris"}`, opts: []Option{WithCorrectMissingFields(true)}, wantSent: true, wantOut: OutcomeCorrected},
 		{name: "empty arguments go to the agent", args: ``, wantSent: false, wantOut: OutcomeFeedback},
 		{name: "unparseable arguments are corrected", args: `city=Paris days=3`, wantSent: true, wantOut: OutcomeCorrected},
+		{name: "oversized arguments go to the agent", args: `city=Paris days=3`, opts: []Option{WithMaxArgumentBytes(10)}, wantSent: false, wantOut: OutcomeFeedback},
 		{name: "valid call is not sent", args: `{"city":"Paris","days":3}`, wantSent: false, wantOut: OutcomeExecuted},
 		{name: "unknown tool is not sent", args: `{}`, toolName: "nope", wantSent: false, wantOut: OutcomeExecuted},
 		{name: "plain tool is not sent", args: `{"__arg1":"1+1"}`, toolName: plain.Name(), wantSent: false, wantOut: OutcomeExecuted},
@@ -320,7 +322,7 @@ func TestCorrectionModelErrorFallsThroughToFeedback(t *testing.T) {
 }
 
 func TestCorrectionRetries(t *testing.T) {
-	bad := `{"city":"Paris","days":"several"}`
+	bad := `{"city":"Paris","days":3,"country":"FR"}` // issues differ from the call's
 	good := `{"city":"Paris","days":3}`
 	tests := []struct {
 		name        string
@@ -366,6 +368,9 @@ func TestCorrectionRetries(t *testing.T) {
 				// and the retry prompt carried them.
 				if len(rep.Issues) == 0 || !errors.Is(rep.CorrectionErr, ErrExtraction) {
 					t.Fatalf("report = %+v, want the latest issues", rep)
+				}
+				if strings.Contains(reqs[0].Text(), rep.Issues[0].Message) {
+					t.Fatalf("test needs answer issues that differ from the call's: %q", rep.Issues[0].Message)
 				}
 				if len(reqs) > 1 && !strings.Contains(reqs[1].Text(), rep.Issues[0].Message) {
 					t.Errorf("retry prompt lacks the new issue %q", rep.Issues[0].Message)
@@ -660,5 +665,56 @@ func TestExtractIntoDecodesTypedValue(t *testing.T) {
 	}
 	if schema := model.Requests()[0].Options.Tools[0].Function.Parameters.(map[string]any); schema["required"] == nil {
 		t.Errorf("bound schema %v lacks required", schema)
+	}
+}
+
+func TestCorrectionFailureLogsNoArgumentValues(t *testing.T) {
+	var buf strings.Builder
+	logger := slog.New(slog.NewTextHandler(&buf, nil))
+	tests := []struct {
+		name string
+		fn   scripted.Func
+	}{
+		{"model error", scripted.Fail(errors.New("429"))},
+		{"unparseable answers", scripted.Text("SECRET-ANSWER is not json")},
+		{"invalid answers", scripted.ForcedToolCall(`{"city":"SECRET-CITY","days":"SECRET-DAYS"}`)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			buf.Reset()
+			n := cxNode(t, []tools.Tool{(&cxRecorder{}).tool()}, WithCorrectionModel(scripted.New(tt.fn)), WithLogger(logger))
+			res, err := n.Run(context.Background(), cxConversation(cxCall("c1", "forecast", `{"city":"SECRET-ARG","days":"x"}`)))
+			if err != nil || res.Calls[0].Outcome != OutcomeFeedback {
+				t.Fatalf("Run = %v, %v", res, err)
+			}
+			out := buf.String()
+			if !strings.Contains(out, "correction failed") || !strings.Contains(out, "call_id=c1") {
+				t.Errorf("no warning logged: %q", out)
+			}
+			if strings.Contains(out, "SECRET") {
+				t.Errorf("log carries argument values: %q", out)
+			}
+		})
+	}
+}
+
+func TestExtractionStopsOnCheckInterrupt(t *testing.T) {
+	errStop := errors.New("stop the run")
+	cs, err := compileSchema("forecast", reflectSchema[cxForecastArgs]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := scripted.New(scripted.ForcedToolCall(`{"city":"Paris","days":3}`))
+	s := defaultExtractSettings()
+	var gotAttempt, gotMax int
+	_, err = s.run(context.Background(), model, cs, "prompt", func(_ context.Context, _ any, attempt, maxAttempts int) ([]Issue, error) {
+		gotAttempt, gotMax = attempt, maxAttempts
+		return nil, errStop
+	})
+	if ie, ok := errors.AsType[*interruptError](err); !ok || !errors.Is(ie, errStop) {
+		t.Fatalf("err = %v, want the check's error as an interrupt", err)
+	}
+	if model.CallCount() != 1 || gotAttempt != 1 || gotMax != DefaultMaxCorrectionRetries {
+		t.Errorf("calls %d, attempt %d of %d", model.CallCount(), gotAttempt, gotMax)
 	}
 }
