@@ -84,6 +84,10 @@ func WithCorrectionModel(m llms.Model, opts ...llms.CallOption) Option {
 // the AI message's own text is added. 0 turns the conversation context off
 // (the AI message's text too). A negative value is a configuration error.
 // Default: [DefaultCorrectionContextMessages].
+//
+// Privacy: everything quoted, tool results included, reaches the correction
+// model, which may be served by another provider than the agent's model.
+// Use 0 when that content must not leave the agent's provider.
 func WithCorrectionContextMessages(n int) Option {
 	return optionFunc(func(c *config) { c.correction.contextMessages = n })
 }
