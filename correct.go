@@ -1,10 +1,419 @@
 package saidex
 
-import "context"
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"slices"
+	"strings"
+
+	"github.com/tmc/langchaingo/llms"
+	"golang.org/x/sync/errgroup"
+)
+
+// DefaultCorrectionContextMessages is the default of
+// [WithCorrectionContextMessages].
+const DefaultCorrectionContextMessages = 10
+
+// maxContextMessageChars caps each context message in a correction prompt.
+const maxContextMessageChars = 2000
+
+// correctionConfig is the configuration of the correction stage.
+type correctionConfig struct {
+	model           llms.Model // nil: no correction
+	extract         extractSettings
+	contextMessages int
+	missingFields   bool
+}
+
+func defaultCorrectionConfig() correctionConfig {
+	return correctionConfig{
+		extract:         defaultExtractSettings(),
+		contextMessages: DefaultCorrectionContextMessages,
+	}
+}
+
+func (c *correctionConfig) validate() []error {
+	errs := c.extract.validate(c.model != nil)
+	if c.contextMessages < 0 {
+		errs = append(errs, fmt.Errorf("WithCorrectionContextMessages(%d): must be 0 (no context) or positive", c.contextMessages))
+	}
+	return errs
+}
+
+// WithCorrectionModel turns correction on: an invalid call of a tool with a
+// schema is sent to m, which answers with corrected arguments, instead of
+// going back to the agent as feedback. A model smaller and cheaper than the
+// agent's is the normal choice. opts are added to every correction call
+// (before the options correction needs, which win). A nil m turns
+// correction off, the default.
+//
+// The corrected arguments are validated like the model's own (schema and
+// validators, in [PhaseCorrection]); an invalid answer is retried (see
+// [WithMaxCorrectionRetries]). A call whose correction fails (a provider
+// error such as HTTP 429 or a timeout, an answer that does not parse, or
+// retries exhausted) falls through to the unresolved step: by default the
+// agent gets feedback. Correction never fails the node and is never
+// retried at the network level. Calls missing a required field are not
+// sent (see [WithCorrectMissingFields]). All correctable calls of a message
+// are corrected concurrently, bounded by [WithMaxConcurrency]. Correction
+// traffic never enters the returned conversation.
+//
+// Token usage of the correction calls is reported per call in
+// [CallReport].Tokens, keyed by model name: the name the client reports in
+// the response's GenerationInfo, else the one set in opts with
+// llms.WithModel, else the Go type of m (for example "*openai.LLM").
+//
+// Privacy: m receives the tool's name and description, the invalid
+// arguments, and up to [WithCorrectionContextMessages] earlier messages of
+// the conversation, tool results included, plus the AI message's text. Set
+// WithCorrectionContextMessages(0) if that content must not reach m (for
+// example because another provider serves it).
+func WithCorrectionModel(m llms.Model, opts ...llms.CallOption) Option {
+	return optionFunc(func(c *config) {
+		c.correction.model = m
+		c.correction.extract.callOpts = slices.Clone(opts)
+	})
+}
+
+// WithCorrectionContextMessages sets how many messages before the AI message
+// the correction prompt quotes, oldest first: system messages are left out,
+// each message is cut to 2,000 characters, tool results are included, and
+// the AI message's own text is added. 0 turns the conversation context off
+// (the AI message's text too). A negative value is a configuration error.
+// Default: [DefaultCorrectionContextMessages].
+//
+// Privacy: everything quoted, tool results included, reaches the correction
+// model, which may be served by another provider than the agent's model.
+// Use 0 when that content must not leave the agent's provider.
+func WithCorrectionContextMessages(n int) Option {
+	return optionFunc(func(c *config) { c.correction.contextMessages = n })
+}
+
+// WithCorrectMissingFields sets whether a call missing a required field is
+// sent to the correction model, which then fills the value from the
+// conversation. With false, the default, such a call goes to the agent with
+// feedback: the correction model has no reliable source for a value the
+// agent never sent and would invent one. A call that also carries a key the
+// schema does not know (likely a misnamed field, such as "town" for "city")
+// is corrected either way.
+func WithCorrectMissingFields(on bool) Option {
+	return optionFunc(func(c *config) { c.correction.missingFields = on })
+}
 
 // correct is the correction stage: with a correction model, correctable
-// invalid calls are corrected concurrently.
-// TODO(correct): issue "Correction by a model".
+// invalid calls are corrected concurrently, bounded by WithMaxConcurrency.
+// It returns ctx.Err() when ctx is done and a validator's interrupt; a
+// failed correction only leaves its call invalid.
 func (n *ToolNode) correct(ctx context.Context, r *run, calls []*call) error {
+	if n.cfg.correction.model == nil {
+		return nil
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	if n.cfg.maxConcurrency > 0 {
+		g.SetLimit(n.cfg.maxConcurrency)
+	}
+	for _, c := range calls {
+		if !n.correctable(c) {
+			continue
+		}
+		if gctx.Err() != nil {
+			break
+		}
+		g.Go(func() error { return n.correctOne(gctx, r, c) })
+	}
+	err := g.Wait()
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return ctxErr
+	}
+	return err
+}
+
+// correctable applies the routing rules: only invalid calls of known tools
+// with a schema, and calls missing a required field only when correcting
+// them is allowed or a key looks misnamed.
+func (n *ToolNode) correctable(c *call) bool {
+	if c.status != statusInvalid || c.noFunc || c.tool == nil || c.tool.schema == nil {
+		return false
+	}
+	if c.err != nil { // the arguments did not parse
+		if len(c.raw) > n.cfg.maxArgumentBytes {
+			return false
+		}
+		if strings.TrimSpace(c.raw) == "" { // every field is missing
+			return n.cfg.correction.missingFields
+		}
+		return true
+	}
+	if n.cfg.correction.missingFields {
+		return true
+	}
+	doc := c.tool.schema.doc
+	missing := missingRequired(doc, c.value)
+	unknown := hasUnknownKey(doc, c.value)
+	for _, is := range c.issues {
+		missing = missing || is.Kind == IssueRequired
+		unknown = unknown || is.Kind == IssueAdditional
+	}
+	return !missing || unknown
+}
+
+// missingRequired reports whether value lacks a member that schema
+// requires, at the root or in nested objects and array items the schema
+// describes.
+func missingRequired(schema map[string]any, value any) bool {
+	switch v := value.(type) {
+	case map[string]any:
+		if req, ok := schema["required"].([]any); ok {
+			for _, k := range req {
+				if name, ok := k.(string); ok {
+					if _, present := v[name]; !present {
+						return true
+					}
+				}
+			}
+		}
+		props, _ := schema["properties"].(map[string]any)
+		for k, val := range v {
+			if ps, ok := props[k].(map[string]any); ok && missingRequired(ps, val) {
+				return true
+			}
+		}
+	case []any:
+		if items, ok := schema["items"].(map[string]any); ok {
+			for _, val := range v {
+				if missingRequired(items, val) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// hasUnknownKey reports whether value holds an object member that schema
+// does not describe, at the root or nested. Objects whose schema lists no
+// properties, or allows pattern properties, are not judged.
+func hasUnknownKey(schema map[string]any, value any) bool {
+	switch v := value.(type) {
+	case map[string]any:
+		props, _ := schema["properties"].(map[string]any)
+		_, patterns := schema["patternProperties"]
+		for k, val := range v {
+			ps, known := props[k]
+			if !known {
+				if props != nil && !patterns {
+					return true
+				}
+				continue
+			}
+			if m, ok := ps.(map[string]any); ok && hasUnknownKey(m, val) {
+				return true
+			}
+		}
+	case []any:
+		if items, ok := schema["items"].(map[string]any); ok {
+			for _, val := range v {
+				if hasUnknownKey(items, val) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// correctOne corrects one call. On success the call is valid with outcome
+// OutcomeCorrected; on failure it stays invalid with its latest issues. It
+// returns an error only for ctx and for an interrupt from check.
+func (n *ToolNode) correctOne(ctx context.Context, r *run, c *call) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			c.correctionErr = &PanicError{Value: v, Stack: debug.Stack()}
+			n.cfg.log().Warn("saidex: correction panicked; the call falls through to the unresolved step",
+				slog.String("tool", c.name), slog.String("call_id", c.id))
+			err = nil
+		}
+	}()
+	c.correctionAttempted = true
+	c.original, c.originalArgs = c.value, c.args
+
+	s := n.cfg.correction.extract
+	s.name, s.description = c.name, c.tool.tool.Description()
+	s.repair = repairOptions{
+		stripThinking: n.cfg.stripThinking,
+		jsonRepair:    n.cfg.jsonRepair,
+		maxBytes:      n.cfg.maxArgumentBytes,
+		maxRepair:     n.cfg.maxRepairBytes,
+	}
+	check := func(ctx context.Context, value any, attempt, maxAttempts int) ([]Issue, error) {
+		return n.check(ctx, r, c, value, checkPhase{phase: PhaseCorrection, attempt: attempt, maxAttempts: maxAttempts})
+	}
+	ext, err := s.run(ctx, n.cfg.correction.model, c.tool.schema, n.correctionPrompt(r, c), check)
+	c.tokens = mergeUsage(c.tokens, ext.tokens)
+	c.correctionRetries = max(ext.attempts-1, 0)
+	if err == nil {
+		c.value, c.args = ext.value, ext.json
+		c.status, c.outcome = statusValid, OutcomeCorrected
+		return nil
+	}
+	if ie, ok := errors.AsType[*interruptError](err); ok {
+		return ie.err
+	}
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return ctxErr
+	}
+	c.correctionErr = err
+	reason := "invalid"
+	if ee, ok := errors.AsType[*ExtractionError](err); ok {
+		if len(ee.Issues) > 0 {
+			c.issues = ee.Issues
+		}
+		switch {
+		case ee.Err != nil && isModelError(ee):
+			reason = "model_error"
+		case ee.Err != nil:
+			reason = "unparseable"
+		}
+	}
+	// The error text is not logged: a parse error may quote the answer.
+	n.cfg.log().Warn("saidex: correction failed; the call falls through to the unresolved step",
+		slog.String("tool", c.name), slog.String("call_id", c.id),
+		slog.String("reason", reason), slog.Int("attempts", ext.attempts))
 	return nil
+}
+
+// isModelError reports whether the extraction stopped on the model's error
+// rather than on an answer that did not parse.
+func isModelError(e *ExtractionError) bool {
+	return !errors.Is(e.Err, ErrMalformedArguments) && !errors.Is(e.Err, errEmptyAnswer)
+}
+
+func mergeUsage(dst, src map[string]TokenUsage) map[string]TokenUsage {
+	for name, u := range src {
+		if dst == nil {
+			dst = map[string]TokenUsage{}
+		}
+		d := dst[name]
+		d.InputTokens += u.InputTokens
+		d.OutputTokens += u.OutputTokens
+		d.TotalTokens += u.TotalTokens
+		dst[name] = d
+	}
+	return dst
+}
+
+// correctionPrompt renders the one prompt the correction model sees: the
+// tool, the invalid arguments, the issues, the conversation context and the
+// AI message's text. It is text, never the raw chat history, which refers
+// to tools the correction model does not have.
+func (n *ToolNode) correctionPrompt(r *run, c *call) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "An assistant called the tool %q with invalid arguments. Correct them.\n", c.name)
+	if d := c.tool.tool.Description(); d != "" {
+		fmt.Fprintf(&b, "\nTool description: %s\n", d)
+	}
+	b.WriteString("\nThe arguments the assistant sent:\n")
+	if c.err == nil {
+		b.WriteString(c.args)
+	} else {
+		b.WriteString(c.raw)
+	}
+	b.WriteString("\n\nProblems found:\n")
+	if c.err != nil {
+		b.WriteString("- the arguments could not be read as one JSON object\n")
+	}
+	writeIssues(&b, c.issues)
+
+	if k := n.cfg.correction.contextMessages; k > 0 {
+		if ctxText := renderContext(r.messages, r.aiIndex, k); ctxText != "" {
+			b.WriteString("\nThe conversation before the call, oldest first:\n")
+			b.WriteString(ctxText)
+		}
+		if t := messageText(r.messages[r.aiIndex]); strings.TrimSpace(t) != "" {
+			b.WriteString("\nThe assistant's text in the message that made the call:\n")
+			b.WriteString(truncateRunes(t, maxContextMessageChars))
+			b.WriteByte('\n')
+		}
+	}
+	b.WriteString("\nKeep every value the assistant gave unless a problem concerns it. Take a missing value only from the conversation; never invent one.")
+	if n.cfg.correction.extract.mode == ToolCalling {
+		fmt.Fprintf(&b, " Answer by calling %q with the corrected arguments.", c.name)
+	}
+	return b.String()
+}
+
+// renderContext renders the last k non-system messages before messages[ai],
+// oldest first, one block per message, each cut to 2,000 characters.
+func renderContext(messages []llms.MessageContent, ai, k int) string {
+	var picked []llms.MessageContent
+	for i := ai - 1; i >= 0 && len(picked) < k; i-- {
+		if messages[i].Role == llms.ChatMessageTypeSystem {
+			continue
+		}
+		picked = append(picked, messages[i])
+	}
+	slices.Reverse(picked)
+	var b strings.Builder
+	for _, m := range picked {
+		fmt.Fprintf(&b, "[%s] %s\n", roleName(m.Role), truncateRunes(renderParts(m.Parts), maxContextMessageChars))
+	}
+	return b.String()
+}
+
+func roleName(r llms.ChatMessageType) string {
+	switch r {
+	case llms.ChatMessageTypeHuman:
+		return "user"
+	case llms.ChatMessageTypeAI:
+		return "assistant"
+	case llms.ChatMessageTypeTool:
+		return "tool"
+	}
+	return string(r)
+}
+
+// renderParts renders a message's parts as text: text as is, tool calls
+// and tool results with their tool name, other content as a placeholder.
+func renderParts(parts []llms.ContentPart) string {
+	var out []string
+	for _, p := range parts {
+		switch p := p.(type) {
+		case llms.TextContent:
+			out = append(out, p.Text)
+		case llms.ToolCall:
+			out = append(out, renderToolCall(&p))
+		case *llms.ToolCall:
+			if p != nil {
+				out = append(out, renderToolCall(p))
+			}
+		case llms.ToolCallResponse:
+			out = append(out, fmt.Sprintf("result of %s: %s", p.Name, p.Content))
+		case llms.ImageURLContent:
+			out = append(out, "[image]")
+		case llms.BinaryContent:
+			out = append(out, fmt.Sprintf("[%s data]", p.MIMEType))
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+func renderToolCall(tc *llms.ToolCall) string {
+	if tc.FunctionCall == nil {
+		return "called a tool"
+	}
+	return fmt.Sprintf("called %s with %s", tc.FunctionCall.Name, tc.FunctionCall.Arguments)
+}
+
+// messageText returns the text parts of m.
+func messageText(m llms.MessageContent) string {
+	var out []string
+	for _, p := range m.Parts {
+		if t, ok := p.(llms.TextContent); ok {
+			out = append(out, t.Text)
+		}
+	}
+	return strings.Join(out, "\n")
 }

@@ -6,6 +6,7 @@ require (
 	github.com/invopop/jsonschema v0.14.0
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/tmc/langchaingo v0.1.14
+	go.uber.org/goleak v1.3.0
 	golang.org/x/sync v0.25.0
 )
 

@@ -34,6 +34,7 @@ type config struct {
 	interruptIs    func(err error) bool
 	keepMessages   bool                  // WithSanitizeMessages(false) (sanitize.go)
 	observers      []func(ToolNodeEvent) // WithObserver (stats.go)
+	correction     correctionConfig      // correct.go
 }
 
 func defaultConfig() config {
@@ -43,6 +44,7 @@ func defaultConfig() config {
 		logger:           nil, // slog.Default() at use time, so later SetDefault calls apply
 		maxArgumentBytes: DefaultMaxArgumentBytes,
 		maxRepairBytes:   DefaultMaxRepairBytes,
+		correction:       defaultCorrectionConfig(),
 	}
 }
 
@@ -66,6 +68,7 @@ func (c *config) validate() error {
 	if err := c.validateUnresolved(); err != nil {
 		errs = append(errs, err)
 	}
+	errs = append(errs, c.correction.validate()...)
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("%w: %w", ErrInvalidConfig, err)
 	}

@@ -175,6 +175,17 @@ type CallReport struct {
 	// Err is the error behind an error answer: the repair error of an
 	// argument string that could not be parsed, or the tool's error.
 	Err error
+	// CorrectionAttempted reports whether the call was sent to the
+	// correction model; CorrectionRetries how many answers after the first
+	// it asked for; CorrectionErr why correction failed (an
+	// [*ExtractionError] or a [*PanicError]), nil when it succeeded or did
+	// not run.
+	CorrectionAttempted bool
+	CorrectionRetries   int
+	CorrectionErr       error
+	// Tokens is the token usage of the call's correction, per model name;
+	// nil without correction or usage data.
+	Tokens map[string]TokenUsage
 }
 
 // Result is what [ToolNode.Run] produced for one AI message.
@@ -343,6 +354,9 @@ type call struct {
 	correctionAttempted bool
 	correctionRetries   int
 	tokens              map[string]TokenUsage // per model name
+	correctionErr       error                 // why correction failed
+	original            any                   // value before correction (set when attempted)
+	originalArgs        string                // args before correction (set when attempted)
 
 	durations CallDurations // of repair and validation, set by Run
 
@@ -401,6 +415,8 @@ func (n *ToolNode) assemble(r *run, calls []*call) *Result {
 			Index: c.index, ID: c.id, Name: c.name, RawArguments: c.raw,
 			Outcome: c.outcome, Repaired: c.repaired, RepairSteps: slices.Clone(c.steps),
 			Issues: c.issues, Output: c.output, IsError: c.isError, Err: c.err,
+			CorrectionAttempted: c.correctionAttempted, CorrectionRetries: c.correctionRetries,
+			CorrectionErr: c.correctionErr, Tokens: c.tokens,
 		}
 		rep.Flagged = c.flagged
 		if c.ran() {

@@ -367,11 +367,8 @@ func answerFeedback(c *call, text string) {
 }
 
 // unresolvedCall describes c for a hook or a ToolCallValidationError.
-//
-// TODO(correct): Args must be the arguments before any correction. The
-// correction stage will keep them in their own field of call; until then
-// c.value is still the model's repaired value here, as correction does not
-// replace it yet.
+// Its Args are the model's own (repaired) arguments, as they were before
+// any correction attempt.
 func unresolvedCall(r *run, c *call) UnresolvedToolCall {
 	uc := UnresolvedToolCall{
 		ToolName:            c.name,
@@ -383,7 +380,11 @@ func unresolvedCall(r *run, c *call) UnresolvedToolCall {
 		Messages:            r.messages,
 		State:               r.state,
 	}
-	if m, ok := c.value.(map[string]any); ok && c.err == nil {
+	before := c.value
+	if c.correctionAttempted {
+		before = c.original
+	}
+	if m, ok := before.(map[string]any); ok && c.err == nil {
 		uc.Args = deepCopyJSON(m).(map[string]any)
 	}
 	return uc

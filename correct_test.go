@@ -1,0 +1,720 @@
+package saidex
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/saidex/saidex-go/internal/scripted"
+	"github.com/tmc/langchaingo/callbacks"
+	"github.com/tmc/langchaingo/llms"
+	"github.com/tmc/langchaingo/tools"
+	"go.uber.org/goleak"
+)
+
+// cxForecastArgs is the argument type of the tools in the correction tests.
+type cxForecastArgs struct {
+	City string `json:"city"`
+	Days int    `json:"days"`
+}
+
+// cxRecorder is a forecast tool that records the arguments it ran with.
+type cxRecorder struct {
+	mu   sync.Mutex
+	args []cxForecastArgs
+}
+
+func (rec *cxRecorder) tool() Tool {
+	return NewTool("forecast", "Weather forecast for a city.", func(_ context.Context, a cxForecastArgs) (string, error) {
+		rec.mu.Lock()
+		defer rec.mu.Unlock()
+		rec.args = append(rec.args, a)
+		return fmt.Sprintf("%s: sunny for %d days", a.City, a.Days), nil
+	})
+}
+
+func (rec *cxRecorder) ran() []cxForecastArgs {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	return append([]cxForecastArgs(nil), rec.args...)
+}
+
+func cxCall(id, name, args string) llms.ToolCall {
+	return llms.ToolCall{ID: id, Type: "function", FunctionCall: &llms.FunctionCall{Name: name, Arguments: args}}
+}
+
+// cxConversation is a user question followed by an AI message with calls.
+func cxConversation(calls ...llms.ToolCall) []llms.MessageContent {
+	ai := llms.MessageContent{Role: llms.ChatMessageTypeAI}
+	for _, c := range calls {
+		ai.Parts = append(ai.Parts, c)
+	}
+	return []llms.MessageContent{
+		llms.TextParts(llms.ChatMessageTypeHuman, "What is the weather in Paris for the next 3 days?"),
+		ai,
+	}
+}
+
+func cxNode(t *testing.T, ts []tools.Tool, opts ...Option) *ToolNode {
+	t.Helper()
+	n, err := NewToolNode(ts, opts...)
+	if err != nil {
+		t.Fatalf("NewToolNode: %v", err)
+	}
+	return n
+}
+
+func TestCorrectionRunsCorrectedArgumentsInToolCallingMode(t *testing.T) {
+	rec := &cxRecorder{}
+	model := scripted.New(scripted.ForcedToolCall(`{"city": "Paris", "days": 3}`))
+	n := cxNode(t, []tools.Tool{rec.tool()}, WithCorrectionModel(model))
+	msgs := cxConversation(cxCall("c1", "forecast", `{"city":"Paris","days":"three"}`))
+
+	out, err := n.Invoke(context.Background(), msgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) != len(msgs)+1 {
+		t.Fatalf("conversation has %d messages, want %d: correction traffic must not enter it", len(out), len(msgs)+1)
+	}
+	res, err := n.Run(context.Background(), msgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := res.Calls[0]
+	if rep.Outcome != OutcomeCorrected || !rep.CorrectionAttempted || rep.CorrectionRetries != 0 || rep.CorrectionErr != nil {
+		t.Fatalf("report = %+v, want corrected on the first attempt", rep)
+	}
+	if got, want := string(rep.Arguments), `{"city":"Paris","days":3}`; got != want {
+		t.Errorf("Arguments = %s, want canonical %s", got, want)
+	}
+	if rep.Output != "Paris: sunny for 3 days" || rep.IsError {
+		t.Errorf("Output = %q (error %v)", rep.Output, rep.IsError)
+	}
+	if got := rec.ran(); len(got) != 2 || got[0] != (cxForecastArgs{"Paris", 3}) {
+		t.Errorf("tool ran with %+v", got)
+	}
+
+	req := model.Requests()[0]
+	if got := req.ToolChoiceName(); got != "forecast" {
+		t.Errorf("forced tool = %q, want forecast", got)
+	}
+	if len(req.Options.Tools) != 1 || req.Options.Tools[0].Function.Name != "forecast" || req.Options.Tools[0].Function.Parameters == nil {
+		t.Errorf("bound tools = %+v, want only forecast with its schema", req.Options.Tools)
+	}
+	if req.Options.JSONMode {
+		t.Error("JSON mode set in ToolCalling mode")
+	}
+	if len(req.Messages) != 1 || req.Messages[0].Role != llms.ChatMessageTypeHuman {
+		t.Fatalf("messages = %+v, want one human prompt", req.Messages)
+	}
+	prompt := req.Text()
+	for _, want := range []string{`"forecast"`, "Weather forecast for a city.", `{"city":"Paris","days":"three"}`, "/days"} {
+		if !strings.Contains(prompt, want) {
+			t.Errorf("prompt lacks %q:\n%s", want, prompt)
+		}
+	}
+}
+
+func TestCorrectionJSONModeParsesText(t *testing.T) {
+	rec := &cxRecorder{}
+	model := scripted.New(scripted.Text(`{"city": "Paris", "days": 3}`))
+	n := cxNode(t, []tools.Tool{rec.tool()}, WithCorrectionModel(model), WithCorrectionMode(JSON))
+	res, err := n.Run(context.Background(), cxConversation(cxCall("c1", "forecast", `{"city":"Paris","days":"3"}`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := model.Requests()[0]
+	if !req.Options.JSONMode || len(req.Options.Tools) != 0 || req.Options.ToolChoice != nil {
+		t.Errorf("options = %+v, want JSON mode without tools", req.Options)
+	}
+	if !strings.Contains(req.Text(), `"required":["city","days"]`) {
+		t.Errorf("JSON-mode prompt lacks the schema:\n%s", req.Text())
+	}
+	if got := res.Calls[0]; got.Outcome != OutcomeCorrected || string(got.Arguments) != `{"city":"Paris","days":3}` {
+		t.Fatalf("report = %+v, want corrected", got)
+	}
+}
+
+func TestCorrectionReadsAnswerFromAnyChoice(t *testing.T) {
+	tests := []struct {
+		name string
+		resp *llms.ContentResponse
+	}{
+		{"anthropic blocks in separate choices", &llms.ContentResponse{Choices: []*llms.ContentChoice{
+			{Content: "I will fix the call."},
+			{ToolCalls: []llms.ToolCall{{ID: "toolu_1", FunctionCall: &llms.FunctionCall{Name: "forecast", Arguments: `{"city":"Paris","days":3}`}}}},
+		}}},
+		{"tool choice ignored, answer in text", scripted.TextResponse(`{"city":"Paris","days":3}`, nil)},
+		{"legacy function call", &llms.ContentResponse{Choices: []*llms.ContentChoice{
+			{FuncCall: &llms.FunctionCall{Name: "forecast", Arguments: `{"city":"Paris","days":3}`}},
+		}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			model := scripted.New(func(context.Context, scripted.Request) (*llms.ContentResponse, error) { return tt.resp, nil })
+			n := cxNode(t, []tools.Tool{(&cxRecorder{}).tool()}, WithCorrectionModel(model))
+			res, err := n.Run(context.Background(), cxConversation(cxCall("c1", "forecast", `{"city":"Paris","days":"3"}`)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := res.Calls[0]; got.Outcome != OutcomeCorrected || string(got.Arguments) != `{"city":"Paris","days":3}` {
+				t.Fatalf("report = %+v, want corrected", got)
+			}
+		})
+	}
+}
+
+func TestCorrectionRouting(t *testing.T) {
+	plain := tools.Calculator{}
+	tests := []struct {
+		name      string
+		args      string
+		toolName  string
+		opts      []Option
+		wantSent  bool
+		wantOut   Outcome
+		modelArgs string
+	}{
+		{name: "type error is corrected", args: `{"city":"Paris","days":"3"}`, wantSent: true, wantOut: OutcomeCorrected},
+		{name: "missing field goes to the agent", args: `{"city":"Paris"}`, wantSent: false, wantOut: OutcomeFeedback},
+		{name: "missing field with a misnamed key is corrected", args: `{"town":"Paris","days":3}`, wantSent: true, wantOut: OutcomeCorrected},
+		{name: "missing field corrected when allowed", args: `{"city":"Paris"}`, opts: []Option{WithCorrectMissingFields(true)}, wantSent: true, wantOut: OutcomeCorrected},
+		{name: "empty arguments go to the agent", args: ``, wantSent: false, wantOut: OutcomeFeedback},
+		{name: "unparseable arguments are corrected", args: `city=Paris days=3`, wantSent: true, wantOut: OutcomeCorrected},
+		{name: "oversized arguments go to the agent", args: `city=Paris days=3`, opts: []Option{WithMaxArgumentBytes(10)}, wantSent: false, wantOut: OutcomeFeedback},
+		{name: "valid call is not sent", args: `{"city":"Paris","days":3}`, wantSent: false, wantOut: OutcomeExecuted},
+		{name: "unknown tool is not sent", args: `{}`, toolName: "nope", wantSent: false, wantOut: OutcomeExecuted},
+		{name: "plain tool is not sent", args: `{"__arg1":"1+1"}`, toolName: plain.Name(), wantSent: false, wantOut: OutcomeExecuted},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			model := scripted.New(scripted.ForcedToolCall(`{"city":"Paris","days":3}`))
+			name := tt.toolName
+			if name == "" {
+				name = "forecast"
+			}
+			n := cxNode(t, []tools.Tool{(&cxRecorder{}).tool(), plain}, append([]Option{WithCorrectionModel(model)}, tt.opts...)...)
+			res, err := n.Run(context.Background(), cxConversation(cxCall("c1", name, tt.args)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sent := model.CallCount() > 0; sent != tt.wantSent {
+				t.Errorf("sent to the correction model = %v, want %v", sent, tt.wantSent)
+			}
+			if got := res.Calls[0]; got.Outcome != tt.wantOut || got.CorrectionAttempted != tt.wantSent {
+				t.Errorf("outcome = %s (attempted %v), want %s", got.Outcome, got.CorrectionAttempted, tt.wantOut)
+			}
+		})
+	}
+}
+
+func TestCorrectionPromptContext(t *testing.T) {
+	long := strings.Repeat("x", 3000)
+	msgs := []llms.MessageContent{
+		llms.TextParts(llms.ChatMessageTypeSystem, "SYSTEM-SECRET"),
+		llms.TextParts(llms.ChatMessageTypeHuman, "first question"),
+		llms.TextParts(llms.ChatMessageTypeHuman, long),
+		{Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{cxCall("t0", "lookup", `{"q":"paris"}`)}},
+		{Role: llms.ChatMessageTypeTool, Parts: []llms.ContentPart{llms.ToolCallResponse{ToolCallID: "t0", Name: "lookup", Content: "TOOL-RESULT Paris is in France"}}},
+		llms.TextParts(llms.ChatMessageTypeSystem, "LATE-SYSTEM"),
+		{Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{
+			llms.TextContent{Text: "AI-TEXT checking the forecast"},
+			cxCall("c1", "forecast", `{"city":"Paris","days":"3"}`),
+		}},
+	}
+	tests := []struct {
+		name    string
+		opts    []Option
+		want    []string
+		notWant []string
+	}{
+		{
+			name:    "default keeps ten messages without system ones",
+			want:    []string{"first question", "TOOL-RESULT Paris is in France", "called lookup with", "AI-TEXT checking the forecast", strings.Repeat("x", 2000)},
+			notWant: []string{"SYSTEM-SECRET", "LATE-SYSTEM", strings.Repeat("x", 2001)},
+		},
+		{
+			name:    "two messages",
+			opts:    []Option{WithCorrectionContextMessages(2)},
+			want:    []string{"TOOL-RESULT", "called lookup with", "AI-TEXT"},
+			notWant: []string{"first question", "xxxxx", "SYSTEM"},
+		},
+		{
+			name:    "zero turns context off",
+			opts:    []Option{WithCorrectionContextMessages(0)},
+			want:    []string{`{"city":"Paris","days":"3"}`},
+			notWant: []string{"first question", "xxxxx", "TOOL-RESULT", "AI-TEXT", "SYSTEM"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			model := scripted.New(scripted.ForcedToolCall(`{"city":"Paris","days":3}`))
+			n := cxNode(t, []tools.Tool{(&cxRecorder{}).tool()}, append([]Option{WithCorrectionModel(model)}, tt.opts...)...)
+			if _, err := n.Run(context.Background(), msgs); err != nil {
+				t.Fatal(err)
+			}
+			prompt := model.Requests()[0].Text()
+			for _, w := range tt.want {
+				if !strings.Contains(prompt, w) {
+					t.Errorf("prompt lacks %.40q", w)
+				}
+			}
+			for _, w := range tt.notWant {
+				if strings.Contains(prompt, w) {
+					t.Errorf("prompt contains %.40q", w)
+				}
+			}
+		})
+	}
+}
+
+func TestCorrectionModelErrorFallsThroughToFeedback(t *testing.T) {
+	errRate := errors.New("openai: 429 Too Many Requests")
+	tests := []struct {
+		name string
+		fn   scripted.Func
+		want error
+	}{
+		{"HTTP 429", scripted.Fail(errRate), errRate},
+		{"timeout", scripted.Fail(context.DeadlineExceeded), context.DeadlineExceeded},
+		{"panic", func(context.Context, scripted.Request) (*llms.ContentResponse, error) { panic("boom") }, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := &cxRecorder{}
+			model := scripted.New(tt.fn)
+			n := cxNode(t, []tools.Tool{rec.tool()}, WithCorrectionModel(model))
+			res, err := n.Run(context.Background(), cxConversation(
+				cxCall("c1", "forecast", `{"city":"Paris","days":"3"}`),
+				cxCall("c2", "forecast", `{"city":"Rome","days":2}`),
+			))
+			if err != nil {
+				t.Fatalf("Run failed: %v; a correction failure must not fail the node", err)
+			}
+			bad, good := res.Calls[0], res.Calls[1]
+			if bad.Outcome != OutcomeFeedback || !bad.IsError || !bad.CorrectionAttempted || bad.CorrectionErr == nil {
+				t.Errorf("failed call = %+v, want feedback with the correction error", bad)
+			}
+			if len(bad.Issues) == 0 {
+				t.Error("failed call lost its issues")
+			}
+			if model.CallCount() != 1 {
+				t.Errorf("model called %d times; provider errors are not retried", model.CallCount())
+			}
+			if tt.want != nil && (!errors.Is(bad.CorrectionErr, tt.want) || !errors.Is(bad.CorrectionErr, ErrExtraction)) {
+				t.Errorf("CorrectionErr = %v, want it to wrap %v and ErrExtraction", bad.CorrectionErr, tt.want)
+			}
+			if good.Outcome != OutcomeExecuted || good.Output != "Rome: sunny for 2 days" {
+				t.Errorf("valid sibling = %+v, want executed", good)
+			}
+			if len(res.ToolMessages) != 2 {
+				t.Errorf("%d tool messages, want 2", len(res.ToolMessages))
+			}
+		})
+	}
+}
+
+func TestCorrectionRetries(t *testing.T) {
+	bad := `{"city":"Paris","days":3,"country":"FR"}` // issues differ from the call's
+	good := `{"city":"Paris","days":3}`
+	tests := []struct {
+		name        string
+		opts        []Option
+		answers     []string
+		wantCalls   int
+		wantOutcome Outcome
+		wantRetries int
+	}{
+		{"retries exhausted with the default of two", nil, []string{bad, bad, good}, 2, OutcomeFeedback, 1},
+		{"three attempts", []Option{WithMaxCorrectionRetries(3)}, []string{bad, bad, good}, 3, OutcomeCorrected, 2},
+		{"one attempt", []Option{WithMaxCorrectionRetries(1)}, []string{bad, good}, 1, OutcomeFeedback, 0},
+		{"second answer valid", nil, []string{bad, good}, 2, OutcomeCorrected, 1},
+		{"unparseable answers", nil, []string{"no idea", "still no idea"}, 2, OutcomeFeedback, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var fns []scripted.Func
+			for _, a := range tt.answers {
+				fns = append(fns, scripted.ForcedToolCall(a))
+			}
+			model := scripted.New(scripted.Sequence(fns...))
+			n := cxNode(t, []tools.Tool{(&cxRecorder{}).tool()}, append([]Option{WithCorrectionModel(model)}, tt.opts...)...)
+			res, err := n.Run(context.Background(), cxConversation(cxCall("c1", "forecast", `{"city":"Paris","days":"3"}`)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep := res.Calls[0]
+			if model.CallCount() != tt.wantCalls || rep.Outcome != tt.wantOutcome || rep.CorrectionRetries != tt.wantRetries {
+				t.Fatalf("calls %d, outcome %s, retries %d; want %d, %s, %d",
+					model.CallCount(), rep.Outcome, rep.CorrectionRetries, tt.wantCalls, tt.wantOutcome, tt.wantRetries)
+			}
+			reqs := model.Requests()
+			for i := 1; i < len(reqs); i++ {
+				prompt := reqs[i].Text()
+				prev := tt.answers[i-1]
+				if !strings.Contains(prompt, "Your previous answer was:\n"+prev) {
+					t.Errorf("retry %d does not carry the previous answer %q:\n%s", i, prev, prompt)
+				}
+			}
+			if tt.wantOutcome == OutcomeFeedback && tt.answers[0] == bad {
+				// The latest issues are those of the model's last answer,
+				// and the retry prompt carried them.
+				if len(rep.Issues) == 0 || !errors.Is(rep.CorrectionErr, ErrExtraction) {
+					t.Fatalf("report = %+v, want the latest issues", rep)
+				}
+				if strings.Contains(reqs[0].Text(), rep.Issues[0].Message) {
+					t.Fatalf("test needs answer issues that differ from the call's: %q", rep.Issues[0].Message)
+				}
+				if len(reqs) > 1 && !strings.Contains(reqs[1].Text(), rep.Issues[0].Message) {
+					t.Errorf("retry prompt lacks the new issue %q", rep.Issues[0].Message)
+				}
+			}
+		})
+	}
+}
+
+func TestNewToolNodeRejectsInvalidCorrectionOptions(t *testing.T) {
+	model := scripted.New(scripted.Text("{}"))
+	tool := (&cxRecorder{}).tool()
+	tests := []struct {
+		name    string
+		opts    []Option
+		wantErr bool
+	}{
+		{"zero retries with a model", []Option{WithCorrectionModel(model), WithMaxCorrectionRetries(0)}, true},
+		{"zero retries without a model", []Option{WithMaxCorrectionRetries(0)}, false},
+		{"negative retries", []Option{WithMaxCorrectionRetries(-1)}, true},
+		{"negative context", []Option{WithCorrectionContextMessages(-1)}, true},
+		{"unknown mode", []Option{WithCorrectionModel(model), WithCorrectionMode(CorrectionMode(7))}, true},
+		{"valid", []Option{WithCorrectionModel(model), WithMaxCorrectionRetries(1), WithCorrectionMode(JSON), WithCorrectionContextMessages(0)}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := NewToolNode([]tools.Tool{tool}, tt.opts...)
+			if tt.wantErr != (err != nil) || (err != nil && !errors.Is(err, ErrInvalidConfig)) {
+				t.Fatalf("err = %v, want error wrapping ErrInvalidConfig: %v", err, tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestCorrectionConcurrencyIsBounded(t *testing.T) {
+	tests := []struct {
+		name string
+		opts []Option
+		want int
+	}{
+		{"default corrects all at once", nil, 8},
+		{"bound of one", []Option{WithMaxConcurrency(1)}, 1},
+		{"bound of three", []Option{WithMaxConcurrency(3)}, 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			model := scripted.New(scripted.Delay(100*time.Millisecond, scripted.ForcedToolCall(`{"city":"Paris","days":3}`)))
+			n := cxNode(t, []tools.Tool{(&cxRecorder{}).tool()}, append([]Option{WithCorrectionModel(model)}, tt.opts...)...)
+			var calls []llms.ToolCall
+			for i := range 8 {
+				calls = append(calls, cxCall(fmt.Sprintf("c%d", i), "forecast", `{"city":"Paris","days":"3"}`))
+			}
+			res, err := n.Run(context.Background(), cxConversation(calls...))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, rep := range res.Calls {
+				if rep.Outcome != OutcomeCorrected || rep.Index != i {
+					t.Errorf("call %d: %+v", i, rep)
+				}
+			}
+			if model.CallCount() != 8 || model.MaxInFlight() != tt.want {
+				t.Fatalf("calls %d, max in flight %d; want 8, %d", model.CallCount(), model.MaxInFlight(), tt.want)
+			}
+		})
+	}
+}
+
+func TestCorrectionCancelledReturnsCtxErrWithoutLeaks(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	started := make(chan struct{}, 8)
+	model := scripted.New(func(ctx context.Context, req scripted.Request) (*llms.ContentResponse, error) {
+		started <- struct{}{}
+		<-ctx.Done()
+		return nil, ctx.Err()
+	})
+	n := cxNode(t, []tools.Tool{(&cxRecorder{}).tool()}, WithCorrectionModel(model))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := n.Run(ctx, cxConversation(
+			cxCall("c1", "forecast", `{"city":"Paris","days":"3"}`),
+			cxCall("c2", "forecast", `{"city":"Rome","days":"2"}`),
+		))
+		done <- err
+	}()
+	<-started
+	<-started
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("Run = %v, want context.Canceled", err)
+	}
+}
+
+func TestCorrectionCountsTokensPerModel(t *testing.T) {
+	bad, good := `{"city":"Paris","days":"x"}`, `{"city":"Paris","days":3}`
+	openaiUsage := map[string]any{"PromptTokens": 100, "CompletionTokens": 20, "TotalTokens": 120, "ReasoningTokens": 0}
+	tests := []struct {
+		name string
+		opts []llms.CallOption
+		fn   scripted.Func
+		want map[string]TokenUsage
+	}{
+		{
+			name: "openai keys summed over retries, named by llms.WithModel",
+			opts: []llms.CallOption{llms.WithModel("small-model")},
+			fn:   scripted.WithUsage(openaiUsage, scripted.Sequence(scripted.ForcedToolCall(bad), scripted.ForcedToolCall(good))),
+			want: map[string]TokenUsage{"small-model": {200, 40, 240}},
+		},
+		{
+			name: "anthropic keys counted once across choices, named by type",
+			fn: func(context.Context, scripted.Request) (*llms.ContentResponse, error) {
+				info := map[string]any{"InputTokens": 50, "OutputTokens": 7, "CacheReadInputTokens": 3}
+				return &llms.ContentResponse{Choices: []*llms.ContentChoice{
+					{Content: "fixing", GenerationInfo: info},
+					{GenerationInfo: info, ToolCalls: []llms.ToolCall{{FunctionCall: &llms.FunctionCall{Name: "forecast", Arguments: good}}}},
+				}}, nil
+			},
+			want: map[string]TokenUsage{"*scripted.Model": {50, 7, 57}},
+		},
+		{
+			name: "googleai keys and a model name from the response",
+			fn: scripted.WithUsage(map[string]any{"input_tokens": int32(30), "output_tokens": int32(5), "total_tokens": int32(35), "model": "gemini-x"},
+				scripted.ForcedToolCall(good)),
+			want: map[string]TokenUsage{"gemini-x": {30, 5, 35}},
+		},
+		{
+			name: "no usage data",
+			fn:   scripted.ForcedToolCall(good),
+			want: nil,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n := cxNode(t, []tools.Tool{(&cxRecorder{}).tool()}, WithCorrectionModel(scripted.New(tt.fn), tt.opts...))
+			res, err := n.Run(context.Background(), cxConversation(cxCall("c1", "forecast", `{"city":"Paris","days":"3"}`)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := res.Calls[0].Tokens
+			if fmt.Sprint(got) != fmt.Sprint(tt.want) {
+				t.Fatalf("Tokens = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// cxChainRecorder records the chain events of a callbacks.Handler.
+type cxChainRecorder struct {
+	callbacks.SimpleHandler
+	mu     sync.Mutex
+	events []string
+	inputs []map[string]any
+	output []map[string]any
+}
+
+func (h *cxChainRecorder) HandleChainStart(_ context.Context, in map[string]any) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.events = append(h.events, "start")
+	h.inputs = append(h.inputs, in)
+}
+
+func (h *cxChainRecorder) HandleChainEnd(_ context.Context, out map[string]any) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.events = append(h.events, "end")
+	h.output = append(h.output, out)
+}
+
+func (h *cxChainRecorder) HandleChainError(context.Context, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.events = append(h.events, "error")
+}
+
+func TestCorrectionReportsChainRunToCallbacks(t *testing.T) {
+	tests := []struct {
+		name string
+		fn   scripted.Func
+		want string
+	}{
+		{"success", scripted.ForcedToolCall(`{"city":"Paris","days":3}`), "start end"},
+		{"failure", scripted.Fail(errors.New("503")), "start error"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := &cxChainRecorder{}
+			n := cxNode(t, []tools.Tool{(&cxRecorder{}).tool()}, WithCorrectionModel(scripted.New(tt.fn)), WithCallbacks(h))
+			if _, err := n.Run(context.Background(), cxConversation(cxCall("c1", "forecast", `{"city":"Paris","days":"3"}`))); err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Join(h.events, " "); got != tt.want {
+				t.Fatalf("events = %q, want %q", got, tt.want)
+			}
+			if h.inputs[0]["chain"] != ExtractChainName || h.inputs[0]["function"] != "forecast" {
+				t.Errorf("inputs = %v", h.inputs[0])
+			}
+			if len(h.output) > 0 && (h.output[0]["chain"] != ExtractChainName || h.output[0]["arguments"] != `{"city":"Paris","days":3}`) {
+				t.Errorf("outputs = %v", h.output[0])
+			}
+		})
+	}
+}
+
+func TestCorrectionKeepsOriginalArguments(t *testing.T) {
+	model := scripted.New(scripted.ForcedToolCall(`{"city":"Paris","days":3}`))
+	n := cxNode(t, []tools.Tool{(&cxRecorder{}).tool()}, WithCorrectionModel(model))
+	msgs := cxConversation(cxCall("c1", "forecast", `{"city":"Paris","days":"3"}`))
+	r := &run{messages: msgs, aiIndex: 1}
+	calls := n.collect(msgs[1])
+	for _, c := range calls {
+		n.repair(c)
+		if err := n.validate(context.Background(), r, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := n.correct(context.Background(), r, calls); err != nil {
+		t.Fatal(err)
+	}
+	c := calls[0]
+	orig, _ := json.Marshal(c.original)
+	if c.status != statusValid || c.outcome != OutcomeCorrected || string(orig) != `{"city":"Paris","days":"3"}` || c.originalArgs != `{"city":"Paris","days":"3"}` {
+		t.Fatalf("call = status %v outcome %s original %s / %q", c.status, c.outcome, orig, c.originalArgs)
+	}
+}
+
+func TestExtract(t *testing.T) {
+	schema := map[string]any{
+		"type":                 "object",
+		"properties":           map[string]any{"name": map[string]any{"type": "string"}, "age": map[string]any{"type": "integer"}},
+		"required":             []any{"name", "age"},
+		"additionalProperties": false,
+	}
+	errDown := errors.New("provider down")
+	tests := []struct {
+		name      string
+		fn        scripted.Func
+		opts      []ExtractOption
+		want      string
+		wantErrIs error
+		wantCalls int
+	}{
+		{"valid first answer", scripted.ForcedToolCall(`{"name":"Ada","age":36}`), nil, `{"age":36,"name":"Ada"}`, nil, 1},
+		{"repaired answer", scripted.ForcedToolCall(`{"name":"Ada","age":36}`), []ExtractOption{WithCorrectionMode(JSON)}, `{"age":36,"name":"Ada"}`, nil, 1},
+		{"retry then valid", scripted.Sequence(scripted.ForcedToolCall(`{"name":"Ada"}`), scripted.ForcedToolCall(`{"name":"Ada","age":36}`)), nil, `{"age":36,"name":"Ada"}`, nil, 2},
+		{"invalid answers", scripted.ForcedToolCall(`{"name":"Ada"}`), []ExtractOption{WithMaxCorrectionRetries(3)}, "", ErrExtraction, 3},
+		{"model error", scripted.Fail(errDown), nil, "", errDown, 1},
+		{"custom function name", func(_ context.Context, req scripted.Request) (*llms.ContentResponse, error) {
+			return scripted.ToolCallResponse(req.ToolChoiceName(), fmt.Sprintf(`{"name":%q,"age":1}`, req.ToolChoiceName()), nil), nil
+		}, []ExtractOption{WithExtractFunction("person", "A person.")}, `{"age":1,"name":"person"}`, nil, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			model := scripted.New(tt.fn)
+			got, err := Extract(context.Background(), model, schema, "Ada Lovelace, 36.", tt.opts...)
+			if tt.wantErrIs != nil {
+				if !errors.Is(err, tt.wantErrIs) {
+					t.Fatalf("err = %v, want %v", err, tt.wantErrIs)
+				}
+			} else if err != nil || string(got) != tt.want {
+				t.Fatalf("Extract = %s, %v; want %s", got, err, tt.want)
+			}
+			if model.CallCount() != tt.wantCalls {
+				t.Errorf("model called %d times, want %d", model.CallCount(), tt.wantCalls)
+			}
+		})
+	}
+	if _, err := Extract(context.Background(), nil, schema, "x"); !errors.Is(err, ErrInvalidConfig) {
+		t.Errorf("nil model: err = %v", err)
+	}
+	if _, err := Extract(context.Background(), scripted.New(nil), "not a schema", "x"); !errors.Is(err, ErrInvalidConfig) {
+		t.Errorf("bad schema: err = %v", err)
+	}
+	if _, err := Extract(context.Background(), scripted.New(nil), schema, "x", WithMaxCorrectionRetries(0)); !errors.Is(err, ErrInvalidConfig) {
+		t.Errorf("zero attempts: err = %v", err)
+	}
+}
+
+func TestExtractIntoDecodesTypedValue(t *testing.T) {
+	model := scripted.New(scripted.ForcedToolCall(`{"city":"Oslo","days":"2"}`))
+	_, err := ExtractInto[cxForecastArgs](context.Background(), model, "Oslo, two days")
+	var ee *ExtractionError
+	if !errors.As(err, &ee) || ee.Attempts != 2 || len(ee.Issues) == 0 {
+		t.Fatalf("err = %v, want an ExtractionError after 2 attempts with issues", err)
+	}
+	model = scripted.New(scripted.ForcedToolCall(`{"city":"Oslo","days":2}`))
+	got, err := ExtractInto[cxForecastArgs](context.Background(), model, "Oslo, two days")
+	if err != nil || got != (cxForecastArgs{"Oslo", 2}) {
+		t.Fatalf("ExtractInto = %+v, %v", got, err)
+	}
+	if schema := model.Requests()[0].Options.Tools[0].Function.Parameters.(map[string]any); schema["required"] == nil {
+		t.Errorf("bound schema %v lacks required", schema)
+	}
+}
+
+func TestCorrectionFailureLogsNoArgumentValues(t *testing.T) {
+	var buf strings.Builder
+	logger := slog.New(slog.NewTextHandler(&buf, nil))
+	tests := []struct {
+		name string
+		fn   scripted.Func
+	}{
+		{"model error", scripted.Fail(errors.New("429"))},
+		{"unparseable answers", scripted.Text("SECRET-ANSWER is not json")},
+		{"invalid answers", scripted.ForcedToolCall(`{"city":"SECRET-CITY","days":"SECRET-DAYS"}`)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			buf.Reset()
+			n := cxNode(t, []tools.Tool{(&cxRecorder{}).tool()}, WithCorrectionModel(scripted.New(tt.fn)), WithLogger(logger))
+			res, err := n.Run(context.Background(), cxConversation(cxCall("c1", "forecast", `{"city":"SECRET-ARG","days":"x"}`)))
+			if err != nil || res.Calls[0].Outcome != OutcomeFeedback {
+				t.Fatalf("Run = %v, %v", res, err)
+			}
+			out := buf.String()
+			if !strings.Contains(out, "correction failed") || !strings.Contains(out, "call_id=c1") {
+				t.Errorf("no warning logged: %q", out)
+			}
+			if strings.Contains(out, "SECRET") {
+				t.Errorf("log carries argument values: %q", out)
+			}
+		})
+	}
+}
+
+func TestExtractionStopsOnCheckInterrupt(t *testing.T) {
+	errStop := errors.New("stop the run")
+	cs, err := compileSchema("forecast", reflectSchema[cxForecastArgs]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := scripted.New(scripted.ForcedToolCall(`{"city":"Paris","days":3}`))
+	s := defaultExtractSettings()
+	var gotAttempt, gotMax int
+	_, err = s.run(context.Background(), model, cs, "prompt", func(_ context.Context, _ any, attempt, maxAttempts int) ([]Issue, error) {
+		gotAttempt, gotMax = attempt, maxAttempts
+		return nil, errStop
+	})
+	if ie, ok := errors.AsType[*interruptError](err); !ok || !errors.Is(ie, errStop) {
+		t.Fatalf("err = %v, want the check's error as an interrupt", err)
+	}
+	if model.CallCount() != 1 || gotAttempt != 1 || gotMax != DefaultMaxCorrectionRetries {
+		t.Errorf("calls %d, attempt %d of %d", model.CallCount(), gotAttempt, gotMax)
+	}
+}

@@ -1,0 +1,557 @@
+package saidex
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/tmc/langchaingo/callbacks"
+	"github.com/tmc/langchaingo/llms"
+)
+
+// CorrectionMode is how a model is asked for structured output, by
+// [Extract] and by the correction stage of a [ToolNode].
+type CorrectionMode int
+
+const (
+	// ToolCalling, the default, binds one tool whose parameters are the
+	// target schema and forces it with llms.WithToolChoice (in the map form
+	// {"type":"function","function":{"name":...}}). The answer is read from
+	// a tool call in any choice of the response (Anthropic puts each content
+	// block in its own choice); when the provider ignores the forced choice
+	// and answers in text, a JSON object is parsed from the text.
+	ToolCalling CorrectionMode = iota
+	// JSON asks with llms.WithJSONMode(), puts the schema into the prompt
+	// and parses the answer text, for models without tool calling.
+	JSON
+)
+
+// String returns "tool_calling" or "json".
+func (m CorrectionMode) String() string {
+	switch m {
+	case ToolCalling:
+		return "tool_calling"
+	case JSON:
+		return "json"
+	}
+	return fmt.Sprintf("CorrectionMode(%d)", int(m))
+}
+
+// DefaultMaxCorrectionRetries is the default of [WithMaxCorrectionRetries]:
+// two validation attempts.
+const DefaultMaxCorrectionRetries = 2
+
+// ExtractChainName is the name of the chain run that [Extract] and every
+// correction of a [ToolNode] report to a callbacks.Handler given with
+// [WithCallbacks]. It is the value of the "chain" key of the inputs and
+// outputs maps.
+const ExtractChainName = "saidex.extract_data"
+
+// DefaultExtractFunction is the name of the function [Extract] binds in
+// [ToolCalling] mode unless [WithExtractFunction] names another.
+const DefaultExtractFunction = "extract_data"
+
+// ErrExtraction is wrapped by every [*ExtractionError].
+var ErrExtraction = errors.New("saidex: extraction failed")
+
+// ExtractionError is returned by [Extract] and [ExtractInto] when the model
+// gave no valid answer: it failed (a provider error such as HTTP 429 or a
+// timeout, which is never retried), or none of its answers parsed and
+// validated within the attempts. It matches [ErrExtraction] with errors.Is
+// and unwraps to the model's or the parse error.
+//
+// Its message names no argument values; Issues may.
+type ExtractionError struct {
+	// Attempts is the number of answers requested from the model.
+	Attempts int
+	// Issues are the problems of the last answer that parsed; nil when no
+	// answer parsed or the model failed.
+	Issues []Issue
+	// Err is the model's error, or why the last answer could not be
+	// parsed; nil when the last answer parsed but was invalid.
+	Err error
+}
+
+func (e *ExtractionError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "saidex: extraction failed after %d attempt", e.Attempts)
+	if e.Attempts != 1 {
+		b.WriteByte('s')
+	}
+	if e.Err != nil {
+		fmt.Fprintf(&b, ": %v", e.Err)
+	} else if len(e.Issues) > 0 {
+		fmt.Fprintf(&b, ": %d issue(s) remain", len(e.Issues))
+	}
+	return b.String()
+}
+
+// Unwrap returns ErrExtraction and Err (when set).
+func (e *ExtractionError) Unwrap() []error {
+	if e.Err == nil {
+		return []error{ErrExtraction}
+	}
+	return []error{ErrExtraction, e.Err}
+}
+
+// ExtractOption configures [Extract] and [ExtractInto].
+type ExtractOption interface {
+	applyExtract(*extractSettings)
+}
+
+// CorrectionOption is an option that configures both a [ToolNode]'s
+// correction stage (it is an [Option]) and [Extract] (it is an
+// [ExtractOption]).
+type CorrectionOption interface {
+	Option
+	ExtractOption
+}
+
+type correctionOption func(*extractSettings)
+
+func (f correctionOption) apply(c *config)                 { f(&c.correction.extract) }
+func (f correctionOption) applyExtract(s *extractSettings) { f(s) }
+
+type extractOptionFunc func(*extractSettings)
+
+func (f extractOptionFunc) applyExtract(s *extractSettings) { f(s) }
+
+// WithCorrectionMode sets how the model is asked for arguments: [ToolCalling]
+// (the default) or [JSON]. Another value is a configuration error.
+func WithCorrectionMode(mode CorrectionMode) CorrectionOption {
+	return correctionOption(func(s *extractSettings) { s.mode = mode })
+}
+
+// WithMaxCorrectionRetries sets the number of validation attempts per
+// extraction (per corrected call): the first answer and, while it stays
+// invalid, retries that send the model its previous answer and that
+// answer's issues. Provider errors are never retried. Default:
+// [DefaultMaxCorrectionRetries]. A negative value, or 0 together with a
+// correction model (or for [Extract]), is a configuration error.
+func WithMaxCorrectionRetries(n int) CorrectionOption {
+	return correctionOption(func(s *extractSettings) { s.maxAttempts = n })
+}
+
+// WithCallbacks reports every extraction (and so every correction) to h as a
+// chain run: HandleChainStart with inputs {"chain": [ExtractChainName],
+// "function": the function or tool name, "mode": the mode, "prompt": the
+// first prompt}, then HandleChainEnd with outputs {"chain", "function",
+// "arguments" (the valid JSON), "attempts", "token_usage"
+// (map[string]TokenUsage)} or HandleChainError. Inputs and outputs carry
+// argument values and conversation text: give them only to a tracer that
+// may see them. The model's own LLM callbacks are the model's business
+// (langchaingo binds them when the client is built). Default: none.
+func WithCallbacks(h callbacks.Handler) CorrectionOption {
+	return correctionOption(func(s *extractSettings) { s.handler = h })
+}
+
+// WithCallOptions adds llms.CallOption values to every model call of
+// [Extract], before the options extraction needs (tools, tool choice, JSON
+// mode), which win. A model name set with llms.WithModel names the model in
+// token counts.
+func WithCallOptions(opts ...llms.CallOption) ExtractOption {
+	return extractOptionFunc(func(s *extractSettings) { s.callOpts = append(s.callOpts, opts...) })
+}
+
+// WithExtractFunction sets the name and description of the function
+// [Extract] binds in [ToolCalling] mode. Default: [DefaultExtractFunction]
+// and a generic description.
+func WithExtractFunction(name, description string) ExtractOption {
+	return extractOptionFunc(func(s *extractSettings) { s.name, s.description = name, description })
+}
+
+// extractSettings configures one structured extraction.
+type extractSettings struct {
+	mode        CorrectionMode
+	maxAttempts int
+	handler     callbacks.Handler
+	callOpts    []llms.CallOption
+	name        string // function name bound in ToolCalling mode
+	description string
+	repair      repairOptions
+}
+
+func defaultExtractSettings() extractSettings {
+	return extractSettings{
+		mode:        ToolCalling,
+		maxAttempts: DefaultMaxCorrectionRetries,
+		name:        DefaultExtractFunction,
+		description: "Record the extracted data.",
+		repair: repairOptions{
+			stripThinking: true,
+			jsonRepair:    true,
+			maxBytes:      DefaultMaxArgumentBytes,
+			maxRepair:     DefaultMaxRepairBytes,
+		},
+	}
+}
+
+func (s *extractSettings) validate(withModel bool) []error {
+	var errs []error
+	if s.mode != ToolCalling && s.mode != JSON {
+		errs = append(errs, fmt.Errorf("WithCorrectionMode(%d): unknown mode", int(s.mode)))
+	}
+	if s.maxAttempts < 0 || (s.maxAttempts == 0 && withModel) {
+		errs = append(errs, fmt.Errorf("WithMaxCorrectionRetries(%d): must be positive with a correction model", s.maxAttempts))
+	}
+	return errs
+}
+
+// Extract asks model for one JSON value matching schema (a JSON Schema in any
+// form [Tool.Schema] documents), with prompt as the only message (a human
+// message). Each answer goes through the same repair as a tool call's
+// arguments, then is validated; an invalid answer is retried (see
+// [WithMaxCorrectionRetries]) with the previous answer and its issues. It
+// returns the valid value as compact JSON.
+//
+// It returns an error wrapping [ErrInvalidConfig] for a nil model, a schema
+// that does not compile or an invalid option, ctx.Err() when ctx is done,
+// and an [*ExtractionError] when the model fails or gives no valid answer.
+// Nothing is logged.
+func Extract(ctx context.Context, model llms.Model, schema any, prompt string, opts ...ExtractOption) (json.RawMessage, error) {
+	s := defaultExtractSettings()
+	for _, o := range opts {
+		if o != nil {
+			o.applyExtract(&s)
+		}
+	}
+	if model == nil {
+		return nil, fmt.Errorf("%w: Extract: nil model", ErrInvalidConfig)
+	}
+	errs := s.validate(true)
+	if s.name == "" {
+		errs = append(errs, errors.New("WithExtractFunction: empty name"))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInvalidConfig, err)
+	}
+	cs, err := compileSchema(s.name, schema)
+	if err != nil {
+		return nil, fmt.Errorf("%w: Extract: %w", ErrInvalidConfig, err)
+	}
+	check := func(_ context.Context, value any, _, _ int) ([]Issue, error) {
+		return cs.validate(value), nil
+	}
+	res, err := s.run(ctx, model, cs, prompt, check)
+	if err != nil {
+		return nil, err
+	}
+	return json.RawMessage(res.json), nil
+}
+
+// ExtractInto is [Extract] with the schema reflected from T as [NewTool]
+// reflects a tool's argument type, decoding the valid answer into a T.
+func ExtractInto[T any](ctx context.Context, model llms.Model, prompt string, opts ...ExtractOption) (T, error) {
+	var out T
+	raw, err := Extract(ctx, model, reflectSchema[T](), prompt, opts...)
+	if err != nil {
+		return out, err
+	}
+	if err := json.Unmarshal(raw, &out); err != nil {
+		return out, &ExtractionError{Attempts: 1, Err: fmt.Errorf("decode into %T: %w", out, err)}
+	}
+	return out, nil
+}
+
+// extraction is the outcome of one extraction, valid or not.
+type extraction struct {
+	value    any    // the valid value
+	json     string // its compact JSON
+	attempts int
+	issues   []Issue // of the last answer that parsed
+	tokens   map[string]TokenUsage
+}
+
+// checkFunc validates a candidate value at attempt (1-based) of
+// maxAttempts. A non-nil error is an interrupt: extraction stops and
+// returns it wrapped in an interruptError.
+type checkFunc func(ctx context.Context, value any, attempt, maxAttempts int) ([]Issue, error)
+
+// interruptError carries an error of a checkFunc out of the loop.
+type interruptError struct{ err error }
+
+func (e *interruptError) Error() string { return e.err.Error() }
+func (e *interruptError) Unwrap() error { return e.err }
+
+// run is the extraction loop: ask, repair, check, retry. It returns
+// ctx.Err() when ctx is done, an *interruptError when check fails, and an
+// *ExtractionError when no valid answer came. The returned extraction
+// carries the attempts and token counts in every case.
+func (s *extractSettings) run(ctx context.Context, model llms.Model, cs *compiledSchema, prompt string, check checkFunc) (ext extraction, err error) {
+	if s.handler != nil {
+		s.handler.HandleChainStart(ctx, map[string]any{
+			"chain": ExtractChainName, "function": s.name, "mode": s.mode.String(), "prompt": prompt,
+		})
+		defer func() {
+			if err != nil {
+				s.handler.HandleChainError(ctx, err)
+				return
+			}
+			s.handler.HandleChainEnd(ctx, map[string]any{
+				"chain": ExtractChainName, "function": s.name, "arguments": ext.json,
+				"attempts": ext.attempts, "token_usage": ext.tokens,
+			})
+		}()
+	}
+
+	opts := append([]llms.CallOption(nil), s.callOpts...)
+	base := prompt
+	switch s.mode {
+	case JSON:
+		opts = append(opts, llms.WithJSONMode())
+		schemaJSON, _ := json.Marshal(cs.doc)
+		base = prompt + "\n\nAnswer with one JSON object, and nothing else, that matches this JSON Schema:\n" + string(schemaJSON)
+	default:
+		opts = append(opts,
+			llms.WithTools([]llms.Tool{{Type: "function", Function: &llms.FunctionDefinition{
+				Name: s.name, Description: s.description, Parameters: cs.parameters(),
+			}}}),
+			llms.WithToolChoice(map[string]any{"type": "function", "function": map[string]any{"name": s.name}}),
+		)
+	}
+	defaultName := callOptionsModel(s.callOpts)
+	if defaultName == "" {
+		defaultName = fmt.Sprintf("%T", model)
+	}
+
+	var (
+		prev     string // the previous answer, for the retry prompt
+		prevErr  error  // why the previous answer did not parse
+		prevIssu []Issue
+	)
+	for attempt := 1; attempt <= s.maxAttempts; attempt++ {
+		if err := ctx.Err(); err != nil {
+			return ext, err
+		}
+		text := base
+		if attempt > 1 {
+			text = base + retrySection(prev, prevErr, prevIssu)
+		}
+		ext.attempts = attempt
+		resp, merr := model.GenerateContent(ctx, []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, text)}, opts...)
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return ext, ctxErr
+		}
+		if merr != nil {
+			return ext, &ExtractionError{Attempts: attempt, Issues: ext.issues, Err: merr}
+		}
+		ext.tokens = addResponseUsage(ext.tokens, resp, defaultName)
+
+		answer := answerOf(resp, s.name)
+		res, perr := repairArguments(answer, s.repair)
+		if perr == nil && answer == "" {
+			perr = errEmptyAnswer
+		}
+		if perr != nil {
+			prev, prevErr, prevIssu = answer, perr, nil
+			continue
+		}
+		issues, cerr := check(ctx, res.value, attempt, s.maxAttempts)
+		if cerr != nil {
+			return ext, &interruptError{err: cerr}
+		}
+		if len(issues) == 0 {
+			canon, jerr := json.Marshal(res.value)
+			if jerr != nil { // a decoded JSON value always marshals
+				return ext, &ExtractionError{Attempts: attempt, Err: jerr}
+			}
+			ext.value, ext.json, ext.issues = res.value, string(canon), nil
+			return ext, nil
+		}
+		ext.issues = issues
+		prev, prevErr, prevIssu = answer, nil, issues
+	}
+	e := &ExtractionError{Attempts: ext.attempts, Err: prevErr}
+	if prevErr == nil {
+		e.Issues = ext.issues
+	}
+	return ext, e
+}
+
+var errEmptyAnswer = errors.New("the model's answer is empty")
+
+// maxPreviousAnswer caps the previous answer quoted in a retry prompt.
+const maxPreviousAnswer = 4000
+
+// retrySection is appended to the prompt of a retry: the previous answer
+// and what is wrong with it.
+func retrySection(prev string, perr error, issues []Issue) string {
+	var b strings.Builder
+	b.WriteString("\n\nYour previous answer was:\n")
+	b.WriteString(truncateRunes(prev, maxPreviousAnswer))
+	if perr != nil {
+		fmt.Fprintf(&b, "\n\nIt could not be read as one JSON object: %v.", perr)
+	} else {
+		b.WriteString("\n\nIt has these problems:\n")
+		writeIssues(&b, issues)
+	}
+	b.WriteString("\nAnswer again with the problems fixed.")
+	return b.String()
+}
+
+// writeIssues renders issues one per line as "- path: message".
+func writeIssues(b *strings.Builder, issues []Issue) {
+	for _, is := range issues {
+		path := is.Path
+		if path == "" {
+			path = "(root)"
+		}
+		fmt.Fprintf(b, "- %s: %s", path, is.Message)
+		if len(is.Allowed) > 0 {
+			allowed, _ := json.Marshal(is.Allowed)
+			fmt.Fprintf(b, " (allowed: %s)", allowed)
+		}
+		b.WriteByte('\n')
+	}
+}
+
+// answerOf returns the model's answer: the arguments of a tool call of
+// function name in any choice, else of the first tool call (or legacy
+// function call) in any choice, else the first non-empty text.
+func answerOf(resp *llms.ContentResponse, name string) string {
+	if resp == nil {
+		return ""
+	}
+	first, found := "", false
+	for _, ch := range resp.Choices {
+		if ch == nil {
+			continue
+		}
+		for _, tc := range ch.ToolCalls {
+			if tc.FunctionCall == nil {
+				continue
+			}
+			if tc.FunctionCall.Name == name {
+				return tc.FunctionCall.Arguments
+			}
+			if !found {
+				first, found = tc.FunctionCall.Arguments, true
+			}
+		}
+		if ch.FuncCall != nil && !found {
+			first, found = ch.FuncCall.Arguments, true
+		}
+	}
+	if found {
+		return first
+	}
+	for _, ch := range resp.Choices {
+		if ch != nil && strings.TrimSpace(ch.Content) != "" {
+			return ch.Content
+		}
+	}
+	return ""
+}
+
+// callOptionsModel returns the model name set with llms.WithModel, or "".
+func callOptionsModel(opts []llms.CallOption) string {
+	var co llms.CallOptions
+	for _, o := range opts {
+		if o != nil {
+			o(&co)
+		}
+	}
+	return co.Model
+}
+
+// Keys of ContentChoice.GenerationInfo, in order of preference: openai,
+// anthropic, googleai (which also sets the openai keys), and the snake-case
+// names other clients use.
+var (
+	inputTokenKeys  = []string{"PromptTokens", "InputTokens", "input_tokens", "prompt_tokens"}
+	outputTokenKeys = []string{"CompletionTokens", "OutputTokens", "output_tokens", "completion_tokens"}
+	totalTokenKeys  = []string{"TotalTokens", "total_tokens"}
+	modelNameKeys   = []string{"model", "Model", "model_name", "ModelName"}
+)
+
+// addResponseUsage adds the token usage of one response to m under the model's
+// name: the name in GenerationInfo when the client reports one, else
+// defaultName. Usage is counted once per response, from the first choice
+// that reports it: clients repeat the response's usage in every choice.
+func addResponseUsage(m map[string]TokenUsage, resp *llms.ContentResponse, defaultName string) map[string]TokenUsage {
+	if resp == nil {
+		return m
+	}
+	for _, ch := range resp.Choices {
+		if ch == nil || len(ch.GenerationInfo) == 0 {
+			continue
+		}
+		in, okIn := firstInt(ch.GenerationInfo, inputTokenKeys)
+		out, okOut := firstInt(ch.GenerationInfo, outputTokenKeys)
+		total, okTotal := firstInt(ch.GenerationInfo, totalTokenKeys)
+		if !okIn && !okOut && !okTotal {
+			continue
+		}
+		if !okTotal {
+			total = in + out
+		}
+		name := defaultName
+		for _, k := range modelNameKeys {
+			if s, ok := ch.GenerationInfo[k].(string); ok && s != "" {
+				name = s
+				break
+			}
+		}
+		if m == nil {
+			m = map[string]TokenUsage{}
+		}
+		u := m[name]
+		u.InputTokens += in
+		u.OutputTokens += out
+		u.TotalTokens += total
+		m[name] = u
+		return m
+	}
+	return m
+}
+
+func firstInt(info map[string]any, keys []string) (int, bool) {
+	for _, k := range keys {
+		if v, ok := info[k]; ok {
+			if n, ok := toInt(v); ok {
+				return n, true
+			}
+		}
+	}
+	return 0, false
+}
+
+func toInt(v any) (int, bool) {
+	switch n := v.(type) {
+	case int:
+		return n, true
+	case int32:
+		return int(n), true
+	case int64:
+		return int(n), true
+	case uint32:
+		return int(n), true
+	case uint64:
+		return int(n), true
+	case float64:
+		return int(n), true
+	case float32:
+		return int(n), true
+	case json.Number:
+		i, err := n.Int64()
+		return int(i), err == nil
+	}
+	return 0, false
+}
+
+// truncateRunes cuts s to at most n runes, marking a cut with "…".
+func truncateRunes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := 0
+	for pos := range s {
+		if i == n {
+			return s[:pos] + "…"
+		}
+		i++
+	}
+	return s
+}
