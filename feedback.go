@@ -213,7 +213,7 @@ func isPlainName(s string) bool {
 		return false
 	}
 	for _, r := range s {
-		if r == '.' || r == '[' || r == ']' || r == '"' || r == ' ' || r < 0x20 {
+		if r == '.' || r == '/' || r == '[' || r == ']' || r == '"' || r == ' ' || r < 0x20 {
 			return false
 		}
 	}

@@ -81,12 +81,20 @@ func (t *typedTool[A]) decode(input string) (A, error) {
 // reflectSchema reflects the flat provider-style schema of A.
 func reflectSchema[A any]() map[string]any {
 	typ := reflect.TypeFor[A]()
+	recursive := isRecursive(typ)
 	r := &jsonschema.Reflector{
-		DoNotReference: !isRecursive(typ),
-		ExpandedStruct: true,
+		DoNotReference: !recursive,
+		ExpandedStruct: !recursive,
 		Anonymous:      true,
 	}
 	s := r.ReflectFromType(typ)
+	if def, ok := s.Definitions[strings.TrimPrefix(s.Ref, "#/$defs/")]; recursive && ok {
+		// Hoist A's own definition to the root, keeping $defs for the
+		// recursion: ExpandedStruct would drop that definition.
+		defs := s.Definitions
+		*s = *def
+		s.Definitions = defs
+	}
 	s.Version = ""
 	s.ID = ""
 	b, err := json.Marshal(s)

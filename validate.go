@@ -462,31 +462,26 @@ func (n *ToolNode) check(ctx context.Context, r *run, c *call, value any, ph che
 // The arguments of a tool call must be a JSON object: a v that is not one
 // gets an IssueType at the root even when the schema names no type.
 func (s *compiledSchema) validate(v any) []Issue {
+	if _, isObj := v.(map[string]any); !isObj {
+		return []Issue{typeIssue("", []string{"object"}, jsonTypeOf(v))}
+	}
 	if s.fast != nil && s.fast(v) {
 		return nil
 	}
-	var err error
-	if _, isObj := v.(map[string]any); !isObj {
-		err = errNotObject
-	} else {
-		err = s.schema.Validate(v)
-	}
+	err := s.schema.Validate(v)
 	if err == nil {
 		return nil
 	}
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &ve) {
-		if err == errNotObject {
-			return []Issue{typeIssue("", []string{"object"}, jsonTypeOf(v))}
-		}
 		return []Issue{{Kind: IssueOther, Message: "the arguments could not be validated"}}
 	}
 	m := issueMapper{s: s, root: v}
-	issues := m.collect(ve)
-	return finishIssues(issues)
+	if issues := finishIssues(m.collect(ve)); len(issues) > 0 {
+		return issues
+	}
+	return []Issue{{Kind: IssueOther, Message: "does not match the schema"}}
 }
-
-var errNotObject = errors.New("arguments are not a JSON object")
 
 // issueMapper turns santhosh-tekuri's error tree into issues.
 type issueMapper struct {
