@@ -53,7 +53,7 @@ func readCorpus(t *testing.T) []corpusCase {
 // intended arguments validate with no issue.
 func TestCorpusIssueSetsMatch(t *testing.T) {
 	cases := readCorpus(t)
-	var invalid, agreed, valid int
+	var invalid, agreed, valid, fastAccepted int
 	for _, c := range cases {
 		s, err := compileSchema(c.Tool.Name, c.Tool.Parameters)
 		if err != nil {
@@ -69,6 +69,9 @@ func TestCorpusIssueSetsMatch(t *testing.T) {
 			}
 			if issues := s.validate(v); len(issues) > 0 {
 				t.Errorf("%s: intended arguments got issues %v", c.ID, issues)
+			}
+			if s.fast != nil && s.fast(v) {
+				fastAccepted++
 			}
 			valid++
 		case "invalid":
@@ -93,5 +96,6 @@ func TestCorpusIssueSetsMatch(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("invalid cases that parse: %d, issue sets equal: %d; valid/repaired intended arguments checked: %d", invalid, agreed, valid)
+	t.Logf("invalid cases that parse: %d, issue sets equal: %d; valid/repaired intended arguments: %d, accepted by the fast pre-check alone: %d",
+		invalid, agreed, valid, fastAccepted)
 }

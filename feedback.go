@@ -1,7 +1,6 @@
 package saidex
 
 import (
-	"errors"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -22,9 +21,17 @@ func feedbackFor(c *call) string {
 	case c.noFunc:
 		b.WriteString("Error: this tool call names no function, so nothing was executed. ")
 		b.WriteString("Call one of the available tools by name, with its arguments as one JSON object.")
-	case c.err != nil || (len(c.issues) == 0 && c.tool != nil):
-		writeUnparsedFeedback(&b, c)
-	default:
+	case c.err != nil:
+		b.WriteString("Error: the arguments of ")
+		b.WriteString(c.name)
+		b.WriteString(" could not be read as one JSON object, so nothing was executed. ")
+		writeReceived(&b, c.raw)
+		b.WriteByte('\n')
+		writeFields(&b, c)
+		b.WriteString("Call ")
+		b.WriteString(c.name)
+		b.WriteString(" again with its arguments as one JSON object, and nothing before or after it.")
+	case len(c.issues) > 0:
 		b.WriteString("Error: ")
 		b.WriteString(c.name)
 		b.WriteString(" was not executed because its arguments do not match the tool's schema:\n")
@@ -32,52 +39,49 @@ func feedbackFor(c *call) string {
 		b.WriteString("Call ")
 		b.WriteString(c.name)
 		b.WriteString(" again with these fields corrected.")
+	default: // not reached: an invalid call has an error or issues
+		b.WriteString("Error: ")
+		b.WriteString(c.name)
+		b.WriteString(" was not executed because its arguments were not accepted.\n")
+		writeFields(&b, c)
+		b.WriteString("Call ")
+		b.WriteString(c.name)
+		b.WriteString(" again with its arguments as one JSON object.")
 	}
 	return b.String()
 }
 
-// writeUnparsedFeedback renders the feedback for arguments that could not
-// be turned into one JSON value: what was received, then the fields the
-// schema expects.
-func writeUnparsedFeedback(b *strings.Builder, c *call) {
-	b.WriteString("Error: the arguments of ")
-	b.WriteString(c.name)
-	b.WriteString(" could not be read as one JSON object, so nothing was executed. ")
-	if errors.Is(c.err, ErrMalformedArguments) || c.err == nil {
-		writeReceived(b, c.raw)
-	}
-	b.WriteString("\nThe arguments must be one JSON object matching the tool's schema")
+// writeFields lists the fields the tool's schema expects, required first,
+// each with its type and allowed values.
+func writeFields(b *strings.Builder, c *call) {
+	b.WriteString("The arguments must be one JSON object matching the tool's schema")
 	var fields []schemaField
 	if c.tool != nil && c.tool.schema != nil {
 		fields = c.tool.schema.fields
 	}
 	if len(fields) == 0 {
 		b.WriteString(".\n")
-	} else {
-		b.WriteString(", with these fields:\n")
-		for _, f := range fields {
-			b.WriteString("- ")
-			b.WriteString(f.name)
-			b.WriteString(": ")
-			var parts []string
-			if f.expected != "" {
-				parts = append(parts, f.expected)
-			}
-			if len(f.allowed) > 0 {
-				parts = append(parts, oneOf(f.allowed))
-			}
-			if f.required {
-				parts = append(parts, "required")
-			} else {
-				parts = append(parts, "optional")
-			}
-			b.WriteString(strings.Join(parts, ", "))
-			b.WriteByte('\n')
+		return
+	}
+	b.WriteString(", with these fields:\n")
+	for _, f := range fields {
+		b.WriteString("- ")
+		b.WriteString(fieldName(joinPointer("", f.name)))
+		b.WriteString(": ")
+		if f.expected != "" {
+			b.WriteString(f.expected)
+			b.WriteString(", ")
+		}
+		if len(f.allowed) > 0 {
+			b.WriteString(oneOf(f.allowed))
+			b.WriteString(", ")
+		}
+		if f.required {
+			b.WriteString("required\n")
+		} else {
+			b.WriteString("optional\n")
 		}
 	}
-	b.WriteString("Call ")
-	b.WriteString(c.name)
-	b.WriteString(" again with its arguments as one JSON object, and nothing before or after it.")
 }
 
 // writeReceived quotes the start of an argument string, with line breaks
@@ -125,15 +129,22 @@ func writeReceived(b *strings.Builder, raw string) {
 }
 
 // writeIssues renders field issues, one line each, in the order given
-// (validation sorts them by path). An unknown member gets a hint when
-// exactly one required member of the same object is missing: it is most
-// likely a misspelling of it.
+// (validation sorts them by path). When an object has exactly one unknown
+// member and exactly one missing required member, the unknown one is most
+// likely a misspelling of the missing one, and its line says so.
 func writeIssues(b *strings.Builder, issues []Issue) {
 	missingIn := map[string][]string{} // parent path -> missing member names
+	unknownIn := map[string]int{}      // parent path -> number of unknown members
 	for _, is := range issues {
-		if is.Kind == IssueRequired && is.Path != "" {
-			parent, name := splitPointer(is.Path)
+		if is.Path == "" {
+			continue
+		}
+		parent, name := splitPointer(is.Path)
+		switch is.Kind {
+		case IssueRequired:
 			missingIn[parent] = append(missingIn[parent], name)
+		case IssueAdditional:
+			unknownIn[parent]++
 		}
 	}
 	for _, is := range issues {
@@ -146,7 +157,7 @@ func writeIssues(b *strings.Builder, issues []Issue) {
 		}
 		b.WriteString(msg)
 		if is.Kind == IssueAdditional {
-			if parent, _ := splitPointer(is.Path); len(missingIn[parent]) == 1 {
+			if parent, _ := splitPointer(is.Path); len(missingIn[parent]) == 1 && unknownIn[parent] == 1 {
 				b.WriteString("; it may be a misspelling of the missing field ")
 				b.WriteString(fieldName(joinPointer(parent, missingIn[parent][0])))
 			}

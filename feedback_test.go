@@ -77,6 +77,8 @@ func TestFeedbackForInvalidArguments(t *testing.T) {
 			[]string{"- city: required field is missing; expected a string", "- town: unknown field; remove it; it may be a misspelling of the missing field city"}, nil},
 		{"no misspelling hint when two fields are missing", `{"town": "Oslo"}`,
 			[]string{"- town: unknown field; remove it"}, []string{"misspelling"}},
+		{"no misspelling hint when two keys are unknown", `{"town": "Oslo", "unit": "celsius", "verbose": true}`,
+			[]string{"- town: unknown field; remove it", "- verbose: unknown field; remove it"}, []string{"misspelling"}},
 		{"no misspelling hint when nothing is missing", `{"city": "Oslo", "unit": "celsius", "verbose": true}`,
 			[]string{"- verbose: unknown field; remove it"}, []string{"misspelling"}},
 		{"nested fields are named with dots", `{"city": "Oslo", "unit": "celsius", "include": {"wnd": true}}`,
