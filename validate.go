@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -123,11 +124,11 @@ func compileSchema(name string, schema any) (*compiledSchema, error) {
 	c := jsonschema.NewCompiler()
 	c.AssertFormat()
 	c.UseLoader(noLoader{})
-	url := "mem://tool/" + name
-	if err := c.AddResource(url, doc); err != nil {
+	loc := "mem://tool/" + url.PathEscape(name)
+	if err := c.AddResource(loc, doc); err != nil {
 		return nil, err
 	}
-	s, err := c.Compile(url)
+	s, err := c.Compile(loc)
 	if err != nil {
 		return nil, err
 	}

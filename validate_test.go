@@ -170,6 +170,45 @@ func TestValidateReportsEachKindAtItsLocation(t *testing.T) {
 	}
 }
 
+func TestValidateMapsOtherApplicators(t *testing.T) {
+	tests := []struct {
+		name, schema, args string
+		want               []string
+	}{
+		{"unevaluatedProperties false reports the member as additional",
+			`{"type": "object", "allOf": [{"properties": {"a": {"type": "string"}}}], "unevaluatedProperties": false}`,
+			`{"a": "x", "b": 1}`, []string{"/b additional"}},
+		{"items false after prefixItems is other",
+			`{"type": "object", "properties": {"pair": {"type": "array", "prefixItems": [{"type": "number"}, {"type": "number"}], "items": false}}}`,
+			`{"pair": [1, 2, 3]}`, []string{"/pair/2 other"}},
+		{"allOf reports every failing branch once",
+			`{"type": "object", "allOf": [{"required": ["a"]}, {"required": ["a", "b"]}]}`,
+			`{}`, []string{"/a required", "/b required"}},
+		{"allOf type failure hides the other branch's complaint about the same value",
+			`{"type": "object", "properties": {"x": {"allOf": [{"type": "string"}, {"enum": ["a"]}]}}}`,
+			`{"x": 1}`, []string{"/x type"}},
+		{"dependentRequired points to the missing member",
+			`{"type": "object", "properties": {"card": {"type": "string"}, "cvc": {"type": "string"}}, "dependentRequired": {"card": ["cvc"]}}`,
+			`{"card": "4111"}`, []string{"/cvc required"}},
+		{"not is other",
+			`{"type": "object", "properties": {"x": {"not": {"type": "null"}}}}`,
+			`{"x": null}`, []string{"/x other"}},
+		{"anyOf of objects picks the closest alternative",
+			`{"type": "object", "properties": {"shape": {"anyOf": [
+				{"type": "object", "properties": {"r": {"type": "number"}}, "required": ["r"], "additionalProperties": false},
+				{"type": "object", "properties": {"w": {"type": "number"}, "h": {"type": "number"}}, "required": ["w", "h"], "additionalProperties": false}]}}}`,
+			`{"shape": {"w": 1, "h": "2"}}`, []string{"/shape/h type"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := pathKinds(mustCompile(t, tt.schema).validate(mustDecode(t, tt.args)))
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("issues = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
 func TestValidateRootMustBeAnObject(t *testing.T) {
 	for _, schema := range []string{orderSchema, `{"properties": {"a": {"type": "string"}}}`, `{}`} {
 		s := mustCompile(t, schema)
@@ -350,6 +389,19 @@ func TestCompileSchemaRejectsBadSchemas(t *testing.T) {
 				t.Errorf("error %q does not contain %q", err, tt.want)
 			}
 		})
+	}
+}
+
+func TestCompileSchemaAcceptsAnyToolName(t *testing.T) {
+	for _, name := range []string{"get weather", "a/b#c?d", "100%", "ünïcode", "x:y"} {
+		s, err := compileSchema(name, `{"type": "object", "$defs": {"c": {"type": "string"}}, "properties": {"city": {"$ref": "#/$defs/c"}}}`)
+		if err != nil {
+			t.Errorf("name %q: %v", name, err)
+			continue
+		}
+		if got := pathKinds(s.validate(mustDecode(t, `{"city": 1}`))); !slices.Equal(got, []string{"/city type"}) {
+			t.Errorf("name %q: issues %q", name, got)
+		}
 	}
 }
 
