@@ -380,7 +380,17 @@ func describe(s *jsonschema.Schema) (expected string, allowed []any) {
 	return strings.Join(types, " or "), allowed
 }
 
-// jsonTypeOf names the JSON type of a decoded value.
+// gotTypeOf names the JSON type of a value that failed a type check the
+// way santhosh-tekuri does: every number is a "number".
+func gotTypeOf(v any) string {
+	if t := jsonTypeOf(v); t != "integer" {
+		return t
+	}
+	return "number"
+}
+
+// jsonTypeOf names the JSON type of a decoded value; a json.Number that is
+// an integer is an "integer".
 func jsonTypeOf(v any) string {
 	switch v := v.(type) {
 	case nil:
@@ -464,7 +474,7 @@ func (n *ToolNode) check(ctx context.Context, r *run, c *call, value any, ph che
 // gets an IssueType at the root even when the schema names no type.
 func (s *compiledSchema) validate(v any) []Issue {
 	if _, isObj := v.(map[string]any); !isObj {
-		return []Issue{typeIssue("", []string{"object"}, jsonTypeOf(v))}
+		return []Issue{typeIssue("", []string{"object"}, gotTypeOf(v))}
 	}
 	if s.fast != nil && s.fast(v) {
 		return nil
@@ -626,7 +636,7 @@ func gotType(root any, path string) string {
 			toks = append(toks, unescapeToken(t))
 		}
 	}
-	return jsonTypeOf(valueAt(root, toks))
+	return gotTypeOf(valueAt(root, toks))
 }
 
 func maxDepth(issues []Issue) int {

@@ -484,3 +484,16 @@ type validateStubTool struct{ name string }
 func (t validateStubTool) Name() string                                 { return t.name }
 func (t validateStubTool) Description() string                          { return "stub" }
 func (t validateStubTool) Call(context.Context, string) (string, error) { return "ok", nil }
+
+func TestValidateNamesTheTypeReceivedConsistently(t *testing.T) {
+	s := mustCompile(t, `{"type": "object", "properties": {"a": {"type": "string"}, "b": {"anyOf": [{"type": "string"}, {"type": "null"}]}}}`)
+	for _, args := range []string{`{"a": 3}`, `{"b": 3}`} {
+		issues := s.validate(mustDecode(t, args))
+		if len(issues) != 1 || !strings.HasSuffix(issues[0].Message, "got a number") {
+			t.Errorf("%s: issues %+v, want one type issue ending in \"got a number\"", args, issues)
+		}
+	}
+	if issues := s.validate(mustDecode(t, `7`)); len(issues) != 1 || issues[0].Message != "expected an object, got a number" {
+		t.Errorf("root number: issues %+v", issues)
+	}
+}
