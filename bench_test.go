@@ -138,42 +138,6 @@ func BenchmarkRepair(b *testing.B) {
 	})
 }
 
-// BenchmarkValidate compares validating decoded arguments with decoding them.
-func BenchmarkValidate(b *testing.B) {
-	tool := benchTool()
-	s, err := compileSchema(tool.Name(), tool.Schema())
-	if err != nil {
-		b.Fatal(err)
-	}
-	raw := benchfixture.Arguments(benchfixture.Valid, 3)
-	b.Run("unmarshal", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			var m map[string]any
-			_ = json.Unmarshal([]byte(raw), &m)
-		}
-	})
-	b.Run("decode+validate", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			v, _ := decodeJSON(raw)
-			if issues := s.validate(v); len(issues) > 0 {
-				b.Fatal(issues)
-			}
-		}
-	})
-	invalid := benchfixture.Arguments(benchfixture.Invalid, 3)
-	b.Run("decode+validate_invalid", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			v, _ := decodeJSON(invalid)
-			if issues := s.validate(v); len(issues) == 0 {
-				b.Fatal("no issues")
-			}
-		}
-	})
-}
-
 // bigArguments returns a valid argument object of about size bytes.
 func bigArguments(size int) string {
 	var sb strings.Builder

@@ -115,7 +115,7 @@ func TestCorrectionRunsCorrectedArgumentsInToolCallingMode(t *testing.T) {
 		t.Fatalf("messages = %+v, want one human prompt", req.Messages)
 	}
 	prompt := req.Text()
-	for _, want := range []string{`"forecast"`, "Weather forecast for a city.", `{"city":"Paris","days":"three"}`, "/days"} {
+	for _, want := range []string{`"forecast"`, "Weather forecast for a city.", `{"city":"Paris","days":"three"}`, "- days: expected an integer"} {
 		if !strings.Contains(prompt, want) {
 			t.Errorf("prompt lacks %q:\n%s", want, prompt)
 		}

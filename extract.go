@@ -391,22 +391,6 @@ func retrySection(prev string, perr error, issues []Issue) string {
 	return b.String()
 }
 
-// writeIssues renders issues one per line as "- path: message".
-func writeIssues(b *strings.Builder, issues []Issue) {
-	for _, is := range issues {
-		path := is.Path
-		if path == "" {
-			path = "(root)"
-		}
-		fmt.Fprintf(b, "- %s: %s", path, is.Message)
-		if len(is.Allowed) > 0 {
-			allowed, _ := json.Marshal(is.Allowed)
-			fmt.Fprintf(b, " (allowed: %s)", allowed)
-		}
-		b.WriteByte('\n')
-	}
-}
-
 // answerOf returns the model's answer: the arguments of a tool call of
 // function name in any choice, else of the first tool call (or legacy
 // function call) in any choice, else the first non-empty text.

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"reflect"
 	"strings"
 
@@ -91,18 +90,16 @@ func reflectSchema[A any]() map[string]any {
 		Anonymous:      true,
 	}
 	s := r.ReflectFromType(typ)
+	if def, ok := s.Definitions[strings.TrimPrefix(s.Ref, "#/$defs/")]; recursive && ok {
+		// Hoist A's own definition to the root, keeping $defs for the
+		// recursion: ExpandedStruct would drop that definition.
+		defs := s.Definitions
+		*s = *def
+		s.Definitions = defs
+	}
 	s.Version = ""
 	s.ID = ""
-	m := schemaMap(s)
-	if ref, ok := m["$ref"].(string); ok && recursive {
-		defs, _ := m["$defs"].(map[string]any)
-		if def, ok := defs[strings.TrimPrefix(ref, "#/$defs/")].(map[string]any); ok {
-			root := maps.Clone(def)
-			root["$defs"] = defs
-			m = root
-		}
-	}
-	return m
+	return schemaMap(s)
 }
 
 // schemaMap converts an invopop schema to its JSON object form.

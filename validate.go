@@ -2,6 +2,7 @@ package saidex
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,6 +12,12 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/tmc/langchaingo/llms"
+	"math/big"
+	"net/url"
+	"slices"
+	"strconv"
+
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 )
 
 // IssueKind is the JSON Schema keyword a field issue is about.
@@ -20,7 +27,7 @@ type IssueKind string
 const (
 	IssueRequired   IssueKind = "required"   // a required member is missing
 	IssueType       IssueKind = "type"       // the value has the wrong type
-	IssueEnum       IssueKind = "enum"       // the value is not one of the allowed values
+	IssueEnum       IssueKind = "enum"       // the value is not one of the allowed values (enum or const)
 	IssueAdditional IssueKind = "additional" // the member is not in the schema
 	IssueFormat     IssueKind = "format"     // the string does not match its format
 	IssueMinimum    IssueKind = "minimum"    // the number is below the minimum (or exclusive minimum)
@@ -31,6 +38,10 @@ const (
 )
 
 // Issue is one field-level problem with a call's arguments.
+//
+// Validation reports each problem once, at the deepest location it applies
+// to: a value of the wrong type yields only an IssueType for that value.
+// Issues are sorted by Path (array indexes in numeric order), then by Kind.
 type Issue struct {
 	// Path is an RFC 6901 JSON Pointer into the arguments; "" is the root.
 	// For IssueRequired it points to where the missing member would be; for
@@ -39,11 +50,15 @@ type Issue struct {
 	Path string
 	// Kind is the keyword that failed.
 	Kind IssueKind
-	// Message says what is wrong, for a human or a model.
+	// Message says what is wrong, for a human or a model, without the field
+	// name and without the value that was sent (so it is safe to log).
 	Message string
-	// Allowed lists the allowed values of an IssueEnum.
+	// Allowed lists the allowed values of an IssueEnum, and of a missing
+	// member (IssueRequired) whose schema is an enum, as the schema gives
+	// them (numbers as json.Number).
 	Allowed []any
-	// Expected is the type the schema wants, for IssueType and IssueRequired.
+	// Expected is the type the schema wants ("integer", "string or null"),
+	// for IssueType and IssueRequired; "" when the schema names no type.
 	Expected string
 }
 
@@ -51,13 +66,40 @@ type Issue struct {
 type compiledSchema struct {
 	doc    map[string]any
 	schema *jsonschema.Schema
+	// byLocation indexes every reachable subschema by its Location, to
+	// describe the members a "required" error names.
+	byLocation map[string]*jsonschema.Schema
+	// fields are the top-level members, required first, for feedback on
+	// arguments that could not be parsed.
+	fields []schemaField
+	// fast is the compiled pre-check for the common keyword subset; nil
+	// when the schema uses any keyword outside it.
+	fast checker
 }
 
-// compileSchema compiles a schema given in any form Tool.Schema documents.
-// TODO(validate): full implementation.
+// schemaField describes one top-level member of an argument schema.
+type schemaField struct {
+	name     string
+	expected string // type description, "" when the schema names none
+	allowed  []any  // enum values, if any
+	required bool
+}
+
+// errSchemaCycle is wrapped by the compile error of a schema whose
+// references loop back to the same value without descending into it.
+var errSchemaCycle = errors.New("the schema's references loop without descending into the value (a $ref cycle)")
+
+// compileSchema compiles a schema given in any form Tool.Schema documents:
+// map[string]any, json.RawMessage, []byte or string holding JSON, an
+// invopop *jsonschema.Schema, or any other value encoding/json marshals to
+// a schema object. A top-level "type" other than "object", a $ref cycle
+// that never descends into the value, and a $ref to another document are
+// errors.
 func compileSchema(name string, schema any) (*compiledSchema, error) {
 	var raw []byte
 	switch s := schema.(type) {
+	case nil:
+		return nil, errors.New("Schema() returned nil")
 	case json.RawMessage:
 		raw = s
 	case []byte:
@@ -79,17 +121,300 @@ func compileSchema(name string, schema any) (*compiledSchema, error) {
 	if !ok {
 		return nil, fmt.Errorf("schema is not a JSON object")
 	}
+	if t, ok := m["type"]; ok && !isObjectType(t) {
+		return nil, fmt.Errorf("the schema's top-level type must be \"object\", got %s", compactJSON(t))
+	}
 	c := jsonschema.NewCompiler()
 	c.AssertFormat()
-	url := "mem://tool/" + name
-	if err := c.AddResource(url, doc); err != nil {
+	c.UseLoader(noLoader{})
+	loc := "mem://tool/" + url.PathEscape(name)
+	if err := c.AddResource(loc, doc); err != nil {
 		return nil, err
 	}
-	s, err := c.Compile(url)
+	s, err := c.Compile(loc)
 	if err != nil {
 		return nil, err
 	}
-	return &compiledSchema{doc: m, schema: s}, nil
+	cs := &compiledSchema{doc: m, schema: s, byLocation: map[string]*jsonschema.Schema{}}
+	index(s, cs.byLocation)
+	if err := checkCycles(cs.byLocation); err != nil {
+		return nil, err
+	}
+	cs.fields = topLevelFields(s)
+	cs.fast = compileFast(s)
+	return cs, nil
+}
+
+// isObjectType reports whether a top-level "type" value is "object" or
+// ["object"].
+func isObjectType(t any) bool {
+	switch t := t.(type) {
+	case string:
+		return t == "object"
+	case []any:
+		return len(t) == 1 && t[0] == "object"
+	}
+	return false
+}
+
+func compactJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+// noLoader refuses every external schema: a tool schema must be
+// self-contained, and compiling must not read files or the network.
+type noLoader struct{}
+
+func (noLoader) Load(url string) (any, error) {
+	return nil, fmt.Errorf("external schema %q not allowed: a tool schema must be self-contained", url)
+}
+
+// subschemas calls fn for every direct subschema of s. sameValue reports
+// whether the subschema applies to the same value as s (an applicator
+// such as $ref or allOf) rather than to a member or item of it.
+func subschemas(s *jsonschema.Schema, fn func(sub *jsonschema.Schema, sameValue bool)) {
+	same := func(ss ...*jsonschema.Schema) {
+		for _, x := range ss {
+			if x != nil {
+				fn(x, true)
+			}
+		}
+	}
+	child := func(ss ...*jsonschema.Schema) {
+		for _, x := range ss {
+			if x != nil {
+				fn(x, false)
+			}
+		}
+	}
+	same(s.Ref, s.RecursiveRef, s.Not, s.If, s.Then, s.Else)
+	if s.DynamicRef != nil {
+		same(s.DynamicRef.Ref)
+	}
+	same(s.AllOf...)
+	same(s.AnyOf...)
+	same(s.OneOf...)
+	for _, k := range sortedKeys(s.DependentSchemas) {
+		same(s.DependentSchemas[k])
+	}
+	for _, k := range sortedKeys(s.Dependencies) {
+		if d, ok := s.Dependencies[k].(*jsonschema.Schema); ok {
+			same(d)
+		}
+	}
+	for _, k := range sortedKeys(s.Properties) {
+		child(s.Properties[k])
+	}
+	for _, p := range s.PatternProperties {
+		child(p)
+	}
+	if a, ok := s.AdditionalProperties.(*jsonschema.Schema); ok {
+		child(a)
+	}
+	child(s.PropertyNames, s.UnevaluatedProperties, s.Contains, s.Items2020, s.UnevaluatedItems, s.ContentSchema)
+	child(s.PrefixItems...)
+	switch it := s.Items.(type) {
+	case *jsonschema.Schema:
+		child(it)
+	case []*jsonschema.Schema:
+		child(it...)
+	}
+	if a, ok := s.AdditionalItems.(*jsonschema.Schema); ok {
+		child(a)
+	}
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// index records every schema reachable from s by its Location.
+func index(s *jsonschema.Schema, out map[string]*jsonschema.Schema) {
+	if _, seen := out[s.Location]; seen {
+		return
+	}
+	out[s.Location] = s
+	subschemas(s, func(sub *jsonschema.Schema, _ bool) { index(sub, out) })
+}
+
+// checkCycles returns an error wrapping errSchemaCycle when the graph of
+// applicators that stay on the same value ($ref, allOf, anyOf, …) has a
+// cycle: validating such a schema would recurse without end (santhosh-tekuri
+// reports it on every call as a "reference cycle"). Recursion through
+// properties or items descends into the value and is fine.
+func checkCycles(all map[string]*jsonschema.Schema) error {
+	const (
+		unvisited = iota
+		onStack
+		done
+	)
+	state := map[*jsonschema.Schema]int{}
+	var cyc string
+	var visit func(s *jsonschema.Schema)
+	visit = func(s *jsonschema.Schema) {
+		state[s] = onStack
+		subschemas(s, func(sub *jsonschema.Schema, sameValue bool) {
+			if cyc != "" || !sameValue {
+				return
+			}
+			switch state[sub] {
+			case onStack:
+				cyc = sub.Location
+			case unvisited:
+				visit(sub)
+			}
+		})
+		state[s] = done
+	}
+	for _, loc := range sortedKeys(all) {
+		if s := all[loc]; state[s] == unvisited && cyc == "" {
+			visit(s)
+		}
+	}
+	if cyc != "" {
+		return fmt.Errorf("%w at %s", errSchemaCycle, cyc)
+	}
+	return nil
+}
+
+// topLevelFields lists the members of the root object schema (following
+// $ref and allOf), required first, each group in name order.
+func topLevelFields(root *jsonschema.Schema) []schemaField {
+	props := map[string]*jsonschema.Schema{}
+	required := map[string]bool{}
+	seen := map[*jsonschema.Schema]bool{}
+	var collect func(s *jsonschema.Schema)
+	collect = func(s *jsonschema.Schema) {
+		if s == nil || seen[s] {
+			return
+		}
+		seen[s] = true
+		for name, p := range s.Properties {
+			if _, ok := props[name]; !ok {
+				props[name] = p
+			}
+		}
+		for _, r := range s.Required {
+			required[r] = true
+		}
+		collect(s.Ref)
+		for _, a := range s.AllOf {
+			collect(a)
+		}
+	}
+	collect(root)
+	var fields []schemaField
+	for name, p := range props {
+		f := schemaField{name: name, required: required[name]}
+		f.expected, f.allowed = describe(p)
+		fields = append(fields, f)
+	}
+	for name := range required {
+		if _, ok := props[name]; !ok {
+			fields = append(fields, schemaField{name: name, required: true})
+		}
+	}
+	slices.SortFunc(fields, func(a, b schemaField) int {
+		if a.required != b.required {
+			if a.required {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.name, b.name)
+	})
+	return fields
+}
+
+// describe returns the type a schema wants ("string", "integer or null")
+// and its allowed values when it is an enum or const. It follows $ref and
+// looks into anyOf/oneOf alternatives.
+func describe(s *jsonschema.Schema) (expected string, allowed []any) {
+	var types []string
+	add := func(t string) {
+		if t != "" && !slices.Contains(types, t) {
+			types = append(types, t)
+		}
+	}
+	var walk func(s *jsonschema.Schema, depth int)
+	walk = func(s *jsonschema.Schema, depth int) {
+		if s == nil || depth > 8 {
+			return
+		}
+		switch {
+		case s.Types != nil && !s.Types.IsEmpty():
+			for _, t := range s.Types.ToStrings() {
+				add(t)
+			}
+		case s.Enum != nil:
+			for _, v := range s.Enum.Values {
+				add(jsonTypeOf(v))
+			}
+		case s.Const != nil:
+			add(jsonTypeOf(*s.Const))
+		}
+		if allowed == nil {
+			if s.Enum != nil {
+				allowed = slices.Clone(s.Enum.Values)
+			} else if s.Const != nil {
+				allowed = []any{*s.Const}
+			}
+		}
+		if s.Types == nil {
+			walk(s.Ref, depth+1)
+			for _, alt := range s.AnyOf {
+				walk(alt, depth+1)
+			}
+			for _, alt := range s.OneOf {
+				walk(alt, depth+1)
+			}
+		}
+	}
+	walk(s, 0)
+	return strings.Join(types, " or "), allowed
+}
+
+// gotTypeOf names the JSON type of a value that failed a type check the
+// way santhosh-tekuri does: every number is a "number".
+func gotTypeOf(v any) string {
+	if t := jsonTypeOf(v); t != "integer" {
+		return t
+	}
+	return "number"
+}
+
+// jsonTypeOf names the JSON type of a decoded value; a json.Number that is
+// an integer is an "integer".
+func jsonTypeOf(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case json.Number:
+		if _, err := strconv.ParseInt(string(v), 10, 64); err == nil {
+			return "integer"
+		}
+		return "number"
+	case float64, float32, int, int64, int32:
+		return "number"
+	case string:
+		return "string"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return ""
 }
 
 // parameters returns the schema as a fresh map for llms.FunctionDefinition.
@@ -155,13 +480,441 @@ func (n *ToolNode) check(ctx context.Context, r *run, c *call, value any, ph che
 	return n.runValidators(ctx, r, c, value, ph)
 }
 
-// validate returns the field issues of v, or nil when v is valid.
-// TODO(validate): map the error tree into issues.
+// validate returns the field issues of v, or nil when v is valid. v is a
+// decoded JSON value: numbers as json.Number or float64.
+//
+// The arguments of a tool call must be a JSON object: a v that is not one
+// gets an IssueType at the root even when the schema names no type.
 func (s *compiledSchema) validate(v any) []Issue {
-	if err := s.schema.Validate(v); err != nil {
-		return []Issue{{Kind: IssueOther, Message: err.Error()}}
+	if _, isObj := v.(map[string]any); !isObj {
+		return []Issue{typeIssue("", []string{"object"}, gotTypeOf(v))}
 	}
-	return nil
+	if s.fast != nil && s.fast(v) {
+		return nil
+	}
+	err := s.schema.Validate(v)
+	if err == nil {
+		return nil
+	}
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return []Issue{{Kind: IssueOther, Message: "the arguments could not be validated"}}
+	}
+	m := issueMapper{s: s, root: v}
+	if issues := finishIssues(m.collect(ve)); len(issues) > 0 {
+		return issues
+	}
+	return []Issue{{Kind: IssueOther, Message: "does not match the schema"}}
+}
+
+// issueMapper turns santhosh-tekuri's error tree into issues.
+type issueMapper struct {
+	s    *compiledSchema
+	root any
+}
+
+// collect maps one error and its causes.
+func (m *issueMapper) collect(e *jsonschema.ValidationError) []Issue {
+	path := pointer(e.InstanceLocation)
+	switch k := e.ErrorKind.(type) {
+	case *kind.Schema, *kind.Group, *kind.Reference, *kind.AllOf:
+		var out []Issue
+		for _, c := range e.Causes {
+			out = append(out, m.collect(c)...)
+		}
+		return out
+	case *kind.AnyOf:
+		return m.bestAlternative(path, e.Causes)
+	case *kind.OneOf:
+		if len(k.Subschemas) == 0 {
+			return m.bestAlternative(path, e.Causes)
+		}
+		return []Issue{{Path: path, Kind: IssueOther, Message: "matches more than one of the alternatives the schema allows; it must match exactly one"}}
+	case *kind.Type:
+		return []Issue{typeIssue(path, k.Want, k.Got)}
+	case *kind.Enum:
+		return []Issue{{Path: path, Kind: IssueEnum, Allowed: slices.Clone(k.Want), Message: "must be " + oneOf(k.Want)}}
+	case *kind.Const:
+		return []Issue{{Path: path, Kind: IssueEnum, Allowed: []any{k.Want}, Message: "must be " + oneOf([]any{k.Want})}}
+	case *kind.Required:
+		return m.missing(e, path, k.Missing, "")
+	case *kind.DependentRequired:
+		return m.missing(e, path, k.Missing, k.Prop)
+	case *kind.Dependency:
+		return m.missing(e, path, k.Missing, k.Prop)
+	case *kind.AdditionalProperties:
+		out := make([]Issue, 0, len(k.Properties))
+		for _, p := range k.Properties {
+			out = append(out, Issue{Path: path + "/" + escapeToken(p), Kind: IssueAdditional, Message: "unknown field; remove it"})
+		}
+		return out
+	case *kind.FalseSchema:
+		if len(e.InstanceLocation) > 0 {
+			if _, inObject := valueAt(m.root, e.InstanceLocation[:len(e.InstanceLocation)-1]).(map[string]any); inObject {
+				return []Issue{{Path: path, Kind: IssueAdditional, Message: "unknown field; remove it"}}
+			}
+		}
+		return []Issue{{Path: path, Kind: IssueOther, Message: "the schema allows no value here"}}
+	case *kind.Format:
+		return []Issue{{Path: path, Kind: IssueFormat, Message: formatMessage(k.Want)}}
+	case *kind.Minimum:
+		return []Issue{{Path: path, Kind: IssueMinimum, Message: "must be at least " + ratString(k.Want)}}
+	case *kind.ExclusiveMinimum:
+		return []Issue{{Path: path, Kind: IssueMinimum, Message: "must be greater than " + ratString(k.Want)}}
+	case *kind.Maximum:
+		return []Issue{{Path: path, Kind: IssueMaximum, Message: "must be at most " + ratString(k.Want)}}
+	case *kind.ExclusiveMaximum:
+		return []Issue{{Path: path, Kind: IssueMaximum, Message: "must be less than " + ratString(k.Want)}}
+	case *kind.Pattern:
+		return []Issue{{Path: path, Kind: IssuePattern, Message: "must match the regular expression " + strconv.Quote(k.Want)}}
+	case *kind.MinItems:
+		return []Issue{{Path: path, Kind: IssueMinItems, Message: fmt.Sprintf("must have at least %d %s", k.Want, plural(k.Want, "item", "items"))}}
+	}
+	return []Issue{{Path: path, Kind: IssueOther, Message: otherMessage(e.ErrorKind)}}
+}
+
+// missing maps the members a required-like keyword names to issues at
+// where each member would be.
+func (m *issueMapper) missing(e *jsonschema.ValidationError, path string, names []string, because string) []Issue {
+	var props map[string]*jsonschema.Schema
+	if s := m.s.byLocation[e.SchemaURL]; s != nil {
+		props = s.Properties
+	}
+	out := make([]Issue, 0, len(names))
+	for _, name := range names {
+		is := Issue{Path: path + "/" + escapeToken(name), Kind: IssueRequired}
+		if p := props[name]; p != nil {
+			is.Expected, is.Allowed = describe(p)
+		}
+		is.Message = "required field is missing"
+		if because != "" {
+			is.Message = fmt.Sprintf("required when %q is present, but missing", because)
+		}
+		if is.Expected != "" {
+			is.Message += "; expected " + article(is.Expected)
+		}
+		if len(is.Allowed) > 0 {
+			is.Message += ", " + oneOf(is.Allowed)
+		}
+		out = append(out, is)
+	}
+	return out
+}
+
+// bestAlternative picks the issues of the anyOf/oneOf alternative that
+// best explains the failure at path. Alternatives whose only complaint is
+// the type of the value itself are set aside: if every alternative is one,
+// the value gets a single type issue naming every type allowed; otherwise
+// the alternative with the fewest issues (then the deepest, then the first)
+// is reported.
+func (m *issueMapper) bestAlternative(path string, causes []*jsonschema.ValidationError) []Issue {
+	var (
+		best      []Issue
+		bestFound bool
+		wants     []string
+		got       string
+	)
+	for _, c := range causes {
+		issues := finishIssues(m.collect(c))
+		if len(issues) == 1 && issues[0].Kind == IssueType && issues[0].Path == path {
+			for _, t := range strings.Split(issues[0].Expected, " or ") {
+				if !slices.Contains(wants, t) {
+					wants = append(wants, t)
+				}
+			}
+			got = gotType(m.root, path)
+			continue
+		}
+		if len(issues) == 0 {
+			continue
+		}
+		if !bestFound || len(issues) < len(best) || (len(issues) == len(best) && maxDepth(issues) > maxDepth(best)) {
+			best, bestFound = issues, true
+		}
+	}
+	if bestFound {
+		return best
+	}
+	if len(wants) > 0 {
+		return []Issue{typeIssue(path, wants, got)}
+	}
+	return []Issue{{Path: path, Kind: IssueOther, Message: "matches none of the alternatives the schema allows"}}
+}
+
+// gotType names the JSON type of the value at a JSON pointer of root.
+func gotType(root any, path string) string {
+	var toks []string
+	if path != "" {
+		for _, t := range strings.Split(path[1:], "/") {
+			toks = append(toks, unescapeToken(t))
+		}
+	}
+	return gotTypeOf(valueAt(root, toks))
+}
+
+func maxDepth(issues []Issue) int {
+	d := 0
+	for _, is := range issues {
+		d = max(d, strings.Count(is.Path, "/"))
+	}
+	return d
+}
+
+// valueAt returns the value at an instance location of root, nil if absent.
+func valueAt(root any, loc []string) any {
+	v := root
+	for _, tok := range loc {
+		switch x := v.(type) {
+		case map[string]any:
+			v = x[tok]
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(x) {
+				return nil
+			}
+			v = x[i]
+		default:
+			return nil
+		}
+	}
+	return v
+}
+
+func typeIssue(path string, want []string, got string) Issue {
+	exp := strings.Join(want, " or ")
+	msg := "expected " + article(exp)
+	if got != "" {
+		msg += ", got " + article(got)
+	}
+	return Issue{Path: path, Kind: IssueType, Expected: exp, Message: msg}
+}
+
+// article prefixes a type description with "a"/"an" where it reads
+// better: "an integer", "a string or null"; null is left bare.
+func article(t string) string {
+	switch {
+	case t == "" || t == "null":
+		return t
+	case strings.HasPrefix(t, "integer"), strings.HasPrefix(t, "object"), strings.HasPrefix(t, "array"):
+		return "an " + t
+	}
+	return "a " + t
+}
+
+// oneOf renders allowed values: `"a"` or `one of "a", "b"`.
+func oneOf(vals []any) string {
+	parts := make([]string, len(vals))
+	for i, v := range vals {
+		parts[i] = compactJSON(v)
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return "one of " + strings.Join(parts, ", ")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// ratString renders a schema bound: 3, 0.5, 1e+21.
+func ratString(r *big.Rat) string {
+	if r == nil {
+		return "?"
+	}
+	if r.IsInt() {
+		return r.Num().String()
+	}
+	f, _ := r.Float64()
+	return strconv.FormatFloat(f, 'g', -1, 64)
+}
+
+// formatMessage says what a string of a format looks like.
+func formatMessage(format string) string {
+	switch format {
+	case "date":
+		return "must be a date in the form YYYY-MM-DD"
+	case "date-time":
+		return "must be an RFC 3339 date-time such as 2024-01-31T09:30:00Z"
+	case "time":
+		return "must be an RFC 3339 time such as 09:30:00Z"
+	case "email":
+		return "must be an email address"
+	case "uri":
+		return "must be an absolute URI such as https://example.com/page"
+	case "uuid":
+		return "must be a UUID such as 123e4567-e89b-12d3-a456-426614174000"
+	}
+	return "must be a valid " + format
+}
+
+// otherMessage renders the keywords without an IssueKind of their own.
+func otherMessage(k jsonschema.ErrorKind) string {
+	switch k := k.(type) {
+	case *kind.MaxItems:
+		return fmt.Sprintf("must have at most %d %s", k.Want, plural(k.Want, "item", "items"))
+	case *kind.MinLength:
+		return fmt.Sprintf("must be at least %d %s long", k.Want, plural(k.Want, "character", "characters"))
+	case *kind.MaxLength:
+		return fmt.Sprintf("must be at most %d %s long", k.Want, plural(k.Want, "character", "characters"))
+	case *kind.MinProperties:
+		return fmt.Sprintf("must have at least %d %s", k.Want, plural(k.Want, "member", "members"))
+	case *kind.MaxProperties:
+		return fmt.Sprintf("must have at most %d %s", k.Want, plural(k.Want, "member", "members"))
+	case *kind.MultipleOf:
+		return "must be a multiple of " + ratString(k.Want)
+	case *kind.UniqueItems:
+		return fmt.Sprintf("items must be unique, but items %d and %d are equal", k.Duplicates[0], k.Duplicates[1])
+	case *kind.AdditionalItems:
+		return fmt.Sprintf("has %d more %s than the schema allows", k.Count, plural(k.Count, "item", "items"))
+	case *kind.PropertyNames:
+		return fmt.Sprintf("member name %q is not allowed", k.Property)
+	case *kind.Contains, *kind.MinContains:
+		return "must contain an item matching the schema"
+	case *kind.MaxContains:
+		return "contains too many items matching the schema"
+	case *kind.Not:
+		return "matches a schema it must not match"
+	case *kind.ContentEncoding:
+		return "must be " + k.Want + " encoded"
+	case *kind.ContentMediaType:
+		return "must be of media type " + k.Want
+	case *kind.RefCycle:
+		return "the schema has a reference cycle"
+	case *kind.InvalidJsonValue:
+		return "is not a JSON value"
+	}
+	return "does not match the schema"
+}
+
+// pointer renders an instance location as an RFC 6901 JSON Pointer.
+func pointer(loc []string) string {
+	if len(loc) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	for _, tok := range loc {
+		b.WriteByte('/')
+		b.WriteString(escapeToken(tok))
+	}
+	return b.String()
+}
+
+var (
+	tokenEscaper   = strings.NewReplacer("~", "~0", "/", "~1")
+	tokenUnescaper = strings.NewReplacer("~1", "/", "~0", "~")
+)
+
+// escapeToken escapes one JSON Pointer reference token (RFC 6901).
+func escapeToken(s string) string {
+	if !strings.ContainsAny(s, "~/") {
+		return s
+	}
+	return tokenEscaper.Replace(s)
+}
+
+func unescapeToken(s string) string {
+	if !strings.Contains(s, "~") {
+		return s
+	}
+	return tokenUnescaper.Replace(s)
+}
+
+// finishIssues deduplicates issues by (Path, Kind), drops every issue at
+// or below a location whose value has the wrong type, and sorts them.
+func finishIssues(issues []Issue) []Issue {
+	if len(issues) == 0 {
+		return nil
+	}
+	var typed []string
+	for _, is := range issues {
+		if is.Kind == IssueType {
+			typed = append(typed, is.Path)
+		}
+	}
+	out := issues[:0:0]
+	seen := map[[2]string]bool{}
+	for _, is := range issues {
+		key := [2]string{is.Path, string(is.Kind)}
+		if seen[key] {
+			continue
+		}
+		if is.Kind != IssueType && under(is.Path, typed) {
+			continue
+		}
+		seen[key] = true
+		out = append(out, is)
+	}
+	slices.SortStableFunc(out, compareIssues)
+	return out
+}
+
+// under reports whether path is one of locs or below one of them.
+func under(path string, locs []string) bool {
+	for _, l := range locs {
+		if path == l || strings.HasPrefix(path, l+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+var kindRank = map[IssueKind]int{
+	IssueRequired: 0, IssueAdditional: 1, IssueType: 2, IssueEnum: 3, IssueFormat: 4,
+	IssueMinimum: 5, IssueMaximum: 6, IssuePattern: 7, IssueMinItems: 8, IssueOther: 9,
+}
+
+// compareIssues orders issues by path, token by token with array indexes
+// in numeric order, then by kind.
+func compareIssues(a, b Issue) int {
+	if c := comparePaths(a.Path, b.Path); c != 0 {
+		return c
+	}
+	ra, oka := kindRank[a.Kind]
+	rb, okb := kindRank[b.Kind]
+	if !oka {
+		ra = len(kindRank)
+	}
+	if !okb {
+		rb = len(kindRank)
+	}
+	if c := cmp.Compare(ra, rb); c != 0 {
+		return c
+	}
+	if c := strings.Compare(string(a.Kind), string(b.Kind)); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Message, b.Message)
+}
+
+func comparePaths(a, b string) int {
+	for a != "" && b != "" {
+		var ta, tb string
+		ta, a = nextToken(a)
+		tb, b = nextToken(b)
+		if ta == tb {
+			continue
+		}
+		na, errA := strconv.Atoi(ta)
+		nb, errB := strconv.Atoi(tb)
+		if errA == nil && errB == nil {
+			return cmp.Compare(na, nb)
+		}
+		return strings.Compare(ta, tb)
+	}
+	return cmp.Compare(len(a), len(b))
+}
+
+// nextToken splits "/a/b" into "a" and "/b".
+func nextToken(p string) (tok, rest string) {
+	p = p[1:]
+	if i := strings.IndexByte(p, '/'); i >= 0 {
+		return p[:i], p[i:]
+	}
+	return p, ""
 }
 
 // ===========================================================================
