@@ -13,5 +13,6 @@
 // unanswered call id.
 //
 // Each stage lives in the file named after it: repair.go, validate.go,
-// correct.go, unresolved.go, execute.go; toolnode.go reads as the pipeline.
+// correct.go, unresolved.go, execute.go, then sanitize.go (the clean copy of
+// the AI message) and stats.go (events); toolnode.go reads as the pipeline.
 package saidex

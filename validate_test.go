@@ -309,7 +309,7 @@ type shipArgs struct {
 
 // vTreeNode is recursive: invopop keeps $defs for it.
 type vTreeNode struct {
-	Name     string     `json:"name"`
+	Name     string      `json:"name"`
 	Children []vTreeNode `json:"children,omitempty"`
 }
 
