@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"time"
 
 	"github.com/tmc/langchaingo/llms"
 	"golang.org/x/sync/errgroup"
@@ -91,7 +92,9 @@ func (n *ToolNode) executeOne(ctx context.Context, r *run, c *call) error {
 		input = unwrapArg1(input)
 	}
 	tctx := context.WithValue(ctx, callKey{}, CallInfo{ID: c.id, Name: c.name, Messages: r.messages})
+	start := time.Now()
 	out, err := callTool(tctx, c.tool, input)
+	c.durations.Execute = time.Since(start)
 	if err == nil {
 		c.output = out
 		return nil

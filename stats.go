@@ -50,11 +50,13 @@ type StageDurations struct {
 	Sanitize time.Duration
 }
 
-// CallDurations is the time one tool call spent in the stages that handle
-// calls one by one.
+// CallDurations is the time one tool call spent in each stage; zero for a
+// stage the call did not go through.
 type CallDurations struct {
 	Repair   time.Duration
 	Validate time.Duration
+	Correct  time.Duration // all correction attempts, including model latency
+	Execute  time.Duration // the tool's Call
 }
 
 // ToolCallStats describes what a [ToolNode] did with one tool call. It
@@ -85,7 +87,8 @@ type ToolCallStats struct {
 	CorrectionAttempted bool
 	CorrectionRetries   int
 	// FieldIssues are the issues found when the call was validated,
-	// including those of tool validators.
+	// including those of tool validators, followed by the issues validators
+	// flagged without rejecting (marked with Issue.Flagged).
 	FieldIssues []Issue
 	// Tokens is the token usage of the call's correction, per model name;
 	// nil when no model was called.
@@ -202,7 +205,7 @@ func (n *ToolNode) emit(ctx context.Context, r *run, res *Result, calls []*call)
 			Prevalidated:        c.tool != nil && c.tool.schema != nil && c.status != statusDropped,
 			CorrectionAttempted: c.correctionAttempted,
 			CorrectionRetries:   c.correctionRetries,
-			FieldIssues:         slices.Clone(c.issues),
+			FieldIssues:         slices.Concat(c.issues, c.flagged),
 			Tokens:              maps.Clone(c.tokens),
 			Durations:           c.durations,
 		}

@@ -60,6 +60,9 @@ type Issue struct {
 	// Expected is the type the schema wants ("integer", "string or null"),
 	// for IssueType and IssueRequired; "" when the schema names no type.
 	Expected string
+	// Flagged reports that a tool validator recorded the issue with [Flag]
+	// or [FlagOnly] without rejecting the call.
+	Flagged bool
 }
 
 // compiledSchema is a tool's argument schema, compiled once.
@@ -1145,7 +1148,10 @@ func (n *ToolNode) runValidators(ctx context.Context, r *run, c *call, value any
 			return nil, ctx.Err()
 		}
 		if fe := (*flaggedError)(nil); errors.As(err, &fe) {
-			c.flagged = append(c.flagged, validatorIssues(fe.err)...)
+			for _, is := range validatorIssues(fe.err) {
+				is.Flagged = true
+				c.flagged = append(c.flagged, is)
+			}
 			continue
 		}
 		if issues := validatorIssues(err); len(issues) > 0 {

@@ -148,7 +148,7 @@ func TestValidatorFlagRecordsWithoutRejecting(t *testing.T) {
 			if rep.Outcome != OutcomeExecuted || tool.calls.Load() != 1 || len(rep.Issues) != 0 {
 				t.Fatalf("outcome %s issues %+v: a flagged issue rejected the call", rep.Outcome, rep.Issues)
 			}
-			want := []Issue{{Path: "/order_id", Kind: IssueValidator, Message: "unusually old order"}}
+			want := []Issue{{Path: "/order_id", Kind: IssueValidator, Message: "unusually old order", Flagged: true}}
 			if fmt.Sprint(rep.Flagged) != fmt.Sprint(want) {
 				t.Errorf("Flagged = %+v, want %+v", rep.Flagged, want)
 			}
