@@ -228,19 +228,7 @@ func (n *ToolNode) Run(ctx context.Context, messages []llms.MessageContent, opts
 	r := &run{messages: messages, aiIndex: aiIndex}
 	calls := n.collect(messages[aiIndex])
 
-	for _, c := range calls {
-		if c.status != statusPending {
-			continue
-		}
-		n.repair(c)                                   // repair.go
-		if err := n.validate(ctx, r, c); err != nil { // validate.go
-			return nil, err
-		}
-	}
-	if err := n.correct(ctx, r, calls); err != nil { // correct.go
-		return nil, err
-	}
-	if err := n.resolve(ctx, r, calls); err != nil { // unresolved.go
+	if err := n.prepare(ctx, r, calls); err != nil {
 		return nil, err
 	}
 	if err := n.execute(ctx, r, calls); err != nil { // execute.go
@@ -250,6 +238,25 @@ func (n *ToolNode) Run(ctx context.Context, messages []llms.MessageContent, opts
 	n.sanitize(r, res, calls)  // sanitize.go
 	n.emit(ctx, r, res, calls) // stats.go
 	return res, nil
+}
+
+// prepare runs the stages before execution: after it every call is valid
+// (ready to execute), answered (feedback) or dropped. WrapModel runs it
+// alone.
+func (n *ToolNode) prepare(ctx context.Context, r *run, calls []*call) error {
+	for _, c := range calls {
+		if c.status != statusPending {
+			continue
+		}
+		n.repair(c)                                   // repair.go
+		if err := n.validate(ctx, r, c); err != nil { // validate.go
+			return err
+		}
+	}
+	if err := n.correct(ctx, r, calls); err != nil { // correct.go
+		return err
+	}
+	return n.resolve(ctx, r, calls) // unresolved.go
 }
 
 // run is the state of one Run shared by the stages.
