@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -87,6 +88,7 @@ type agentConfig struct {
 	inputKey      string
 	outputKey     string
 	callOptions   []llms.CallOption
+	prepare       func([]llms.MessageContent) []llms.MessageContent
 }
 
 // DefaultAgentSystemMessage is the default of [WithAgentSystemMessage].
@@ -115,6 +117,14 @@ func WithAgentOutputKey(key string) AgentOption {
 // executor's caller passes with chains.WithModel and the like.
 func WithAgentCallOptions(opts ...llms.CallOption) AgentOption {
 	return agentOptionFunc(func(c *agentConfig) { c.callOptions = append(c.callOptions, opts...) })
+}
+
+// WithAgentMessageTransform sets a function applied to the conversation
+// just before each model call (the agent keeps the untransformed
+// conversation). With langchaingo's Anthropic client, which sends only the
+// first part of an AI message, pass [SplitToolCalls]. Default: none.
+func WithAgentMessageTransform(fn func(messages []llms.MessageContent) []llms.MessageContent) AgentOption {
+	return agentOptionFunc(func(c *agentConfig) { c.prepare = fn })
 }
 
 // NewAgent returns an [Agent] that calls llm and handles its tool calls with
@@ -166,7 +176,11 @@ func (a *Agent) Plan(ctx context.Context, steps []schema.AgentStep, inputs map[s
 	callOpts = append(callOpts, llms.WithTools(a.node.Definitions()))
 	callOpts = append(callOpts, a.cfg.callOptions...)
 	callOpts = append(callOpts, chains.GetLLMCallOptions(options...)...)
-	resp, err := a.llm.GenerateContent(ctx, msgs, callOpts...)
+	send := msgs
+	if a.cfg.prepare != nil {
+		send = a.cfg.prepare(slices.Clone(msgs))
+	}
+	resp, err := a.llm.GenerateContent(ctx, send, callOpts...)
 	if err != nil {
 		return nil, nil, err
 	}
