@@ -169,7 +169,9 @@ func (a *Agent) GetTools() []tools.Tool { return append([]tools.Tool(nil), a.too
 
 // Plan calls the model on the conversation so far and either finishes with
 // its text or runs its tool calls through the node and returns one action
-// per answered call. See [Agent].
+// per answered call. See [Agent]. Plan is meant to be called by an
+// executor: each action's tool message waits in the Agent until the
+// executor calls the stand-in tool for it.
 func (a *Agent) Plan(ctx context.Context, steps []schema.AgentStep, inputs map[string]string, options ...chains.ChainCallOption) ([]schema.AgentAction, *schema.AgentFinish, error) {
 	msgs := a.conversation(steps, inputs)
 	callOpts := make([]llms.CallOption, 0, 1+len(a.cfg.callOptions)+len(options))
@@ -277,6 +279,9 @@ func aiMessageFromResponse(resp *llms.ContentResponse) (ai llms.MessageContent, 
 	ai.Parts = append(ai.Parts, calls...)
 	return ai, text, len(calls)
 }
+
+// TODO(lead): when sanitize lands, take the arguments from the sanitized AI
+// message of the Result instead (same rule: unparseable becomes "{}").
 
 // historyArguments is the argument string of a call as it can be sent back
 // to any provider: the arguments that ran, else the model's arguments when

@@ -37,9 +37,11 @@ import (
 // Calls whose id repeats an earlier id are reported dropped and left in
 // place.
 //
-// A downstream node checks the calls again; that costs little for valid
-// calls, but with a correction model a call WrapModel could not correct is
-// offered to the correction model once more.
+// A downstream node checks the calls again: that costs little for valid
+// calls, but a call WrapModel left invalid goes through the node's
+// correction model and unresolved hook once more. WrapModel runs without
+// graph state, so validators that need state may judge differently there;
+// the node's verdict is the one that counts.
 //
 // Errors: those of m; and those the node is configured to return before
 // execution (a *ToolCallValidationError with the raise policy, an
