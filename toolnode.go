@@ -267,28 +267,9 @@ func (n *ToolNode) Run(ctx context.Context, messages []llms.MessageContent, opts
 	r.state, ctx = runState(ctx, rcfg) // unresolved.go
 	calls := n.collect(messages[aiIndex])
 
-	for _, c := range calls {
-		if c.status != statusPending {
-			continue
-		}
-		t0 := time.Now()
-		n.repair(c) // repair.go
-		t1 := time.Now()
-		if err := n.validate(ctx, r, c); err != nil { // validate.go
-			return nil, err
-		}
-		c.durations.Repair, c.durations.Validate = t1.Sub(t0), time.Since(t1)
-	}
-	// Repair and validation are timed per call.
-	r.lap(nil)
-	if err := n.correct(ctx, r, calls); err != nil { // correct.go
+	if err := n.prepare(ctx, r, calls); err != nil {
 		return nil, err
 	}
-	r.lap(&r.stages.Correct)
-	if err := n.resolve(ctx, r, calls); err != nil { // unresolved.go
-		return nil, err
-	}
-	r.lap(&r.stages.Resolve)
 	if err := n.execute(ctx, r, calls); err != nil { // execute.go
 		return nil, err
 	}
@@ -297,6 +278,32 @@ func (n *ToolNode) Run(ctx context.Context, messages []llms.MessageContent, opts
 	n.sanitize(r, res, calls)  // sanitize.go
 	n.emit(ctx, r, res, calls) // stats.go
 	return res, nil
+}
+
+// prepare runs the stages before execution: after it every call is valid
+// (ready to execute), answered (feedback) or dropped. WrapModel runs it
+// alone.
+func (n *ToolNode) prepare(ctx context.Context, r *run, calls []*call) error {
+	for _, c := range calls {
+		if c.status != statusPending {
+			continue
+		}
+		t0 := time.Now()
+		n.repair(c) // repair.go
+		t1 := time.Now()
+		if err := n.validate(ctx, r, c); err != nil { // validate.go
+			return err
+		}
+		c.durations.Repair, c.durations.Validate = t1.Sub(t0), time.Since(t1)
+	}
+	r.lap(nil)                                       // repair and validation are timed per call
+	if err := n.correct(ctx, r, calls); err != nil { // correct.go
+		return err
+	}
+	r.lap(&r.stages.Correct)
+	err := n.resolve(ctx, r, calls) // unresolved.go
+	r.lap(&r.stages.Resolve)
+	return err
 }
 
 // run is the state of one Run shared by the stages.

@@ -1,0 +1,386 @@
+package saidex
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/tmc/langchaingo/agents"
+	"github.com/tmc/langchaingo/chains"
+	"github.com/tmc/langchaingo/llms"
+	"github.com/tmc/langchaingo/schema"
+	"github.com/tmc/langchaingo/tools"
+)
+
+// Agent is an [agents.Agent] for langchaingo's [agents.Executor] that runs
+// the tool calls of every model turn through a [ToolNode].
+//
+// Each Plan sends the conversation (system message, the input, then one AI
+// message and its tool messages per earlier turn) with the node's
+// [ToolNode.Definitions] as tools, collects the tool calls of every choice
+// of the response (Anthropic puts each content block in its own choice)
+// into one AI message, and runs the whole pipeline on it: repair,
+// validation, correction, resolution and concurrent execution. It then
+// returns one action per answered call, in call order. A response without
+// tool calls finishes the run with its text under the output key.
+//
+// The tools already ran inside Plan, so each action only delivers the call's
+// tool message to the executor: the executor looks the action's tool up by
+// name among [Agent.GetTools] — stand-ins with the node's tool names — and
+// their Call returns the tool message the node produced. A call answered
+// with feedback (unparseable or invalid arguments) is therefore an ordinary
+// observation, and a broken call never aborts the run: the model reads the
+// feedback in its next turn. The executor aborts only on an error of Plan
+// itself: a model error, ctx, or an error the node is configured to return
+// (a tool error without [WithHandleToolErrors], a validation error with
+// raise, an interrupt).
+//
+// The intermediate steps stay faithful: an action's Tool, ToolID and
+// ToolInput are the call's tool name, id and arguments — the arguments that
+// ran, or, for a call answered with feedback, the model's arguments when
+// they are a JSON object and "{}" when they are not, so that the history
+// rebuilt from the steps can be sent to any provider. Its Log is
+// "saidex turn N" followed by a newline and the AI message's text; it
+// groups the actions of one AI message.
+//
+// Two cases differ from the node's own answers:
+//   - A call to a tool the node does not have is answered by the executor
+//     itself, with its text "<name> is not a valid tool, try another one".
+//     (A name that differs from a tool's only by case is answered by the
+//     node.)
+//   - A call dropped by the node (its id repeats an earlier id of the same
+//     message) yields no action and is left out of the rebuilt history.
+//
+// An Agent is safe for concurrent use. The stand-in tools find a call's
+// tool message by tool name and arguments: two executors running on one
+// Agent at the same time that make the very same call (same tool, same
+// arguments) may receive each other's result of that call. A stand-in
+// called when no tool message is waiting (outside an executor) runs the call
+// through the node itself.
+type Agent struct {
+	llm   llms.Model
+	node  *ToolNode
+	cfg   agentConfig
+	tools []tools.Tool
+	// byUpper maps the upper-cased tool names, as the executor looks them up.
+	byUpper map[string]bool
+	pending pendingObservations
+}
+
+var _ agents.Agent = (*Agent)(nil)
+
+// AgentOption configures an [Agent]. Options are applied and validated
+// once, by [NewAgent].
+type AgentOption interface {
+	applyAgent(*agentConfig)
+}
+
+type agentOptionFunc func(*agentConfig)
+
+func (f agentOptionFunc) applyAgent(c *agentConfig) { f(c) }
+
+type agentConfig struct {
+	systemMessage string
+	inputKey      string
+	outputKey     string
+	callOptions   []llms.CallOption
+	prepare       func([]llms.MessageContent) []llms.MessageContent
+}
+
+// DefaultAgentSystemMessage is the default of [WithAgentSystemMessage].
+const DefaultAgentSystemMessage = "You are a helpful AI assistant. Use the tools when they help."
+
+// WithAgentSystemMessage sets the system message sent first on every turn;
+// "" sends none. Default: [DefaultAgentSystemMessage].
+func WithAgentSystemMessage(text string) AgentOption {
+	return agentOptionFunc(func(c *agentConfig) { c.systemMessage = text })
+}
+
+// WithAgentInputKey sets the input key holding the user's request, sent as
+// the human message. Default: "input".
+func WithAgentInputKey(key string) AgentOption {
+	return agentOptionFunc(func(c *agentConfig) { c.inputKey = key })
+}
+
+// WithAgentOutputKey sets the key under which the final answer is
+// returned. Default: "output".
+func WithAgentOutputKey(key string) AgentOption {
+	return agentOptionFunc(func(c *agentConfig) { c.outputKey = key })
+}
+
+// WithAgentCallOptions adds call options (model, temperature, …) to every
+// model call of the agent, after llms.WithTools and before the options the
+// executor's caller passes with chains.WithModel and the like.
+func WithAgentCallOptions(opts ...llms.CallOption) AgentOption {
+	return agentOptionFunc(func(c *agentConfig) { c.callOptions = append(c.callOptions, opts...) })
+}
+
+// WithAgentMessageTransform sets a function applied to the conversation
+// just before each model call (the agent keeps the untransformed
+// conversation). With langchaingo's Anthropic client, which sends only the
+// first part of an AI message, pass [SplitToolCalls]. Default: none.
+func WithAgentMessageTransform(fn func(messages []llms.MessageContent) []llms.MessageContent) AgentOption {
+	return agentOptionFunc(func(c *agentConfig) { c.prepare = fn })
+}
+
+// NewAgent returns an [Agent] that calls llm and handles its tool calls with
+// node; run it with agents.NewExecutor(agent). It returns an error wrapping
+// [ErrInvalidConfig] for a nil llm or node or an empty input or output key.
+func NewAgent(llm llms.Model, node *ToolNode, opts ...AgentOption) (*Agent, error) {
+	cfg := agentConfig{systemMessage: DefaultAgentSystemMessage, inputKey: "input", outputKey: "output"}
+	for _, o := range opts {
+		if o != nil {
+			o.applyAgent(&cfg)
+		}
+	}
+	switch {
+	case llm == nil:
+		return nil, fmt.Errorf("%w: NewAgent: nil model", ErrInvalidConfig)
+	case node == nil:
+		return nil, fmt.Errorf("%w: NewAgent: nil tool node", ErrInvalidConfig)
+	case cfg.inputKey == "":
+		return nil, fmt.Errorf("%w: WithAgentInputKey: empty key", ErrInvalidConfig)
+	case cfg.outputKey == "":
+		return nil, fmt.Errorf("%w: WithAgentOutputKey: empty key", ErrInvalidConfig)
+	}
+	a := &Agent{llm: llm, node: node, cfg: cfg, byUpper: map[string]bool{}}
+	a.pending.m = map[pendingKey][]string{}
+	for _, name := range node.order {
+		a.tools = append(a.tools, &agentTool{agent: a, name: name, description: node.tools[name].tool.Description()})
+		a.byUpper[strings.ToUpper(name)] = true
+	}
+	return a, nil
+}
+
+// GetInputKeys returns the input key (default "input").
+func (a *Agent) GetInputKeys() []string { return []string{a.cfg.inputKey} }
+
+// GetOutputKeys returns the output key (default "output").
+func (a *Agent) GetOutputKeys() []string { return []string{a.cfg.outputKey} }
+
+// GetTools returns one stand-in per tool of the node, with the tool's name
+// and description. Their Call returns the tool message the node produced
+// for the action being executed; see [Agent].
+func (a *Agent) GetTools() []tools.Tool { return append([]tools.Tool(nil), a.tools...) }
+
+// Plan calls the model on the conversation so far and either finishes with
+// its text or runs its tool calls through the node and returns one action
+// per answered call. See [Agent]. Plan is meant to be called by an
+// executor: each action's tool message waits in the Agent until the
+// executor calls the stand-in tool for it.
+func (a *Agent) Plan(ctx context.Context, steps []schema.AgentStep, inputs map[string]string, options ...chains.ChainCallOption) ([]schema.AgentAction, *schema.AgentFinish, error) {
+	msgs := a.conversation(steps, inputs)
+	callOpts := make([]llms.CallOption, 0, 1+len(a.cfg.callOptions)+len(options))
+	callOpts = append(callOpts, llms.WithTools(a.node.Definitions()))
+	callOpts = append(callOpts, a.cfg.callOptions...)
+	callOpts = append(callOpts, chains.GetLLMCallOptions(options...)...)
+	send := msgs
+	if a.cfg.prepare != nil {
+		send = a.cfg.prepare(slices.Clone(msgs))
+	}
+	resp, err := a.llm.GenerateContent(ctx, send, callOpts...)
+	if err != nil {
+		return nil, nil, err
+	}
+	if resp == nil || len(resp.Choices) == 0 {
+		return nil, nil, fmt.Errorf("saidex: agent: the model returned no choices")
+	}
+	ai, text, nCalls := aiMessageFromResponse(resp)
+	if nCalls == 0 {
+		return nil, &schema.AgentFinish{ReturnValues: map[string]any{a.cfg.outputKey: text}, Log: text}, nil
+	}
+	conv := append(msgs, ai)
+	// The executor's inputs are the state hooks and validators see.
+	res, err := a.node.runWithState(ctx, conv, inputs)
+	if err != nil {
+		return nil, nil, err
+	}
+	log := agentLog(countTurns(steps)+1, text)
+	actions := make([]schema.AgentAction, 0, len(res.Calls))
+	for _, rep := range res.Calls {
+		if rep.Outcome == OutcomeDropped {
+			continue
+		}
+		act := schema.AgentAction{Tool: rep.Name, ToolInput: historyArguments(rep), Log: log, ToolID: rep.ID}
+		if a.byUpper[strings.ToUpper(act.Tool)] {
+			// The executor will call the stand-in of that name with this input.
+			a.pending.push(pendingKey{strings.ToUpper(act.Tool), executorInput(act.ToolInput)}, rep.Output)
+		}
+		actions = append(actions, act)
+	}
+	return actions, nil, nil
+}
+
+// conversation rebuilds the chat history from the executor's inputs and
+// intermediate steps.
+func (a *Agent) conversation(steps []schema.AgentStep, inputs map[string]string) []llms.MessageContent {
+	var msgs []llms.MessageContent
+	if a.cfg.systemMessage != "" {
+		msgs = append(msgs, llms.TextParts(llms.ChatMessageTypeSystem, a.cfg.systemMessage))
+	}
+	msgs = append(msgs, llms.TextParts(llms.ChatMessageTypeHuman, inputs[a.cfg.inputKey]))
+	for i := 0; i < len(steps); {
+		j := i + 1
+		for j < len(steps) && steps[j].Action.Log == steps[i].Action.Log {
+			j++
+		}
+		ai := llms.MessageContent{Role: llms.ChatMessageTypeAI}
+		if text := agentLogText(steps[i].Action.Log); text != "" {
+			ai.Parts = append(ai.Parts, llms.TextPart(text))
+		}
+		for _, s := range steps[i:j] {
+			ai.Parts = append(ai.Parts, llms.ToolCall{
+				ID: s.Action.ToolID, Type: "function",
+				FunctionCall: &llms.FunctionCall{Name: s.Action.Tool, Arguments: s.Action.ToolInput},
+			})
+		}
+		msgs = append(msgs, ai)
+		for _, s := range steps[i:j] {
+			msgs = append(msgs, llms.MessageContent{
+				Role:  llms.ChatMessageTypeTool,
+				Parts: []llms.ContentPart{llms.ToolCallResponse{ToolCallID: s.Action.ToolID, Name: s.Action.Tool, Content: s.Observation}},
+			})
+		}
+		i = j
+	}
+	return msgs
+}
+
+// aiMessageFromResponse merges the choices of a response into one AI
+// message: their texts first, then the tool calls of every choice in
+// order. A choice that carries only a legacy function call contributes it
+// as a tool call without an id.
+func aiMessageFromResponse(resp *llms.ContentResponse) (ai llms.MessageContent, text string, nCalls int) {
+	ai.Role = llms.ChatMessageTypeAI
+	var texts []string
+	var calls []llms.ContentPart
+	for _, ch := range resp.Choices {
+		if ch == nil {
+			continue
+		}
+		if ch.Content != "" {
+			texts = append(texts, ch.Content)
+		}
+		for _, tc := range ch.ToolCalls {
+			calls = append(calls, tc)
+		}
+		if len(ch.ToolCalls) == 0 && ch.FuncCall != nil {
+			calls = append(calls, llms.ToolCall{Type: "function", FunctionCall: &llms.FunctionCall{Name: ch.FuncCall.Name, Arguments: ch.FuncCall.Arguments}})
+		}
+	}
+	text = strings.Join(texts, "\n")
+	if text != "" {
+		ai.Parts = append(ai.Parts, llms.TextPart(text))
+	}
+	ai.Parts = append(ai.Parts, calls...)
+	return ai, text, len(calls)
+}
+
+// TODO(lead): when sanitize lands, take the arguments from the sanitized AI
+// message of the Result instead (same rule: unparseable becomes "{}").
+
+// historyArguments is the argument string of a call as it can be sent back
+// to any provider: the arguments that ran, else the model's arguments when
+// they are a JSON object, else "{}".
+func historyArguments(rep CallReport) string {
+	args := rep.RawArguments
+	if rep.Arguments != nil {
+		args = string(rep.Arguments)
+	}
+	if isJSONObject(args) {
+		return args
+	}
+	return "{}"
+}
+
+// executorInput is the input the executor passes to a tool for an action's
+// ToolInput.
+func executorInput(toolInput string) string {
+	return strings.TrimSuffix(toolInput, "\nObservation:")
+}
+
+const agentLogPrefix = "saidex turn "
+
+func agentLog(turn int, text string) string {
+	return agentLogPrefix + strconv.Itoa(turn) + "\n" + text
+}
+
+// agentLogText returns the AI message's text from an action's Log.
+func agentLogText(log string) string {
+	if !strings.HasPrefix(log, agentLogPrefix) {
+		return log
+	}
+	_, text, _ := strings.Cut(log, "\n")
+	return text
+}
+
+// countTurns counts the AI messages (groups of equal Log) in steps.
+func countTurns(steps []schema.AgentStep) int {
+	n := 0
+	for i := range steps {
+		if i == 0 || steps[i].Action.Log != steps[i-1].Action.Log {
+			n++
+		}
+	}
+	return n
+}
+
+type pendingKey struct{ tool, input string }
+
+// pendingObservations holds the tool messages Plan produced until the
+// executor asks the stand-in tools for them, first in first out per key.
+type pendingObservations struct {
+	mu sync.Mutex
+	m  map[pendingKey][]string
+}
+
+func (p *pendingObservations) push(k pendingKey, obs string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.m[k] = append(p.m[k], obs)
+}
+
+func (p *pendingObservations) pop(k pendingKey) (string, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	q := p.m[k]
+	if len(q) == 0 {
+		return "", false
+	}
+	obs := q[0]
+	if len(q) == 1 {
+		delete(p.m, k)
+	} else {
+		p.m[k] = q[1:]
+	}
+	return obs, true
+}
+
+// agentTool is the executor-facing stand-in of one tool of the node.
+type agentTool struct {
+	agent             *Agent
+	name, description string
+}
+
+func (t *agentTool) Name() string        { return t.name }
+func (t *agentTool) Description() string { return t.description }
+
+// Call returns the tool message the node produced for the action being
+// executed. Without one waiting, it runs the call through the node.
+func (t *agentTool) Call(ctx context.Context, input string) (string, error) {
+	if obs, ok := t.agent.pending.pop(pendingKey{strings.ToUpper(t.name), input}); ok {
+		return obs, nil
+	}
+	msgs := []llms.MessageContent{{
+		Role:  llms.ChatMessageTypeAI,
+		Parts: []llms.ContentPart{llms.ToolCall{Type: "function", FunctionCall: &llms.FunctionCall{Name: t.name, Arguments: input}}},
+	}}
+	res, err := t.agent.node.Run(ctx, msgs)
+	if err != nil {
+		return "", err
+	}
+	return res.Calls[0].Output, nil
+}
