@@ -5,6 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/kaptinlin/jsonrepair"
 )
 
 // RepairStep names one deterministic repair applied to a call's arguments.
@@ -13,16 +17,48 @@ type RepairStep string
 // The repair steps, in the order the repair stage applies them.
 const (
 	RepairStripThinking  RepairStep = "strip_thinking"  // removed <think>…</think> reasoning
+	RepairDoubleEncoded  RepairStep = "double_encoded"  // decoded layers of JSON-string encoding
 	RepairTemplateTokens RepairStep = "template_tokens" // removed leaked template tokens
 	RepairCodeFence      RepairStep = "code_fence"      // removed a markdown code fence
-	RepairExtractObject  RepairStep = "extract_object"  // cut prose around the object
-	RepairDoubleEncoded  RepairStep = "double_encoded"  // decoded layers of JSON-string encoding
+	RepairExtractObject  RepairStep = "extract_object"  // cut prose (or extra closing braces) around the object
+	RepairRepeatedObject RepairStep = "repeated_object" // dropped identical copies of the object sent back to back
 	RepairJSON           RepairStep = "json_repair"     // fixed the JSON syntax
 )
 
+// MaxNestingDepth is the deepest nesting of objects and arrays the repair
+// stage reads: 10,000 levels, the limit of encoding/json. Argument strings
+// nested deeper are answered with feedback, never parsed recursively.
+const MaxNestingDepth = 10000
+
+// maxEncodingLayers bounds how many layers of JSON-string encoding are undone.
+const maxEncodingLayers = 8
+
 // ErrMalformedArguments is wrapped by the error recorded for a call whose
 // argument string could not be turned into one JSON value without guessing.
+// The error is a [*MalformedArgumentsError].
 var ErrMalformedArguments = errors.New("saidex: malformed tool arguments")
+
+// MalformedArgumentsError is the error recorded for a call whose argument
+// string could not be turned into one JSON value without guessing. It wraps
+// [ErrMalformedArguments].
+type MalformedArgumentsError struct {
+	// Reason says what was received, in words meant for the model that sent
+	// it, for example "the arguments are empty" or "the argument string was
+	// cut off inside a string value". It never quotes argument values.
+	Reason string
+}
+
+// Error returns "saidex: malformed tool arguments: " followed by the reason.
+func (e *MalformedArgumentsError) Error() string {
+	return ErrMalformedArguments.Error() + ": " + e.Reason
+}
+
+// Unwrap returns [ErrMalformedArguments].
+func (e *MalformedArgumentsError) Unwrap() error { return ErrMalformedArguments }
+
+func malformed(format string, args ...any) error {
+	return &MalformedArgumentsError{Reason: fmt.Sprintf(format, args...)}
+}
 
 // repair is the repair stage: it sets c.value and c.args, or c.err.
 func (n *ToolNode) repair(c *call) {
@@ -54,28 +90,291 @@ type repairResult struct {
 }
 
 // repairArguments turns a raw argument string into one JSON value.
-// TODO(repair): extraction and repair; this is the fast path only.
+//
+// An argument string that parses is returned as it is (one decode), unless
+// it is a JSON string holding an object, whose encoding is undone. Anything
+// else goes through the repair steps in order: strip reasoning blocks,
+// extract the single object from prose, fences, template tokens and repeated
+// copies, normalise strings, keys and literals, then jsonrepair for commas
+// and closing brackets. jsonrepair's output is accepted only when it is
+// valid JSON holding exactly the values that were read from the input.
 func repairArguments(raw string, opt repairOptions) (repairResult, error) {
 	if len(raw) > opt.maxBytes {
-		return repairResult{}, fmt.Errorf("%w: %d bytes exceed the limit of %d", ErrMalformedArguments, len(raw), opt.maxBytes)
+		return repairResult{}, malformed("the arguments are %d bytes, more than the limit of %d bytes", len(raw), opt.maxBytes)
 	}
-	v, err := decodeJSON(raw)
+	return repairLayer(raw, opt, 0)
+}
+
+// repairLayer repairs one layer of encoding.
+func repairLayer(raw string, opt repairOptions, layer int) (repairResult, error) {
+	if v, err := decodeJSON(raw); err == nil {
+		return unwrapString(repairResult{value: v, json: raw}, opt, layer)
+	}
+	return repairBroken(raw, opt, layer)
+}
+
+// unwrapString undoes JSON-string encoding around an object: a parsed value
+// that is a string holding (possibly encoded again) an object.
+func unwrapString(res repairResult, opt repairOptions, layer int) (repairResult, error) {
+	s, ok := res.value.(string)
+	if !ok {
+		return res, nil
+	}
+	cur := s
+	for l := layer; l < maxEncodingLayers; l++ {
+		t := strings.TrimSpace(cur)
+		switch {
+		case strings.HasPrefix(t, "{"):
+			inner, err := repairLayer(t, opt, l+1)
+			if err != nil {
+				return repairResult{}, err
+			}
+			inner.steps = append([]RepairStep{RepairDoubleEncoded}, dropStep(inner.steps, RepairDoubleEncoded)...)
+			inner.steps = append(res.steps, inner.steps...)
+			return inner, nil
+		case strings.HasPrefix(t, `"`):
+			v, err := decodeJSON(t)
+			next, isString := v.(string)
+			if err != nil || !isString {
+				return res, nil
+			}
+			cur = next
+		default:
+			return res, nil
+		}
+	}
+	return res, nil
+}
+
+func dropStep(steps []RepairStep, s RepairStep) []RepairStep {
+	out := steps[:0:0]
+	for _, x := range steps {
+		if x != s {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func addStep(steps []RepairStep, s RepairStep) []RepairStep {
+	for _, x := range steps {
+		if x == s {
+			return steps
+		}
+	}
+	return append(steps, s)
+}
+
+// repairBroken repairs an argument string that does not parse.
+func repairBroken(raw string, opt repairOptions, layer int) (repairResult, error) {
+	var steps []RepairStep
+	t := strings.TrimSpace(strings.TrimPrefix(raw, "\uFEFF"))
+	if t == "" {
+		if raw == "" {
+			return repairResult{}, malformed("the arguments are empty")
+		}
+		return repairResult{}, malformed("the arguments are only white space")
+	}
+
+	// Reasoning blocks.
+	if opt.stripThinking {
+		rest, stripped, err := stripThinking(t)
+		if err != nil {
+			return repairResult{}, err
+		}
+		if stripped {
+			steps = append(steps, RepairStripThinking)
+			t = strings.TrimSpace(rest)
+			if t == "" {
+				return repairResult{}, malformed("the arguments hold only a reasoning block and no JSON object after it")
+			}
+			if v, err := decodeJSON(t); err == nil {
+				res, err := unwrapString(repairResult{value: v, json: t, steps: steps}, opt, layer)
+				return res, err
+			}
+		}
+	} else if hasThinkTag(t) {
+		return repairResult{}, malformed("the arguments hold a reasoning block, and stripping reasoning is disabled")
+	}
+
+	// An object whose quotes are all escaped: {\"a\": 1}.
+	if strings.HasPrefix(t, `{\"`) && layer < maxEncodingLayers {
+		var s string
+		if err := json.Unmarshal([]byte(`"`+t+`"`), &s); err == nil {
+			res, err := repairLayer(s, opt, layer+1)
+			if err != nil {
+				return repairResult{}, err
+			}
+			res.steps = append(append(steps, RepairDoubleEncoded), dropStep(res.steps, RepairDoubleEncoded)...)
+			return res, nil
+		}
+	}
+
+	// Extraction of the single object.
+	start := strings.IndexByte(t, '{')
+	if start < 0 {
+		if strings.TrimSpace(templateToken.ReplaceAllString(fence.ReplaceAllString(t, ""), "")) == "" {
+			return repairResult{}, malformed("the arguments hold only template tokens or an empty code fence, no JSON object")
+		}
+		return repairResult{}, malformed("the arguments hold text but no JSON object")
+	}
+	sc, err := scanObject(t[start:])
 	if err != nil {
-		return repairResult{}, fmt.Errorf("%w: %v", ErrMalformedArguments, err)
+		return repairResult{}, err
 	}
-	return repairResult{value: v, json: raw}, nil
+	span := t[start : start+sc.i]
+	prefix, suffix := t[:start], t[start+sc.i:]
+
+	// After the object: extra closing braces, identical copies.
+	suffix = strings.TrimSpace(suffix)
+	if !sc.truncated {
+		if s := strings.TrimLeft(suffix, "}"); len(s) != len(suffix) {
+			steps = addStep(steps, RepairExtractObject)
+			suffix = strings.TrimSpace(s)
+		}
+		for strings.HasPrefix(suffix, "{") {
+			same, rest, err := repeatedCopy(sc, span, suffix)
+			if err != nil {
+				return repairResult{}, err
+			}
+			if !same {
+				return repairResult{}, malformed("two different JSON objects were sent; send one object per call")
+			}
+			steps = addStep(steps, RepairRepeatedObject)
+			suffix = strings.TrimSpace(rest)
+		}
+	} else if suffix != "" {
+		return repairResult{}, malformed("unexpected text after the object")
+	}
+	around, err := classifyAround(prefix, suffix)
+	if err != nil {
+		return repairResult{}, err
+	}
+	for _, s := range around {
+		steps = addStep(steps, s)
+	}
+
+	// The object itself.
+	if !sc.normalised {
+		if v, err := decodeJSON(span); err == nil {
+			return unwrapString(repairResult{value: v, json: span, steps: steps}, opt, layer)
+		}
+	}
+	if !opt.jsonRepair || opt.maxRepair == 0 {
+		return repairResult{}, malformed("the arguments are not valid JSON (JSON repair is disabled)")
+	}
+	if len(span) > opt.maxRepair {
+		return repairResult{}, malformed("the arguments are not valid JSON, and at %d bytes they are too large to repair (limit %d bytes)", len(span), opt.maxRepair)
+	}
+	norm := sc.out.String()
+	fixed := norm
+	if sc.truncated || !json.Valid([]byte(norm)) {
+		out, err := jsonrepair.Repair(norm)
+		if err != nil || !json.Valid([]byte(out)) {
+			return repairResult{}, malformed("the arguments are not valid JSON and could not be repaired without guessing")
+		}
+		fixed = out
+	}
+	got, err := jsonTokens(fixed)
+	if err != nil || !sameTokens(got, sc.expected()) {
+		return repairResult{}, malformed("the arguments are not valid JSON and could not be repaired without changing values")
+	}
+	v, err := decodeJSON(fixed)
+	if err != nil {
+		return repairResult{}, malformed("the arguments are not valid JSON and could not be repaired without guessing")
+	}
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, []byte(fixed)); err == nil {
+		fixed = buf.String()
+	}
+	return repairResult{value: v, json: fixed, steps: append(steps, RepairJSON)}, nil
+}
+
+// repeatedCopy reports whether suffix starts with a copy of the scanned
+// object (possibly cut off, when it is a prefix of the first copy's text),
+// and returns the text after it.
+func repeatedCopy(first *scanner, span, suffix string) (bool, string, error) {
+	sc2, err := scanObject(suffix)
+	if err != nil {
+		// A cut-off copy: its text is a prefix of the first copy.
+		if strings.HasPrefix(span, strings.TrimSpace(suffix)) {
+			return true, "", nil
+		}
+		return false, "", nil
+	}
+	if sc2.truncated {
+		return strings.HasPrefix(span, strings.TrimSpace(suffix)), "", nil
+	}
+	return sameTokens(first.toks, sc2.toks), suffix[sc2.i:], nil
+}
+
+var (
+	thinkOpen  = regexp.MustCompile(`(?i)<think(?:ing)?>`)
+	thinkClose = regexp.MustCompile(`(?i)</think(?:ing)?>`)
+	// templateToken matches leaked chat-template and tool-call tokens.
+	templateToken = regexp.MustCompile(`<\|[A-Za-z0-9_.:-]{1,40}\|>|\[/?[A-Z][A-Z_]{2,30}\]|</?(?:tool_calls?|function_calls?|tool_use|function|arguments|args|parameters|invoke)>`)
+	// fence matches a markdown code fence marker with its language tag.
+	fence = regexp.MustCompile("```[A-Za-z0-9_+-]*")
+)
+
+func hasThinkTag(s string) bool {
+	return thinkOpen.MatchString(s) || thinkClose.MatchString(s)
+}
+
+// stripThinking removes reasoning: everything up to the last closing tag
+// (the opening tag may have been part of the prompt). Reasoning that is never
+// closed is refused: an object inside it is a draft, not a call.
+func stripThinking(s string) (string, bool, error) {
+	locs := thinkClose.FindAllStringIndex(s, -1)
+	if len(locs) == 0 {
+		if thinkOpen.MatchString(s) {
+			return "", false, malformed("the arguments end inside unfinished reasoning (a <think> block that is never closed), with no JSON object after it")
+		}
+		return s, false, nil
+	}
+	rest := s[locs[len(locs)-1][1]:]
+	if thinkOpen.MatchString(rest) {
+		return "", false, malformed("the arguments end inside unfinished reasoning (a <think> block that is never closed), with no JSON object after it")
+	}
+	return rest, true, nil
+}
+
+// classifyAround names what surrounds the object (template tokens, a code
+// fence, prose) and refuses an object that is part of a larger value.
+func classifyAround(prefix, suffix string) ([]RepairStep, error) {
+	var steps []RepairStep
+	p, s := prefix, suffix
+	if templateToken.MatchString(p) || templateToken.MatchString(s) {
+		steps = append(steps, RepairTemplateTokens)
+		p, s = templateToken.ReplaceAllString(p, " "), templateToken.ReplaceAllString(s, " ")
+	}
+	p, s = strings.TrimSpace(p), strings.TrimSpace(s)
+	if strings.HasSuffix(p, "[") || strings.HasSuffix(p, ",") || strings.HasPrefix(s, ",") || strings.HasPrefix(s, "]") {
+		return nil, malformed("the object is one item of a larger value; send the arguments as one JSON object")
+	}
+	if strings.Contains(s, "{") {
+		return nil, malformed("two JSON objects were sent (one in the text after the first); send one object per call")
+	}
+	if fence.MatchString(p) || fence.MatchString(s) {
+		steps = append(steps, RepairCodeFence)
+		p, s = strings.TrimSpace(fence.ReplaceAllString(p, "")), strings.TrimSpace(fence.ReplaceAllString(s, ""))
+	}
+	if p != "" || s != "" {
+		steps = append(steps, RepairExtractObject)
+	}
+	return steps, nil
 }
 
 // decodeJSON decodes exactly one JSON value, keeping numbers as json.Number.
 func decodeJSON(s string) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader([]byte(s)))
+	dec := json.NewDecoder(strings.NewReader(s))
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
 		return nil, err
 	}
-	if dec.More() {
-		return nil, errors.New("more than one JSON value")
+	if strings.TrimLeft(s[dec.InputOffset():], " \t\r\n") != "" {
+		return nil, errors.New("text after the JSON value")
 	}
 	return v, nil
 }
