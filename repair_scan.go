@@ -37,10 +37,10 @@ type scanTok struct {
 
 // Scanner states within the innermost container.
 const (
-	stValue     = iota // a value is expected (top level, after ':', after '[' or ',' in an array)
-	stKey              // a key is expected (after '{' or ',' in an object)
-	stColon            // a ':' is expected after a key
-	stAfterValue       // ',' or a closing bracket is expected
+	stValue      = iota // a value is expected (top level, after ':', after '[' or ',' in an array)
+	stKey               // a key is expected (after '{' or ',' in an object)
+	stColon             // a ':' is expected after a key
+	stAfterValue        // ',' or a closing bracket is expected
 )
 
 type scanner struct {
