@@ -107,8 +107,12 @@ func repairArguments(raw string, opt repairOptions) (repairResult, error) {
 
 // repairLayer repairs one layer of encoding.
 func repairLayer(raw string, opt repairOptions, layer int) (repairResult, error) {
-	if v, err := decodeJSON(raw); err == nil {
+	v, err := decodeJSON(raw)
+	if err == nil {
 		return unwrapString(repairResult{value: v, json: raw}, opt, layer)
+	}
+	if strings.Contains(err.Error(), "exceeded max depth") { // encoding/json's own limit, equal to MaxNestingDepth
+		return repairResult{}, malformed("the arguments are nested deeper than %d levels", MaxNestingDepth)
 	}
 	return repairBroken(raw, opt, layer)
 }

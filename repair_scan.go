@@ -421,7 +421,7 @@ func closes(open, r rune) bool {
 // the string: it does when what follows is the end of the text, a comma, a
 // colon, a closing bracket, another string (a missing comma), or a comment
 // after white space. Otherwise it is a quote inside the value.
-func closingHere(s string, j int) bool {
+func closingHere(s string, j int, inArray bool) bool {
 	k := j
 	for k < len(s) && (s[k] == ' ' || s[k] == '\t' || s[k] == '\r' || s[k] == '\n') {
 		k++
@@ -437,8 +437,33 @@ func closingHere(s string, j int) bool {
 	case '#':
 		return k > j
 	}
-	r, _ := utf8.DecodeRuneInString(s[k:])
-	return isQuote(r)
+	r, n := utf8.DecodeRuneInString(s[k:])
+	if !isQuote(r) {
+		return false
+	}
+	// Another string follows: a missing comma. In an array any string
+	// does; in an object only a key (a string followed by a colon), since
+	// "a "b"" is a value ending in a quoted word.
+	return inArray || isKeyAhead(s[k+n:], r)
+}
+
+// isKeyAhead reports whether s, which follows an opening quote q, holds the
+// rest of a string followed by a colon.
+func isKeyAhead(s string, q rune) bool {
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == '\\':
+			i += n + 1
+			continue
+		case r == '\n':
+			return false
+		case closes(q, r):
+			return nextIsColon(s[i+n:])
+		}
+		i += n
+	}
+	return false
 }
 
 // str reads a string opened by quote q and writes it as a JSON string.
@@ -514,7 +539,7 @@ func (sc *scanner) str(q rune) error {
 		default:
 			r, n := utf8.DecodeRuneInString(s[i:])
 			if closes(q, r) {
-				if closingHere(s, i+n) {
+				if closingHere(s, i+n, !keyPos && sc.top() == '[') {
 					i += n
 					b.WriteByte('"')
 					return sc.endString(b.String(), i, keyPos)
