@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/kaptinlin/jsonrepair"
@@ -14,7 +15,7 @@ import (
 // RepairStep names one deterministic repair applied to a call's arguments.
 type RepairStep string
 
-// The repair steps, in the order the repair stage applies them.
+// The repair steps. A call's steps are reported in this order.
 const (
 	RepairStripThinking  RepairStep = "strip_thinking"  // removed <think>…</think> reasoning
 	RepairDoubleEncoded  RepairStep = "double_encoded"  // decoded layers of JSON-string encoding
@@ -102,7 +103,22 @@ func repairArguments(raw string, opt repairOptions) (repairResult, error) {
 	if len(raw) > opt.maxBytes {
 		return repairResult{}, malformed("the arguments are %d bytes, more than the limit of %d bytes", len(raw), opt.maxBytes)
 	}
-	return repairLayer(raw, opt, 0)
+	res, err := repairLayer(raw, opt, 0)
+	if err == nil && len(res.steps) == 0 && res.json != raw {
+		// Only noise around the object was dropped (a byte order mark,
+		// Unicode white space).
+		res.steps = []RepairStep{RepairExtractObject}
+	}
+	slices.SortStableFunc(res.steps, func(a, b RepairStep) int {
+		return slices.Index(repairStepOrder, a) - slices.Index(repairStepOrder, b)
+	})
+	return res, err
+}
+
+// repairStepOrder is the order in which steps are reported.
+var repairStepOrder = []RepairStep{
+	RepairStripThinking, RepairDoubleEncoded, RepairTemplateTokens, RepairCodeFence,
+	RepairExtractObject, RepairRepeatedObject, RepairJSON,
 }
 
 // repairLayer repairs one layer of encoding.

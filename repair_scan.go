@@ -429,6 +429,9 @@ func closingHere(s string, j int, inArray bool) bool {
 	if k >= len(s) {
 		return true
 	}
+	if strings.ContainsRune(s[j:k], '\n') && isBareKeyAhead(s[k:]) {
+		return true // a missing comma before a bare key on the next line
+	}
 	switch s[k] {
 	case ',', ':', '}', ']':
 		return true
@@ -483,6 +486,7 @@ func (sc *scanner) str(q rune) error {
 	i := sc.i + utf8.RuneLen(q)
 	var b strings.Builder
 	b.WriteByte('"')
+	inner := false
 	cut := func() error {
 		if keyPos {
 			return malformed("the argument string was cut off inside a key")
@@ -540,11 +544,18 @@ func (sc *scanner) str(q rune) error {
 			r, n := utf8.DecodeRuneInString(s[i:])
 			if closes(q, r) {
 				if closingHere(s, i+n, !keyPos && sc.top() == '[') {
+					if inner && strings.TrimSpace(s[i+n:]) == "" {
+						// The text ends right after a quote, in a value
+						// that already held quotes: whether this one
+						// closes it or the stream was cut is a guess.
+						return cut()
+					}
 					i += n
 					b.WriteByte('"')
 					return sc.endString(b.String(), i, keyPos)
 				}
 				sc.normalised = true // an unescaped quote inside the value
+				inner = true
 				if r == '"' {
 					b.WriteString(`\"`)
 					i += n
@@ -658,4 +669,18 @@ func sameTokens(a, b []scanTok) bool {
 		}
 	}
 	return true
+}
+
+// isBareKeyAhead reports whether s starts with an identifier followed by a
+// colon.
+func isBareKeyAhead(s string) bool {
+	j := 0
+	for j < len(s) {
+		r, n := utf8.DecodeRuneInString(s[j:])
+		if r != '_' && r != '$' && !unicode.IsLetter(r) && (j == 0 || !unicode.IsDigit(r)) {
+			break
+		}
+		j += n
+	}
+	return j > 0 && nextIsColon(s[j:])
 }

@@ -120,6 +120,9 @@ func TestRepairArgumentsRepairsWhatOneValueWasMeant(t *testing.T) {
 		{"everything at once", "<think>hm</think>\nSure:\n```json\n{name: 'Ada', ok: True, xs: [1, 2,],}\n```\nDone.", `{"name":"Ada","ok":true,"xs":[1,2]}`,
 			[]RepairStep{RepairStripThinking, RepairCodeFence, RepairExtractObject, RepairJSON}},
 		{"byte order mark", "\uFEFF{'a': 1}", `{"a":1}`, []RepairStep{RepairJSON}},
+		{"byte order mark before valid JSON", "\uFEFF{\"a\": 1}", `{"a":1}`, []RepairStep{RepairExtractObject}},
+		{"missing comma before a bare key on the next line", "{a: \"x\"\n b: 2}", `{"a":"x","b":2}`, []RepairStep{RepairJSON}},
+		{"missing comma between array strings", `{"xs": ["a" "b"]}`, `{"xs":["a","b"]}`, []RepairStep{RepairJSON}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -188,6 +191,7 @@ func TestRepairArgumentsRefusesWhatNeedsAGuess(t *testing.T) {
 		{name: "ellipsis", raw: `{...}`, reason: "unexpected character"},
 		{name: "doubled colon", raw: `{"a": : 1}`, reason: "unexpected character"},
 		{name: "closing before opening", raw: `}{`, reason: "after an opening bracket"},
+		{name: "cut right after an inner quote", raw: `{"q": "the "best"`, reason: "cut off inside a string value"},
 		{name: "inner quote followed by a comma", raw: `{"q": "she said "no", then left"}`, reason: "bare word"},
 		{name: "too large", raw: `{"a": "` + strings.Repeat("x", 100) + `"}`, opt: func(o *repairOptions) { o.maxBytes = 50 }, reason: "more than the limit of 50 bytes"},
 		{name: "too large to repair", raw: `{'a': '` + strings.Repeat("x", 100) + `'}`, opt: func(o *repairOptions) { o.maxRepair = 50 }, reason: "too large to repair"},
