@@ -213,6 +213,11 @@ func (sc *scanner) atEOF() error {
 	}
 	switch {
 	case sc.state == stAfterValue && !sc.lastNumber:
+		if last := sc.toks[len(sc.toks)-1]; last.kind == 's' && endsInSpace(last.text) {
+			// "New York " is far more likely the start of `"New York "City""`
+			// cut at its inner quote than a value that ends in a space.
+			return malformed("the argument string was cut off inside a string value")
+		}
 		sc.truncated, sc.normalised = true, true
 		return nil
 	case sc.state == stAfterValue:
@@ -683,4 +688,9 @@ func isBareKeyAhead(s string) bool {
 		j += n
 	}
 	return j > 0 && nextIsColon(s[j:])
+}
+
+func endsInSpace(s string) bool {
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return s != "" && unicode.IsSpace(r)
 }

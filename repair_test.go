@@ -192,6 +192,7 @@ func TestRepairArgumentsRefusesWhatNeedsAGuess(t *testing.T) {
 		{name: "doubled colon", raw: `{"a": : 1}`, reason: "unexpected character"},
 		{name: "closing before opening", raw: `}{`, reason: "after an opening bracket"},
 		{name: "cut right after an inner quote", raw: `{"q": "the "best"`, reason: "cut off inside a string value"},
+		{name: "cut after a string ending in a space", raw: `{"q": "New York "`, reason: "cut off inside a string value"},
 		{name: "inner quote followed by a comma", raw: `{"q": "she said "no", then left"}`, reason: "bare word"},
 		{name: "too large", raw: `{"a": "` + strings.Repeat("x", 100) + `"}`, opt: func(o *repairOptions) { o.maxBytes = 50 }, reason: "more than the limit of 50 bytes"},
 		{name: "too large to repair", raw: `{'a': '` + strings.Repeat("x", 100) + `'}`, opt: func(o *repairOptions) { o.maxRepair = 50 }, reason: "too large to repair"},
