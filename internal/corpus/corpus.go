@@ -119,8 +119,6 @@ func Score(ctx context.Context, c *Case) Outcome {
 	var params any = c.Tool.Parameters
 	if len(c.Tool.Parameters) == 0 {
 		params = map[string]any{"type": "object"}
-	} else {
-		params = json.RawMessage(c.Tool.Parameters)
 	}
 	node, err := saidex.NewToolNode([]tools.Tool{saidex.WithSchema(rec, params)})
 	if err != nil {
@@ -145,6 +143,10 @@ func Score(ctx context.Context, c *Case) Outcome {
 	}
 	cr := res.Calls[0]
 	executed := cr.Outcome == saidex.OutcomeExecuted || cr.Outcome == saidex.OutcomeCorrected || cr.Outcome == saidex.OutcomeSalvaged
+	if executed && (len(rec.got) != 1 || rec.got[0] != string(cr.Arguments)) {
+		o.Verdict, o.Detail = Broken, fmt.Sprintf("the tool received %q, the report says %s", rec.got, cr.Arguments)
+		return o
+	}
 	switch c.Expect {
 	case "valid", "repaired":
 		switch {
