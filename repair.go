@@ -149,8 +149,7 @@ func unwrapString(res repairResult, opt repairOptions, layer int) (repairResult,
 			if err != nil {
 				return repairResult{}, err
 			}
-			inner.steps = append([]RepairStep{RepairDoubleEncoded}, dropStep(inner.steps, RepairDoubleEncoded)...)
-			inner.steps = append(res.steps, inner.steps...)
+			inner.steps = slices.Concat(res.steps, []RepairStep{RepairDoubleEncoded}, dropStep(inner.steps, RepairDoubleEncoded))
 			return inner, nil
 		case strings.HasPrefix(t, `"`):
 			v, err := decodeJSON(t)
@@ -225,7 +224,7 @@ func repairBroken(raw string, opt repairOptions, layer int) (repairResult, error
 			if err != nil {
 				return repairResult{}, err
 			}
-			res.steps = append(append(steps, RepairDoubleEncoded), dropStep(res.steps, RepairDoubleEncoded)...)
+			res.steps = slices.Concat(steps, []RepairStep{RepairDoubleEncoded}, dropStep(res.steps, RepairDoubleEncoded))
 			return res, nil
 		}
 	}
@@ -238,7 +237,14 @@ func repairBroken(raw string, opt repairOptions, layer int) (repairResult, error
 		}
 		return repairResult{}, malformed("the arguments hold text but no JSON object")
 	}
-	sc, err := scanObject(t[start:])
+	limit := opt.maxRepair
+	if !opt.jsonRepair {
+		limit = 0
+	}
+	sc, err := scanObject(t[start:], limit)
+	if errors.Is(err, errNeedsLargeRepair) {
+		return repairResult{}, errRepairLimit(opt)
+	}
 	if err != nil {
 		return repairResult{}, err
 	}
@@ -253,18 +259,13 @@ func repairBroken(raw string, opt repairOptions, layer int) (repairResult, error
 			suffix = strings.TrimSpace(s)
 		}
 		for strings.HasPrefix(suffix, "{") {
-			same, rest, err := repeatedCopy(sc, span, suffix)
-			if err != nil {
-				return repairResult{}, err
-			}
+			same, rest := repeatedCopy(sc, span, suffix)
 			if !same {
 				return repairResult{}, malformed("two different JSON objects were sent; send one object per call")
 			}
 			steps = addStep(steps, RepairRepeatedObject)
 			suffix = strings.TrimSpace(rest)
 		}
-	} else if suffix != "" {
-		return repairResult{}, malformed("unexpected text after the object")
 	}
 	around, err := classifyAround(prefix, suffix)
 	if err != nil {
@@ -280,11 +281,8 @@ func repairBroken(raw string, opt repairOptions, layer int) (repairResult, error
 			return unwrapString(repairResult{value: v, json: span, steps: steps}, opt, layer)
 		}
 	}
-	if !opt.jsonRepair || opt.maxRepair == 0 {
-		return repairResult{}, malformed("the arguments are not valid JSON (JSON repair is disabled)")
-	}
-	if len(span) > opt.maxRepair {
-		return repairResult{}, malformed("the arguments are not valid JSON, and at %d bytes they are too large to repair (limit %d bytes)", len(span), opt.maxRepair)
+	if !opt.jsonRepair || opt.maxRepair == 0 || len(span) > opt.maxRepair {
+		return repairResult{}, errRepairLimit(opt)
 	}
 	norm := sc.out.String()
 	fixed := norm
@@ -310,22 +308,25 @@ func repairBroken(raw string, opt repairOptions, layer int) (repairResult, error
 	return repairResult{value: v, json: fixed, steps: append(steps, RepairJSON)}, nil
 }
 
+// errRepairLimit is the refusal of an object that needs repair when repair
+// is disabled or the object is larger than the repair limit.
+func errRepairLimit(opt repairOptions) error {
+	if !opt.jsonRepair || opt.maxRepair == 0 {
+		return malformed("the arguments are not valid JSON (JSON repair is disabled)")
+	}
+	return malformed("the arguments are not valid JSON, and the object is too large to repair (the limit is %d bytes)", opt.maxRepair)
+}
+
 // repeatedCopy reports whether suffix starts with a copy of the scanned
 // object (possibly cut off, when it is a prefix of the first copy's text),
 // and returns the text after it.
-func repeatedCopy(first *scanner, span, suffix string) (bool, string, error) {
-	sc2, err := scanObject(suffix)
-	if err != nil {
+func repeatedCopy(first *scanner, span, suffix string) (bool, string) {
+	sc2, err := scanObject(suffix, -1)
+	if err != nil || sc2.truncated {
 		// A cut-off copy: its text is a prefix of the first copy.
-		if strings.HasPrefix(span, strings.TrimSpace(suffix)) {
-			return true, "", nil
-		}
-		return false, "", nil
+		return strings.HasPrefix(span, strings.TrimSpace(suffix)), ""
 	}
-	if sc2.truncated {
-		return strings.HasPrefix(span, strings.TrimSpace(suffix)), "", nil
-	}
-	return sameTokens(first.toks, sc2.toks), suffix[sc2.i:], nil
+	return sameTokens(first.toks, sc2.toks), suffix[sc2.i:]
 }
 
 var (

@@ -2,6 +2,7 @@ package saidex
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"unicode"
@@ -55,13 +56,20 @@ type scanner struct {
 	started, done                     bool
 	truncated                         bool // the text ended with open brackets after a complete value
 	normalised                        bool // the text needed more than commas and closers
+	limit                             int
 }
+
+var errNeedsLargeRepair = errors.New("the object needs repair and is larger than the repair limit")
 
 // scanObject scans the object starting at s[0] == '{'. It returns the
 // scanner, whose i is the end of the object in s (len(s) when the object
 // was cut off), or a refusal.
-func scanObject(s string) (*scanner, error) {
-	sc := &scanner{s: s, state: stValue}
+//
+// A scan that has needed normalisation past byte limit stops with
+// errNeedsLargeRepair (limit < 0: no limit): such an object would be refused
+// as too large to repair anyway.
+func scanObject(s string, limit int) (*scanner, error) {
+	sc := &scanner{s: s, state: stValue, limit: limit}
 	sc.out.Grow(len(s) + 8)
 	if err := sc.run(); err != nil {
 		return nil, err
@@ -71,6 +79,9 @@ func scanObject(s string) (*scanner, error) {
 
 func (sc *scanner) run() error {
 	for !sc.done {
+		if sc.normalised && sc.limit >= 0 && sc.i > sc.limit {
+			return errNeedsLargeRepair
+		}
 		if err := sc.skipSpace(); err != nil {
 			return err
 		}
@@ -489,7 +500,8 @@ func (sc *scanner) str(q rune) error {
 	}
 	s := sc.s
 	i := sc.i + utf8.RuneLen(q)
-	var b strings.Builder
+	b := &sc.out // the string is written in place; endString reads it back
+	start := b.Len()
 	b.WriteByte('"')
 	inner := false
 	cut := func() error {
@@ -557,7 +569,7 @@ func (sc *scanner) str(q rune) error {
 					}
 					i += n
 					b.WriteByte('"')
-					return sc.endString(b.String(), i, keyPos)
+					return sc.endString(b.String()[start:], i, keyPos)
 				}
 				sc.normalised = true // an unescaped quote inside the value
 				inner = true
@@ -578,12 +590,13 @@ func (sc *scanner) str(q rune) error {
 }
 
 func (sc *scanner) endString(lit string, end int, keyPos bool) error {
-	var v string
-	if err := json.Unmarshal([]byte(lit), &v); err != nil {
-		return malformed("a string at byte %d could not be read", sc.i)
+	v := lit[1 : len(lit)-1]
+	if strings.IndexByte(v, '\\') >= 0 {
+		if err := json.Unmarshal([]byte(lit), &v); err != nil {
+			return malformed("a string at byte %d could not be read", sc.i)
+		}
 	}
 	sc.toks = append(sc.toks, scanTok{kind: 's', text: v})
-	sc.out.WriteString(lit)
 	sc.i = end
 	sc.started = true
 	if keyPos {
