@@ -75,9 +75,23 @@ func TestRepairExtractsOneObjectFromAnyNoiseAndRefusesTwo(t *testing.T) {
 }
 
 func TestRepairExtractsCorpusValuesFromAnyNoiseAndRefusesTwo(t *testing.T) {
+	objects := corpusWantArguments(t)
+	if objects == nil {
+		t.Skip("corpus not present")
+	}
+	if len(objects) < 100 {
+		t.Fatalf("read only %d objects from the corpus", len(objects))
+	}
+	checkObjectProperties(t, objects)
+}
+
+// corpusWantArguments returns the intended argument objects of the shared
+// corpus, or nil when it is absent.
+func corpusWantArguments(tb testing.TB) []string {
+	tb.Helper()
 	f, err := os.Open("../shared/corpus/dev.jsonl")
 	if err != nil {
-		t.Skip("corpus not present")
+		return nil
 	}
 	defer f.Close()
 	var objects []string
@@ -91,8 +105,5 @@ func TestRepairExtractsCorpusValuesFromAnyNoiseAndRefusesTwo(t *testing.T) {
 			objects = append(objects, string(c.Want))
 		}
 	}
-	if len(objects) < 100 {
-		t.Fatalf("read only %d objects from the corpus", len(objects))
-	}
-	checkObjectProperties(t, objects)
+	return objects
 }

@@ -16,13 +16,13 @@ import (
 //
 //   - where the object ends in the text (so prose, fences and a repeated
 //     copy after it can be told apart),
-//   - a normalised text in which every string is a proper JSON string,
-//     every bare key is quoted, Python literals are JSON literals and
-//     comments are gone; commas and missing closing brackets are left to
-//     jsonrepair,
+//   - the canonical JSON text of the object: every string a proper JSON
+//     string, bare keys quoted, Python literals as JSON literals, comments
+//     gone, trailing commas dropped, missing commas inserted, and the
+//     closing brackets of a stream cut after a complete value added,
 //   - the sequence of tokens the object holds, against which jsonrepair's
-//     output is checked: a repair may add commas and closing brackets, never
-//     a value.
+//     output is checked: a repair may add or drop commas and add closing
+//     brackets, never change a value.
 //
 // The scanner refuses, with a reason meant for the model, everything that
 // needs a guess: a stream cut inside a string, number or escape or after a
@@ -57,6 +57,7 @@ type scanner struct {
 	truncated                         bool // the text ended with open brackets after a complete value
 	normalised                        bool // the text needed more than commas and closers
 	limit                             int
+	pendingComma                      bool
 }
 
 var errNeedsLargeRepair = errors.New("the object needs repair and is larger than the repair limit")
@@ -124,7 +125,7 @@ func (sc *scanner) run() error {
 			if sc.state != stAfterValue {
 				return sc.unexpected()
 			}
-			sc.out.WriteByte(',')
+			sc.pendingComma = true // written before the next member, dropped before a closing bracket
 			sc.i++
 			sc.afterComma, sc.afterOpen = true, false
 			if sc.top() == '{' {
@@ -169,12 +170,23 @@ func (sc *scanner) valueStart(c byte) error {
 	case sc.done:
 		return sc.unexpected()
 	case sc.state == stValue:
+		sc.comma()
 		return nil
 	case sc.state == stAfterValue && sc.top() == '[':
 		sc.normalised = true
+		sc.comma()
 		return nil
 	}
 	return sc.unexpected()
+}
+
+// comma writes the comma before a member or item: the one the text had, or
+// a missing one.
+func (sc *scanner) comma() {
+	if sc.pendingComma || sc.state == stAfterValue {
+		sc.out.WriteByte(',')
+	}
+	sc.pendingComma = false
 }
 
 // valueDone moves past a complete value.
@@ -206,6 +218,7 @@ func (sc *scanner) closeBracket(c byte) error {
 	default: // a key without a value
 		return sc.unexpected()
 	}
+	sc.pendingComma = false // a trailing comma
 	sc.stack = sc.stack[:len(sc.stack)-1]
 	sc.toks = append(sc.toks, scanTok{kind: c})
 	sc.out.WriteByte(c)
@@ -230,6 +243,13 @@ func (sc *scanner) atEOF() error {
 			return malformed("the argument string was cut off inside a string value")
 		}
 		sc.truncated, sc.normalised = true, true
+		for k := len(sc.stack) - 1; k >= 0; k-- {
+			if sc.stack[k] == '[' {
+				sc.out.WriteByte(']')
+			} else {
+				sc.out.WriteByte('}')
+			}
+		}
 		return nil
 	case sc.state == stAfterValue:
 		return malformed("the argument string was cut off right after a number, which may itself be incomplete")
@@ -368,6 +388,7 @@ func (sc *scanner) word() error {
 		if sc.state == stAfterValue && sc.lastNumber {
 			sc.lastNumber = false
 		}
+		sc.comma()
 		sc.toks = append(sc.toks, scanTok{kind: 's', text: w})
 		b, _ := json.Marshal(w)
 		sc.out.Write(b)
@@ -492,8 +513,11 @@ func (sc *scanner) str(q rune) error {
 		if err := sc.valueStart('"'); err != nil {
 			return err
 		}
-	} else if sc.state == stAfterValue {
-		sc.normalised = true // a missing comma before a key
+	} else {
+		if sc.state == stAfterValue {
+			sc.normalised = true // a missing comma before a key
+		}
+		sc.comma()
 	}
 	if q != '"' {
 		sc.normalised = true
