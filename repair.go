@@ -13,6 +13,27 @@ import (
 )
 
 // RepairStep names one deterministic repair applied to a call's arguments.
+//
+// The repair stage runs, per call to a tool with a schema, before
+// validation, and only when the argument string does not parse as JSON (or
+// parses to a JSON string that itself holds an object). It repairs what
+// clearly means exactly one value: reasoning blocks, code fences, leaked
+// template tokens, prose and extra closing braces around a single object;
+// the same object sent several times back to back; layers of JSON-string
+// encoding; single, typographic and unescaped inner quotes, bare keys,
+// Python True/False/None, missing and trailing commas, comments, literal
+// control characters in strings; and a stream cut right after a complete
+// value, whose closing brackets are added.
+//
+// It never guesses. Empty input, prose without an object, an object that
+// exists only inside unfinished reasoning, two different objects, a stream
+// cut inside a string, number, escape or key or after a key, colon or comma,
+// unquoted values (NaN, arithmetic, tuples) and anything nested deeper than
+// [MaxNestingDepth] are refused with a [*MalformedArgumentsError], and the
+// call is answered with feedback saying what was received.
+//
+// [CallReport.RepairSteps] lists the steps applied to a call, in the order
+// of the constants below.
 type RepairStep string
 
 // The repair steps. A call's steps are reported in this order.

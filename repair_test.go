@@ -300,3 +300,20 @@ func TestMalformedArgumentsErrorReadsAsFeedback(t *testing.T) {
 		t.Error("errors.Is(err, ErrMalformedArguments) = false")
 	}
 }
+
+func BenchmarkRepairArguments(b *testing.B) {
+	for _, bm := range []struct{ name, raw string }{
+		{"valid", `{"city": "Oslo", "days": 3, "units": "metric", "tags": ["a", "b"], "deep": {"x": 1.5}}`},
+		{"fenced python dict", "```json\n{'city': 'Oslo', 'days': 3, 'units': 'metric', 'tags': ['a', 'b',], 'deep': {'x': 1.5}}\n```"},
+	} {
+		b.Run(bm.name, func(b *testing.B) {
+			opt := defaultRepairOptions()
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := repairArguments(bm.raw, opt); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
