@@ -369,22 +369,33 @@ func hasThinkTag(s string) bool {
 	return thinkOpen.MatchString(s) || thinkClose.MatchString(s)
 }
 
-// stripThinking removes reasoning: everything up to the last closing tag
-// (the opening tag may have been part of the prompt). Reasoning that is never
-// closed is refused: an object inside it is a draft, not a call.
+// stripThinking removes reasoning: every <think>…</think> block, and
+// everything before a closing tag that has no opening tag (the reasoning
+// began in the prompt template). Reasoning that is never closed is refused:
+// an object inside it, or next to it, is a draft, not a call.
 func stripThinking(s string) (string, bool, error) {
-	locs := thinkClose.FindAllStringIndex(s, -1)
-	if len(locs) == 0 {
-		if thinkOpen.MatchString(s) {
-			return "", false, malformed("the arguments end inside unfinished reasoning (a <think> block that is never closed), with no JSON object after it")
+	var kept strings.Builder
+	stripped := false
+	for {
+		open, cl := thinkOpen.FindStringIndex(s), thinkClose.FindStringIndex(s)
+		switch {
+		case cl != nil && (open == nil || cl[0] < open[0]):
+			kept.Reset()
+			s = s[cl[1]:]
+		case open != nil:
+			kept.WriteString(s[:open[0]])
+			rest := s[open[1]:]
+			end := thinkClose.FindStringIndex(rest)
+			if end == nil {
+				return "", false, malformed("the arguments end inside unfinished reasoning: a <think> block is never closed")
+			}
+			s = rest[end[1]:]
+		default:
+			kept.WriteString(s)
+			return kept.String(), stripped, nil
 		}
-		return s, false, nil
+		stripped = true
 	}
-	rest := s[locs[len(locs)-1][1]:]
-	if thinkOpen.MatchString(rest) {
-		return "", false, malformed("the arguments end inside unfinished reasoning (a <think> block that is never closed), with no JSON object after it")
-	}
-	return rest, true, nil
 }
 
 // classifyAround names what surrounds the object (template tokens, a code
