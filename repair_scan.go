@@ -92,7 +92,7 @@ func (sc *scanner) run() error {
 		c := sc.s[sc.i]
 		switch {
 		case c == '{' || c == '[':
-			if err := sc.valueStart(c); err != nil {
+			if err := sc.valueStart(); err != nil {
 				return err
 			}
 			if len(sc.stack) >= MaxNestingDepth {
@@ -164,8 +164,8 @@ func (sc *scanner) top() byte {
 }
 
 // valueStart checks that a value may start here. A value right after
-// another value in an array is a missing comma, which jsonrepair inserts.
-func (sc *scanner) valueStart(c byte) error {
+// another value in an array is a missing comma, which is inserted.
+func (sc *scanner) valueStart() error {
 	switch {
 	case sc.done:
 		return sc.unexpected()
@@ -311,7 +311,7 @@ func (sc *scanner) skipSpace() error {
 
 // number reads a number in strict JSON grammar.
 func (sc *scanner) number() error {
-	if err := sc.valueStart('0'); err != nil {
+	if err := sc.valueStart(); err != nil {
 		return err
 	}
 	s, i := sc.s, sc.i
@@ -398,7 +398,7 @@ func (sc *scanner) word() error {
 		sc.afterOpen, sc.afterComma = false, false
 		return nil
 	}
-	if err := sc.valueStart('t'); err != nil {
+	if err := sc.valueStart(); err != nil {
 		if keyPos && j >= len(s) {
 			return malformed("the argument string was cut off inside a key")
 		}
@@ -510,7 +510,7 @@ func isKeyAhead(s string, q rune) bool {
 func (sc *scanner) str(q rune) error {
 	keyPos := sc.state == stKey || (sc.state == stAfterValue && sc.top() == '{')
 	if !keyPos {
-		if err := sc.valueStart('"'); err != nil {
+		if err := sc.valueStart(); err != nil {
 			return err
 		}
 	} else {
