@@ -258,6 +258,12 @@ func repairBroken(raw string, opt repairOptions, layer int) (repairResult, error
 		}
 		return repairResult{}, malformed("the arguments hold text but no JSON object")
 	}
+	// A JSON string holding the object, inside prose: Args: "{\"a\": 1}".
+	if start > 0 && t[start-1] == '"' && layer < maxEncodingLayers {
+		if res, ok, err := encodedInProse(t, start-1, steps, opt, layer); ok {
+			return res, err
+		}
+	}
 	limit := opt.maxRepair
 	if !opt.jsonRepair {
 		limit = 0
@@ -333,6 +339,27 @@ func repairBroken(raw string, opt repairOptions, layer int) (repairResult, error
 		fixed = buf.String()
 	}
 	return repairResult{value: v, json: fixed, steps: append(steps, RepairJSON)}, nil
+}
+
+// encodedInProse repairs a JSON string starting at t[q] that holds an
+// object, with prose around it. ok is false when t[q:] does not start with
+// such a string.
+func encodedInProse(t string, q int, steps []RepairStep, opt repairOptions, layer int) (res repairResult, ok bool, err error) {
+	dec := json.NewDecoder(strings.NewReader(t[q:]))
+	var inner string
+	if dec.Decode(&inner) != nil || !strings.HasPrefix(strings.TrimSpace(inner), "{") {
+		return repairResult{}, false, nil
+	}
+	around, err := classifyAround(t[:q], t[q+int(dec.InputOffset()):])
+	if err != nil {
+		return repairResult{}, true, err
+	}
+	res, err = repairLayer(strings.TrimSpace(inner), opt, layer+1)
+	if err != nil {
+		return repairResult{}, true, err
+	}
+	res.steps = slices.Concat(steps, around, []RepairStep{RepairDoubleEncoded}, dropStep(res.steps, RepairDoubleEncoded))
+	return res, true, nil
 }
 
 // errRepairLimit is the refusal of an object that needs repair when repair

@@ -44,8 +44,11 @@ func checkObjectProperties(t *testing.T, objects []string) {
 			}
 		}
 		enc, _ := json.Marshal(obj)
-		if res, err := repairArguments(string(enc), opt); err != nil || !sameJSON(res.value, want) {
-			t.Errorf("double-encoded %s: %s, %v", enc, res.json, err)
+		for _, w := range []string{"%s", "%s\n", "Arguments: %s", "```json\n%s\n```", "<think>x</think>%s"} {
+			raw := sprintf(w, enc)
+			if res, err := repairArguments(raw, opt); err != nil || !sameJSON(res.value, want) {
+				t.Errorf("double-encoded %q: %s, %v", raw, res.json, err)
+			}
 		}
 		other := objects[(i+1)%len(objects)]
 		if sameJSON(mustDecode(t, other), want) {

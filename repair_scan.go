@@ -527,7 +527,7 @@ func (sc *scanner) str(q rune) error {
 	b := &sc.out // the string is written in place; endString reads it back
 	start := b.Len()
 	b.WriteByte('"')
-	inner := false
+	inner := 0 // unescaped quotes inside the value
 	cut := func() error {
 		if keyPos {
 			return malformed("the argument string was cut off inside a key")
@@ -585,18 +585,26 @@ func (sc *scanner) str(q rune) error {
 			r, n := utf8.DecodeRuneInString(s[i:])
 			if closes(q, r) {
 				if closingHere(s, i+n, !keyPos && sc.top() == '[') {
-					if inner && strings.TrimSpace(s[i+n:]) == "" {
+					if inner > 0 && strings.TrimSpace(s[i+n:]) == "" {
 						// The text ends right after a quote, in a value
 						// that already held quotes: whether this one
 						// closes it or the stream was cut is a guess.
 						return cut()
+					}
+					if inner%2 == 1 && q != '\'' && q != '‘' && q != '’' {
+						// "say "hi", then": an unpaired quote inside a
+						// double-quoted value, and this one is followed
+						// by a comma or bracket. Where the value ends is
+						// a guess. (An apostrophe in a single-quoted
+						// value is ordinary.)
+						return malformed("a string value at byte %d holds an unescaped quote, and where the value ends is ambiguous", sc.i)
 					}
 					i += n
 					b.WriteByte('"')
 					return sc.endString(b.String()[start:], i, keyPos)
 				}
 				sc.normalised = true // an unescaped quote inside the value
-				inner = true
+				inner++
 				if r == '"' {
 					b.WriteString(`\"`)
 					i += n
