@@ -29,7 +29,7 @@ func ExampleWithSanitizeMessages() {
 	conversation := []llms.MessageContent{
 		llms.TextParts(llms.ChatMessageTypeHuman, "log in as ann, password hunter2"),
 		{Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{
-			llms.ToolCall{ID: "call_1", FunctionCall: &llms.FunctionCall{Name: "login", Arguments: `{"user": "ann", "password": "hunter2"`}},
+			llms.ToolCall{ID: "call_1", FunctionCall: &llms.FunctionCall{Name: "login", Arguments: `{"user": "ann", "password": "hunt`}},
 			llms.ToolCall{ID: "call_2", FunctionCall: &llms.FunctionCall{Name: "login", Arguments: `{"user": "ann", "password": "hunter2"}`}},
 		}},
 	}

@@ -1,6 +1,7 @@
 package saidex
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -24,7 +25,13 @@ func feedbackFor(c *call) string {
 	case c.err != nil:
 		b.WriteString("Error: the arguments of ")
 		b.WriteString(c.name)
-		b.WriteString(" could not be read as one JSON object, so nothing was executed. ")
+		b.WriteString(" could not be read as one JSON object")
+		if me := (*MalformedArgumentsError)(nil); errors.As(c.err, &me) && me.Reason != "" {
+			b.WriteString(" (")
+			b.WriteString(me.Reason)
+			b.WriteString(")")
+		}
+		b.WriteString(", so nothing was executed. ")
 		writeReceived(&b, c.raw)
 		b.WriteByte('\n')
 		writeFields(&b, c)

@@ -56,8 +56,8 @@ var callKinds = []struct {
 	{"get_weather", `{"city":"error"}`, true},
 	{"get_weather", `{"city":"panic"}`, true},
 	{"get_weather", `{"city":"Rome","days":3}`, true},
-	{"get_weather", `{"city": "Rome",}`, false}, // repairable (TODO: true once repair lands)
-	{"get_weather", `{"days":3}`, false},        // missing city
+	{"get_weather", `{"city": "Rome",}`, true}, // repairable
+	{"get_weather", `{"days":3}`, false},       // missing city
 	{"get_weather", `{"city":"Oslo","unit":"kelvin"}`, false},
 	{"get_weather", `<<<garbage>>>`, false},
 	{"get_weather", ``, false},

@@ -88,16 +88,19 @@ var ErrInvalidConfig = errors.New("saidex: invalid configuration")
 
 // WithStripThinking sets whether the repair stage strips reasoning blocks
 // (<think>…</think>, <thinking>…</thinking>, a lone closing tag) from
-// argument strings that do not parse. Default: true.
+// argument strings that do not parse. Reasoning that is never closed is
+// refused either way; with false, an argument string that does not parse
+// and holds a reasoning tag is refused. Default: true.
 func WithStripThinking(on bool) Option {
 	return optionFunc(func(c *config) { c.stripThinking = on })
 }
 
 // WithJSONRepair sets whether the repair stage fixes malformed JSON
 // (quotes, bare keys, Python literals, commas, comments, truncation after a
-// complete value) with github.com/kaptinlin/jsonrepair. Extraction of the
-// object from prose, fences and template tokens still runs when it is off.
-// Default: true.
+// complete value) with github.com/kaptinlin/jsonrepair, whose output is
+// kept only when it holds exactly the values saidex read from the input.
+// Extraction of the object from prose, fences and template tokens still
+// runs when it is off. Default: true.
 func WithJSONRepair(on bool) Option {
 	return optionFunc(func(c *config) { c.jsonRepair = on })
 }
