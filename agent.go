@@ -194,17 +194,25 @@ func (a *Agent) Plan(ctx context.Context, steps []schema.AgentStep, inputs map[s
 	}
 	conv := append(msgs, ai)
 	// The executor's inputs are the state hooks and validators see.
-	res, err := a.node.runWithState(ctx, conv, inputs)
+	res, err := a.node.Run(ctx, conv, WithState(inputs))
 	if err != nil {
 		return nil, nil, err
 	}
 	log := agentLog(countTurns(steps)+1, text)
+	history := toolCallsOf(res.AIMessage) // sanitized: one per call not dropped, in order
 	actions := make([]schema.AgentAction, 0, len(res.Calls))
 	for _, rep := range res.Calls {
 		if rep.Outcome == OutcomeDropped {
 			continue
 		}
-		act := schema.AgentAction{Tool: rep.Name, ToolInput: historyArguments(rep), Log: log, ToolID: rep.ID}
+		args := "{}"
+		if len(history) > 0 {
+			if fc := history[0].FunctionCall; fc != nil && isJSONObject(fc.Arguments) {
+				args = fc.Arguments
+			}
+			history = history[1:]
+		}
+		act := schema.AgentAction{Tool: rep.Name, ToolInput: args, Log: log, ToolID: rep.ID}
 		if a.byUpper[strings.ToUpper(act.Tool)] {
 			// The executor will call the stand-in of that name with this input.
 			a.pending.push(pendingKey{strings.ToUpper(act.Tool), executorInput(act.ToolInput)}, rep.Output)
@@ -277,23 +285,6 @@ func aiMessageFromResponse(resp *llms.ContentResponse) (ai llms.MessageContent, 
 	}
 	ai.Parts = append(ai.Parts, calls...)
 	return ai, text, len(calls)
-}
-
-// TODO(lead): when sanitize lands, take the arguments from the sanitized AI
-// message of the Result instead (same rule: unparseable becomes "{}").
-
-// historyArguments is the argument string of a call as it can be sent back
-// to any provider: the arguments that ran, else the model's arguments when
-// they are a JSON object, else "{}".
-func historyArguments(rep CallReport) string {
-	args := rep.RawArguments
-	if rep.Arguments != nil {
-		args = string(rep.Arguments)
-	}
-	if isJSONObject(args) {
-		return args
-	}
-	return "{}"
 }
 
 // executorInput is the input the executor passes to a tool for an action's

@@ -289,30 +289,16 @@ func newFakeAnthropic(t *testing.T, replies ...[]map[string]any) (*fakeAnthropic
 
 // ---- the agent loops ----
 
-// repairWorks reports whether this build's repair stage repairs a
-// single-quoted object; the repairable call of the loops depends on it.
-func repairWorks() bool {
-	_, err := repairArguments(`{'city': 'Oslo'}`, repairOptions{jsonRepair: true, stripThinking: true, maxBytes: DefaultMaxArgumentBytes, maxRepair: DefaultMaxRepairBytes})
-	return err == nil
-}
-
 // brokenTurn is a model turn mixing a valid call, an unparseable one, an
-// invalid one and a call to an unknown tool — plus, when this build
-// repairs, a repairable one. TODO(lead): the repairable call activates when
-// the repair stage lands.
+// invalid one, a call to an unknown tool and a repairable one.
 func brokenTurn() (calls [][3]string, wantRuns int64) {
-	calls = [][3]string{
+	return [][3]string{
 		{"call_valid", "get_weather", `{"city":"Paris","days":2}`},
 		{"call_broken", "get_weather", `I will look up the weather in Paris now.`},
 		{"call_invalid", "get_weather", `{"days":"three"}`},
 		{"call_unknown", "teleport", `{"to":"Mars"}`},
-	}
-	wantRuns = 1
-	if repairWorks() {
-		calls = append(calls, [3]string{"call_repairable", "get_weather", `{'city': 'Oslo', 'days': 1,}`})
-		wantRuns++
-	}
-	return calls, wantRuns
+		{"call_repairable", "get_weather", `{'city': 'Oslo', 'days': 1,}`},
+	}, 2
 }
 
 // aiFromResponse is what a hand-written agent loop does with a response:
@@ -540,7 +526,6 @@ func TestContractAnthropicExecutor(t *testing.T) {
 // Anthropic's client unmarshals the arguments of every past call. A call
 // answered with feedback for unparseable arguments must therefore reach it
 // with parseable ones: the sanitize stage's job.
-// TODO(lead): activates when Invoke returns the sanitized AI message.
 func TestContractAnthropicPastArgumentsParse(t *testing.T) {
 	ctx := context.Background()
 	weather, _ := countingWeather()
@@ -555,8 +540,8 @@ func TestContractAnthropicPastArgumentsParse(t *testing.T) {
 	if _, err := llm.GenerateContent(ctx, conv); err == nil || !strings.Contains(err.Error(), "failed to unmarshal tool call arguments") {
 		t.Fatalf("unsanitized history: err = %v, want langchaingo's unmarshal failure", err)
 	}
-	if args := toolCallsOf(out[1])[0].FunctionCall.Arguments; !isJSONObject(args) {
-		t.Skip("Invoke does not sanitize the AI message in this build")
+	if args := toolCallsOf(out[1])[0].FunctionCall.Arguments; args != "{}" {
+		t.Fatalf("sanitized arguments = %q, want {}", args)
 	}
 	if _, err := llm.GenerateContent(ctx, out); err != nil {
 		t.Errorf("sanitized history rejected: %v", err)

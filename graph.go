@@ -52,11 +52,11 @@ func (n *ToolNode) StateNode(key string) func(ctx context.Context, state any) (a
 		if err != nil {
 			return nil, err
 		}
-		res, err := n.runWithState(ctx, msgs, state)
+		res, err := n.Run(ctx, msgs, WithState(state))
 		if err != nil {
 			return nil, err
 		}
-		return map[string]any{key: updatedConversation(msgs, res)}, nil
+		return map[string]any{key: n.updatedConversation(msgs, res)}, nil
 	}
 }
 
@@ -72,28 +72,12 @@ func (n *ToolNode) StateNodeAppend(key string) func(ctx context.Context, state a
 		if err != nil {
 			return nil, err
 		}
-		res, err := n.runWithState(ctx, msgs, state)
+		res, err := n.Run(ctx, msgs, WithState(state))
 		if err != nil {
 			return nil, err
 		}
 		return map[string]any{key: res.ToolMessages}, nil
 	}
-}
-
-// runWithState runs the pipeline with state as the hook and validator state.
-func (n *ToolNode) runWithState(ctx context.Context, msgs []llms.MessageContent, state any) (*Result, error) {
-	_ = state // TODO(lead): pass WithState(state) to Run once unresolved.go defines it.
-	return n.Run(ctx, msgs)
-}
-
-// updatedConversation is msgs with the AI message replaced by its updated
-// copy and the tool messages appended, in a new slice.
-func updatedConversation(msgs []llms.MessageContent, res *Result) []llms.MessageContent {
-	out := make([]llms.MessageContent, 0, len(msgs)+len(res.ToolMessages))
-	out = append(out, msgs...)
-	// TODO(lead): when sanitize lands, replace out[res.AIMessageIndex] with
-	// the sanitized AI message of res (as Invoke does).
-	return append(out, res.ToolMessages...)
 }
 
 // HasToolCalls returns a conditional edge for a state graph (the edge type

@@ -269,3 +269,35 @@ func TestHasToolCalls(t *testing.T) {
 		})
 	}
 }
+
+func TestStateNodePassesTheWholeStateToValidatorsAndTools(t *testing.T) {
+	var seen []any
+	v := func(_ context.Context, _ map[string]any, vc ValidatorContext) error {
+		seen = append(seen, vc.State)
+		if st, _ := vc.State.(map[string]any); st["user_id"] != "u1" {
+			return errors.New("no signed-in user")
+		}
+		return nil
+	}
+	var toolState any
+	weather := NewTool("get_weather", "", func(ctx context.Context, a weatherArgs) (string, error) {
+		toolState = StateFromContext(ctx)
+		return "ok", nil
+	})
+	n := mustNode(t, []tools.Tool{weather}, WithValidator("get_weather", v))
+	state := map[string]any{"user_id": "u1", "messages": conversation(tc("c1", "get_weather", `{"city":"Oslo"}`))}
+	upd, err := n.StateNode("messages")(context.Background(), state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs := upd.(map[string]any)["messages"].([]llms.MessageContent)
+	if r := response(t, msgs[len(msgs)-1]); r.Content != "ok" {
+		t.Fatalf("answer = %q, want the tool's output", r.Content)
+	}
+	if len(seen) != 1 || seen[0].(map[string]any)["user_id"] != "u1" {
+		t.Errorf("validator saw state %v", seen)
+	}
+	if st, _ := toolState.(map[string]any); st["user_id"] != "u1" {
+		t.Errorf("tool saw state %v", toolState)
+	}
+}

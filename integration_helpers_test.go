@@ -89,13 +89,4 @@ func toolResponses(msgs []llms.MessageContent) []llms.ToolCallResponse {
 	return out
 }
 
-// toolCallsOf returns the tool calls of an AI message.
-func toolCallsOf(m llms.MessageContent) []llms.ToolCall {
-	var out []llms.ToolCall
-	for _, p := range m.Parts {
-		if tc, ok := p.(llms.ToolCall); ok {
-			out = append(out, tc)
-		}
-	}
-	return out
-}
+

@@ -220,12 +220,19 @@ func (n *ToolNode) Invoke(ctx context.Context, messages []llms.MessageContent) (
 	if err != nil {
 		return nil, err
 	}
+	return n.updatedConversation(messages, res), nil
+}
+
+// updatedConversation returns, in a new slice, messages with the AI message
+// replaced by its sanitized copy (unless WithSanitizeMessages(false)) and
+// the tool messages appended.
+func (n *ToolNode) updatedConversation(messages []llms.MessageContent, res *Result) []llms.MessageContent {
 	out := make([]llms.MessageContent, 0, len(messages)+len(res.ToolMessages))
 	out = append(out, messages...)
 	if res.AIMessageChanged && !n.cfg.keepMessages {
 		out[res.AIMessageIndex] = res.AIMessage
 	}
-	return append(out, res.ToolMessages...), nil
+	return append(out, res.ToolMessages...)
 }
 
 // RunOption configures one call of [ToolNode.Run].
@@ -375,16 +382,7 @@ type call struct {
 func (n *ToolNode) collect(ai llms.MessageContent) []*call {
 	var calls []*call
 	seen := map[string]bool{}
-	for _, p := range ai.Parts {
-		tc, ok := p.(llms.ToolCall)
-		if !ok {
-			if ptc, isPtr := p.(*llms.ToolCall); isPtr && ptc != nil {
-				tc, ok = *ptc, true
-			}
-		}
-		if !ok {
-			continue
-		}
+	for _, tc := range toolCallsOf(ai) {
 		c := &call{index: len(calls), id: tc.ID, outcome: OutcomeExecuted}
 		if tc.FunctionCall == nil {
 			c.noFunc = true
@@ -410,6 +408,23 @@ func (n *ToolNode) collect(ai llms.MessageContent) []*call {
 		}
 	}
 	return calls
+}
+
+// toolCallsOf returns the tool calls of a message, in order: its
+// llms.ToolCall parts and its non-nil *llms.ToolCall parts.
+func toolCallsOf(m llms.MessageContent) []llms.ToolCall {
+	var out []llms.ToolCall
+	for _, p := range m.Parts {
+		switch tc := p.(type) {
+		case llms.ToolCall:
+			out = append(out, tc)
+		case *llms.ToolCall:
+			if tc != nil {
+				out = append(out, *tc)
+			}
+		}
+	}
+	return out
 }
 
 var errNoFunctionCall = errors.New("the tool call names no function")

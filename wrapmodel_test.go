@@ -100,12 +100,8 @@ func TestWrapModelVerdictsMatchTheNode(t *testing.T) {
 	}
 }
 
-// TODO(lead): this activates when the repair stage lands.
 func TestWrapModelCarriesRepairedArguments(t *testing.T) {
 	const broken = `{'city': 'Paris', 'days': 2,}`
-	if _, err := repairArguments(broken, repairOptions{jsonRepair: true, stripThinking: true, maxBytes: DefaultMaxArgumentBytes, maxRepair: DefaultMaxRepairBytes}); err != nil {
-		t.Skip("the repair stage of this build does not repair single quotes yet")
-	}
 	weather, _ := countingWeather()
 	node := mustNode(t, []tools.Tool{weather})
 	call := tc("a", "get_weather", broken)
