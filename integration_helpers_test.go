@@ -88,5 +88,3 @@ func toolResponses(msgs []llms.MessageContent) []llms.ToolCallResponse {
 	}
 	return out
 }
-
-
