@@ -47,17 +47,7 @@ var ErrStateShape = errors.New("saidex: unexpected graph state")
 // The state is not modified. Errors are those of [ToolNode.Run], and
 // ErrStateShape for a state of another shape.
 func (n *ToolNode) StateNode(key string) func(ctx context.Context, state any) (any, error) {
-	return func(ctx context.Context, state any) (any, error) {
-		msgs, err := stateMessages(state, key)
-		if err != nil {
-			return nil, err
-		}
-		res, err := n.Run(ctx, msgs, WithState(state))
-		if err != nil {
-			return nil, err
-		}
-		return map[string]any{key: n.updatedConversation(msgs, res)}, nil
-	}
+	return n.stateNode(key, n.updatedConversation)
 }
 
 // StateNodeAppend is [ToolNode.StateNode] for a key whose reducer appends
@@ -67,6 +57,14 @@ func (n *ToolNode) StateNode(key string) func(ctx context.Context, state any) (a
 // back to a provider that parses past arguments (Anthropic, Gemini), prefer
 // StateNode with an overwriting key.
 func (n *ToolNode) StateNodeAppend(key string) func(ctx context.Context, state any) (any, error) {
+	return n.stateNode(key, func(_ []llms.MessageContent, res *Result) []llms.MessageContent {
+		return res.ToolMessages
+	})
+}
+
+// stateNode runs the node on the messages under key, with the whole state as
+// the hook and validator state, and returns {key: update(messages, result)}.
+func (n *ToolNode) stateNode(key string, update func([]llms.MessageContent, *Result) []llms.MessageContent) func(ctx context.Context, state any) (any, error) {
 	return func(ctx context.Context, state any) (any, error) {
 		msgs, err := stateMessages(state, key)
 		if err != nil {
@@ -76,7 +74,7 @@ func (n *ToolNode) StateNodeAppend(key string) func(ctx context.Context, state a
 		if err != nil {
 			return nil, err
 		}
-		return map[string]any{key: res.ToolMessages}, nil
+		return map[string]any{key: update(msgs, res)}, nil
 	}
 }
 

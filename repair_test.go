@@ -3,10 +3,11 @@ package saidex
 import (
 	"encoding/json"
 	"errors"
-	"math/big"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/saidex/saidex-go/internal/jsonvalue"
 )
 
 func defaultRepairOptions() repairOptions {
@@ -14,42 +15,7 @@ func defaultRepairOptions() repairOptions {
 }
 
 // sameJSON compares two decoded JSON values: key order free, numbers numeric.
-func sameJSON(a, b any) bool {
-	switch x := a.(type) {
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for k, v := range x {
-			if w, ok := y[k]; !ok || !sameJSON(v, w) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !sameJSON(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	case json.Number:
-		y, ok := b.(json.Number)
-		if !ok {
-			return false
-		}
-		ra, ok1 := new(big.Rat).SetString(string(x))
-		rb, ok2 := new(big.Rat).SetString(string(y))
-		return ok1 && ok2 && ra.Cmp(rb) == 0
-	default:
-		return a == b
-	}
-}
+func sameJSON(a, b any) bool { return jsonvalue.Equal(a, b) }
 
 func TestRepairArgumentsRepairsWhatOneValueWasMeant(t *testing.T) {
 	tests := []struct {

@@ -9,13 +9,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/big"
 	"os"
 	"sort"
 	"strings"
 	"sync"
 
 	saidex "github.com/saidex/saidex-go"
+	"github.com/saidex/saidex-go/internal/jsonvalue"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/tools"
 )
@@ -225,7 +225,7 @@ func keys(m map[IssueKey]bool) []string {
 func Equal(a, b []byte) bool {
 	va, err1 := decode(a)
 	vb, err2 := decode(b)
-	return err1 == nil && err2 == nil && equalValues(va, vb)
+	return err1 == nil && err2 == nil && jsonvalue.Equal(va, vb)
 }
 
 func decode(b []byte) (any, error) {
@@ -234,44 +234,6 @@ func decode(b []byte) (any, error) {
 	var v any
 	err := dec.Decode(&v)
 	return v, err
-}
-
-func equalValues(a, b any) bool {
-	switch x := a.(type) {
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for k, v := range x {
-			w, ok := y[k]
-			if !ok || !equalValues(v, w) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !equalValues(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	case json.Number:
-		y, ok := b.(json.Number)
-		if !ok {
-			return false
-		}
-		ra, ok1 := new(big.Rat).SetString(string(x))
-		rb, ok2 := new(big.Rat).SetString(string(y))
-		return ok1 && ok2 && ra.Cmp(rb) == 0
-	default:
-		return a == b
-	}
 }
 
 // Summary aggregates outcomes.

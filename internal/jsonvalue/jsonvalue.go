@@ -1,0 +1,49 @@
+// Package jsonvalue compares decoded JSON values.
+package jsonvalue
+
+import (
+	"encoding/json"
+	"math/big"
+)
+
+// Equal reports whether two decoded JSON values (as encoding/json decodes
+// them into any, numbers as json.Number or float64) are the same value:
+// object key order does not matter and json.Number values compare
+// numerically.
+func Equal(a, b any) bool {
+	switch x := a.(type) {
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, v := range x {
+			w, ok := y[k]
+			if !ok || !Equal(v, w) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !Equal(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case json.Number:
+		y, ok := b.(json.Number)
+		if !ok {
+			return false
+		}
+		ra, ok1 := new(big.Rat).SetString(string(x))
+		rb, ok2 := new(big.Rat).SetString(string(y))
+		return ok1 && ok2 && ra.Cmp(rb) == 0
+	default:
+		return a == b
+	}
+}
