@@ -464,3 +464,26 @@ func TestWithCoercionRejectsUnknownMode(t *testing.T) {
 		t.Errorf("String() = %q, %q", CoerceNone, CoerceLax)
 	}
 }
+
+func TestCoerceCountsAsRepairInStats(t *testing.T) {
+	rec := &coRecorder{}
+	n := mustNode(t, []tools.Tool{rec.tool()}, WithCoercion(CoerceLax))
+	ctx, sink := CollectStats(context.Background())
+	_, err := n.Run(ctx, conversation(
+		tc("c1", "search", `{"query":"q","limit":"5"}`),
+		tc("c2", "search", `{"query":"q","limit":5}`),
+	))
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := sink.Events()
+	if len(evs) != 1 {
+		t.Fatalf("%d events, want 1", len(evs))
+	}
+	if got := evs[0].RepairedCount(); got != 1 {
+		t.Errorf("RepairedCount = %d, want 1", got)
+	}
+	if steps := evs[0].Calls[0].RepairSteps; !slices.Equal(steps, []RepairStep{RepairCoerce}) {
+		t.Errorf("steps = %v, want [coerce]", steps)
+	}
+}

@@ -158,7 +158,8 @@ type CallReport struct {
 	// Outcome is what happened to the call.
 	Outcome Outcome
 	// Repaired reports whether the repair stage changed the arguments, and
-	// RepairSteps which steps it applied, in order.
+	// RepairSteps which steps it applied, in order; a conversion by
+	// [CoerceLax] counts as the step [RepairCoerce].
 	Repaired    bool
 	RepairSteps []RepairStep
 	// Issues are the field-level problems found by validation, in the
