@@ -251,14 +251,17 @@ func (n *ToolNode) correctOne(ctx context.Context, r *run, c *call) (err error) 
 		maxBytes:      n.cfg.maxArgumentBytes,
 		maxRepair:     n.cfg.maxRepairBytes,
 	}
-	check := func(ctx context.Context, value any, attempt, maxAttempts int) ([]Issue, error) {
-		return n.check(ctx, r, c, value, checkPhase{phase: PhaseCorrection, attempt: attempt, maxAttempts: maxAttempts})
+	var co *coerced // of the last check (coerce.go)
+	check := func(ctx context.Context, value any, attempt, maxAttempts int) (issues []Issue, err error) {
+		issues, co, err = n.checkCoerce(ctx, r, c, value, checkPhase{phase: PhaseCorrection, attempt: attempt, maxAttempts: maxAttempts})
+		return issues, err
 	}
 	ext, err := s.run(ctx, n.cfg.correction.model, c.tool.schema, n.correctionPrompt(r, c), check)
 	c.tokens = mergeUsage(c.tokens, ext.tokens)
 	c.correctionRetries = max(ext.attempts-1, 0)
 	if err == nil {
 		c.value, c.args = ext.value, ext.json
+		c.adoptCoercion(co)
 		c.status, c.outcome = statusValid, OutcomeCorrected
 		return nil
 	}

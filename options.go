@@ -35,6 +35,7 @@ type config struct {
 	keepMessages   bool                  // WithSanitizeMessages(false) (sanitize.go)
 	observers      []func(ToolNodeEvent) // WithObserver (stats.go)
 	correction     correctionConfig      // correct.go
+	coercion       CoercionMode          // WithCoercion (coerce.go)
 }
 
 func defaultConfig() config {
@@ -69,6 +70,9 @@ func (c *config) validate() error {
 		errs = append(errs, err)
 	}
 	errs = append(errs, c.correction.validate()...)
+	if err := c.validateCoercion(); err != nil { // coerce.go
+		errs = append(errs, err)
+	}
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("%w: %w", ErrInvalidConfig, err)
 	}

@@ -72,7 +72,8 @@ type ToolCallStats struct {
 	// error (feedback, an unknown tool, a tool error).
 	IsError bool
 	// Repaired reports whether the repair stage changed the arguments, and
-	// RepairSteps which steps it applied, in order.
+	// RepairSteps which steps it applied, in order; a conversion by
+	// [CoerceLax] counts as the step [RepairCoerce].
 	Repaired    bool
 	RepairSteps []RepairStep
 	// Prevalidated reports whether the call was checked against the tool's

@@ -158,7 +158,8 @@ type CallReport struct {
 	// Outcome is what happened to the call.
 	Outcome Outcome
 	// Repaired reports whether the repair stage changed the arguments, and
-	// RepairSteps which steps it applied, in order.
+	// RepairSteps which steps it applied, in order; a conversion by
+	// [CoerceLax] counts as the step [RepairCoerce].
 	Repaired    bool
 	RepairSteps []RepairStep
 	// Issues are the field-level problems found by validation, in the
@@ -167,6 +168,10 @@ type CallReport struct {
 	// Flagged are the issues validators flagged without rejecting the
 	// call (see Flag), for the arguments the call ended with.
 	Flagged []Issue
+	// Coercions lists the values converted by [CoerceLax] (see
+	// [WithCoercion]) in the arguments the call ran with, in path order;
+	// nil when none was.
+	Coercions []Coercion
 	// Output is the content of the call's tool message ("" when dropped).
 	Output string
 	// IsError reports whether the tool message answers with an error:
@@ -359,6 +364,8 @@ type call struct {
 	steps    []RepairStep
 	err      error // why the arguments could not be parsed
 
+	coercions []Coercion // set when CoerceLax converted the arguments (coerce.go)
+
 	issues  []Issue
 	flagged []Issue // issues validators flagged without rejecting (set by check)
 	status  callStatus
@@ -441,6 +448,7 @@ func (n *ToolNode) assemble(r *run, calls []*call) *Result {
 			CorrectionErr: c.correctionErr, Tokens: c.tokens,
 		}
 		rep.Flagged = c.flagged
+		rep.Coercions = slices.Clone(c.coercions)
 		if c.ran() {
 			rep.Arguments = json.RawMessage(c.args)
 		}

@@ -434,10 +434,11 @@ func (n *ToolNode) validate(ctx context.Context, r *run, c *call) error {
 	if c.status != statusPending {
 		return nil
 	}
-	issues, err := n.check(ctx, r, c, c.value, checkPhase{phase: PhaseInitial})
+	issues, co, err := n.checkCoerce(ctx, r, c, c.value, checkPhase{phase: PhaseInitial}) // coerce.go
 	if err != nil {
 		return err
 	}
+	c.adoptCoercion(co)
 	c.issues = issues
 	if len(issues) > 0 {
 		c.status = statusInvalid
