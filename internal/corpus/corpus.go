@@ -94,6 +94,10 @@ type Outcome struct {
 	Detail  string
 	// Issue counts for precision and recall on invalid cases.
 	Want, Got, Hit int
+	// Outcome is what the node did with the call ("" when it did not run),
+	// and Coercions the conversions WithCoercion(CoerceLax) applied.
+	Outcome   saidex.Outcome
+	Coercions []saidex.Coercion
 }
 
 type recordingTool struct {
@@ -111,16 +115,16 @@ func (t *recordingTool) Call(_ context.Context, input string) (string, error) {
 	return "ok", nil
 }
 
-// Score runs one case through a ToolNode with default options and no
-// correction model, and scores it.
-func Score(ctx context.Context, c *Case) Outcome {
+// Score runs one case through a ToolNode with default options (plus opts)
+// and no correction model, and scores it.
+func Score(ctx context.Context, c *Case, opts ...saidex.Option) Outcome {
 	o := Outcome{Case: c}
 	rec := &recordingTool{name: c.Tool.Name}
 	var params any = c.Tool.Parameters
 	if len(c.Tool.Parameters) == 0 {
 		params = map[string]any{"type": "object"}
 	}
-	node, err := saidex.NewToolNode([]tools.Tool{saidex.WithSchema(rec, params)})
+	node, err := saidex.NewToolNode([]tools.Tool{saidex.WithSchema(rec, params)}, opts...)
 	if err != nil {
 		o.Verdict, o.Detail = Broken, err.Error()
 		return o
@@ -142,6 +146,7 @@ func Score(ctx context.Context, c *Case) Outcome {
 		return o
 	}
 	cr := res.Calls[0]
+	o.Outcome, o.Coercions = cr.Outcome, cr.Coercions
 	executed := cr.Outcome == saidex.OutcomeExecuted || cr.Outcome == saidex.OutcomeCorrected || cr.Outcome == saidex.OutcomeSalvaged
 	if executed && (len(rec.got) != 1 || rec.got[0] != string(cr.Arguments)) {
 		o.Verdict, o.Detail = Broken, fmt.Sprintf("the tool received %q, the report says %s", rec.got, cr.Arguments)

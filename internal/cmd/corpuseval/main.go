@@ -10,7 +10,11 @@
 //
 //	corpus: N cases, P passed, S silent corruptions, O over-strict, W wrong issue sets
 //
-// With -v it lists every case that did not pass.
+// With -v it lists every case that did not pass. With -coerce it also runs
+// every case with saidex.WithCoercion(saidex.CoerceLax) and reports that run
+// separately (the labels assume strict validation): the cases whose outcome
+// changes, their coercions, and whether any case outside the wrong_type and
+// nested_error categories changed.
 package main
 
 import (
@@ -21,13 +25,15 @@ import (
 	"sort"
 	"text/tabwriter"
 
+	saidex "github.com/saidex/saidex-go"
 	"github.com/saidex/saidex-go/internal/corpus"
 )
 
 func main() {
 	verbose := flag.Bool("v", false, "list every case that did not pass")
+	coerce := flag.Bool("coerce", false, "also run with saidex.WithCoercion(saidex.CoerceLax) and report the changes")
 	flag.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: corpuseval [-v] FILE.jsonl...")
+		fmt.Fprintln(os.Stderr, "usage: corpuseval [-v] [-coerce] FILE.jsonl...")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
@@ -50,8 +56,10 @@ func main() {
 	classes := map[string]*corpus.Summary{}
 	var total, invalid corpus.Summary
 	var failures []corpus.Outcome
+	strict := make([]corpus.Outcome, len(cases))
 	for i := range cases {
 		o := corpus.Score(ctx, &cases[i])
+		strict[i] = o
 		k := key{cases[i].Category, cases[i].Expect}
 		if rows[k] == nil {
 			rows[k] = &corpus.Summary{}
@@ -107,10 +115,36 @@ func main() {
 			fmt.Printf("  %s [%s/%s] %s: %s\n", o.Case.ID, o.Case.Category, o.Case.Expect, o.Verdict, o.Detail)
 		}
 	}
+	if *coerce {
+		reportCoercion(ctx, cases, strict)
+	}
 	if total.N > 0 {
 		fmt.Printf("\npassed %.1f%%\n", 100*float64(total.Pass)/float64(total.N))
 	}
 	fmt.Println(total.Line())
+}
+
+// reportCoercion runs every case again with CoerceLax and lists the cases
+// whose outcome or arguments change compared with the strict run.
+func reportCoercion(ctx context.Context, cases []corpus.Case, strict []corpus.Outcome) {
+	fmt.Println("\nwith WithCoercion(CoerceLax) (labels assume CoerceNone; not part of the score):")
+	changed, outside, coerced := 0, 0, 0
+	for i := range cases {
+		lax := corpus.Score(ctx, &cases[i], saidex.WithCoercion(saidex.CoerceLax))
+		if len(lax.Coercions) > 0 {
+			coerced++
+		}
+		if lax.Outcome == strict[i].Outcome && lax.Verdict == strict[i].Verdict {
+			continue
+		}
+		changed++
+		c := &cases[i]
+		if c.Category != "wrong_type" && c.Category != "nested_error" {
+			outside++
+		}
+		fmt.Printf("  %s [%s/%s]: %s -> %s, coercions %v\n", c.ID, c.Category, c.Expect, strict[i].Outcome, lax.Outcome, lax.Coercions)
+	}
+	fmt.Printf("coerce: %d cases change outcome, %d calls coerced, %d changes outside wrong_type and nested_error\n", changed, coerced, outside)
 }
 
 func ratio(a, b int) string {
