@@ -20,10 +20,12 @@ type ToolError struct {
 	Err    error  // the tool's error, or a *PanicError
 }
 
+// Error returns the tool name, the call id and the tool's error.
 func (e *ToolError) Error() string {
 	return fmt.Sprintf("saidex: tool %q (call %q): %v", e.Tool, e.CallID, e.Err)
 }
 
+// Unwrap returns the tool's error.
 func (e *ToolError) Unwrap() error { return e.Err }
 
 // PanicError is the error a tool's recovered panic is turned into.
@@ -32,6 +34,7 @@ type PanicError struct {
 	Stack []byte // the goroutine's stack at the panic
 }
 
+// Error returns "panic: " and the panic value.
 func (e *PanicError) Error() string { return fmt.Sprintf("panic: %v", e.Value) }
 
 // CallInfo describes the tool call a tool is running for. Tools reach it

@@ -74,6 +74,7 @@ type ExtractionError struct {
 	Err error
 }
 
+// Error says how many attempts were made and why the last one failed.
 func (e *ExtractionError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "saidex: extraction failed after %d attempt", e.Attempts)

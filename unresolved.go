@@ -165,6 +165,7 @@ type ToolCallValidationError struct {
 	Count int
 }
 
+// Error counts the failed calls and lists the listed ones with their problems.
 func (e *ToolCallValidationError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "saidex: %d tool call", e.Count)

@@ -1043,6 +1043,7 @@ type ValidationIssue struct {
 	Message string
 }
 
+// Error returns the issue's path and message.
 func (e *ValidationIssue) Error() string {
 	if e.Path == "" {
 		return e.Message
@@ -1067,6 +1068,7 @@ func (e *ValidationIssue) issue() Issue {
 // collect issues into one and return it.
 type ValidationIssues []ValidationIssue
 
+// Error joins the issues' texts.
 func (e ValidationIssues) Error() string {
 	parts := make([]string, len(e))
 	for i := range e {
