@@ -143,11 +143,16 @@ func run(ctx context.Context, w io.Writer, agent llms.Model) error {
 	if err != nil {
 		return err
 	}
-	ai := llms.MessageContent{Role: llms.ChatMessageTypeAI}
+	ai, text := llms.MessageContent{Role: llms.ChatMessageTypeAI}, ""
 	for _, ch := range resp.Choices {
+		text += ch.Content
 		for _, tc := range ch.ToolCalls {
 			ai.Parts = append(ai.Parts, tc)
 		}
+	}
+	if len(ai.Parts) == 0 { // a real model may answer in text instead
+		fmt.Fprintf(w, "no tool calls; the model said: %s\n", text)
+		return nil
 	}
 	messages = append(messages, ai)
 
