@@ -30,6 +30,7 @@ import (
 	"io"
 	"log"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/saidex/saidex-go"
@@ -115,8 +116,9 @@ func run(ctx context.Context, w io.Writer, loopModel, graphModel llms.Model) err
 		if err != nil {
 			return nil, err
 		}
-		// A partial update: only the key this node changes.
-		return map[string]any{"messages": append(msgs[:len(msgs):len(msgs)], ai)}, nil
+		// A partial update: only the key this node changes (Clip: a new
+		// slice, the state's own is never written to).
+		return map[string]any{"messages": append(slices.Clip(msgs), ai)}, nil
 	}
 	state := map[string]any{"messages": []llms.MessageContent{question}}
 	state, err = runStateGraph(ctx, state, agentNode, node.StateNode("messages"),
