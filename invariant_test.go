@@ -8,8 +8,10 @@ import (
 	"math/rand/v2"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
+	"github.com/saidex/saidex-go/internal/scripted"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/tools"
 )
@@ -43,7 +45,23 @@ func newInvariantHarness(t testing.TB) *invariantHarness {
 		record(ctx, in)
 		return in, nil
 	}}
-	h.node = mustNode(t, []tools.Tool{weather, echo}, WithHandleToolErrors(true), WithLogger(slog.New(slog.DiscardHandler)))
+	// A correction model whose answers cycle through a valid correction, an
+	// invalid one, a provider error and unparseable text.
+	var turn atomic.Int64
+	corrector := scripted.New(func(ctx context.Context, req scripted.Request) (*llms.ContentResponse, error) {
+		switch turn.Add(1) % 4 {
+		case 0:
+			return scripted.ToolCallResponse(req.ToolChoiceName(), `{"city":"Fixed"}`, nil), nil
+		case 1:
+			return scripted.ToolCallResponse(req.ToolChoiceName(), `{"city":5}`, nil), nil
+		case 2:
+			return nil, errors.New("HTTP 429: rate limited")
+		default:
+			return scripted.TextResponse("I cannot help with that.", nil), nil
+		}
+	})
+	h.node = mustNode(t, []tools.Tool{weather, echo}, WithHandleToolErrors(true),
+		WithCorrectionModel(corrector), WithLogger(slog.New(slog.DiscardHandler)))
 	return h
 }
 
@@ -75,7 +93,7 @@ type genCall struct {
 // checkInvariant runs the node on calls and checks that every call whose
 // id is not a repeat gets exactly one tool message, in order, and that
 // every valid call ran exactly once.
-func (h *invariantHarness) checkInvariant(t testing.TB, calls []genCall) {
+func (h *invariantHarness) checkInvariant(t testing.TB, calls []genCall) *Result {
 	t.Helper()
 	h.mu.Lock()
 	clear(h.ran)
@@ -94,6 +112,7 @@ func (h *invariantHarness) checkInvariant(t testing.TB, calls []genCall) {
 	seen := map[string]bool{}
 	var wantIDs []string
 	execs := map[string]int{}
+	ranOnce := map[string]bool{} // corrected calls must have run exactly once
 	for i, c := range calls {
 		dup := c.id != "" && seen[c.id]
 		seen[c.id] = true
@@ -106,6 +125,9 @@ func (h *invariantHarness) checkInvariant(t testing.TB, calls []genCall) {
 		wantIDs = append(wantIDs, c.id)
 		if c.mustRun {
 			execs[c.id]++
+		}
+		if res.Calls[i].Outcome == OutcomeCorrected {
+			ranOnce[c.id] = true
 		}
 	}
 	if len(res.ToolMessages) != len(wantIDs) {
@@ -123,6 +145,17 @@ func (h *invariantHarness) checkInvariant(t testing.TB, calls []genCall) {
 			t.Fatalf("call %q ran %d times, want %d", id, h.ran[id], n)
 		}
 	}
+	for id := range ranOnce {
+		if id != "" && h.ran[id] != 1 {
+			t.Fatalf("corrected call %q ran %d times, want 1", id, h.ran[id])
+		}
+	}
+	for id, n := range h.ran {
+		if id != "" && n > 1 {
+			t.Fatalf("call %q ran %d times", id, n)
+		}
+	}
+	return res
 }
 
 func randomCalls(r *rand.Rand) []genCall {
@@ -155,8 +188,17 @@ func TestInvariantEveryCallAnsweredOnce(t *testing.T) {
 		iterations = 500
 	}
 	r := rand.New(rand.NewPCG(1, 2))
+	seen := map[Outcome]int{}
 	for range iterations {
-		h.checkInvariant(t, randomCalls(r))
+		for _, c := range h.checkInvariant(t, randomCalls(r)).Calls {
+			seen[c.Outcome]++
+		}
+	}
+	// The mix must exercise every outcome the harness can produce.
+	for _, o := range []Outcome{OutcomeExecuted, OutcomeCorrected, OutcomeFeedback, OutcomeDropped} {
+		if seen[o] == 0 {
+			t.Errorf("no call had outcome %s: %v", o, seen)
+		}
 	}
 }
 
