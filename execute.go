@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/tmc/langchaingo/llms"
 	"golang.org/x/sync/errgroup"
@@ -82,7 +84,7 @@ func (n *ToolNode) executeOne(ctx context.Context, r *run, c *call) error {
 	}
 	c.status = statusAnswered
 	if c.tool == nil {
-		c.output = fmt.Sprintf("Error: %s is not a valid tool, try one of [%s].", c.name, n.toolNames())
+		c.output = fmt.Sprintf("Error: %s is not a valid tool, try one of [%s].", quotedName(c.name), n.toolNames())
 		c.isError = true
 		return nil
 	}
@@ -112,6 +114,34 @@ func (n *ToolNode) executeOne(ctx context.Context, r *run, c *call) error {
 	}
 	c.isError, c.err = true, err
 	return nil
+}
+
+// maxQuotedName is how much of an unknown tool's name an error message quotes.
+const maxQuotedName = 100
+
+// quotedName returns a tool name as an error message may quote it: a clean
+// name unchanged, otherwise with control characters and invalid UTF-8
+// replaced by U+FFFD and cut to about maxQuotedName bytes.
+func quotedName(name string) string {
+	clean := len(name) <= maxQuotedName && utf8.ValidString(name)
+	for i := 0; clean && i < len(name); i++ {
+		clean = name[i] >= 0x20 && name[i] != 0x7f
+	}
+	if clean {
+		return name
+	}
+	var b strings.Builder
+	for i, r := range name {
+		if i >= maxQuotedName {
+			b.WriteString("…")
+			break
+		}
+		if r < 0x20 || r == 0x7f || r == utf8.RuneError {
+			r = utf8.RuneError
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // callTool calls the tool, turning a panic into a *PanicError.

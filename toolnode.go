@@ -394,6 +394,10 @@ func (n *ToolNode) collect(ai llms.MessageContent) []*call {
 		case c.noFunc:
 			c.status, c.outcome = statusInvalid, OutcomeFeedback
 			c.err = errNoFunctionCall
+		case c.tool != nil && c.tool.schema == nil && len(c.raw) > n.cfg.maxArgumentBytes:
+			// A plain tool's string is not parsed, but the cap holds for it too.
+			c.status, c.outcome = statusInvalid, OutcomeFeedback
+			c.err = fmt.Errorf("%w: %d bytes exceed the limit of %d", ErrMalformedArguments, len(c.raw), n.cfg.maxArgumentBytes)
 		case c.tool == nil || c.tool.schema == nil:
 			// Unknown tools and plain tools pass through to the executor.
 			c.args, c.status = c.raw, statusValid
