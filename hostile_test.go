@@ -59,6 +59,19 @@ func runOne(t *testing.T, n *ToolNode, call llms.ToolCall) (CallReport, llms.Too
 	return res.Calls[0], response(t, res.ToolMessages[0])
 }
 
+// sanitizedArgs returns the arguments of the only call of a sanitized AI message.
+func sanitizedArgs(t *testing.T, res *Result) string {
+	t.Helper()
+	if len(res.AIMessage.Parts) != 1 {
+		t.Fatalf("sanitized AI message has %d parts, want 1", len(res.AIMessage.Parts))
+	}
+	c, ok := res.AIMessage.Parts[0].(llms.ToolCall)
+	if !ok || c.FunctionCall == nil {
+		t.Fatalf("sanitized part is %T, want an llms.ToolCall with a FunctionCall", res.AIMessage.Parts[0])
+	}
+	return c.FunctionCall.Arguments
+}
+
 // assertShortFeedback checks that a refused call was answered with
 // feedback that quotes at most a short prefix of its arguments.
 func assertShortFeedback(t *testing.T, rep CallReport, resp llms.ToolCallResponse) {
@@ -110,7 +123,16 @@ func TestHugeArguments(t *testing.T) {
 				tool = WithSchema(tool, `{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`)
 			}
 			n := mustNode(t, []tools.Tool{tool}, tt.opts...)
-			rep, resp := runOne(t, n, tc("c1", "get_weather", tt.args))
+			res, err := n.Run(context.Background(), conversation(tc("c1", "get_weather", tt.args)))
+			if err != nil || len(res.ToolMessages) != 1 {
+				t.Fatalf("Run: %v", err)
+			}
+			rep, resp := res.Calls[0], response(t, res.ToolMessages[0])
+			// The sanitized history keeps arguments that ran, and drops
+			// (without parsing) arguments refused for their size.
+			if got := sanitizedArgs(t, res); tt.executed && got != tt.args || !tt.executed && got != "{}" {
+				t.Errorf("sanitized arguments are %d bytes (%.20q), want %s", len(got), got, map[bool]string{true: "the arguments", false: "{}"}[tt.executed])
+			}
 			if !tt.executed {
 				assertShortFeedback(t, rep, resp)
 				if got.Load() != 0 {

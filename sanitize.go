@@ -116,6 +116,8 @@ func (n *ToolNode) sanitizedArguments(c *call) (string, bool) {
 	switch {
 	case c.noFunc:
 		return "{}", true
+	case len(c.raw) > n.cfg.maxArgumentBytes: // refused unparsed (WithMaxArgumentBytes); never parsed here either
+		return "{}", true
 	case c.tool == nil: // an unknown tool: answered with an error, keep what parses
 		if isJSONObject(c.raw) {
 			return c.raw, false
