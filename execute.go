@@ -47,6 +47,20 @@ type CallInfo struct {
 
 type callKey struct{}
 
+// callContext carries a call's CallInfo, as context.WithValue would, in one
+// allocation instead of two.
+type callContext struct {
+	context.Context
+	info CallInfo
+}
+
+func (c *callContext) Value(key any) any {
+	if key == (callKey{}) {
+		return c.info
+	}
+	return c.Context.Value(key)
+}
+
 // CallFromContext returns the tool call a tool is running for. ok is false
 // when ctx does not come from a ToolNode.
 func CallFromContext(ctx context.Context) (info CallInfo, ok bool) {
@@ -57,6 +71,9 @@ func CallFromContext(ctx context.Context) (info CallInfo, ok bool) {
 // execute is the execution stage: every valid call runs on the stock
 // executor, concurrently, bounded by WithMaxConcurrency.
 func (n *ToolNode) execute(ctx context.Context, r *run, calls []*call) error {
+	if n.cfg.maxConcurrency == 1 || countValid(calls) <= 1 {
+		return n.executeInline(ctx, r, calls)
+	}
 	g, gctx := errgroup.WithContext(ctx)
 	if n.cfg.maxConcurrency > 0 {
 		g.SetLimit(n.cfg.maxConcurrency)
@@ -77,6 +94,34 @@ func (n *ToolNode) execute(ctx context.Context, r *run, calls []*call) error {
 	return err
 }
 
+// executeInline runs the valid calls one after another on the calling
+// goroutine: what the errgroup path does when at most one call runs at a
+// time, without a goroutine (and its stack growth) per call.
+func (n *ToolNode) executeInline(ctx context.Context, r *run, calls []*call) error {
+	for _, c := range calls {
+		if c.status != statusValid {
+			continue
+		}
+		if err := n.executeOne(ctx, r, c); err != nil {
+			if ctxErr := ctx.Err(); ctxErr != nil {
+				return ctxErr // never a partial result
+			}
+			return err
+		}
+	}
+	return ctx.Err()
+}
+
+func countValid(calls []*call) int {
+	k := 0
+	for _, c := range calls {
+		if c.status == statusValid {
+			k++
+		}
+	}
+	return k
+}
+
 // executeOne runs one call and records its answer.
 func (n *ToolNode) executeOne(ctx context.Context, r *run, c *call) error {
 	if err := ctx.Err(); err != nil {
@@ -92,7 +137,7 @@ func (n *ToolNode) executeOne(ctx context.Context, r *run, c *call) error {
 	if c.tool.schema == nil {
 		input = unwrapArg1(input)
 	}
-	tctx := context.WithValue(ctx, callKey{}, CallInfo{ID: c.id, Name: c.name, Messages: r.messages})
+	tctx := &callContext{Context: ctx, info: CallInfo{ID: c.id, Name: c.name, Messages: r.messages}}
 	out, err := callTool(tctx, c.tool, input)
 	if err == nil {
 		c.output = out

@@ -611,3 +611,53 @@ func TestHugeUnknownToolNameIsNotEchoed(t *testing.T) {
 		t.Fatalf("answered with %d bytes: %.300q", len(resp.Content), resp.Content)
 	}
 }
+
+// Calls that run one at a time (a single call, or WithMaxConcurrency(1))
+// run on the caller's goroutine: the same contract as concurrent calls.
+func TestSequentialExecutionContract(t *testing.T) {
+	type key struct{}
+	errDown := errors.New("down")
+	var order []string // written by one goroutine at a time: calls run sequentially here
+	mk := func(name string, fail bool) tools.Tool {
+		return plainTool{name: name, fn: func(ctx context.Context, in string) (string, error) {
+			info, ok := CallFromContext(ctx)
+			if !ok || info.Name != name || ctx.Value(key{}) != "caller" || len(info.Messages) != 2 {
+				return "", fmt.Errorf("tool context: info %+v (%v), caller value %v", info, ok, ctx.Value(key{}))
+			}
+			order = append(order, info.ID)
+			if fail {
+				return "", errDown
+			}
+			return "ok " + info.ID, nil
+		}}
+	}
+	ctx := context.WithValue(context.Background(), key{}, "caller")
+	ts := []tools.Tool{mk("a", false), mk("fail", true)}
+
+	n := mustNode(t, ts)
+	res, err := n.Run(ctx, conversation(tc("1", "a", "x")))
+	if err != nil || response(t, res.ToolMessages[0]).Content != "ok 1" {
+		t.Fatalf("single call: %v", err)
+	}
+
+	order = nil
+	n = mustNode(t, ts, WithMaxConcurrency(1))
+	_, err = n.Run(ctx, conversation(tc("1", "a", "x"), tc("2", "fail", "x"), tc("3", "a", "x")))
+	var te *ToolError
+	if !errors.As(err, &te) || te.CallID != "2" || !errors.Is(err, errDown) {
+		t.Fatalf("Run = %v, want the *ToolError of call 2", err)
+	}
+	if strings.Join(order, ",") != "1,2" {
+		t.Fatalf("calls ran in order %q, want 1,2 and nothing after the failure", order)
+	}
+
+	order = nil
+	n = mustNode(t, ts, WithMaxConcurrency(1), WithHandleToolErrors(true))
+	res, err = n.Run(ctx, conversation(tc("1", "a", "x"), tc("2", "fail", "x"), tc("3", "a", "x")))
+	if err != nil || len(res.ToolMessages) != 3 || strings.Join(order, ",") != "1,2,3" {
+		t.Fatalf("Run = %v, order %q; want all three answered in order", err, order)
+	}
+	if got := response(t, res.ToolMessages[1]).Content; got != "Error: down" {
+		t.Fatalf("the failure was answered %q", got)
+	}
+}
