@@ -102,7 +102,8 @@ func (n *ToolNode) sanitize(r *run, res *Result, calls []*call) {
 		}
 		tc.FunctionCall = &fc
 		if isPtr {
-			out.Parts = append(out.Parts, &tc)
+			cp := tc // a copy, so tc itself does not escape for every part
+			out.Parts = append(out.Parts, &cp)
 		} else {
 			out.Parts = append(out.Parts, tc)
 		}

@@ -16,6 +16,7 @@ BENCHTIME=${BENCHTIME:-1s}
 OUT_DIR=${OUT_DIR:-$(mktemp -d)}
 ROOT_OUT=$OUT_DIR/root.txt
 PEER_OUT=$OUT_DIR/peerbench.txt
+mkdir -p "$OUT_DIR"
 
 root_cmd="go test -run '^\$' -bench . -benchmem -count $COUNT -benchtime $BENCHTIME ."
 peer_cmd="(cd internal/peerbench && go test -run '^\$' -bench . -benchmem -count $COUNT -benchtime $BENCHTIME .)"
