@@ -90,6 +90,9 @@ func fmtRatio(v float64, ok bool) string {
 	if !ok {
 		return "n/a"
 	}
+	if v < 0.1 {
+		return fmt.Sprintf("%.4f×", v) // a small fraction of a budget still shows
+	}
 	return fmt.Sprintf("%.2f×", v)
 }
 
