@@ -209,9 +209,17 @@ func TestDeepButParseableValueIsExecuted(t *testing.T) {
 	}}, `{"type":"object","properties":{"data":{}, "token":{"type":"string","writeOnly":true}},"required":["data"]}`)
 	n := mustNode(t, []tools.Tool{tool})
 	args := `{"token":"s3cret","data":` + nested(`{"a":`, "[1]", "}", depth, true) + `}`
-	rep, resp := runOne(t, n, tc("c1", "store", args))
+	res, err := n.Run(context.Background(), conversation(tc("c1", "store", args)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, resp := res.Calls[0], response(t, res.ToolMessages[0])
 	if rep.Outcome != OutcomeExecuted || resp.Content != "stored" || got.Load() != int64(len(args)) {
 		t.Fatalf("outcome %q, content %.200q, tool got %d bytes; want executed with %d bytes", rep.Outcome, resp.Content, got.Load(), len(args))
+	}
+	// The sanitized history masks the secret and keeps the deep value.
+	if s := sanitizedArgs(t, res); strings.Contains(s, "s3cret") || strings.Count(s, `{"a":`) != depth {
+		t.Fatalf("sanitized arguments (%d bytes) keep the secret or lose the nesting: %.80q", len(s), s)
 	}
 }
 
