@@ -60,3 +60,23 @@ func BenchmarkHugeBroken(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRunSequential is BenchmarkRun/valid with WithMaxConcurrency(1):
+// the calls run one after another on the caller's goroutine, as in the
+// stock baseline. The difference with BenchmarkRun/valid is the cost of a
+// goroutine per call for a tool that does no I/O.
+func BenchmarkRunSequential(b *testing.B) {
+	ctx := context.Background()
+	n := mustNode(b, []tools.Tool{benchTool()}, WithMaxConcurrency(1))
+	for _, size := range []int{1, 8, 64} {
+		b.Run(fmt.Sprint(size), func(b *testing.B) {
+			msgs := benchfixture.Conversation(benchfixture.Valid, size)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := n.Run(ctx, msgs); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -179,13 +179,17 @@ func report(w io.Writer, r results, meta []string, cpu string) {
 	p("\n## Valid, repaired and invalid calls vs the stock path (`BenchmarkRun`)\n\n")
 	p("Baseline: `json.Unmarshal` of each call's arguments plus the tool call, no validation.\n")
 	p("Target: a message of valid calls costs ≤ 1.5× the baseline.\n\n")
-	p("| calls | valid / baseline | target ≤ 1.5× met | repaired / baseline | invalid / baseline |\n|---|---|---|---|---|\n")
+	p("The baseline runs calls one after another; the node runs them concurrently by default, so\n")
+	p("\"valid, sequential\" (`BenchmarkRunSequential`, `WithMaxConcurrency(1)`) isolates the cost of\n")
+	p("a goroutine per call for a tool that does no I/O.\n\n")
+	p("| calls | valid / baseline | target ≤ 1.5× met | valid, sequential / baseline | repaired / baseline | invalid / baseline |\n|---|---|---|---|---|---|\n")
 	for _, n := range []int{1, 8, 64} {
 		base := fmt.Sprintf("BenchmarkRun/baseline/%d", n)
 		v, ok := r.ratio(fmt.Sprintf("BenchmarkRun/valid/%d", n), base, "ns/op")
+		seq, oks := r.ratio(fmt.Sprintf("BenchmarkRunSequential/%d", n), base, "ns/op")
 		rep, okr := r.ratio(fmt.Sprintf("BenchmarkRun/repaired/%d", n), base, "ns/op")
 		inv, oki := r.ratio(fmt.Sprintf("BenchmarkRun/invalid/%d", n), base, "ns/op")
-		p("| %d | %s | %s | %s | %s |\n", n, fmtRatio(v, ok), verdict(v, ok, 1.5), fmtRatio(rep, okr), fmtRatio(inv, oki))
+		p("| %d | %s | %s | %s | %s | %s |\n", n, fmtRatio(v, ok), verdict(v, ok, 1.5), fmtRatio(seq, oks), fmtRatio(rep, okr), fmtRatio(inv, oki))
 	}
 
 	p("\n## Allocations per valid call\n\n")
