@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/tmc/langchaingo/llms"
 	"golang.org/x/sync/errgroup"
@@ -49,6 +51,20 @@ type CallInfo struct {
 
 type callKey struct{}
 
+// callContext carries a call's CallInfo, as context.WithValue would, in one
+// allocation instead of two.
+type callContext struct {
+	context.Context
+	info CallInfo
+}
+
+func (c *callContext) Value(key any) any {
+	if key == (callKey{}) {
+		return c.info
+	}
+	return c.Context.Value(key)
+}
+
 // CallFromContext returns the tool call a tool is running for. ok is false
 // when ctx does not come from a ToolNode.
 func CallFromContext(ctx context.Context) (info CallInfo, ok bool) {
@@ -59,6 +75,9 @@ func CallFromContext(ctx context.Context) (info CallInfo, ok bool) {
 // execute is the execution stage: every valid call runs on the stock
 // executor, concurrently, bounded by WithMaxConcurrency.
 func (n *ToolNode) execute(ctx context.Context, r *run, calls []*call) error {
+	if n.cfg.maxConcurrency == 1 || countValid(calls) <= 1 {
+		return n.executeInline(ctx, r, calls)
+	}
 	g, gctx := errgroup.WithContext(ctx)
 	if n.cfg.maxConcurrency > 0 {
 		g.SetLimit(n.cfg.maxConcurrency)
@@ -79,6 +98,34 @@ func (n *ToolNode) execute(ctx context.Context, r *run, calls []*call) error {
 	return err
 }
 
+// executeInline runs the valid calls one after another on the calling
+// goroutine: what the errgroup path does when at most one call runs at a
+// time, without a goroutine (and its stack growth) per call.
+func (n *ToolNode) executeInline(ctx context.Context, r *run, calls []*call) error {
+	for _, c := range calls {
+		if c.status != statusValid {
+			continue
+		}
+		if err := n.executeOne(ctx, r, c); err != nil {
+			if ctxErr := ctx.Err(); ctxErr != nil {
+				return ctxErr // never a partial result
+			}
+			return err
+		}
+	}
+	return ctx.Err()
+}
+
+func countValid(calls []*call) int {
+	k := 0
+	for _, c := range calls {
+		if c.status == statusValid {
+			k++
+		}
+	}
+	return k
+}
+
 // executeOne runs one call and records its answer.
 func (n *ToolNode) executeOne(ctx context.Context, r *run, c *call) error {
 	if err := ctx.Err(); err != nil {
@@ -86,7 +133,7 @@ func (n *ToolNode) executeOne(ctx context.Context, r *run, c *call) error {
 	}
 	c.status = statusAnswered
 	if c.tool == nil {
-		c.output = fmt.Sprintf("Error: %s is not a valid tool, try one of [%s].", c.name, n.toolNames())
+		c.output = fmt.Sprintf("Error: %s is not a valid tool, try one of [%s].", quotedName(c.name), n.toolNames())
 		c.isError = true
 		return nil
 	}
@@ -94,7 +141,7 @@ func (n *ToolNode) executeOne(ctx context.Context, r *run, c *call) error {
 	if c.tool.schema == nil {
 		input = unwrapArg1(input)
 	}
-	tctx := context.WithValue(ctx, callKey{}, CallInfo{ID: c.id, Name: c.name, Messages: r.messages})
+	tctx := &callContext{Context: ctx, info: CallInfo{ID: c.id, Name: c.name, Messages: r.messages}}
 	start := time.Now()
 	out, err := callTool(tctx, c.tool, input)
 	c.durations.Execute = time.Since(start)
@@ -118,6 +165,34 @@ func (n *ToolNode) executeOne(ctx context.Context, r *run, c *call) error {
 	}
 	c.isError, c.err = true, err
 	return nil
+}
+
+// maxQuotedName is how much of an unknown tool's name an error message quotes.
+const maxQuotedName = 100
+
+// quotedName returns a tool name as an error message may quote it: a clean
+// name unchanged, otherwise with control characters and invalid UTF-8
+// replaced by U+FFFD and cut to about maxQuotedName bytes.
+func quotedName(name string) string {
+	clean := len(name) <= maxQuotedName && utf8.ValidString(name)
+	for i := 0; clean && i < len(name); i++ {
+		clean = name[i] >= 0x20 && name[i] != 0x7f
+	}
+	if clean {
+		return name
+	}
+	var b strings.Builder
+	for i, r := range name {
+		if i >= maxQuotedName {
+			b.WriteString("…")
+			break
+		}
+		if r < 0x20 || r == 0x7f || r == utf8.RuneError {
+			r = utf8.RuneError
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // callTool calls the tool, turning a panic into a *PanicError.

@@ -102,7 +102,8 @@ func (n *ToolNode) sanitize(r *run, res *Result, calls []*call) {
 		}
 		tc.FunctionCall = &fc
 		if isPtr {
-			out.Parts = append(out.Parts, &tc)
+			cp := tc // a copy, so tc itself does not escape for every part
+			out.Parts = append(out.Parts, &cp)
 		} else {
 			out.Parts = append(out.Parts, tc)
 		}
@@ -115,6 +116,8 @@ func (n *ToolNode) sanitize(r *run, res *Result, calls []*call) {
 func (n *ToolNode) sanitizedArguments(c *call) (string, bool) {
 	switch {
 	case c.noFunc:
+		return "{}", true
+	case len(c.raw) > n.cfg.maxArgumentBytes: // refused unparsed (WithMaxArgumentBytes); never parsed here either
 		return "{}", true
 	case c.tool == nil: // an unknown tool: answered with an error, keep what parses
 		if isJSONObject(c.raw) {

@@ -387,7 +387,7 @@ type call struct {
 
 // collect lists the tool calls of the AI message and drops repeated ids.
 func (n *ToolNode) collect(ai llms.MessageContent) []*call {
-	var calls []*call
+	calls := make([]*call, 0, len(ai.Parts))
 	seen := map[string]bool{}
 	for _, tc := range toolCallsOf(ai) {
 		c := &call{index: len(calls), id: tc.ID, outcome: OutcomeExecuted}
@@ -406,6 +406,10 @@ func (n *ToolNode) collect(ai llms.MessageContent) []*call {
 		case c.noFunc:
 			c.status, c.outcome = statusInvalid, OutcomeFeedback
 			c.err = errNoFunctionCall
+		case c.tool != nil && c.tool.schema == nil && len(c.raw) > n.cfg.maxArgumentBytes:
+			// A plain tool's string is not parsed, but the cap holds for it too.
+			c.status, c.outcome = statusInvalid, OutcomeFeedback
+			c.err = fmt.Errorf("%w: %d bytes exceed the limit of %d", ErrMalformedArguments, len(c.raw), n.cfg.maxArgumentBytes)
 		case c.tool == nil || c.tool.schema == nil:
 			// Unknown tools and plain tools pass through to the executor.
 			c.args, c.status = c.raw, statusValid
@@ -438,7 +442,9 @@ var errNoFunctionCall = errors.New("the tool call names no function")
 
 // assemble builds the tool messages and reports in call order.
 func (n *ToolNode) assemble(r *run, calls []*call) *Result {
-	res := &Result{AIMessageIndex: r.aiIndex, Calls: make([]CallReport, len(calls))}
+	res := &Result{AIMessageIndex: r.aiIndex, Calls: make([]CallReport, len(calls)),
+		ToolMessages: make([]llms.MessageContent, 0, len(calls))}
+	parts := make([]llms.ContentPart, len(calls)) // one backing array for every message's single part
 	for i, c := range calls {
 		rep := CallReport{
 			Index: c.index, ID: c.id, Name: c.name, RawArguments: c.raw,
@@ -456,9 +462,10 @@ func (n *ToolNode) assemble(r *run, calls []*call) *Result {
 		if c.status == statusDropped {
 			continue
 		}
+		parts[i] = llms.ToolCallResponse{ToolCallID: c.id, Name: c.name, Content: c.output}
 		res.ToolMessages = append(res.ToolMessages, llms.MessageContent{
 			Role:  llms.ChatMessageTypeTool,
-			Parts: []llms.ContentPart{llms.ToolCallResponse{ToolCallID: c.id, Name: c.name, Content: c.output}},
+			Parts: parts[i : i+1 : i+1], // capped: appending to one message never touches the next
 		})
 	}
 	return res

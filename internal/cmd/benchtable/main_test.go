@@ -1,0 +1,55 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+const sample = `# command: go test -run '^$' -bench . -benchmem -count 3 .
+goos: linux
+cpu: Test CPU
+BenchmarkRun/baseline/8-2   	   10000	     40000 ns/op	    9000 B/op	     200 allocs/op
+BenchmarkRun/baseline/8-2   	   10000	     50000 ns/op	    9000 B/op	     200 allocs/op
+BenchmarkRun/baseline/8-2   	   10000	     60000 ns/op	    9000 B/op	     200 allocs/op
+BenchmarkRun/valid/8-2      	   10000	     60000 ns/op	    9000 B/op	     400 allocs/op
+BenchmarkRun/valid/8-2      	   10000	     99000 ns/op	    9000 B/op	     400 allocs/op
+BenchmarkRun/valid/8-2      	   10000	     70000 ns/op	    9000 B/op	     400 allocs/op
+BenchmarkToolOnly/8-2       	   10000	     20000 ns/op	    9000 B/op	     120 allocs/op
+BenchmarkRunScale/calls=1-2 	   10000	      5000 ns/op	    5000 ns/call	    1 B/op	     50 allocs/op
+BenchmarkRunScale/calls=10-2 	   10000	     60000 ns/op	    6000 ns/call	    1 B/op	     500 allocs/op
+BenchmarkParseSize/valid/1KB-2 	   10000	      1000 ns/op	 1000.00 MB/s
+BenchmarkParseSize/valid/100KB-2 	   100	    100000 ns/op	  500.00 MB/s
+BenchmarkHugeBroken/default-cap-2 	  10	  25000000 ns/op	    3000 B/op	      44 allocs/op
+PASS
+`
+
+func TestReportTakesMediansAndRatios(t *testing.T) {
+	res := results{}
+	meta, cpu, err := parse(strings.NewReader(sample), res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(meta) != 1 || cpu != "Test CPU" {
+		t.Fatalf("meta %q, cpu %q", meta, cpu)
+	}
+	if v, _ := res.get("BenchmarkRun/valid/8", "ns/op"); v != 70000 {
+		t.Fatalf("median = %v, want 70000", v)
+	}
+	var b bytes.Buffer
+	report(&b, res, meta, cpu)
+	out := b.String()
+	for _, want := range []string{
+		"| 8 | 1.40× | yes |",                 // valid / baseline: 70000 / 50000
+		"| 8 | 50.0 | 15.0 | 35.0 | **no** |", // (400-120)/8 allocs beyond the tool's own
+		"| 10 | 1.20× | 50.0 |",               // ns/call ratio to one call
+		"| valid | 100KB | 2.00 | 2.00× |",    // ns/byte and its ratio to 1 KB
+		"| 0.50× | yes | 44 |",                // 25 ms of the 50 ms budget
+		"go test -run '^$' -bench . -benchmem -count 3 .",
+		"| 1 | n/a | not measured |",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+}
