@@ -82,6 +82,9 @@ func run(ctx context.Context, w io.Writer) error {
 	}
 	for _, c := range res.Calls {
 		fmt.Fprintf(w, "%s  %-9s repaired=%-5v args=%s\n", c.ID, c.Outcome, c.Repaired, orNone(string(c.Arguments)))
+		if c.Repaired {
+			fmt.Fprintf(w, "        repair steps: %v\n", c.RepairSteps)
+		}
 		fmt.Fprintf(w, "        answer: %s\n\n", c.Output)
 	}
 	fmt.Fprintln(w, "The AI message as stored in the conversation (sanitized):")

@@ -15,6 +15,7 @@ func TestQuickstart(t *testing.T) {
 	}
 	for _, want := range []string{
 		`call_1  executed  repaired=true  args={"city":"Paris","days":2}`,
+		`repair steps: [strip_thinking json_repair]`,
 		`call_2  corrected repaired=false args={"city":"Oslo","days":3}`,
 		`call_3  feedback  repaired=false args=(not executed)`,
 		`city: required field is missing`,
