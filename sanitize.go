@@ -135,8 +135,9 @@ func (n *ToolNode) sanitizedArguments(c *call) (string, bool) {
 	if c.ran() {
 		if c.outcome == OutcomeExecuted && !c.repaired && secrets == nil && c.args == c.raw {
 			// The model's own arguments parsed as they were (c.value is
-			// their decoding): keep them unless they are not an object.
-			if _, isObject := c.value.(map[string]any); isObject {
+			// their decoding, or rawValid says the raw text is an object):
+			// keep them unless they are not an object.
+			if _, isObject := c.value.(map[string]any); isObject || c.rawValid {
 				return c.raw, false
 			}
 		}

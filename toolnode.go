@@ -301,6 +301,10 @@ func (n *ToolNode) prepare(ctx context.Context, r *run, calls []*call) error {
 			continue
 		}
 		t0 := time.Now()
+		if n.rawValid(c) { // fastbytes.go: valid as sent, no repair or decoding
+			c.durations.Validate = time.Since(t0)
+			continue
+		}
 		n.repair(c) // repair.go
 		t1 := time.Now()
 		if err := n.validate(ctx, r, c); err != nil { // validate.go
@@ -361,6 +365,7 @@ type call struct {
 	value    any
 	args     string
 	repaired bool
+	rawValid bool // valid as sent, checked on the raw bytes: value is nil (fastbytes.go)
 	steps    []RepairStep
 	err      error // why the arguments could not be parsed
 

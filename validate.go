@@ -78,6 +78,9 @@ type compiledSchema struct {
 	// fast is the compiled pre-check for the common keyword subset; nil
 	// when the schema uses any keyword outside it.
 	fast checker
+	// fastBytes checks raw argument text against the same subset without
+	// decoding it (fastbytes.go); nil when fast is.
+	fastBytes *byteChecker
 }
 
 // schemaField describes one top-level member of an argument schema.
@@ -145,6 +148,7 @@ func compileSchema(name string, schema any) (*compiledSchema, error) {
 	}
 	cs.fields = topLevelFields(s)
 	cs.fast = compileFast(s)
+	cs.fastBytes = compileFastBytes(s) // fastbytes.go
 	return cs, nil
 }
 
