@@ -394,3 +394,27 @@ func TestFastBytesNeverAcceptsWhatTheOrdinaryPathRejects(t *testing.T) {
 	}
 	t.Logf("%d acceptances checked", accepted)
 }
+
+// BenchmarkFastBytes compares the byte checker on the benchmark tool's
+// valid arguments with the ordinary path's decode and value check.
+func BenchmarkFastBytes(b *testing.B) {
+	s := fixtureSchema(b)
+	args := benchfixture.Arguments(benchfixture.Valid, 3)
+	b.Run("bytes", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if !s.fastBytes.valid(args, false) {
+				b.Fatal("refused")
+			}
+		}
+	})
+	b.Run("decode+validate", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			v, err := decodeJSON(args)
+			if err != nil || s.validate(v) != nil {
+				b.Fatal("invalid")
+			}
+		}
+	})
+}
