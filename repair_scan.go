@@ -4,9 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // This file holds the lenient scanner of the repair stage. It reads one
@@ -665,28 +668,29 @@ func controlEscape(c byte) string {
 // jsonTokens lists the significant tokens of valid JSON text, in the
 // scanner's form, for comparison with a scan.
 func jsonTokens(text string) ([]scanTok, error) {
-	dec := json.NewDecoder(strings.NewReader(text))
-	dec.UseNumber()
+	// Duplicate names and invalid UTF-8 are accepted, as encoding/json
+	// does (invalid bytes read as U+FFFD): the comparison is of token
+	// sequences, and validation judges the value afterwards.
+	dec := jsontext.NewDecoder(strings.NewReader(text),
+		jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
 	var toks []scanTok
 	for {
-		t, err := dec.Token()
+		t, err := dec.ReadToken()
+		if err == io.EOF {
+			return toks, nil
+		}
 		if err != nil {
-			if err.Error() == "EOF" {
-				return toks, nil
-			}
 			return nil, err
 		}
-		switch v := t.(type) {
-		case json.Delim:
-			toks = append(toks, scanTok{kind: byte(v)})
-		case string:
-			toks = append(toks, scanTok{kind: 's', text: v})
-		case json.Number:
-			toks = append(toks, scanTok{kind: 'n', text: string(v)})
-		case bool:
-			toks = append(toks, scanTok{kind: 'l', text: fmt.Sprint(v)})
-		case nil:
-			toks = append(toks, scanTok{kind: 'l', text: "null"})
+		switch k := t.Kind(); k {
+		case '{', '}', '[', ']':
+			toks = append(toks, scanTok{kind: byte(k)})
+		case '"':
+			toks = append(toks, scanTok{kind: 's', text: t.String()})
+		case '0':
+			toks = append(toks, scanTok{kind: 'n', text: t.String()})
+		default: // true, false, null
+			toks = append(toks, scanTok{kind: 'l', text: t.String()})
 		}
 	}
 }
