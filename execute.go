@@ -78,7 +78,14 @@ func (n *ToolNode) execute(ctx context.Context, r *run, calls []*call) error {
 	if n.cfg.maxConcurrency == 1 || countValid(calls) <= 1 {
 		return n.executeInline(ctx, r, calls)
 	}
-	g, gctx := errgroup.WithContext(ctx)
+	// The first error (of a goroutine or of the inline call) cancels the
+	// others and is the one returned: context.Cause of gctx.
+	ctx2, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	g, gctx := errgroup.WithContext(ctx2)
+	// Unbounded, the first valid call runs on the calling goroutine, which
+	// would otherwise only wait: one goroutine (and its stack growth) less.
+	var first *call
 	if n.cfg.maxConcurrency > 0 {
 		g.SetLimit(n.cfg.maxConcurrency)
 	}
@@ -86,16 +93,29 @@ func (n *ToolNode) execute(ctx context.Context, r *run, calls []*call) error {
 		if c.status != statusValid {
 			continue
 		}
+		if first == nil && n.cfg.maxConcurrency == 0 {
+			first = c
+			continue
+		}
 		if gctx.Err() != nil {
 			break
 		}
 		g.Go(func() error { return n.executeOne(gctx, r, c) })
 	}
+	var firstErr error
+	if first != nil {
+		if firstErr = n.executeOne(gctx, r, first); firstErr != nil {
+			cancel(firstErr)
+		}
+	}
 	err := g.Wait()
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return ctxErr // never a partial result
 	}
-	return err
+	if err != nil || firstErr != nil {
+		return context.Cause(gctx)
+	}
+	return nil
 }
 
 // executeInline runs the valid calls one after another on the calling

@@ -441,3 +441,32 @@ func deepCopy(msgs []llms.MessageContent) []llms.MessageContent {
 	}
 	return out
 }
+
+// In a concurrent run, the first tool error stops the others and is the
+// error returned, whichever call (the one on the calling goroutine or one
+// on its own goroutine) fails first.
+func TestConcurrentRunReturnsTheFirstToolError(t *testing.T) {
+	boom := errors.New("boom")
+	blockUntilDone := func(ctx context.Context, _ string) (string, error) {
+		<-ctx.Done()
+		return "", ctx.Err()
+	}
+	fail := func(context.Context, string) (string, error) { return "", boom }
+	for _, tt := range []struct {
+		name         string
+		first, other func(context.Context, string) (string, error)
+		wantCallID   string
+	}{
+		{"the first call fails", fail, blockUntilDone, "c1"},
+		{"another call fails", blockUntilDone, fail, "c2"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			n := mustNode(t, []tools.Tool{plainTool{name: "first", fn: tt.first}, plainTool{name: "other", fn: tt.other}})
+			_, err := n.Run(context.Background(), conversation(tc("c1", "first", ""), tc("c2", "other", "")))
+			var te *ToolError
+			if !errors.As(err, &te) || !errors.Is(err, boom) || te.CallID != tt.wantCallID {
+				t.Fatalf("err = %v, want the *ToolError of %s wrapping boom", err, tt.wantCallID)
+			}
+		})
+	}
+}
