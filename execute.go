@@ -222,5 +222,8 @@ func callTool(ctx context.Context, bt *boundTool, input string) (out string, err
 			err = &PanicError{Value: v, Stack: debug.Stack()}
 		}
 	}()
+	if vc, ok := bt.tool.(validatedCaller); ok && bt.schema != nil {
+		return vc.callValidated(ctx, input) // a NewTool tool, validated by its own schema
+	}
 	return bt.tool.Call(ctx, input)
 }

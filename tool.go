@@ -41,7 +41,9 @@ var ErrInvalidArguments = errors.New("saidex: invalid tool arguments")
 //
 // Call decodes its JSON input into a fresh A (unknown fields are rejected)
 // and calls fn. A decoding error is returned wrapped with
-// [ErrInvalidArguments].
+// [ErrInvalidArguments]. A [ToolNode] runs the tool with arguments its
+// schema has accepted, which already rejects unknown fields, and decodes them
+// with the cheaper json.Unmarshal.
 func NewTool[A any](name, description string, fn func(ctx context.Context, args A) (string, error)) Tool {
 	return &typedTool[A]{name: name, description: description, fn: fn, schema: reflectSchema[A]()}
 }
@@ -60,6 +62,22 @@ func (t *typedTool[A]) Call(ctx context.Context, input string) (string, error) {
 	args, err := t.decode(input)
 	if err != nil {
 		return "", err
+	}
+	return t.fn(ctx, args)
+}
+
+// validatedCaller is implemented by tools made with NewTool. The node calls
+// callValidated instead of Call with arguments the tool's own schema has
+// accepted: exactly one JSON value, with no member the schema does not
+// allow, so the strict decoder of Call has nothing left to reject.
+type validatedCaller interface {
+	callValidated(ctx context.Context, input string) (string, error)
+}
+
+func (t *typedTool[A]) callValidated(ctx context.Context, input string) (string, error) {
+	var args A
+	if err := json.Unmarshal([]byte(input), &args); err != nil {
+		return "", fmt.Errorf("%w: %s: %v", ErrInvalidArguments, t.name, err)
 	}
 	return t.fn(ctx, args)
 }

@@ -470,3 +470,23 @@ func TestConcurrentRunReturnsTheFirstToolError(t *testing.T) {
 		})
 	}
 }
+
+func TestNewToolDecodesStrictlyOutsideANode(t *testing.T) {
+	weather, runs := countingWeather()
+	// Called directly (by another executor), unknown fields are rejected.
+	if _, err := weather.Call(context.Background(), `{"city":"Oslo","town":"Oslo"}`); !errors.Is(err, ErrInvalidArguments) {
+		t.Errorf("direct Call with an unknown field: err = %v, want ErrInvalidArguments", err)
+	}
+	if _, err := weather.Call(context.Background(), `{"city":"Oslo"} {}`); !errors.Is(err, ErrInvalidArguments) {
+		t.Errorf("direct Call with trailing data: err = %v, want ErrInvalidArguments", err)
+	}
+	// Through a node the schema rejects the unknown field before the tool runs.
+	n := mustNode(t, []tools.Tool{weather})
+	res, err := n.Run(context.Background(), conversation(tc("1", "get_weather", `{"city":"Oslo","town":"Oslo"}`), tc("2", "get_weather", `{"city":"Oslo","days":3}`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Calls[0].Outcome != OutcomeFeedback || res.Calls[1].Output != "Oslo: sunny for 3 days" || runs.Load() != 1 {
+		t.Errorf("calls = %+v, tool ran %d times", res.Calls, runs.Load())
+	}
+}
