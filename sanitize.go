@@ -137,12 +137,12 @@ func (n *ToolNode) sanitizedArguments(c *call) (string, bool) {
 			// The model's own arguments parsed as they were (c.value is
 			// their decoding, or rawValid says the raw text is an object):
 			// keep them unless they are not an object.
-			if _, isObject := c.value.(map[string]any); isObject || c.rawValid {
+			if c.rawValid || isJSONObject(c.raw) {
 				return c.raw, false
 			}
 		}
 		s, _, ok := canonicalJSON(c.args, secrets)
-		if !ok {
+		if !ok || !isJSONObject(s) {
 			n.cfg.log().Warn("saidex: the arguments a tool ran with are not JSON; storing {} in the sanitized message",
 				slog.String("tool", c.name), slog.String("call_id", c.id), slog.String("outcome", string(c.outcome)))
 			return "{}", true
@@ -167,10 +167,17 @@ func (n *ToolNode) sanitizedArguments(c *call) (string, bool) {
 	return "{}", true
 }
 
-// isJSONObject reports whether s is exactly one JSON object.
+// isJSONObject reports whether s is exactly one JSON object that the
+// provider clients can read back: langchaingo's Anthropic and Gemini clients
+// json.Unmarshal past arguments into a map, which fails on a number beyond
+// float64 (1e999) although the text is valid JSON.
 func isJSONObject(s string) bool {
 	t := strings.TrimLeft(s, " \t\r\n")
-	return len(t) > 0 && t[0] == '{' && json.Valid([]byte(s))
+	if len(t) == 0 || t[0] != '{' {
+		return false
+	}
+	var m map[string]any
+	return json.Unmarshal([]byte(s), &m) == nil
 }
 
 // canonicalJSON re-encodes the JSON value s compactly, with object keys
