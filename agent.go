@@ -39,10 +39,12 @@ import (
 // raise, an interrupt).
 //
 // The intermediate steps stay faithful: an action's Tool, ToolID and
-// ToolInput are the call's tool name, id and arguments — the arguments that
-// ran, or, for a call answered with feedback, the model's arguments when
-// they are a JSON object and "{}" when they are not, so that the history
-// rebuilt from the steps can be sent to any provider. Its Log is
+// ToolInput are the call's tool name, id and arguments as the sanitized AI
+// message holds them (see [WithSanitizeMessages]): what ran, or for a call
+// answered with feedback the model's object, the repaired object or "{}",
+// secrets masked, so that the history rebuilt from the steps can be sent to
+// any provider. Hooks, validators and tools see the executor's inputs map as
+// the run's state ([StateFromContext]). Its Log is
 // "saidex turn N" followed by a newline and the AI message's text; it
 // groups the actions of one AI message.
 //
@@ -113,7 +115,8 @@ func WithAgentOutputKey(key string) AgentOption {
 
 // WithAgentCallOptions adds call options (model, temperature, …) to every
 // model call of the agent, after llms.WithTools and before the options the
-// executor's caller passes with chains.WithModel and the like.
+// executor's caller passes with chains.WithModel and the like. Default:
+// none.
 func WithAgentCallOptions(opts ...llms.CallOption) AgentOption {
 	return agentOptionFunc(func(c *agentConfig) { c.callOptions = append(c.callOptions, opts...) })
 }

@@ -15,6 +15,7 @@ import (
 // [Extract] and by the correction stage of a [ToolNode].
 type CorrectionMode int
 
+// The correction modes.
 const (
 	// ToolCalling, the default, binds one tool whose parameters are the
 	// target schema and forces it with llms.WithToolChoice (in the map form
@@ -151,14 +152,14 @@ func WithCallbacks(h callbacks.Handler) CorrectionOption {
 // WithCallOptions adds llms.CallOption values to every model call of
 // [Extract], before the options extraction needs (tools, tool choice, JSON
 // mode), which win. A model name set with llms.WithModel names the model in
-// token counts.
+// token counts. Default: none.
 func WithCallOptions(opts ...llms.CallOption) ExtractOption {
 	return extractOptionFunc(func(s *extractSettings) { s.callOpts = append(s.callOpts, opts...) })
 }
 
 // WithExtractFunction sets the name and description of the function
-// [Extract] binds in [ToolCalling] mode. Default: [DefaultExtractFunction]
-// and a generic description.
+// [Extract] binds in [ToolCalling] mode. With an empty name Extract returns
+// an error wrapping [ErrInvalidConfig]. Default: [DefaultExtractFunction] and a generic description.
 func WithExtractFunction(name, description string) ExtractOption {
 	return extractOptionFunc(func(s *extractSettings) { s.name, s.description = name, description })
 }

@@ -130,7 +130,8 @@ func WithHandleToolErrors(on bool) Option {
 // WithToolErrorFormatter turns every tool error (and every recovered panic)
 // into an error tool message whose content is format(err), as
 // WithHandleToolErrors(true) does with its default text. It overrides
-// [WithHandleToolErrors]. A nil format restores the default behaviour.
+// [WithHandleToolErrors]. A nil format restores the default behaviour, also
+// cancelling an earlier WithHandleToolErrors(true). Default: none.
 func WithToolErrorFormatter(format func(err error) string) Option {
 	return optionFunc(func(c *config) {
 		c.toolErrorFormat = format
@@ -146,8 +147,8 @@ func WithLogger(l *slog.Logger) Option {
 }
 
 // WithMaxArgumentBytes caps the size of a call's argument string. A larger
-// call is not parsed at all and is answered with feedback. Default:
-// [DefaultMaxArgumentBytes].
+// call is not parsed at all and is answered with feedback. A value of 0 or
+// less is a configuration error. Default: [DefaultMaxArgumentBytes].
 func WithMaxArgumentBytes(n int) Option {
 	return optionFunc(func(c *config) { c.maxArgumentBytes = n })
 }

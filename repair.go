@@ -57,7 +57,9 @@ const maxEncodingLayers = 8
 
 // ErrMalformedArguments is wrapped by the error recorded for a call whose
 // argument string could not be turned into one JSON value without guessing.
-// The error is a [*MalformedArgumentsError].
+// The error is a [*MalformedArgumentsError], except for a plain tool's
+// argument string over [WithMaxArgumentBytes], which is refused before any
+// repair.
 var ErrMalformedArguments = errors.New("saidex: malformed tool arguments")
 
 // MalformedArgumentsError is the error recorded for a call whose argument

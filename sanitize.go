@@ -14,9 +14,12 @@ import (
 // message it handled with its sanitized copy, [Result.AIMessage]. Default:
 // true.
 //
-// The copy carries, for every call that ran, the arguments the tool received
-// as canonical JSON (compact, keys sorted, what a model would send); values of secret fields are masked (see
-// [Secret]). Calls answered with feedback keep their arguments untouched,
+// The copy carries, for every call that ran with repaired, corrected,
+// coerced or salvaged arguments or with secret values, the arguments the
+// tool received as canonical JSON (compact, keys sorted, what a model would
+// send), values of secret fields masked (see [Secret]); arguments valid as
+// sent are kept verbatim, and a plain tool's argument string that is not a
+// JSON object is stored as {"__arg1": string}. Calls answered with feedback keep their arguments untouched,
 // with two exceptions that keep the history sendable: arguments that are not
 // one JSON object are replaced by the repaired object when the repair stage
 // recovered one and by "{}" otherwise (the feedback message quotes or

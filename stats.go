@@ -94,7 +94,8 @@ type ToolCallStats struct {
 	// Tokens is the token usage of the call's correction, per model name;
 	// nil when no model was called.
 	Tokens map[string]TokenUsage
-	// Durations is the time the call spent in repair and validation.
+	// Durations is the time the call spent in each stage (repair,
+	// validation, correction, execution).
 	Durations CallDurations
 }
 
@@ -258,7 +259,7 @@ func (n *ToolNode) deliver(fn func(ToolNodeEvent), ev ToolNodeEvent) {
 // synchronously on the goroutine that called Run, possibly by several Runs
 // at once, so it must be safe for concurrent use and should return quickly.
 // A panic in fn is recovered and logged; the Run still succeeds. The option
-// may be given several times; a nil fn is ignored.
+// may be given several times; a nil fn is ignored. Default: none.
 func WithObserver(fn func(ToolNodeEvent)) Option {
 	return optionFunc(func(c *config) {
 		if fn != nil {

@@ -213,8 +213,10 @@ type Result struct {
 }
 
 // Invoke runs the node on a conversation and returns a new conversation:
-// the messages given, followed by one tool message per answered tool call
-// of the last AI message, in call order. The input slice is not modified.
+// the messages given, with the AI message replaced by its sanitized copy
+// (see [WithSanitizeMessages]), followed by one tool message per answered
+// tool call of the last AI message, in call order. The input slice is not
+// modified.
 //
 // Its signature is that of a message-graph node, so it can be added to a
 // graph directly. An AI message without tool calls yields the conversation

@@ -191,7 +191,7 @@ func (e *ToolCallValidationError) Error() string {
 // [UnresolvedToolCall].State, and tools, validators and hooks through
 // [StateFromContext]. It overrides a state set with [ContextWithState].
 // The node never modifies the state; share it between goroutines only if it
-// is safe to read concurrently.
+// is safe to read concurrently. Default: no state (nil).
 func WithState(state any) RunOption {
 	return runOptionFunc(func(c *runConfig) { c.state, c.hasState = state, true })
 }

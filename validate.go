@@ -980,6 +980,7 @@ type ValidatorContext struct {
 // (interrupts) last. It is a configuration error when fn is nil or when no
 // tool of the node with a schema (a [Tool]) has that name: plain
 // tools.Tool values are not validated; attach a schema with [WithSchema].
+// Default: none.
 func WithValidator(toolName string, fn Validator) Option {
 	return optionFunc(func(c *config) {
 		c.validators = append(c.validators, namedValidator{tool: toolName, fn: fn})
