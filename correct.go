@@ -273,10 +273,10 @@ func (n *ToolNode) correctOne(ctx context.Context, r *run, c *call) (err error) 
 	}
 	c.correctionErr = err
 	reason := "invalid"
+	// The call keeps the issues of the agent's own arguments: its feedback,
+	// hook and raise error describe what the agent sent. The issues of the
+	// correction model's last answer stay on CorrectionErr.
 	if ee, ok := errors.AsType[*ExtractionError](err); ok {
-		if len(ee.Issues) > 0 {
-			c.issues = ee.Issues
-		}
 		switch {
 		case ee.Err != nil && isModelError(ee):
 			reason = "model_error"

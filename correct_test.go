@@ -364,16 +364,22 @@ func TestCorrectionRetries(t *testing.T) {
 				}
 			}
 			if tt.wantOutcome == OutcomeFeedback && tt.answers[0] == bad {
-				// The latest issues are those of the model's last answer,
-				// and the retry prompt carried them.
-				if len(rep.Issues) == 0 || !errors.Is(rep.CorrectionErr, ErrExtraction) {
-					t.Fatalf("report = %+v, want the latest issues", rep)
+				// The report keeps the issues of the agent's own arguments
+				// (the first prompt carried them); the issues of the model's
+				// last answer are on CorrectionErr, and the retry prompt
+				// carried them.
+				ee, ok := errors.AsType[*ExtractionError](rep.CorrectionErr)
+				if !ok || len(ee.Issues) == 0 || len(rep.Issues) == 0 || !errors.Is(rep.CorrectionErr, ErrExtraction) {
+					t.Fatalf("report = %+v, want the agent's issues and the answer's on CorrectionErr", rep)
 				}
-				if strings.Contains(reqs[0].Text(), rep.Issues[0].Message) {
-					t.Fatalf("test needs answer issues that differ from the call's: %q", rep.Issues[0].Message)
+				if !strings.Contains(reqs[0].Text(), rep.Issues[0].Message) {
+					t.Errorf("report issue %q is not the agent's (first prompt):\n%s", rep.Issues[0].Message, reqs[0].Text())
 				}
-				if len(reqs) > 1 && !strings.Contains(reqs[1].Text(), rep.Issues[0].Message) {
-					t.Errorf("retry prompt lacks the new issue %q", rep.Issues[0].Message)
+				if strings.Contains(reqs[0].Text(), ee.Issues[0].Message) {
+					t.Fatalf("test needs answer issues that differ from the call's: %q", ee.Issues[0].Message)
+				}
+				if len(reqs) > 1 && !strings.Contains(reqs[1].Text(), ee.Issues[0].Message) {
+					t.Errorf("retry prompt lacks the new issue %q", ee.Issues[0].Message)
 				}
 			}
 		})

@@ -109,8 +109,8 @@ func (n *ToolNode) execute(ctx context.Context, r *run, calls []*call) error {
 		}
 	}
 	err := g.Wait()
-	if ctxErr := ctx.Err(); ctxErr != nil {
-		return ctxErr // never a partial result
+	if ctxErr := ctx.Err(); ctxErr != nil && (err != nil || firstErr != nil || countValid(calls) > 0) {
+		return ctxErr // never a partial result; a run whose calls all finished stands
 	}
 	if err != nil || firstErr != nil {
 		return context.Cause(gctx)
@@ -133,7 +133,7 @@ func (n *ToolNode) executeInline(ctx context.Context, r *run, calls []*call) err
 			return err
 		}
 	}
-	return ctx.Err()
+	return nil // every call finished: the run stands even if ctx is done by now
 }
 
 func countValid(calls []*call) int {
@@ -172,6 +172,19 @@ func (n *ToolNode) executeOne(ctx context.Context, r *run, c *call) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
+	return n.answerToolError(c, err)
+}
+
+// answerToolError turns a tool's error into the call's answer, or into the
+// error that stops the run. A panic in the caller's callbacks (the error
+// formatter, the interrupt test) stops the run as a *ToolError wrapping a
+// *PanicError instead of crashing a goroutine.
+func (n *ToolNode) answerToolError(c *call, err error) (stop error) {
+	defer func() {
+		if v := recover(); v != nil {
+			stop = &ToolError{Tool: c.name, CallID: c.id, Err: &PanicError{Value: v, Stack: debug.Stack()}}
+		}
+	}()
 	if n.isInterrupt(err) {
 		return err // an interrupt always propagates, unchanged
 	}

@@ -1,12 +1,15 @@
 package saidex
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"strings"
+)
 
 // unwrapArg1 returns the value of "__arg1" when input is a JSON object
 // holding that string member, as langchaingo's agents do for plain tools,
 // and input unchanged otherwise.
 func unwrapArg1(input string) string {
-	if len(input) == 0 || input[0] != '{' {
+	if t := strings.TrimLeft(input, " \t\r\n"); len(t) == 0 || t[0] != '{' {
 		return input
 	}
 	var m map[string]any

@@ -153,7 +153,9 @@ type CallReport struct {
 	ID, Name string
 	// RawArguments is the argument string exactly as the model sent it.
 	RawArguments string
-	// Arguments is the JSON the tool received; nil when the call did not run.
+	// Arguments is the JSON the tool received; nil when the call did not
+	// run, when it named an unknown tool, and when a plain tool's input
+	// was not JSON (RawArguments holds it), so a report always marshals.
 	Arguments json.RawMessage
 	// Outcome is what happened to the call.
 	Outcome Outcome
@@ -463,7 +465,7 @@ func (n *ToolNode) assemble(r *run, calls []*call) *Result {
 		rep.Flagged = c.flagged
 		rep.Coercions = slices.Clone(c.coercions)
 		if c.ran() {
-			rep.Arguments = json.RawMessage(c.args)
+			rep.Arguments = c.jsonArguments()
 		}
 		res.Calls[i] = rep
 		if c.status == statusDropped {
@@ -476,6 +478,15 @@ func (n *ToolNode) assemble(r *run, calls []*call) *Result {
 		})
 	}
 	return res
+}
+
+// jsonArguments returns the arguments the tool received when they are JSON
+// (always, for a tool with a schema), and nil otherwise.
+func (c *call) jsonArguments() json.RawMessage {
+	if c.tool == nil || (c.tool.schema == nil && !json.Valid([]byte(c.args))) {
+		return nil
+	}
+	return json.RawMessage(c.args)
 }
 
 // ran reports whether the call was handed to the executor.

@@ -2,6 +2,7 @@ package saidex
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"reflect"
 	"strings"
@@ -488,5 +489,72 @@ func TestNewToolDecodesStrictlyOutsideANode(t *testing.T) {
 	}
 	if res.Calls[0].Outcome != OutcomeFeedback || res.Calls[1].Output != "Oslo: sunny for 3 days" || runs.Load() != 1 {
 		t.Errorf("calls = %+v, tool ran %d times", res.Calls, runs.Load())
+	}
+}
+
+// A run whose calls all finished stands, even when ctx is done by the time
+// the last one returns: the tools ran and their answers are not thrown away.
+func TestFinishedRunStandsAfterCancellation(t *testing.T) {
+	for _, limit := range []int{0, 1} {
+		ctx, cancel := context.WithCancel(context.Background())
+		var started sync.WaitGroup
+		started.Add(2)
+		finishing := plainTool{name: "finish", fn: func(_ context.Context, in string) (string, error) {
+			if limit == 0 {
+				started.Done()
+				started.Wait() // both calls are running
+			}
+			if in == "last" {
+				cancel() // the caller gives up while the tools complete their work
+			}
+			return "done " + in, nil
+		}}
+		n := mustNode(t, []tools.Tool{finishing}, WithMaxConcurrency(limit))
+		res, err := n.Run(ctx, conversation(tc("a", "finish", "first"), tc("b", "finish", "last")))
+		if err != nil || len(res.ToolMessages) != 2 || res.Calls[1].Output != "done last" {
+			t.Errorf("limit %d: err %v, result %+v; want both answers", limit, err, res)
+		}
+		cancel()
+	}
+}
+
+func TestReportsMarshalAsJSON(t *testing.T) {
+	echo := plainTool{name: "echo", fn: func(_ context.Context, in string) (string, error) { return in, nil }}
+	weather, _ := countingWeather()
+	n := mustNode(t, []tools.Tool{echo, weather})
+	res, err := n.Run(context.Background(), conversation(
+		tc("1", "echo", "golang generics"), tc("2", "nope", "{oops"), tc("3", "echo", `{"__arg1":"x"}`), tc("4", "get_weather", `{"city":"Oslo"}`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := json.Marshal(res.Calls); err != nil {
+		t.Fatalf("json.Marshal(res.Calls): %v", err)
+	}
+	if res.Calls[0].Arguments != nil || res.Calls[1].Arguments != nil || string(res.Calls[3].Arguments) != `{"city":"Oslo"}` {
+		t.Errorf("arguments = %q %q %q", res.Calls[0].Arguments, res.Calls[1].Arguments, res.Calls[3].Arguments)
+	}
+	if res.Calls[2].Output != "x" || string(res.Calls[2].Arguments) != `{"__arg1":"x"}` {
+		t.Errorf("plain JSON call: output %q arguments %q", res.Calls[2].Output, res.Calls[2].Arguments)
+	}
+}
+
+// A panic in the caller's error formatter stops the run with an error in
+// every execution mode, instead of crashing a goroutine.
+func TestPanickingFormatterStopsTheRun(t *testing.T) {
+	failing := plainTool{name: "fail", fn: func(context.Context, string) (string, error) { return "", errors.New("boom") }}
+	for _, limit := range []int{0, 1, 2} {
+		n := mustNode(t, []tools.Tool{failing}, WithMaxConcurrency(limit),
+			WithToolErrorFormatter(func(error) string { panic("formatter bug") }))
+		_, err := n.Run(context.Background(), conversation(tc("a", "fail", ""), tc("b", "fail", ""), tc("c", "fail", "")))
+		var pe *PanicError
+		if !errors.As(err, &pe) || pe.Value != "formatter bug" {
+			t.Errorf("limit %d: err = %v, want a *PanicError from the formatter", limit, err)
+		}
+	}
+}
+
+func TestPlainToolArg1WithLeadingSpace(t *testing.T) {
+	if got := unwrapArg1(" \n{\"__arg1\":\"x\"}"); got != "x" {
+		t.Errorf("unwrapArg1 = %q, want x", got)
 	}
 }

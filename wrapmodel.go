@@ -138,7 +138,7 @@ func (n *ToolNode) checkResponse(ctx context.Context, messages []llms.MessageCon
 		ch := out.Choices[l.choice]
 		rep := reports[k]
 		if c.status == statusValid {
-			rep.Arguments = []byte(c.args)
+			rep.Arguments = c.jsonArguments()
 			if c.args != c.raw {
 				old := ch.ToolCalls[l.index]
 				tc := old
