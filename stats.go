@@ -118,9 +118,14 @@ type ToolNodeEvent struct {
 
 // Count returns the number of calls with outcome o.
 func (e ToolNodeEvent) Count(o Outcome) int {
+	return e.countCalls(func(c *ToolCallStats) bool { return c.Outcome == o })
+}
+
+// countCalls returns the number of calls for which is returns true.
+func (e ToolNodeEvent) countCalls(is func(*ToolCallStats) bool) int {
 	k := 0
-	for _, c := range e.Calls {
-		if c.Outcome == o {
+	for i := range e.Calls {
+		if is(&e.Calls[i]) {
 			k++
 		}
 	}
@@ -148,25 +153,13 @@ func (e ToolNodeEvent) DroppedCount() int { return e.Count(OutcomeDropped) }
 // RepairedCount returns the number of calls whose arguments the repair stage
 // changed.
 func (e ToolNodeEvent) RepairedCount() int {
-	k := 0
-	for _, c := range e.Calls {
-		if c.Repaired {
-			k++
-		}
-	}
-	return k
+	return e.countCalls(func(c *ToolCallStats) bool { return c.Repaired })
 }
 
 // CorrectionAttemptedCount returns the number of calls the correction model
 // was asked to correct.
 func (e ToolNodeEvent) CorrectionAttemptedCount() int {
-	k := 0
-	for _, c := range e.Calls {
-		if c.CorrectionAttempted {
-			k++
-		}
-	}
-	return k
+	return e.countCalls(func(c *ToolCallStats) bool { return c.CorrectionAttempted })
 }
 
 // TokenUsage returns the token usage of the Run's corrections, summed per
