@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/tmc/langchaingo/llms"
@@ -162,9 +161,9 @@ func (n *ToolNode) executeOne(ctx context.Context, r *run, c *call) error {
 		input = unwrapArg1(input)
 	}
 	tctx := &callContext{Context: ctx, info: CallInfo{ID: c.id, Name: c.name, Messages: r.messages}}
-	start := time.Now()
+	start := r.now()
 	out, err := callTool(tctx, c.tool, input)
-	c.durations.Execute = time.Since(start)
+	c.durations.Execute = r.since(start)
 	if err == nil {
 		c.output = out
 		return nil

@@ -103,6 +103,10 @@ type ToolCallStats struct {
 // to observers: see [OnToolNode], [CollectStats] and [WithObserver]. A Run
 // that returns an error emits no event. Observers share one event value and
 // must treat it, including its slices and maps, as read-only.
+//
+// Times are measured only for a Run that had a listener when it started (a
+// Run nobody observes reads no clock); a listener added while a Run is in
+// flight receives that Run's event with a zero Start and zero durations.
 type ToolNodeEvent struct {
 	// Start is when the Run began, and Duration how long it took.
 	Start    time.Time
@@ -177,11 +181,11 @@ func (e ToolNodeEvent) TokenUsage() map[string]TokenUsage {
 // in that order, on the goroutine that called Run. It builds no event when
 // nobody listens.
 func (n *ToolNode) emit(ctx context.Context, r *run, res *Result, calls []*call) {
-	sinks, _ := ctx.Value(sinkKey{}).(*sinkChain)
-	global := listeners.list.Load()
-	if len(n.cfg.observers) == 0 && sinks == nil && (global == nil || len(*global) == 0) {
+	if !n.listened(ctx) {
 		return
 	}
+	sinks, _ := ctx.Value(sinkKey{}).(*sinkChain)
+	global := listeners.list.Load()
 	r.lap(&r.stages.Sanitize)
 	ev := ToolNodeEvent{
 		Start:          r.start,
@@ -220,9 +224,42 @@ func (n *ToolNode) emit(ctx context.Context, r *run, res *Result, calls []*call)
 	}
 }
 
+// listened reports whether a run's event has a listener: an observer of the
+// node, a StatsSink in ctx or a process-wide listener.
+func (n *ToolNode) listened(ctx context.Context) bool {
+	if len(n.cfg.observers) > 0 || ctx.Value(sinkKey{}) != nil {
+		return true
+	}
+	global := listeners.list.Load()
+	return global != nil && len(*global) > 0
+}
+
+// now returns the current time when the run is timed, and the zero time
+// otherwise. A run is timed when its event had a listener as it started
+// (Run sets r.timed): a run nobody observes reads no clock, which is a
+// measurable share of a valid call's cost. A listener added during a run
+// gets that run's event with zero times.
+func (r *run) now() time.Time {
+	if !r.timed {
+		return time.Time{}
+	}
+	return time.Now()
+}
+
+// since returns the time elapsed since t when the run is timed, else 0.
+func (r *run) since(t time.Time) time.Duration {
+	if !r.timed {
+		return 0
+	}
+	return time.Since(t)
+}
+
 // lap records in d (when not nil) the time since the previous lap, or since
-// the start of the run.
+// the start of the run. It does nothing when the run is not timed.
 func (r *run) lap(d *time.Duration) {
+	if !r.timed {
+		return
+	}
 	now := time.Now()
 	last := r.last
 	if last.IsZero() {

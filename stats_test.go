@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/tools"
@@ -346,5 +347,34 @@ func TestEmitBuildsEventsOnlyForListeners(t *testing.T) {
 	}
 	if got := allocs(sanNode(t, WithObserver(func(ToolNodeEvent) {}))); got == 0 {
 		t.Error("emit with an observer allocates nothing: no event was built")
+	}
+}
+
+// A run is timed only when its event has a listener as it starts; then the
+// event's durations cover the tool's own run time.
+func TestEventDurationsCoverTheToolsRunTimeWhenObserved(t *testing.T) {
+	const pause = 3 * time.Millisecond
+	slow := NewTool("slow", "Sleeps.", func(context.Context, struct{}) (string, error) {
+		time.Sleep(pause)
+		return "ok", nil
+	})
+	var rec sanRecorder
+	n, err := NewToolNode([]tools.Tool{slow}, WithObserver(rec.record))
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs := []llms.MessageContent{sanHuman("hi"), sanAI(sanCall("c1", "slow", `{}`))}
+	if _, err := n.Run(context.Background(), msgs); err != nil {
+		t.Fatal(err)
+	}
+	ev := rec.all()[0]
+	if ev.Start.IsZero() || ev.Duration < pause || ev.Stages.Execute < pause || ev.Calls[0].Durations.Execute < pause {
+		t.Errorf("durations do not cover the tool's %v: run %v, stage %v, call %v",
+			pause, ev.Duration, ev.Stages.Execute, ev.Calls[0].Durations.Execute)
+	}
+	// Unobserved, the run reads no clock: nothing is measured.
+	r := &run{}
+	if !r.now().IsZero() || r.since(time.Now().Add(-time.Hour)) != 0 {
+		t.Error("an untimed run measured time")
 	}
 }

@@ -279,7 +279,8 @@ func (n *ToolNode) Run(ctx context.Context, messages []llms.MessageContent, opts
 	if aiIndex < 0 {
 		return nil, ErrNoAIMessage
 	}
-	r := &run{messages: messages, aiIndex: aiIndex, start: time.Now()}
+	r := &run{messages: messages, aiIndex: aiIndex, timed: n.listened(ctx)}
+	r.start = r.now()                  // zero when nobody listens (stats.go)
 	r.state, ctx = runState(ctx, rcfg) // unresolved.go
 	calls := n.collect(messages[aiIndex])
 
@@ -304,17 +305,17 @@ func (n *ToolNode) prepare(ctx context.Context, r *run, calls []*call) error {
 		if c.status != statusPending {
 			continue
 		}
-		t0 := time.Now()
+		t0 := r.now()
 		if n.rawValid(c) { // fastbytes.go: valid as sent, no repair or decoding
-			c.durations.Validate = time.Since(t0)
+			c.durations.Validate = r.since(t0)
 			continue
 		}
 		n.repair(c) // repair.go
-		t1 := time.Now()
+		t1 := r.now()
 		if err := n.validate(ctx, r, c); err != nil { // validate.go
 			return err
 		}
-		c.durations.Repair, c.durations.Validate = t1.Sub(t0), time.Since(t1)
+		c.durations.Repair, c.durations.Validate = t1.Sub(t0), r.since(t1)
 	}
 	r.lap(nil)                                       // repair and validation are timed per call
 	if err := n.correct(ctx, r, calls); err != nil { // correct.go
@@ -332,7 +333,8 @@ type run struct {
 	aiIndex  int
 	state    any // the caller's graph state: WithState or ContextWithState
 
-	// Timing for the run's event (stats.go).
+	// Timing for the run's event (stats.go), measured only when timed.
+	timed       bool
 	start, last time.Time
 	stages      StageDurations
 }
