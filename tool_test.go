@@ -1,0 +1,92 @@
+package saidex
+
+import (
+	"encoding/json"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// upperString decodes a JSON string upper-cased: a json.Unmarshaler.
+type upperString string
+
+func (u *upperString) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	*u = upperString(strings.ToUpper(s))
+	return nil
+}
+
+type decodeInner struct {
+	Tags []string `json:"tags"`
+}
+
+type decodeArgs struct {
+	decodeInner                     // embedded: its fields are promoted
+	Name        upperString         `json:"name"`
+	Count       int64               `json:"count,string"` // a number sent as a JSON string
+	Ratio       float64             `json:"ratio"`
+	When        time.Time           `json:"when"`
+	Extra       map[string]any      `json:"extra"`
+	Raw         json.RawMessage     `json:"raw"`
+	Ptr         *int                `json:"ptr"`
+	Nested      map[string][]uint8  `json:"nested"`
+	Any         any                 `json:"any"`
+	Bytes       []byte              `json:"bytes"`
+	Pairs       [2]int              `json:"pairs"`
+	Ignored     string              `json:"-"`
+	Opt         *decodeInner        `json:"opt,omitempty"`
+	Iface       interface{ M() }    `json:"-"`
+	Small       int8                `json:"small"`
+	Unsigned    uint                `json:"unsigned"`
+	Keys        map[int]string      `json:"keys"`
+	Float32     float32             `json:"float32"`
+	Deep        map[string]struct{} `json:"deep"`
+}
+
+// The node decodes a NewTool tool's validated arguments with the
+// go-json-experiment engine under encoding/json's options: every value, and
+// every error, must be what encoding/json.Unmarshal gives.
+func TestValidatedDecodeMatchesEncodingJSON(t *testing.T) {
+	tests := []struct{ name, in string }{
+		{"all fields", `{"tags":["a","b"],"name":"paris","count":"42","ratio":0.25,"when":"2026-12-02T10:00:00Z",
+			"extra":{"k":[1,"x",null,true]},"raw":{"z":1},"ptr":7,"nested":{"a":[1,2]},"any":1.5e3,
+			"bytes":"aGVsbG8=","pairs":[1,2],"small":-8,"unsigned":9,"keys":{"3":"c"},"float32":1.5,"deep":{"x":{}}}`},
+		{"empty object", `{}`},
+		{"nulls", `{"ptr":null,"extra":null,"tags":null,"opt":null,"any":null}`},
+		{"case-insensitive key", `{"NAME":"rome","Ratio":2}`},
+		{"escapes and unicode", `{"name":"caf\u00e9 \"x\" \ud83d\ude00","tags":["\n\t"]}`},
+		{"duplicate keys, last wins", `{"ratio":1,"ratio":2}`},
+		{"big number in any", `{"any":123456789012345678901234567890}`},
+		{"overflow", `{"small":300}`},
+		{"wrong type", `{"ratio":"x"}`},
+		{"bad base64", `{"bytes":"***"}`},
+		{"not an object", `[1,2]`},
+		{"trailing data", `{} {}`},
+		{"string option not a string", `{"count":42}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var want, got decodeArgs
+			wantErr := json.Unmarshal([]byte(tt.in), &want)
+			gotErr := unmarshalV1([]byte(tt.in), &got)
+			if (wantErr == nil) != (gotErr == nil) {
+				t.Fatalf("encoding/json error %v, ours %v", wantErr, gotErr)
+			}
+			if wantErr == nil && !reflect.DeepEqual(got, want) {
+				t.Errorf("decoded\n%+v\nencoding/json\n%+v", got, want)
+			}
+			// Error texts agree on syntax errors; on type errors the engine
+			// names the field more often ("illegal base64 data" becomes
+			// "cannot unmarshal string into Go struct field ...bytes ...").
+			var se *json.SyntaxError
+			if errors.As(wantErr, &se) && gotErr.Error() != wantErr.Error() {
+				t.Errorf("syntax error %q, encoding/json %q", gotErr, wantErr)
+			}
+		})
+	}
+}
