@@ -6,10 +6,11 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/tmc/langchaingo/llms"
-	"golang.org/x/sync/errgroup"
 )
 
 // ToolError is returned by [ToolNode.Run] when a tool fails and the node is
@@ -73,58 +74,103 @@ func CallFromContext(ctx context.Context) (info CallInfo, ok bool) {
 
 // execute is the execution stage: every valid call runs on the stock
 // executor, concurrently, bounded by WithMaxConcurrency.
+//
+// Workers are started one at a time, only while calls are waiting: the
+// calling goroutine is the first worker, and a worker about to run a call
+// starts one more when calls remain, the bound allows and no worker started
+// earlier is still waiting to be scheduled. Calls that block (I/O) thus
+// reach the full bound after one goroutine start per call, while a message
+// of calls that finish at once (in-memory tools) runs mostly on the calling
+// goroutine, without a goroutine, its stack growth and a wake-up per call.
 func (n *ToolNode) execute(ctx context.Context, r *run, calls []*call) error {
-	if n.cfg.maxConcurrency == 1 || countValid(calls) <= 1 {
-		return n.executeInline(ctx, r, calls)
-	}
-	// The first error (of a goroutine or of the inline call) cancels the
-	// others and is the one returned: context.Cause of gctx.
-	ctx2, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	g, gctx := errgroup.WithContext(ctx2)
-	// Unbounded, the first valid call runs on the calling goroutine, which
-	// would otherwise only wait: one goroutine (and its stack growth) less.
-	var first *call
-	if n.cfg.maxConcurrency > 0 {
-		g.SetLimit(n.cfg.maxConcurrency)
-	}
+	valid := make([]*call, 0, len(calls))
 	for _, c := range calls {
-		if c.status != statusValid {
-			continue
-		}
-		if first == nil && n.cfg.maxConcurrency == 0 {
-			first = c
-			continue
-		}
-		if gctx.Err() != nil {
-			break
-		}
-		g.Go(func() error { return n.executeOne(gctx, r, c) })
-	}
-	var firstErr error
-	if first != nil {
-		if firstErr = n.executeOne(gctx, r, first); firstErr != nil {
-			cancel(firstErr)
+		if c.status == statusValid {
+			valid = append(valid, c)
 		}
 	}
-	err := g.Wait()
-	if ctxErr := ctx.Err(); ctxErr != nil && (err != nil || firstErr != nil || countValid(calls) > 0) {
+	limit := n.cfg.maxConcurrency
+	if limit == 0 || limit > len(valid) {
+		limit = len(valid)
+	}
+	if limit <= 1 {
+		return n.executeInline(ctx, r, valid)
+	}
+	// The first error (of any worker) cancels the others and is the one
+	// returned: context.Cause of wctx.
+	wctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	p := &pool{n: n, r: r, ctx: wctx, cancel: cancel, calls: valid, limit: int32(limit)}
+	p.workers.Store(1) // the calling goroutine
+	p.work()
+	p.wg.Wait()
+	if ctxErr := ctx.Err(); ctxErr != nil && (p.failed.Load() || countValid(valid) > 0) {
 		return ctxErr // never a partial result; a run whose calls all finished stands
 	}
-	if err != nil || firstErr != nil {
-		return context.Cause(gctx)
+	if p.failed.Load() {
+		return context.Cause(wctx)
 	}
 	return nil
 }
 
+// pool runs a message's valid calls on workers that take the next call
+// until none is left; see execute.
+type pool struct {
+	n      *ToolNode
+	r      *run
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+	calls  []*call
+	limit  int32
+
+	next     atomic.Int32 // index of the next call to take
+	workers  atomic.Int32 // workers started, the calling goroutine included
+	starting atomic.Bool  // a started worker has not been scheduled yet
+	failed   atomic.Bool  // a call returned an error (the cause of ctx)
+	wg       sync.WaitGroup
+}
+
+// work takes and runs calls until none is left or the run is stopped.
+func (p *pool) work() {
+	for p.ctx.Err() == nil {
+		i := int(p.next.Add(1)) - 1
+		if i >= len(p.calls) {
+			return
+		}
+		p.grow()
+		if err := p.n.executeOne(p.ctx, p.r, p.calls[i]); err != nil {
+			p.failed.Store(true)
+			p.cancel(err)
+			return
+		}
+	}
+}
+
+// grow starts one more worker when calls are waiting, the bound allows it,
+// and every worker started before has been scheduled.
+func (p *pool) grow() {
+	if int(p.next.Load()) >= len(p.calls) || !p.starting.CompareAndSwap(false, true) {
+		return
+	}
+	// Workers are only added by the holder of starting, which the last
+	// added worker released: the count read here is current.
+	if p.workers.Load() >= p.limit {
+		p.starting.Store(false)
+		return
+	}
+	p.workers.Add(1)
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		p.starting.Store(false)
+		p.work()
+	}()
+}
+
 // executeInline runs the valid calls one after another on the calling
-// goroutine: what the errgroup path does when at most one call runs at a
-// time, without a goroutine (and its stack growth) per call.
+// goroutine: what the pool does when at most one call runs at a time.
 func (n *ToolNode) executeInline(ctx context.Context, r *run, calls []*call) error {
 	for _, c := range calls {
-		if c.status != statusValid {
-			continue
-		}
 		if err := n.executeOne(ctx, r, c); err != nil {
 			if ctxErr := ctx.Err(); ctxErr != nil {
 				return ctxErr // never a partial result

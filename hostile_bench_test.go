@@ -23,7 +23,8 @@ func BenchmarkToolOnly(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				for _, c := range calls {
-					if _, err := tool.Call(ctx, c.FunctionCall.Arguments); err != nil {
+					// As the node runs it: decoding arguments its schema accepted.
+					if _, err := tool.(validatedCaller).callValidated(ctx, c.FunctionCall.Arguments); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -5,10 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/tools"
@@ -556,5 +559,52 @@ func TestPanickingFormatterStopsTheRun(t *testing.T) {
 func TestPlainToolArg1WithLeadingSpace(t *testing.T) {
 	if got := unwrapArg1(" \n{\"__arg1\":\"x\"}"); got != "x" {
 		t.Errorf("unwrapArg1 = %q, want x", got)
+	}
+}
+
+// Workers are started on demand: whatever mix of instant, yielding and
+// sleeping calls a message holds, every call runs exactly once, its answer
+// lands in call order, and no more calls than the bound run at once.
+func TestPoolRunsEveryCallOnceWithinTheBound(t *testing.T) {
+	const calls = 300
+	for _, limit := range []int{0, 2, 5, 64} {
+		var f inflight
+		var ran [calls]atomic.Int32
+		tool := plainTool{name: "mixed", fn: func(ctx context.Context, in string) (string, error) {
+			f.enter()
+			defer f.leave()
+			i, err := strconv.Atoi(in)
+			if err != nil {
+				return "", err
+			}
+			ran[i].Add(1)
+			switch i % 3 {
+			case 1:
+				runtime.Gosched()
+			case 2:
+				time.Sleep(time.Duration(i%7) * 50 * time.Microsecond)
+			}
+			return "r" + in, nil
+		}}
+		n := mustNode(t, []tools.Tool{tool}, WithMaxConcurrency(limit))
+		var parts []llms.ContentPart
+		for i := range calls {
+			parts = append(parts, tc("c"+strconv.Itoa(i), "mixed", strconv.Itoa(i)))
+		}
+		res, err := n.Run(context.Background(), conversation(parts...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range calls {
+			if got := ran[i].Load(); got != 1 {
+				t.Fatalf("limit %d: call %d ran %d times", limit, i, got)
+			}
+			if res.Calls[i].Output != "r"+strconv.Itoa(i) || res.ToolMessages[i].Parts[0].(llms.ToolCallResponse).ToolCallID != "c"+strconv.Itoa(i) {
+				t.Fatalf("limit %d: answer %d out of order: %+v", limit, i, res.Calls[i])
+			}
+		}
+		if limit > 0 && f.max > limit {
+			t.Errorf("limit %d: %d calls ran at once", limit, f.max)
+		}
 	}
 }
