@@ -83,18 +83,18 @@ func CallFromContext(ctx context.Context) (info CallInfo, ok bool) {
 // of calls that finish at once (in-memory tools) runs mostly on the calling
 // goroutine, without a goroutine, its stack growth and a wake-up per call.
 func (n *ToolNode) execute(ctx context.Context, r *run, calls []*call) error {
+	limit := n.cfg.maxConcurrency
+	if k := countValid(calls); limit == 0 || limit > k {
+		limit = k
+	}
+	if limit <= 1 {
+		return n.executeInline(ctx, r, calls)
+	}
 	valid := make([]*call, 0, len(calls))
 	for _, c := range calls {
 		if c.status == statusValid {
 			valid = append(valid, c)
 		}
-	}
-	limit := n.cfg.maxConcurrency
-	if limit == 0 || limit > len(valid) {
-		limit = len(valid)
-	}
-	if limit <= 1 {
-		return n.executeInline(ctx, r, valid)
 	}
 	// The first error (of any worker) cancels the others and is the one
 	// returned: context.Cause of wctx.
@@ -171,6 +171,9 @@ func (p *pool) grow() {
 // goroutine: what the pool does when at most one call runs at a time.
 func (n *ToolNode) executeInline(ctx context.Context, r *run, calls []*call) error {
 	for _, c := range calls {
+		if c.status != statusValid {
+			continue
+		}
 		if err := n.executeOne(ctx, r, c); err != nil {
 			if ctxErr := ctx.Err(); ctxErr != nil {
 				return ctxErr // never a partial result

@@ -64,6 +64,8 @@ func SplitToolCalls(messages []llms.MessageContent) []llms.MessageContent {
 	return out
 }
 
+// asToolCall returns the tool call a content part holds, by value or by a
+// non-nil pointer.
 func asToolCall(p llms.ContentPart) (llms.ToolCall, bool) {
 	switch p := p.(type) {
 	case llms.ToolCall:

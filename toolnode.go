@@ -254,6 +254,20 @@ type runConfig struct {
 	hasState bool
 }
 
+// newRunConfig applies opts. A Run without options does not allocate one.
+func newRunConfig(opts []RunOption) runConfig {
+	if len(opts) == 0 {
+		return runConfig{}
+	}
+	c := new(runConfig)
+	for _, o := range opts {
+		if o != nil {
+			o.applyRun(c)
+		}
+	}
+	return *c
+}
+
 // Run handles the tool calls of the last AI message of messages and returns
 // the tool messages and a report per call. messages is not modified.
 //
@@ -266,12 +280,7 @@ type runConfig struct {
 // unchanged; all of them before any call executes, except an interrupt
 // from a tool.
 func (n *ToolNode) Run(ctx context.Context, messages []llms.MessageContent, opts ...RunOption) (*Result, error) {
-	var rcfg runConfig
-	for _, o := range opts {
-		if o != nil {
-			o.applyRun(&rcfg)
-		}
-	}
+	rcfg := newRunConfig(opts)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -398,10 +407,22 @@ type call struct {
 
 // collect lists the tool calls of the AI message and drops repeated ids.
 func (n *ToolNode) collect(ai llms.MessageContent) []*call {
-	calls := make([]*call, 0, len(ai.Parts))
+	k := 0
+	for _, p := range ai.Parts {
+		if _, ok := asToolCall(p); ok {
+			k++
+		}
+	}
+	calls := make([]*call, 0, k)
+	backing := make([]call, k) // one allocation for every call
 	seen := map[string]bool{}
-	for _, tc := range toolCallsOf(ai) {
-		c := &call{index: len(calls), id: tc.ID, outcome: OutcomeExecuted}
+	for _, p := range ai.Parts {
+		tc, ok := asToolCall(p)
+		if !ok {
+			continue
+		}
+		c := &backing[len(calls)]
+		*c = call{index: len(calls), id: tc.ID, outcome: OutcomeExecuted}
 		if tc.FunctionCall == nil {
 			c.noFunc = true
 		} else {
@@ -437,13 +458,8 @@ func (n *ToolNode) collect(ai llms.MessageContent) []*call {
 func toolCallsOf(m llms.MessageContent) []llms.ToolCall {
 	var out []llms.ToolCall
 	for _, p := range m.Parts {
-		switch tc := p.(type) {
-		case llms.ToolCall:
+		if tc, ok := asToolCall(p); ok {
 			out = append(out, tc)
-		case *llms.ToolCall:
-			if tc != nil {
-				out = append(out, *tc)
-			}
 		}
 	}
 	return out

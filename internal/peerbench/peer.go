@@ -45,11 +45,37 @@ func newEino() (*compose.ToolsNode, error) {
 	return compose.NewToolNode(context.Background(), &compose.ToolsNodeConfig{Tools: []tool.BaseTool{einoTool{}}})
 }
 
-// newSaidex returns saidex's ToolNode with the benchmark tool.
+// newSaidex returns saidex's ToolNode with the benchmark tool made by
+// saidex.NewTool, which decodes its validated arguments itself.
 func newSaidex() (*saidex.ToolNode, error) {
-	t := saidex.NewTool(benchfixture.ToolName, "Weather forecast.",
+	return saidex.NewToolNode([]tools.Tool{newTypedTool()})
+}
+
+func newTypedTool() saidex.Tool {
+	return saidex.NewTool(benchfixture.ToolName, "Weather forecast.",
 		func(_ context.Context, a benchfixture.ForecastArgs) (string, error) { return benchfixture.Body(a), nil })
-	return saidex.NewToolNode([]tools.Tool{t})
+}
+
+// sameTool is the benchmark tool as a hand-written saidex.Tool whose Call
+// is einoTool's code: encoding/json into the same struct. Run with it, the
+// comparison holds the tool's own work equal and measures the two nodes.
+type sameTool struct{ schema any }
+
+func (sameTool) Name() string        { return benchfixture.ToolName }
+func (sameTool) Description() string { return "Weather forecast." }
+func (t sameTool) Schema() any       { return t.schema }
+func (sameTool) Call(_ context.Context, args string) (string, error) {
+	var a benchfixture.ForecastArgs
+	if err := json.Unmarshal([]byte(args), &a); err != nil {
+		return "", err
+	}
+	return benchfixture.Body(a), nil
+}
+
+// newSaidexSameTool returns saidex's ToolNode with sameTool, validated
+// against the schema NewTool reflects.
+func newSaidexSameTool() (*saidex.ToolNode, error) {
+	return saidex.NewToolNode([]tools.Tool{sameTool{schema: newTypedTool().Schema()}})
 }
 
 // einoMessage is the AI message of n calls of kind k in Eino's types.
@@ -71,9 +97,13 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
+	same, err := newSaidexSameTool()
+	if err != nil {
+		fail(err)
+	}
 	ctx := context.Background()
-	fmt.Println("| workload | eino ns/op | saidex ns/op | saidex/eino | eino allocs | saidex allocs |")
-	fmt.Println("|---|---|---|---|---|---|")
+	fmt.Println("| workload | saidex/eino | saidex (same tool code)/eino | eino allocs | saidex allocs |")
+	fmt.Println("|---|---|---|---|---|")
 	for _, n := range []int{1, 8, 64} {
 		em, sm := einoMessage(benchfixture.Valid, n), benchfixture.Conversation(benchfixture.Valid, n)
 		e := testing.Benchmark(func(b *testing.B) {
@@ -92,8 +122,17 @@ func main() {
 				}
 			}
 		})
-		fmt.Printf("| valid, %d calls | %d | %d | %.2f× | %d | %d |\n", n, e.NsPerOp(), s.NsPerOp(),
-			float64(s.NsPerOp())/float64(e.NsPerOp()), e.AllocsPerOp(), s.AllocsPerOp())
+		st := testing.Benchmark(func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := same.Run(ctx, sm); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		fmt.Printf("| valid, %d calls | %.2f× | %.2f× | %d | %d |\n", n,
+			float64(s.NsPerOp())/float64(e.NsPerOp()), float64(st.NsPerOp())/float64(e.NsPerOp()),
+			e.AllocsPerOp(), s.AllocsPerOp())
 	}
 	fmt.Println()
 	fmt.Println("What each produces for an AI message of 8 calls:")

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	saidex "github.com/saidex/saidex-go"
 	"github.com/saidex/saidex-go/internal/benchfixture"
 )
 
@@ -15,6 +16,10 @@ func BenchmarkPeer(b *testing.B) {
 		b.Fatal(err)
 	}
 	sn, err := newSaidex()
+	if err != nil {
+		b.Fatal(err)
+	}
+	same, err := newSaidexSameTool()
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -37,6 +42,14 @@ func BenchmarkPeer(b *testing.B) {
 				}
 			}
 		})
+		b.Run(fmt.Sprintf("valid/%d/saidex-same-tool", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := same.Run(ctx, sm); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 
@@ -53,13 +66,28 @@ func TestBothNodesAnswerValidCalls(t *testing.T) {
 	if err != nil || len(out) != 3 {
 		t.Fatalf("eino: %d messages, %v", len(out), err)
 	}
-	res, err := sn.Run(context.Background(), benchfixture.Conversation(benchfixture.Valid, 3))
-	if err != nil || len(res.ToolMessages) != 3 {
-		t.Fatalf("saidex: %v", err)
+	same, err := newSaidexSameTool()
+	if err != nil {
+		t.Fatal(err)
 	}
-	for i := range out {
-		if out[i].Content != res.Calls[i].Output {
-			t.Errorf("call %d: eino %q, saidex %q", i, out[i].Content, res.Calls[i].Output)
+	for _, node := range []*saidex.ToolNode{sn, same} {
+		res, err := node.Run(context.Background(), benchfixture.Conversation(benchfixture.Valid, 3))
+		if err != nil || len(res.ToolMessages) != 3 {
+			t.Fatalf("saidex: %v", err)
+		}
+		for i := range out {
+			if out[i].Content != res.Calls[i].Output || res.Calls[i].Outcome != saidex.OutcomeExecuted {
+				t.Errorf("call %d: eino %q, saidex %q (%s)", i, out[i].Content, res.Calls[i].Output, res.Calls[i].Outcome)
+			}
+		}
+	}
+	// Both saidex tools are validated: an argument of the wrong type is
+	// answered with feedback and never reaches the tool.
+	bad := benchfixture.Conversation(benchfixture.Invalid, 1)
+	for _, node := range []*saidex.ToolNode{sn, same} {
+		res, err := node.Run(context.Background(), bad)
+		if err != nil || res.Calls[0].Outcome != saidex.OutcomeFeedback {
+			t.Errorf("invalid call: %v, %+v", err, res)
 		}
 	}
 }
