@@ -179,9 +179,12 @@ func report(w io.Writer, r results, meta []string, cpu string) {
 	p("\n## Valid, repaired and invalid calls vs the stock path (`BenchmarkRun`)\n\n")
 	p("Baseline: `json.Unmarshal` of each call's arguments plus the tool call, no validation.\n")
 	p("Target: a message of valid calls costs ≤ 1.5× the baseline.\n\n")
-	p("The baseline runs calls one after another; the node runs them concurrently by default, so\n")
-	p("\"valid, sequential\" (`BenchmarkRunSequential`, `WithMaxConcurrency(1)`) isolates the cost of\n")
-	p("a goroutine per call for a tool that does no I/O.\n\n")
+	p("The baseline runs calls one after another; the node runs them concurrently by default\n")
+	p("(workers started on demand, the calling goroutine first), so \"valid, sequential\"\n")
+	p("(`BenchmarkRunSequential`, `WithMaxConcurrency(1)`) isolates the cost of concurrent\n")
+	p("execution for a tool that does no I/O. A `NewTool` tool run by the node decodes its\n")
+	p("validated arguments with encoding/json's semantics on the go-json-experiment engine; the\n")
+	p("baseline calls the same tool's `Call`, which decodes with encoding/json.\n\n")
 	p("| calls | valid / baseline | target ≤ 1.5× met | valid, sequential / baseline | repaired / baseline | invalid / baseline |\n|---|---|---|---|---|---|\n")
 	for _, n := range []int{1, 8, 64} {
 		base := fmt.Sprintf("BenchmarkRun/baseline/%d", n)
@@ -193,7 +196,8 @@ func report(w io.Writer, r results, meta []string, cpu string) {
 	}
 
 	p("\n## Allocations per valid call\n\n")
-	p("The tool's own allocations (`BenchmarkToolOnly`: decoding into its struct and its body)\n")
+	p("The tool's own allocations (`BenchmarkToolOnly`: decoding into its struct as the node\n")
+	p("runs it, and its body)\n")
 	p("are subtracted from the node's. Target: ≤ 25 allocations per valid call beyond the tool's own.\n\n")
 	p("| calls | node allocs/call | tool's own allocs/call | beyond the tool's own | target ≤ 25 met | baseline allocs/call |\n|---|---|---|---|---|---|\n")
 	for _, n := range []int{1, 8, 64} {
@@ -272,14 +276,21 @@ func report(w io.Writer, r results, meta []string, cpu string) {
 	p("\n## saidex vs Eino on valid calls (`internal/peerbench`, `BenchmarkPeer`)\n\n")
 	p("`github.com/cloudwego/eino` `compose.ToolsNode.Invoke` (no validation) vs saidex `Run`\n")
 	p("(repair fast path and schema validation) on the same messages. Target: saidex at least as\n")
-	p("fast as Eino.\n\n")
-	p("| calls | saidex / eino, time | target ≤ 1× met | eino allocs/op | saidex allocs/op |\n|---|---|---|---|---|\n")
+	p("fast as Eino. \"saidex\" runs the tool made by `saidex.NewTool`, which decodes its\n")
+	p("validated arguments itself (go-json-experiment engine, encoding/json semantics); \"saidex,\n")
+	p("same tool code\" runs a hand-written `saidex.Tool` whose `Call` is Eino's tool code\n")
+	p("(encoding/json), so the tool's own work is equal and only the nodes differ.\n\n")
+	p("| calls | saidex / eino, time | target ≤ 1× met | saidex, same tool code / eino | target ≤ 1× met | eino allocs/op | saidex allocs/op | saidex, same tool code, allocs/op |\n|---|---|---|---|---|---|---|---|\n")
 	for _, n := range []int{1, 8, 64} {
 		e, s := fmt.Sprintf("BenchmarkPeer/valid/%d/eino", n), fmt.Sprintf("BenchmarkPeer/valid/%d/saidex", n)
+		st := s + "-same-tool"
 		v, ok := r.ratio(s, e, "ns/op")
+		vt, okt := r.ratio(st, e, "ns/op")
 		ea, oke := r.get(e, "allocs/op")
 		sa, oks := r.get(s, "allocs/op")
-		p("| %d | %s | %s | %s | %s |\n", n, fmtRatio(v, ok), verdict(v, ok, 1), fmtNum(ea, oke, 0), fmtNum(sa, oks, 0))
+		ta, okta := r.get(st, "allocs/op")
+		p("| %d | %s | %s | %s | %s | %s | %s | %s |\n", n, fmtRatio(v, ok), verdict(v, ok, 1), fmtRatio(vt, okt), verdict(vt, okt, 1),
+			fmtNum(ea, oke, 0), fmtNum(sa, oks, 0), fmtNum(ta, okta, 0))
 	}
 	p("\nOn broken calls Eino fails the whole node; see `cd internal/peerbench && go run .` for what\n")
 	p("each produces.\n")
