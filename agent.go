@@ -61,7 +61,9 @@ import (
 // Agent at the same time that make the very same call (same tool, same
 // arguments) may receive each other's result of that call. A stand-in
 // called when no tool message is waiting (outside an executor) runs the call
-// through the node itself.
+// through the node itself. Tool messages no executor asks for (one that
+// stopped between a Plan and its actions) are kept up to 1,024, then
+// evicted oldest first.
 type Agent struct {
 	llm   llms.Model
 	node  *ToolNode
@@ -150,7 +152,7 @@ func NewAgent(llm llms.Model, node *ToolNode, opts ...AgentOption) (*Agent, erro
 		return nil, fmt.Errorf("%w: WithAgentOutputKey: empty key", ErrInvalidConfig)
 	}
 	a := &Agent{llm: llm, node: node, cfg: cfg, byUpper: map[string]bool{}}
-	a.pending.m = map[pendingKey][]string{}
+	a.pending.m = map[pendingKey][]pendingObs{}
 	for _, name := range node.order {
 		a.tools = append(a.tools, &agentTool{agent: a, name: name, description: node.tools[name].tool.Description()})
 		a.byUpper[strings.ToUpper(name)] = true
@@ -324,17 +326,50 @@ func countTurns(steps []schema.AgentStep) int {
 
 type pendingKey struct{ tool, input string }
 
+// maxPendingObservations bounds the tool messages an Agent holds for its
+// executors. An executor consumes a Plan's messages right after the Plan;
+// messages left behind (an executor that stopped between the two) are
+// evicted oldest first beyond this bound, so a long-lived Agent cannot grow
+// without limit.
+const maxPendingObservations = 1024
+
 // pendingObservations holds the tool messages Plan produced until the
 // executor asks the stand-in tools for them, first in first out per key.
 type pendingObservations struct {
-	mu sync.Mutex
-	m  map[pendingKey][]string
+	mu    sync.Mutex
+	m     map[pendingKey][]pendingObs
+	order []pendingRef // push order, for eviction; may hold consumed entries
+	live  int          // entries in m
+	seq   uint64
+}
+
+type pendingObs struct {
+	seq uint64
+	obs string
+}
+
+type pendingRef struct {
+	key pendingKey
+	seq uint64
 }
 
 func (p *pendingObservations) push(k pendingKey, obs string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.m[k] = append(p.m[k], obs)
+	p.seq++
+	p.m[k] = append(p.m[k], pendingObs{p.seq, obs})
+	p.order = append(p.order, pendingRef{k, p.seq})
+	p.live++
+	for p.live > maxPendingObservations {
+		ref := p.order[0]
+		p.order = p.order[1:]
+		if q := p.m[ref.key]; len(q) > 0 && q[0].seq == ref.seq {
+			p.remove(ref.key, q)
+		}
+	}
+	if len(p.order) > 2*maxPendingObservations {
+		p.compact()
+	}
 }
 
 func (p *pendingObservations) pop(k pendingKey) (string, bool) {
@@ -344,13 +379,35 @@ func (p *pendingObservations) pop(k pendingKey) (string, bool) {
 	if len(q) == 0 {
 		return "", false
 	}
-	obs := q[0]
+	p.remove(k, q)
+	return q[0].obs, true
+}
+
+// remove drops the first entry of k's queue q.
+func (p *pendingObservations) remove(k pendingKey, q []pendingObs) {
 	if len(q) == 1 {
 		delete(p.m, k)
 	} else {
 		p.m[k] = q[1:]
 	}
-	return obs, true
+	p.live--
+}
+
+// compact drops the consumed entries from order.
+func (p *pendingObservations) compact() {
+	live := map[uint64]bool{}
+	for _, q := range p.m {
+		for _, o := range q {
+			live[o.seq] = true
+		}
+	}
+	kept := make([]pendingRef, 0, p.live)
+	for _, ref := range p.order {
+		if live[ref.seq] {
+			kept = append(kept, ref)
+		}
+	}
+	p.order = kept
 }
 
 // agentTool is the executor-facing stand-in of one tool of the node.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -254,5 +255,48 @@ func TestNewAgentRejectsBadConfig(t *testing.T) {
 				t.Errorf("err = %v, want ErrInvalidConfig", err)
 			}
 		})
+	}
+}
+
+// The pending tool messages are first in first out per tool and input, and
+// bounded: messages no executor asks for are evicted oldest first, and the
+// bookkeeping of consumed messages does not grow either.
+func TestPendingObservationsAreFIFOAndBounded(t *testing.T) {
+	p := pendingObservations{m: map[pendingKey][]pendingObs{}}
+	k := pendingKey{"T", "{}"}
+	p.push(k, "first")
+	p.push(k, "second")
+	if got, _ := p.pop(k); got != "first" {
+		t.Fatalf("pop = %q, want first", got)
+	}
+	if got, _ := p.pop(k); got != "second" {
+		t.Fatalf("pop = %q, want second", got)
+	}
+	if _, ok := p.pop(k); ok {
+		t.Fatal("pop of an empty queue succeeded")
+	}
+
+	// Leave maxPendingObservations+10 messages unconsumed: the 10 oldest go.
+	for i := range maxPendingObservations + 10 {
+		p.push(pendingKey{"T", strconv.Itoa(i % 3)}, strconv.Itoa(i))
+	}
+	if p.live != maxPendingObservations {
+		t.Fatalf("%d messages held, want %d", p.live, maxPendingObservations)
+	}
+	if got, _ := p.pop(pendingKey{"T", "1"}); got != "10" { // 1, 4, 7 were evicted
+		t.Errorf("oldest message left for input 1 = %q, want 10", got)
+	}
+
+	// Many Plans whose messages are all consumed: nothing accumulates.
+	q := pendingObservations{m: map[pendingKey][]pendingObs{}}
+	for i := range 10 * maxPendingObservations {
+		k := pendingKey{"T", strconv.Itoa(i % 5)}
+		q.push(k, "x")
+		if _, ok := q.pop(k); !ok {
+			t.Fatal("a pushed message was not found")
+		}
+	}
+	if q.live != 0 || len(q.m) != 0 || len(q.order) > 2*maxPendingObservations {
+		t.Errorf("after consuming everything: live %d, keys %d, order %d", q.live, len(q.m), len(q.order))
 	}
 }
