@@ -415,7 +415,9 @@ type sinkChain struct {
 // derived from it, for example all tool-node runs of one graph run. Runs
 // given other contexts, such as concurrent runs of other graphs, are not
 // collected. When CollectStats contexts are nested, a Run's event goes to
-// every sink on its context, innermost first.
+// every sink on its context, innermost first. A tool that runs a ToolNode
+// of its own with the ctx it was given is part of the outer run's context:
+// the inner run's event is collected too, before the outer run's.
 func CollectStats(ctx context.Context) (context.Context, *StatsSink) {
 	s := &StatsSink{}
 	parent, _ := ctx.Value(sinkKey{}).(*sinkChain)

@@ -205,7 +205,9 @@ type stateKey struct{}
 // ContextWithState returns a copy of ctx that carries state. [ToolNode.Run]
 // and [ToolNode.Invoke] use it as the run's state when no [WithState] is
 // given; it is the way to pass state to Invoke, whose graph-node signature
-// has no options.
+// has no options. A tool that runs a ToolNode of its own with the ctx it was
+// given passes the outer run's state on the same way, unless that inner run
+// has its own WithState.
 func ContextWithState(ctx context.Context, state any) context.Context {
 	return context.WithValue(ctx, stateKey{}, state)
 }
