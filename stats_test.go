@@ -378,3 +378,34 @@ func TestEventDurationsCoverTheToolsRunTimeWhenObserved(t *testing.T) {
 		t.Error("an untimed run measured time")
 	}
 }
+
+// A tool that runs a ToolNode of its own with its ctx shares the outer
+// run's state and stats sinks; the inner run's event comes first.
+func TestNestedRunSharesStateAndSinks(t *testing.T) {
+	var innerState any
+	leaf := plainTool{name: "leaf", fn: func(ctx context.Context, _ string) (string, error) {
+		innerState = StateFromContext(ctx)
+		return "leaf done", nil
+	}}
+	inner := mustNode(t, []tools.Tool{leaf})
+	outerTool := plainTool{name: "outer", fn: func(ctx context.Context, _ string) (string, error) {
+		res, err := inner.Run(ctx, conversation(tc("i1", "leaf", "x")))
+		if err != nil {
+			return "", err
+		}
+		return res.Calls[0].Output, nil
+	}}
+	outer := mustNode(t, []tools.Tool{outerTool})
+	ctx, sink := CollectStats(context.Background())
+	res, err := outer.Run(ctx, conversation(tc("o1", "outer", "y")), WithState("user-7"))
+	if err != nil || res.Calls[0].Output != "leaf done" {
+		t.Fatalf("outer run: %v, %+v", err, res)
+	}
+	if innerState != "user-7" {
+		t.Errorf("inner tool saw state %v, want the outer run's", innerState)
+	}
+	evs := sink.Events()
+	if len(evs) != 2 || evs[0].Calls[0].ID != "i1" || evs[1].Calls[0].ID != "o1" {
+		t.Errorf("events: %+v", evs)
+	}
+}
