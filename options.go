@@ -111,8 +111,13 @@ func WithJSONRepair(on bool) Option {
 
 // WithMaxConcurrency bounds how many tool calls of one message execute (and,
 // with a correction model, are corrected) at the same time. 0, the default,
-// runs them all at once; 1 runs them one after another. A negative value is
-// a configuration error.
+// runs them all at once; 1 runs them one after another on the goroutine
+// that called Run. A negative value is a configuration error.
+//
+// Execution starts no goroutine per call: the calling goroutine runs calls
+// and starts one more worker at a time, only while calls are waiting, so
+// calls that block reach the bound while calls that finish at once run
+// mostly on the calling goroutine.
 func WithMaxConcurrency(n int) Option {
 	return optionFunc(func(c *config) { c.maxConcurrency = n })
 }
