@@ -162,7 +162,7 @@ func writeMetrics(w io.Writer, rm metricdata.ResourceMetrics) {
 func attrString(s attribute.Set) string {
 	var parts []string
 	for _, kv := range s.ToSlice() {
-		parts = append(parts, fmt.Sprintf("%s=%s", kv.Key, kv.Value.Emit()))
+		parts = append(parts, fmt.Sprintf("%s=%s", kv.Key, kv.Value.String()))
 	}
 	return strings.Join(parts, ",")
 }

@@ -121,7 +121,7 @@ func TestObserverExportsARunSpanWithOneChildSpanPerCall(t *testing.T) {
 		t.Errorf("run span %v..%v, want the run's %v..%v", runSpan.StartTime, runSpan.EndTime, ev.Start, runEnd)
 	}
 	if v, _ := attrOf(runSpan.Attributes, attrCalls); v.AsInt64() != 5 {
-		t.Errorf("run span %s = %v, want 5", attrCalls, v.Emit())
+		t.Errorf("run span %s = %v, want 5", attrCalls, v.String())
 	}
 	if len(children) != len(ev.Calls) || len(children) != 5 {
 		t.Fatalf("%d call spans for %d calls, want 5", len(children), len(ev.Calls))
@@ -147,7 +147,7 @@ func TestObserverExportsARunSpanWithOneChildSpanPerCall(t *testing.T) {
 		id, _ := attrOf(s.Attributes, attrCallID)
 		w, ok := wants[id.AsString()]
 		if !ok || seen[id.AsString()] {
-			t.Errorf("unexpected or repeated call span %q (call id %q)", s.Name, id.Emit())
+			t.Errorf("unexpected or repeated call span %q (call id %q)", s.Name, id.String())
 			continue
 		}
 		seen[id.AsString()] = true
@@ -363,7 +363,7 @@ func TestExportHoldsNoArgumentValue(t *testing.T) {
 	var exported []string
 	addAttrs := func(attrs ...attribute.KeyValue) {
 		for _, kv := range attrs {
-			exported = append(exported, string(kv.Key), kv.Value.Emit())
+			exported = append(exported, string(kv.Key), kv.Value.String())
 		}
 	}
 	spans := h.spans.GetSpans()
