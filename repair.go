@@ -150,7 +150,7 @@ func repairLayer(raw string, opt repairOptions, layer int) (repairResult, error)
 	if err == nil {
 		return unwrapString(repairResult{value: v, json: raw}, opt, layer)
 	}
-	if strings.Contains(err.Error(), "exceeded max depth") { // encoding/json's own limit, equal to MaxNestingDepth
+	if errors.Is(err, errTooDeep) {
 		return repairResult{}, malformed("the arguments are nested deeper than %d levels", MaxNestingDepth)
 	}
 	return repairBroken(raw, opt, layer)
@@ -453,8 +453,23 @@ func classifyAround(prefix, suffix string) ([]RepairStep, error) {
 	return steps, nil
 }
 
+// Errors of decodeJSON for a text that is not one JSON value.
+var (
+	errNotJSON = errors.New("not one JSON value")
+	errTooDeep = errors.New("exceeded max depth") // encoding/json's words, for the same limit
+)
+
 // decodeJSON decodes exactly one JSON value, keeping numbers as json.Number.
+// A text that is not one JSON value is refused by checkSyntax, in one
+// allocation-free pass, before any decoding: errTooDeep when it is nested
+// deeper than MaxNestingDepth, else errNotJSON.
 func decodeJSON(s string) (any, error) {
+	switch checkSyntax(s) {
+	case syntaxInvalid:
+		return nil, errNotJSON
+	case syntaxTooDeep:
+		return nil, errTooDeep
+	}
 	dec := json.NewDecoder(strings.NewReader(s))
 	dec.UseNumber()
 	var v any

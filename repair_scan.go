@@ -743,3 +743,216 @@ func endsInSpace(s string) bool {
 	r, _ := utf8.DecodeLastRuneInString(s)
 	return s != "" && unicode.IsSpace(r)
 }
+
+// Results of checkSyntax.
+const (
+	syntaxOK      = iota // one JSON value, with only white space around it
+	syntaxInvalid        // anything else
+	syntaxTooDeep        // nested deeper than MaxNestingDepth (before any other error)
+)
+
+// checkSyntax reports whether s is exactly one JSON value with only JSON
+// white space around it, by the grammar encoding/json reads: the same
+// texts json.Valid accepts (invalid UTF-8 included), and syntaxTooDeep where
+// encoding/json would first fail with "exceeded max depth". It allocates
+// nothing below 64 levels of nesting, and is linear: it is the cheap check
+// before a decode, so that a text that does not parse is never decoded.
+func checkSyntax(s string) int {
+	var buf [64]byte
+	stack := buf[:0] // open brackets
+	i := skipJSONSpace(s, 0)
+	for {
+		// A value starts at i.
+		if i >= len(s) {
+			return syntaxInvalid
+		}
+		switch c := s[i]; c {
+		case '{', '[':
+			if len(stack) >= MaxNestingDepth {
+				return syntaxTooDeep
+			}
+			stack = append(stack, c)
+			i = skipJSONSpace(s, i+1)
+			closer := byte(']')
+			if c == '{' {
+				closer = '}'
+			}
+			if i < len(s) && s[i] == closer {
+				stack = stack[:len(stack)-1]
+				i++
+				break
+			}
+			if c == '{' {
+				if i = memberName(s, i); i < 0 {
+					return syntaxInvalid
+				}
+			}
+			continue
+		case '"':
+			if i = skipJSONString(s, i); i < 0 {
+				return syntaxInvalid
+			}
+		case 't':
+			if !strings.HasPrefix(s[i:], "true") {
+				return syntaxInvalid
+			}
+			i += 4
+		case 'f':
+			if !strings.HasPrefix(s[i:], "false") {
+				return syntaxInvalid
+			}
+			i += 5
+		case 'n':
+			if !strings.HasPrefix(s[i:], "null") {
+				return syntaxInvalid
+			}
+			i += 4
+		default:
+			if i = skipJSONNumber(s, i); i < 0 {
+				return syntaxInvalid
+			}
+		}
+		// After a complete value: close containers until the next value.
+	after:
+		for {
+			i = skipJSONSpace(s, i)
+			if len(stack) == 0 {
+				if i == len(s) {
+					return syntaxOK
+				}
+				return syntaxInvalid
+			}
+			if i >= len(s) {
+				return syntaxInvalid
+			}
+			top := stack[len(stack)-1]
+			switch c := s[i]; {
+			case c == ',':
+				i = skipJSONSpace(s, i+1)
+				if top == '{' {
+					if i = memberName(s, i); i < 0 {
+						return syntaxInvalid
+					}
+				}
+				break after
+			case c == '}' && top == '{', c == ']' && top == '[':
+				stack = stack[:len(stack)-1]
+				i++
+			default:
+				return syntaxInvalid
+			}
+		}
+	}
+}
+
+// memberName reads `"name" :` and the white space after it, starting at
+// s[i], and returns where the member's value starts, or -1.
+func memberName(s string, i int) int {
+	if i >= len(s) || s[i] != '"' {
+		return -1
+	}
+	if i = skipJSONString(s, i); i < 0 {
+		return -1
+	}
+	i = skipJSONSpace(s, i)
+	if i >= len(s) || s[i] != ':' {
+		return -1
+	}
+	return skipJSONSpace(s, i+1)
+}
+
+func skipJSONSpace(s string, i int) int {
+	for i < len(s) {
+		switch s[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// plainStringByte marks the bytes a JSON string holds as they are: not a
+// quote, a backslash or a control character.
+var plainStringByte = func() (t [256]bool) {
+	for c := 0x20; c < 256; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// skipJSONString returns the index after the JSON string starting at
+// s[i] == '"', or -1.
+func skipJSONString(s string, i int) int {
+	i++
+	for {
+		for i+4 <= len(s) && plainStringByte[s[i]] && plainStringByte[s[i+1]] && plainStringByte[s[i+2]] && plainStringByte[s[i+3]] {
+			i += 4
+		}
+		for i < len(s) && plainStringByte[s[i]] {
+			i++
+		}
+		if i >= len(s) {
+			return -1
+		}
+		switch s[i] {
+		case '"':
+			return i + 1
+		case '\\':
+			if i+1 >= len(s) {
+				return -1
+			}
+			switch s[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if i+6 > len(s) || !isHex(s[i+2]) || !isHex(s[i+3]) || !isHex(s[i+4]) || !isHex(s[i+5]) {
+					return -1
+				}
+				i += 6
+			default:
+				return -1
+			}
+		default: // a control character
+			return -1
+		}
+	}
+}
+
+// skipJSONNumber returns the index after the JSON number starting at s[i],
+// or -1.
+func skipJSONNumber(s string, i int) int {
+	digits := func() int {
+		n := 0
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	if i < len(s) && s[i] == '0' {
+		i++
+	} else if digits() == 0 {
+		return -1
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if digits() == 0 {
+			return -1
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return -1
+		}
+	}
+	return i
+}
