@@ -1,7 +1,6 @@
 package saidex
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -320,25 +319,18 @@ func repairBroken(raw string, opt repairOptions, layer int) (repairResult, error
 	// check on its known corruptions (FACTS.md) and, for example, doubles
 	// the escapes of `"no onions, \"extra\" cheese"`.
 	want := sc.expected()
-	fixed := ""
-	if out, err := jsonrepair.Repair(span); err == nil {
-		if got, err := jsonTokens(out); err == nil && sameTokens(got, want) {
-			fixed = out
+	var v any
+	fixed, ok := "", false
+	if out, err := jsonrepair.Repair(span); err == nil && checkSyntax(out) == syntaxOK {
+		v, fixed, ok = readMatching(out, want)
+	}
+	if !ok {
+		if out := sc.out.String(); checkSyntax(out) == syntaxOK {
+			v, fixed, ok = readMatching(out, want)
 		}
 	}
-	if fixed == "" {
-		fixed = sc.out.String()
-		if got, err := jsonTokens(fixed); err != nil || !sameTokens(got, want) {
-			return repairResult{}, malformed("the arguments are not valid JSON and could not be repaired without guessing")
-		}
-	}
-	v, err := decodeJSON(fixed)
-	if err != nil {
+	if !ok {
 		return repairResult{}, malformed("the arguments are not valid JSON and could not be repaired without guessing")
-	}
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, []byte(fixed)); err == nil {
-		fixed = buf.String()
 	}
 	return repairResult{value: v, json: fixed, steps: append(steps, RepairJSON)}, nil
 }
@@ -470,14 +462,5 @@ func decodeJSON(s string) (any, error) {
 	case syntaxTooDeep:
 		return nil, errTooDeep
 	}
-	dec := json.NewDecoder(strings.NewReader(s))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if strings.TrimLeft(s[dec.InputOffset():], " \t\r\n") != "" {
-		return nil, errors.New("text after the JSON value")
-	}
-	return v, nil
+	return readValid(s), nil
 }

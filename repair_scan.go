@@ -956,3 +956,158 @@ func skipJSONNumber(s string, i int) int {
 	}
 	return i
 }
+
+// valueReader decodes a text checkSyntax accepted, in one pass, into the
+// value encoding/json decodes it to with UseNumber (objects as
+// map[string]any where a repeated name keeps its last value, arrays as
+// non-nil []any, numbers as json.Number, strings unquoted by encoding/json
+// itself whenever they hold an escape or invalid UTF-8). It can also check
+// the text's tokens against a scan and write the text compacted.
+type valueReader struct {
+	s       string
+	i       int
+	check   bool      // compare the tokens with want
+	want    []scanTok // the tokens the text must hold, in order
+	k       int       // the next token of want
+	differs bool      // a token differed from want
+	compact bool      // write the text without white space to out
+	out     strings.Builder
+}
+
+// readValid decodes s, which checkSyntax accepted.
+func readValid(s string) any {
+	r := valueReader{s: s}
+	return r.value()
+}
+
+// readMatching decodes s, which checkSyntax accepted, and returns it
+// compacted, when it holds exactly the tokens want.
+func readMatching(s string, want []scanTok) (any, string, bool) {
+	r := valueReader{s: s, check: true, want: want, compact: true}
+	r.out.Grow(len(s))
+	v := r.value()
+	if r.differs || r.k != len(want) {
+		return nil, "", false
+	}
+	return v, r.out.String(), true
+}
+
+func (r *valueReader) tok(kind byte, text string) {
+	if !r.check || r.differs {
+		return
+	}
+	if r.k >= len(r.want) || r.want[r.k].kind != kind || r.want[r.k].text != text {
+		r.differs = true
+		return
+	}
+	r.k++
+}
+
+func (r *valueReader) emit(c byte) {
+	if r.compact {
+		r.out.WriteByte(c)
+	}
+}
+
+func (r *valueReader) emitString(s string) {
+	if r.compact {
+		r.out.WriteString(s)
+	}
+}
+
+// structural reads the bracket, comma or colon at r.i (after white space).
+func (r *valueReader) structural() byte {
+	r.i = skipJSONSpace(r.s, r.i)
+	c := r.s[r.i]
+	r.i++
+	r.emit(c)
+	switch c {
+	case '{', '}', '[', ']':
+		r.tok(c, "")
+	}
+	return c
+}
+
+// peek returns the byte of the next token.
+func (r *valueReader) peek() byte {
+	r.i = skipJSONSpace(r.s, r.i)
+	return r.s[r.i]
+}
+
+func (r *valueReader) value() any {
+	s := r.s
+	switch c := r.peek(); c {
+	case '{':
+		r.structural()
+		m := make(map[string]any)
+		if r.peek() == '}' {
+			r.structural()
+			return m
+		}
+		for {
+			r.i = skipJSONSpace(s, r.i)
+			k := r.str()
+			r.structural() // ':'
+			m[k] = r.value()
+			if r.structural() == '}' {
+				return m
+			}
+		}
+	case '[':
+		r.structural()
+		a := make([]any, 0)
+		if r.peek() == ']' {
+			r.structural()
+			return a
+		}
+		for {
+			a = append(a, r.value())
+			if r.structural() == ']' {
+				return a
+			}
+		}
+	case '"':
+		return r.str()
+	case 't', 'f', 'n':
+		lit := "null"
+		switch c {
+		case 't':
+			lit = "true"
+		case 'f':
+			lit = "false"
+		}
+		r.i += len(lit)
+		r.tok('l', lit)
+		r.emitString(lit)
+		switch c {
+		case 't':
+			return true
+		case 'f':
+			return false
+		}
+		return nil
+	default:
+		j := skipJSONNumber(s, r.i)
+		n := s[r.i:j]
+		r.i = j
+		r.tok('n', n)
+		r.emitString(n)
+		return json.Number(n)
+	}
+}
+
+// str reads the string at r.i.
+func (r *valueReader) str() string {
+	j := skipJSONString(r.s, r.i)
+	lit := r.s[r.i:j]
+	r.i = j
+	v := lit[1 : len(lit)-1]
+	if strings.IndexByte(v, '\\') >= 0 || !utf8.ValidString(v) {
+		var u string
+		_ = json.Unmarshal([]byte(lit), &u) // cannot fail: the text passed checkSyntax
+		v = u
+	}
+	r.tok('s', v)
+	r.emitString(lit)
+	return v
+}

@@ -1,26 +1,68 @@
 package saidex
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
 
-// decoderVerdict is what encoding/json's Decoder, as decodeJSON used it
-// alone, says of s: syntaxOK, syntaxTooDeep ("exceeded max depth") or
-// syntaxInvalid.
-func decoderVerdict(s string) int {
+// decoderVerdict is what encoding/json's Decoder with UseNumber, as
+// decodeJSON used it alone, says of s: syntaxOK and the value,
+// syntaxTooDeep ("exceeded max depth") or syntaxInvalid.
+func decoderVerdict(s string) (int, any) {
 	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
 	var v any
 	err := dec.Decode(&v)
 	switch {
 	case err != nil && strings.Contains(err.Error(), "exceeded max depth"):
-		return syntaxTooDeep
+		return syntaxTooDeep, nil
 	case err != nil, strings.TrimLeft(s[dec.InputOffset():], " \t\r\n") != "":
-		return syntaxInvalid
+		return syntaxInvalid, nil
 	}
-	return syntaxOK
+	return syntaxOK, v
+}
+
+// checkAgainstEncodingJSON checks checkSyntax, decodeJSON and readMatching
+// on s against encoding/json: the same verdict, the same value (deeply
+// equal, types included), the same compact text, the same tokens.
+func checkAgainstEncodingJSON(t *testing.T, s string) {
+	t.Helper()
+	want, wantValue := decoderVerdict(s)
+	if got := checkSyntax(s); got != want {
+		t.Fatalf("checkSyntax(%.80q) = %d, encoding/json says %d", s, got, want)
+	}
+	if want != syntaxOK {
+		return
+	}
+	got, err := decodeJSON(s)
+	if err != nil || !reflect.DeepEqual(got, wantValue) {
+		t.Fatalf("decodeJSON(%.80q) = %#v, %v; encoding/json decodes %#v", s, got, err, wantValue)
+	}
+	toks, err := jsonTokens(s)
+	if err != nil {
+		return // jsontext is stricter (an invalid \u surrogate escape)
+	}
+	v, text, ok := readMatching(s, toks)
+	var compact bytes.Buffer
+	_ = json.Compact(&compact, []byte(s))
+	if !ok || text != compact.String() || !reflect.DeepEqual(v, wantValue) {
+		t.Fatalf("readMatching(%.80q, its own tokens) = %#v, %q, %v; want %#v, %q", s, v, text, ok, wantValue, compact.String())
+	}
+	if len(toks) > 0 {
+		other := slices.Clone(toks)
+		other[len(other)-1].text += "x"
+		if _, _, ok := readMatching(s, other); ok {
+			t.Fatalf("readMatching(%.80q) matched tokens that differ in the last one", s)
+		}
+		if _, _, ok := readMatching(s, toks[:len(toks)-1]); ok {
+			t.Fatalf("readMatching(%.80q) matched one token fewer", s)
+		}
+	}
 }
 
 func syntaxCases() []string {
@@ -30,7 +72,8 @@ func syntaxCases() []string {
 		`01`, `1e`, `1E+`, `-`, `+1`, `tru`, `nul`, `falsey`, `{"a" 1}`, `{"a":}`, `{"a":1,}`, `[1,]`, `[,1]`, `{,}`,
 		`{a:1}`, `{'a':1}`, `{"a":1}}`, `[1]]`, `{"a":1]`, `[1}`, "\"a\tb\"", "\"a\x00\"", `"\x"`, `"\u12"`, `"\u12G4"`,
 		"\"\xff\xfe\"", "\uFEFF{}", "{}\n\t\r ", "{} x", `{"a":1}{"a":1}`, `1 2`, `"abc`, `"abc\`, `[[[`, `{"a":{"b":[{}]}}`,
-		"\u00a0{}", `{"a":"b"`, `[1 2]`, `[true false]`, `{"a":1 "b":2}`,
+		"\u00a0{}", `{"a":"b"`, `{"a":1,"a":2}`, `{"a":[],"b":{},"c":[{}]}`, `"\ud800"`, `"\ud800\udc00"`, `"\ud800\u0041"`,
+		`"\udc00\ud800"`, "\"\xed\xa0\x80\"", "\"\xc3\"", `"\u0000"`, "\"\u2028\"", `{"a":-0.0e-0}`, ` [ 1 , { "a" : [ ] } ] `, `[1 2]`, `[true false]`, `{"a":1 "b":2}`,
 		deep + strings.Repeat("]", MaxNestingDepth),
 		"[" + deep + strings.Repeat("]", MaxNestingDepth+1),
 		"[" + deep,
@@ -39,11 +82,9 @@ func syntaxCases() []string {
 	}
 }
 
-func TestCheckSyntaxAgreesWithEncodingJSON(t *testing.T) {
+func TestCheckSyntaxAndDecodeAgreeWithEncodingJSON(t *testing.T) {
 	for _, s := range append(syntaxCases(), corpusRawArguments(t)...) {
-		if got, want := checkSyntax(s), decoderVerdict(s); got != want {
-			t.Errorf("checkSyntax(%.80q) = %d, encoding/json says %d", s, got, want)
-		}
+		checkAgainstEncodingJSON(t, s)
 		if got, want := checkSyntax(s) == syntaxOK, json.Valid([]byte(s)); got != want {
 			t.Errorf("checkSyntax(%.80q) ok = %v, json.Valid = %v", s, got, want)
 		}
@@ -70,7 +111,8 @@ func TestDecodeJSONRefusesBeforeDecoding(t *testing.T) {
 }
 
 // FuzzCheckSyntax checks that the pre-check accepts exactly what
-// encoding/json decodes, and reports the nesting limit where it does.
+// encoding/json decodes, and reports the nesting limit where it does; and
+// that the decoder behind it decodes the same values.
 func FuzzCheckSyntax(f *testing.F) {
 	for _, s := range syntaxCases() {
 		if len(s) < 200 {
@@ -81,8 +123,6 @@ func FuzzCheckSyntax(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := checkSyntax(s), decoderVerdict(s); got != want {
-			t.Fatalf("checkSyntax(%q) = %d, encoding/json says %d", s, got, want)
-		}
+		checkAgainstEncodingJSON(t, s)
 	})
 }
