@@ -387,7 +387,37 @@ var (
 )
 
 func hasThinkTag(s string) bool {
-	return thinkOpen.MatchString(s) || thinkClose.MatchString(s)
+	return mayHoldThinkTag(s) && (thinkOpen.MatchString(s) || thinkClose.MatchString(s))
+}
+
+// mayHoldThinkTag is the cheap test before thinkOpen and thinkClose: they
+// match only where '<', possibly followed by '/', is followed by 't' or
+// 'T' (the only letters (?i)t folds to).
+func mayHoldThinkTag(s string) bool {
+	for {
+		i := strings.IndexByte(s, '<')
+		if i < 0 {
+			return false
+		}
+		s = s[i+1:]
+		if strings.HasPrefix(s, "/") {
+			s = s[1:]
+		}
+		if len(s) > 0 && (s[0] == 't' || s[0] == 'T') {
+			return true
+		}
+	}
+}
+
+// mayHoldTemplateToken is the cheap test before templateToken, which
+// matches only where '<' or '[' is.
+func mayHoldTemplateToken(s string) bool {
+	return strings.ContainsAny(s, "<[")
+}
+
+// mayHoldFence is the cheap test before fence.
+func mayHoldFence(s string) bool {
+	return strings.Contains(s, "```")
 }
 
 // stripThinking removes reasoning: every <think>…</think> block, and
@@ -395,6 +425,9 @@ func hasThinkTag(s string) bool {
 // began in the prompt template). Reasoning that is never closed is refused:
 // an object inside it, or next to it, is a draft, not a call.
 func stripThinking(s string) (string, bool, error) {
+	if !mayHoldThinkTag(s) {
+		return s, false, nil
+	}
 	var kept strings.Builder
 	stripped := false
 	for {
@@ -424,7 +457,7 @@ func stripThinking(s string) (string, bool, error) {
 func classifyAround(prefix, suffix string) ([]RepairStep, error) {
 	var steps []RepairStep
 	p, s := prefix, suffix
-	if templateToken.MatchString(p) || templateToken.MatchString(s) {
+	if mayHoldTemplateToken(p) && templateToken.MatchString(p) || mayHoldTemplateToken(s) && templateToken.MatchString(s) {
 		steps = append(steps, RepairTemplateTokens)
 		p, s = templateToken.ReplaceAllString(p, " "), templateToken.ReplaceAllString(s, " ")
 	}
@@ -435,7 +468,7 @@ func classifyAround(prefix, suffix string) ([]RepairStep, error) {
 	if strings.Contains(s, "{") {
 		return nil, malformed("two JSON objects were sent (one in the text after the first); send one object per call")
 	}
-	if fence.MatchString(p) || fence.MatchString(s) {
+	if mayHoldFence(p) && fence.MatchString(p) || mayHoldFence(s) && fence.MatchString(s) {
 		steps = append(steps, RepairCodeFence)
 		p, s = strings.TrimSpace(fence.ReplaceAllString(p, "")), strings.TrimSpace(fence.ReplaceAllString(s, ""))
 	}

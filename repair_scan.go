@@ -75,6 +75,9 @@ var errNeedsLargeRepair = errors.New("the object needs repair and is larger than
 func scanObject(s string, limit int) (*scanner, error) {
 	sc := &scanner{s: s, state: stValue, limit: limit}
 	sc.out.Grow(len(s) + 8)
+	// About one token per 6 bytes in model-written arguments; more grow
+	// the slice as usual.
+	sc.toks = make([]scanTok, 0, min(len(s)/6+4, 1024))
 	if err := sc.run(); err != nil {
 		return nil, err
 	}

@@ -110,9 +110,45 @@ func TestDecodeJSONRefusesBeforeDecoding(t *testing.T) {
 	}
 }
 
+// checkPrechecks checks that the cheap tests before the repair stage's
+// regular expressions never say "no" where the expression matches.
+func checkPrechecks(t *testing.T, s string) {
+	t.Helper()
+	if (thinkOpen.MatchString(s) || thinkClose.MatchString(s)) && !mayHoldThinkTag(s) {
+		t.Fatalf("mayHoldThinkTag(%.80q) = false, but a think tag matches", s)
+	}
+	if templateToken.MatchString(s) && !mayHoldTemplateToken(s) {
+		t.Fatalf("mayHoldTemplateToken(%.80q) = false, but a template token matches", s)
+	}
+	if fence.MatchString(s) && !mayHoldFence(s) {
+		t.Fatalf("mayHoldFence(%.80q) = false, but a fence matches", s)
+	}
+}
+
+func TestRegexpPrechecksNeverMissAMatch(t *testing.T) {
+	tests := []struct {
+		in    string
+		think bool // a think tag matches
+	}{
+		{"<think>a</think>{}", true}, {"<THINKING>", true}, {"x </Think>", true}, {"</tHiNk>", true},
+		{"<tool_call>{}</tool_call>", false}, {"<|im_end|>", false}, {"[TOOL_CALLS]", false}, {"```json\n{}\n```", false},
+		{"a < b, <t", false}, {"no tags", false}, {"<", false}, {"</", false},
+	}
+	for _, tt := range tests {
+		checkPrechecks(t, tt.in)
+		if got := thinkOpen.MatchString(tt.in) || thinkClose.MatchString(tt.in); got != tt.think {
+			t.Errorf("%q: a think tag matches = %v, want %v (test case wrong)", tt.in, got, tt.think)
+		}
+	}
+	for _, s := range corpusRawArguments(t) {
+		checkPrechecks(t, s)
+	}
+}
+
 // FuzzCheckSyntax checks that the pre-check accepts exactly what
 // encoding/json decodes, and reports the nesting limit where it does; and
-// that the decoder behind it decodes the same values.
+// that the decoder behind it decodes the same values; and that the
+// prechecks before the regular expressions are sound.
 func FuzzCheckSyntax(f *testing.F) {
 	for _, s := range syntaxCases() {
 		if len(s) < 200 {
@@ -124,5 +160,6 @@ func FuzzCheckSyntax(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		checkAgainstEncodingJSON(t, s)
+		checkPrechecks(t, s)
 	})
 }
