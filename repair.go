@@ -318,7 +318,7 @@ func repairBroken(raw string, opt repairOptions, layer int) (repairResult, error
 	// it holds the same values by construction. jsonrepair v0.4.8 fails the
 	// check on its known corruptions (FACTS.md) and, for example, doubles
 	// the escapes of `"no onions, \"extra\" cheese"`.
-	want := sc.expected()
+	want := sc.expected() // complete: the span is within the limit
 	var v any
 	fixed, ok := "", false
 	if out, err := jsonrepair.Repair(span); err == nil && checkSyntax(out) == syntaxOK {
@@ -374,7 +374,7 @@ func repeatedCopy(first *scanner, span, suffix string) (bool, string) {
 		// A cut-off copy: its text is a prefix of the first copy.
 		return strings.HasPrefix(span, strings.TrimSpace(suffix)), ""
 	}
-	return sameTokens(first.toks, sc2.toks), suffix[sc2.i:]
+	return sameTokens(first.fullTokens(span), sc2.toks), suffix[sc2.i:]
 }
 
 var (

@@ -61,6 +61,34 @@ type scanner struct {
 	normalised                        bool // the text needed more than commas and closers
 	limit                             int
 	pendingComma                      bool
+	last                              scanTok // the last token read
+	// partial: toks stops where the scan passed limit (limit >= 0). Such
+	// an object is refused if it needs repair; otherwise its tokens matter
+	// only to compare it with a copy after it (fullTokens).
+	partial bool
+}
+
+// addTok records t, unless the scan has passed its limit.
+func (sc *scanner) addTok(t scanTok) {
+	sc.last = t
+	if sc.limit >= 0 && sc.i > sc.limit {
+		sc.partial = true
+		return
+	}
+	sc.toks = append(sc.toks, t)
+}
+
+// fullTokens returns the tokens of the object sc scanned, span, scanning it
+// again without a limit when sc stopped recording them.
+func (sc *scanner) fullTokens(span string) []scanTok {
+	if !sc.partial {
+		return sc.toks
+	}
+	full, err := scanObject(span, -1)
+	if err != nil { // not reached: span scanned before
+		return nil
+	}
+	return full.toks
 }
 
 var errNeedsLargeRepair = errors.New("the object needs repair and is larger than the repair limit")
@@ -77,7 +105,7 @@ func scanObject(s string, limit int) (*scanner, error) {
 	sc.out.Grow(len(s) + 8)
 	// About one token per 6 bytes in model-written arguments; more grow
 	// the slice as usual.
-	sc.toks = make([]scanTok, 0, min(len(s)/6+4, 1024))
+	sc.toks = make([]scanTok, 0, min(len(s)/6+4, 1024, max(limit, 0)/6+4))
 	if err := sc.run(); err != nil {
 		return nil, err
 	}
@@ -105,7 +133,7 @@ func (sc *scanner) run() error {
 				return malformed("the arguments are nested deeper than %d levels", MaxNestingDepth)
 			}
 			sc.stack = append(sc.stack, c)
-			sc.toks = append(sc.toks, scanTok{kind: c})
+			sc.addTok(scanTok{kind: c})
 			sc.out.WriteByte(c)
 			sc.i++
 			sc.started = true
@@ -226,7 +254,7 @@ func (sc *scanner) closeBracket(c byte) error {
 	}
 	sc.pendingComma = false // a trailing comma
 	sc.stack = sc.stack[:len(sc.stack)-1]
-	sc.toks = append(sc.toks, scanTok{kind: c})
+	sc.addTok(scanTok{kind: c})
 	sc.out.WriteByte(c)
 	sc.i++
 	sc.valueDone()
@@ -243,7 +271,7 @@ func (sc *scanner) atEOF() error {
 	}
 	switch {
 	case sc.state == stAfterValue && !sc.lastNumber:
-		if last := sc.toks[len(sc.toks)-1]; last.kind == 's' && endsInSpace(last.text) {
+		if last := sc.last; last.kind == 's' && endsInSpace(last.text) {
 			// "New York " is far more likely the start of `"New York "City""`
 			// cut at its inner quote than a value that ends in a space.
 			return malformed("the argument string was cut off inside a string value")
@@ -365,7 +393,7 @@ func (sc *scanner) number() error {
 			return malformed("a number at byte %d is not a valid JSON number", start)
 		}
 	}
-	sc.toks = append(sc.toks, scanTok{kind: 'n', text: s[start:i]})
+	sc.addTok(scanTok{kind: 'n', text: s[start:i]})
 	sc.out.WriteString(s[start:i])
 	sc.i = i
 	sc.valueDone()
@@ -395,7 +423,7 @@ func (sc *scanner) word() error {
 			sc.lastNumber = false
 		}
 		sc.comma()
-		sc.toks = append(sc.toks, scanTok{kind: 's', text: w})
+		sc.addTok(scanTok{kind: 's', text: w})
 		b, _ := json.Marshal(w)
 		sc.out.Write(b)
 		sc.normalised = true
@@ -424,7 +452,7 @@ func (sc *scanner) word() error {
 		}
 		return malformed("a value at byte %d is not quoted and is not true, false or null", sc.i)
 	}
-	sc.toks = append(sc.toks, scanTok{kind: 'l', text: lit})
+	sc.addTok(scanTok{kind: 'l', text: lit})
 	sc.out.WriteString(lit)
 	sc.i = j
 	sc.valueDone()
@@ -584,9 +612,14 @@ func (sc *scanner) str(q rune) error {
 		case c == '"' && q != '"':
 			b.WriteString(`\"`)
 			i++
-		case c < utf8.RuneSelf && c != '\'' && c != '"':
-			b.WriteByte(c)
-			i++
+		case plainScanByte[c]:
+			// A run of bytes copied as they are.
+			j := i + 1
+			for j < len(s) && plainScanByte[s[j]] {
+				j++
+			}
+			b.WriteString(s[i:j])
+			i = j
 		default:
 			r, n := utf8.DecodeRuneInString(s[i:])
 			if closes(q, r) {
@@ -630,11 +663,13 @@ func (sc *scanner) str(q rune) error {
 func (sc *scanner) endString(lit string, end int, keyPos bool) error {
 	v := lit[1 : len(lit)-1]
 	if strings.IndexByte(v, '\\') >= 0 {
-		if err := json.Unmarshal([]byte(lit), &v); err != nil {
+		var u string // its own variable: only an escaped string is unquoted on the heap
+		if err := json.Unmarshal([]byte(lit), &u); err != nil {
 			return malformed("a string at byte %d could not be read", sc.i)
 		}
+		v = u
 	}
-	sc.toks = append(sc.toks, scanTok{kind: 's', text: v})
+	sc.addTok(scanTok{kind: 's', text: v})
 	sc.i = end
 	sc.started = true
 	if keyPos {
@@ -647,6 +682,15 @@ func (sc *scanner) endString(lit string, end int, keyPos bool) error {
 	sc.lastNumber = false
 	return nil
 }
+
+// plainScanByte marks the bytes a scanned string holds as they are:
+// ASCII, not a control character, a backslash or a quote.
+var plainScanByte = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '\\' && c != '\'' && c != '"'
+	}
+	return t
+}()
 
 func isHex(c byte) bool {
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -162,4 +163,76 @@ func FuzzCheckSyntax(f *testing.F) {
 		checkAgainstEncodingJSON(t, s)
 		checkPrechecks(t, s)
 	})
+}
+
+// allocatedBy returns how many bytes f allocates.
+func allocatedBy(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+func TestRepairRefusesAHugeBrokenObjectWithTheRepairLimitWithoutDecodingIt(t *testing.T) {
+	const size = 4 << 20
+	tests := []struct {
+		name string
+		raw  string
+	}{
+		{"a trailing comma at the end", `{"note": "` + strings.Repeat("abcdefghij", size/10) + `",}`},
+		{"single quotes from the start", `{'note': '` + strings.Repeat("abcdefghij", size/10) + `'}`},
+		{"a missing comma at the end", `{"a": [` + strings.Repeat(`"abcdefghij", `, size/14) + `1 2]}`},
+	}
+	opt := repairOptions{stripThinking: true, jsonRepair: true, maxBytes: 16 << 20, maxRepair: DefaultMaxRepairBytes}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var err error
+			// Decoding (or copying the text into a decoder) would allocate
+			// at least twice its size; the syntax check allocates nothing
+			// and the scan, the text's size once.
+			n := allocatedBy(func() { _, err = repairArguments(tt.raw, opt) })
+			var me *MalformedArgumentsError
+			if !errors.As(err, &me) || !strings.Contains(me.Reason, "too large to repair") {
+				t.Fatalf("repairArguments: %v, want the repair-limit refusal", err)
+			}
+			if limit := uint64(len(tt.raw)) * 3 / 2; n > limit {
+				t.Errorf("refusing %d bytes allocated %d bytes, want at most %d", len(tt.raw), n, limit)
+			}
+		})
+	}
+}
+
+func TestRepairComparesRepeatedCopiesBeyondTheRepairLimit(t *testing.T) {
+	big := `{"note": "` + strings.Repeat("abcdefghij", 20000) + `", "n": [1, 2]}`
+	other := strings.Replace(big, "[1, 2]", "[1, 3]", 1)
+	small := `{"a": 1}`
+	tests := []struct {
+		name   string
+		raw    string
+		repair bool   // jsonRepair
+		want   string // the refusal's words; "" when the first copy is kept
+	}{
+		{"a big object sent twice", big + big, true, ""},
+		{"a big object then a different one", big + other, true, "two different JSON objects"},
+		{"a small object sent twice, repair disabled", small + " " + small, false, ""},
+		{"a small object then a different one, repair disabled", small + `{"a": 2}`, false, "two different JSON objects"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			opt := repairOptions{stripThinking: true, jsonRepair: tt.repair, maxBytes: 16 << 20, maxRepair: DefaultMaxRepairBytes}
+			res, err := repairArguments(tt.raw, opt)
+			if tt.want != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.want) {
+					t.Fatalf("repairArguments: %v, want a refusal saying %q", err, tt.want)
+				}
+				return
+			}
+			first := tt.raw[:strings.IndexByte(tt.raw, '}')+1]
+			if err != nil || res.json != first || !slices.Equal(res.steps, []RepairStep{RepairRepeatedObject}) {
+				t.Fatalf("repairArguments: %d bytes, steps %v, %v; want the first copy (%d bytes), repeated_object", len(res.json), res.steps, err, len(first))
+			}
+		})
+	}
 }
