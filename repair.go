@@ -276,6 +276,7 @@ func repairBroken(raw string, opt repairOptions, layer int) (repairResult, error
 	if err != nil {
 		return repairResult{}, err
 	}
+	defer sc.release()
 	span := t[start : start+sc.i]
 	prefix, suffix := t[:start], t[start+sc.i:]
 
@@ -370,11 +371,23 @@ func errRepairLimit(opt repairOptions) error {
 // and returns the text after it.
 func repeatedCopy(first *scanner, span, suffix string) (bool, string) {
 	sc2, err := scanObject(suffix, -1)
+	if err == nil {
+		defer sc2.release()
+	}
 	if err != nil || sc2.truncated {
 		// A cut-off copy: its text is a prefix of the first copy.
 		return strings.HasPrefix(span, strings.TrimSpace(suffix)), ""
 	}
-	return sameTokens(first.fullTokens(span), sc2.toks), suffix[sc2.i:]
+	firstToks := first.toks
+	if first.partial { // its tokens stop at the repair limit: scan it whole
+		full, err := scanObject(span, -1)
+		if err != nil { // not reached: span was scanned before
+			return false, ""
+		}
+		defer full.release()
+		firstToks = full.toks
+	}
+	return sameTokens(firstToks, sc2.toks), suffix[sc2.i:]
 }
 
 var (

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -64,7 +65,7 @@ type scanner struct {
 	last                              scanTok // the last token read
 	// partial: toks stops where the scan passed limit (limit >= 0). Such
 	// an object is refused if it needs repair; otherwise its tokens matter
-	// only to compare it with a copy after it (fullTokens).
+	// only to compare it with a copy after it (repeatedCopy scans it again).
 	partial bool
 }
 
@@ -78,19 +79,6 @@ func (sc *scanner) addTok(t scanTok) {
 	sc.toks = append(sc.toks, t)
 }
 
-// fullTokens returns the tokens of the object sc scanned, span, scanning it
-// again without a limit when sc stopped recording them.
-func (sc *scanner) fullTokens(span string) []scanTok {
-	if !sc.partial {
-		return sc.toks
-	}
-	full, err := scanObject(span, -1)
-	if err != nil { // not reached: span scanned before
-		return nil
-	}
-	return full.toks
-}
-
 var errNeedsLargeRepair = errors.New("the object needs repair and is larger than the repair limit")
 
 // scanObject scans the object starting at s[0] == '{'. It returns the
@@ -100,16 +88,42 @@ var errNeedsLargeRepair = errors.New("the object needs repair and is larger than
 // A scan that has needed normalisation past byte limit stops with
 // errNeedsLargeRepair (limit < 0: no limit): such an object would be refused
 // as too large to repair anyway.
+//
+// The scanner comes from a pool: the caller releases it when done with it
+// and its tokens.
 func scanObject(s string, limit int) (*scanner, error) {
-	sc := &scanner{s: s, state: stValue, limit: limit}
+	sc := scannerPool.Get().(*scanner)
+	*sc = scanner{s: s, state: stValue, limit: limit, toks: sc.toks[:0], stack: sc.stack[:0]}
 	sc.out.Grow(len(s) + 8)
-	// About one token per 6 bytes in model-written arguments; more grow
-	// the slice as usual.
-	sc.toks = make([]scanTok, 0, min(len(s)/6+4, 1024, max(limit, 0)/6+4))
+	if cap(sc.toks) == 0 {
+		// About one token per 6 bytes in model-written arguments; more
+		// grow the slice as usual.
+		sc.toks = make([]scanTok, 0, min(len(s)/6+4, 1024, max(limit, 0)/6+4))
+	}
 	if err := sc.run(); err != nil {
+		sc.release()
 		return nil, err
 	}
 	return sc, nil
+}
+
+// scannerPool keeps scanners, with their token and bracket slices, between
+// scans: the repair of one argument string scans one to three objects.
+var scannerPool = sync.Pool{New: func() any { return new(scanner) }}
+
+// maxPooledTokens bounds the token slice a pooled scanner keeps.
+const maxPooledTokens = 4096
+
+// release returns sc to the pool. Neither sc nor its tokens may be used
+// after; the canonical text (sc.out) is not reused, so a string taken from
+// it stays valid.
+func (sc *scanner) release() {
+	if cap(sc.toks) > maxPooledTokens || cap(sc.stack) > maxPooledTokens {
+		return
+	}
+	clear(sc.toks) // no references to texts that are gone
+	*sc = scanner{toks: sc.toks[:0], stack: sc.stack[:0]}
+	scannerPool.Put(sc)
 }
 
 func (sc *scanner) run() error {
