@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -675,14 +676,7 @@ func (sc *scanner) str(q rune) error {
 }
 
 func (sc *scanner) endString(lit string, end int, keyPos bool) error {
-	v := lit[1 : len(lit)-1]
-	if strings.IndexByte(v, '\\') >= 0 {
-		var u string // its own variable: only an escaped string is unquoted on the heap
-		if err := json.Unmarshal([]byte(lit), &u); err != nil {
-			return malformed("a string at byte %d could not be read", sc.i)
-		}
-		v = u
-	}
+	v := unquoteJSON(lit) // lit is a JSON string: the scanner wrote it
 	sc.addTok(scanTok{kind: 's', text: v})
 	sc.i = end
 	sc.started = true
@@ -1021,8 +1015,8 @@ func skipJSONNumber(s string, i int) int {
 // valueReader decodes a text checkSyntax accepted, in one pass, into the
 // value encoding/json decodes it to with UseNumber (objects as
 // map[string]any where a repeated name keeps its last value, arrays as
-// non-nil []any, numbers as json.Number, strings unquoted by encoding/json
-// itself whenever they hold an escape or invalid UTF-8). It can also check
+// non-nil []any, numbers as json.Number, strings as unquoteJSON reads
+// them). It can also check
 // the text's tokens against a scan and write the text compacted.
 type valueReader struct {
 	s       string
@@ -1162,13 +1156,104 @@ func (r *valueReader) str() string {
 	j := skipJSONString(r.s, r.i)
 	lit := r.s[r.i:j]
 	r.i = j
-	v := lit[1 : len(lit)-1]
-	if strings.IndexByte(v, '\\') >= 0 || !utf8.ValidString(v) {
-		var u string
-		_ = json.Unmarshal([]byte(lit), &u) // cannot fail: the text passed checkSyntax
-		v = u
-	}
+	v := unquoteJSON(lit)
 	r.tok('s', v)
 	r.emitString(lit)
 	return v
+}
+
+// unquoteJSON returns the value of the JSON string literal lit (quotes
+// included), which checkSyntax or the scanner produced, exactly as
+// encoding/json unquotes it: invalid UTF-8 and unpaired surrogate escapes
+// become U+FFFD.
+func unquoteJSON(lit string) string {
+	s := lit[1 : len(lit)-1]
+	r := 0
+	for r < len(s) {
+		c := s[r]
+		if c == '\\' || c == '"' || c < ' ' {
+			break
+		}
+		if c < utf8.RuneSelf {
+			r++
+			continue
+		}
+		rr, size := utf8.DecodeRuneInString(s[r:])
+		if rr == utf8.RuneError && size == 1 {
+			break
+		}
+		r += size
+	}
+	if r == len(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 2*utf8.UTFMax)
+	b.WriteString(s[:r])
+	for r < len(s) {
+		switch c := s[r]; {
+		case c == '\\' && r+1 < len(s):
+			switch e := s[r+1]; e {
+			case 'b':
+				b.WriteByte('\b')
+			case 'f':
+				b.WriteByte('\f')
+			case 'n':
+				b.WriteByte('\n')
+			case 'r':
+				b.WriteByte('\r')
+			case 't':
+				b.WriteByte('\t')
+			case 'u':
+				rr := hex4(s[r+2:])
+				r += 6
+				if utf16.IsSurrogate(rr) {
+					if strings.HasPrefix(s[r:], `\u`) {
+						if dec := utf16.DecodeRune(rr, hex4(s[r+2:])); dec != unicode.ReplacementChar {
+							r += 6
+							b.WriteRune(dec)
+							continue
+						}
+					}
+					rr = unicode.ReplacementChar
+				}
+				b.WriteRune(rr)
+				continue
+			default: // " \ / (and ', which encoding/json also reads)
+				b.WriteByte(e)
+			}
+			r += 2
+		case c < utf8.RuneSelf:
+			b.WriteByte(c)
+			r++
+		default:
+			rr, size := utf8.DecodeRuneInString(s[r:])
+			r += size
+			b.WriteRune(rr)
+		}
+	}
+	return b.String()
+}
+
+// hex4 reads the four hex digits at the start of s (checked before), or
+// returns -1.
+func hex4(s string) rune {
+	if len(s) < 4 {
+		return -1
+	}
+	var r rune
+	for _, c := range []byte(s[:4]) {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c = c - 'a' + 10
+		case 'A' <= c && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return -1
+		}
+		r = r*16 + rune(c)
+	}
+	return r
 }

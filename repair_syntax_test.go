@@ -111,6 +111,29 @@ func TestDecodeJSONRefusesBeforeDecoding(t *testing.T) {
 	}
 }
 
+// checkUnquote checks unquoteJSON against encoding/json on s read as the
+// content of a JSON string, when it is one.
+func checkUnquote(t *testing.T, s string) {
+	t.Helper()
+	lit := `"` + s + `"`
+	var want string
+	if json.Unmarshal([]byte(lit), &want) != nil {
+		return
+	}
+	if got := unquoteJSON(lit); got != want {
+		t.Fatalf("unquoteJSON(%q) = %q, encoding/json reads %q", lit, got, want)
+	}
+}
+
+func TestUnquoteJSONReadsAsEncodingJSON(t *testing.T) {
+	for _, s := range []string{
+		``, `plain`, `caf\u00e9`, `\"\\\/\b\f\n\r\t`, `\ud83d\ude00`, `\ud83d`, `\ud83dx`, `\ude00\ud83d`, `\ud83d\u0041`,
+		`\ud83d\ud83d\ude00`, "\xff", "a\xc3", "\xed\xa0\x80", "é\\n", `\u0000`, `\uD83D\uDE00`,
+	} {
+		checkUnquote(t, s)
+	}
+}
+
 // checkPrechecks checks that the cheap tests before the repair stage's
 // regular expressions never say "no" where the expression matches.
 func checkPrechecks(t *testing.T, s string) {
@@ -161,6 +184,7 @@ func FuzzCheckSyntax(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		checkAgainstEncodingJSON(t, s)
+		checkUnquote(t, s)
 		checkPrechecks(t, s)
 	})
 }
