@@ -630,6 +630,9 @@ func (sc *scanner) str(q rune) error {
 		case plainScanByte[c]:
 			// A run of bytes copied as they are.
 			j := i + 1
+			for j+4 <= len(s) && plainScanByte[s[j]] && plainScanByte[s[j+1]] && plainScanByte[s[j+2]] && plainScanByte[s[j+3]] {
+				j += 4
+			}
 			for j < len(s) && plainScanByte[s[j]] {
 				j++
 			}
@@ -937,6 +940,14 @@ var plainStringByte = func() (t [256]bool) {
 	return t
 }()
 
+// plainASCII marks the ASCII bytes a JSON string holds as they are.
+var plainASCII = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 // skipJSONString returns the index after the JSON string starting at
 // s[i] == '"', or -1.
 func skipJSONString(s string, i int) int {
@@ -1168,8 +1179,17 @@ func (r *valueReader) str() string {
 // become U+FFFD.
 func unquoteJSON(lit string) string {
 	s := lit[1 : len(lit)-1]
+	if strings.IndexByte(s, '\\') < 0 && utf8.ValidString(s) {
+		return s // a literal holds no quote or control character
+	}
 	r := 0
 	for r < len(s) {
+		for r+4 <= len(s) && plainASCII[s[r]] && plainASCII[s[r+1]] && plainASCII[s[r+2]] && plainASCII[s[r+3]] {
+			r += 4
+		}
+		if r >= len(s) {
+			break
+		}
 		c := s[r]
 		if c == '\\' || c == '"' || c < ' ' {
 			break
