@@ -412,10 +412,7 @@ func mayHoldThinkTag(s string) bool {
 		if i < 0 {
 			return false
 		}
-		s = s[i+1:]
-		if strings.HasPrefix(s, "/") {
-			s = s[1:]
-		}
+		s = strings.TrimPrefix(s[i+1:], "/")
 		if len(s) > 0 && (s[0] == 't' || s[0] == 'T') {
 			return true
 		}
