@@ -1,7 +1,6 @@
 package saidex
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -150,7 +149,7 @@ func repairLayer(raw string, opt repairOptions, layer int) (repairResult, error)
 	if err == nil {
 		return unwrapString(repairResult{value: v, json: raw}, opt, layer)
 	}
-	if strings.Contains(err.Error(), "exceeded max depth") { // encoding/json's own limit, equal to MaxNestingDepth
+	if errors.Is(err, errTooDeep) {
 		return repairResult{}, malformed("the arguments are nested deeper than %d levels", MaxNestingDepth)
 	}
 	return repairBroken(raw, opt, layer)
@@ -277,6 +276,7 @@ func repairBroken(raw string, opt repairOptions, layer int) (repairResult, error
 	if err != nil {
 		return repairResult{}, err
 	}
+	defer sc.release()
 	span := t[start : start+sc.i]
 	prefix, suffix := t[:start], t[start+sc.i:]
 
@@ -319,26 +319,19 @@ func repairBroken(raw string, opt repairOptions, layer int) (repairResult, error
 	// it holds the same values by construction. jsonrepair v0.4.8 fails the
 	// check on its known corruptions (FACTS.md) and, for example, doubles
 	// the escapes of `"no onions, \"extra\" cheese"`.
-	want := sc.expected()
-	fixed := ""
-	if out, err := jsonrepair.Repair(span); err == nil {
-		if got, err := jsonTokens(out); err == nil && sameTokens(got, want) {
-			fixed = out
+	want := sc.expected() // complete: the span is within the limit
+	var v any
+	fixed, ok := "", false
+	if out, err := jsonrepair.Repair(span); err == nil && checkSyntax(out) == syntaxOK {
+		v, fixed, ok = readMatching(out, want)
+	}
+	if !ok {
+		if out := sc.out.String(); checkSyntax(out) == syntaxOK {
+			v, fixed, ok = readMatching(out, want)
 		}
 	}
-	if fixed == "" {
-		fixed = sc.out.String()
-		if got, err := jsonTokens(fixed); err != nil || !sameTokens(got, want) {
-			return repairResult{}, malformed("the arguments are not valid JSON and could not be repaired without guessing")
-		}
-	}
-	v, err := decodeJSON(fixed)
-	if err != nil {
+	if !ok {
 		return repairResult{}, malformed("the arguments are not valid JSON and could not be repaired without guessing")
-	}
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, []byte(fixed)); err == nil {
-		fixed = buf.String()
 	}
 	return repairResult{value: v, json: fixed, steps: append(steps, RepairJSON)}, nil
 }
@@ -378,11 +371,23 @@ func errRepairLimit(opt repairOptions) error {
 // and returns the text after it.
 func repeatedCopy(first *scanner, span, suffix string) (bool, string) {
 	sc2, err := scanObject(suffix, -1)
+	if err == nil {
+		defer sc2.release()
+	}
 	if err != nil || sc2.truncated {
 		// A cut-off copy: its text is a prefix of the first copy.
 		return strings.HasPrefix(span, strings.TrimSpace(suffix)), ""
 	}
-	return sameTokens(first.toks, sc2.toks), suffix[sc2.i:]
+	firstToks := first.toks
+	if first.partial { // its tokens stop at the repair limit: scan it whole
+		full, err := scanObject(span, -1)
+		if err != nil { // not reached: span was scanned before
+			return false, ""
+		}
+		defer full.release()
+		firstToks = full.toks
+	}
+	return sameTokens(firstToks, sc2.toks), suffix[sc2.i:]
 }
 
 var (
@@ -395,7 +400,34 @@ var (
 )
 
 func hasThinkTag(s string) bool {
-	return thinkOpen.MatchString(s) || thinkClose.MatchString(s)
+	return mayHoldThinkTag(s) && (thinkOpen.MatchString(s) || thinkClose.MatchString(s))
+}
+
+// mayHoldThinkTag is the cheap test before thinkOpen and thinkClose: they
+// match only where '<', possibly followed by '/', is followed by 't' or
+// 'T' (the only letters (?i)t folds to).
+func mayHoldThinkTag(s string) bool {
+	for {
+		i := strings.IndexByte(s, '<')
+		if i < 0 {
+			return false
+		}
+		s = strings.TrimPrefix(s[i+1:], "/")
+		if len(s) > 0 && (s[0] == 't' || s[0] == 'T') {
+			return true
+		}
+	}
+}
+
+// mayHoldTemplateToken is the cheap test before templateToken, which
+// matches only where '<' or '[' is.
+func mayHoldTemplateToken(s string) bool {
+	return strings.ContainsAny(s, "<[")
+}
+
+// mayHoldFence is the cheap test before fence.
+func mayHoldFence(s string) bool {
+	return strings.Contains(s, "```")
 }
 
 // stripThinking removes reasoning: every <think>…</think> block, and
@@ -403,6 +435,9 @@ func hasThinkTag(s string) bool {
 // began in the prompt template). Reasoning that is never closed is refused:
 // an object inside it, or next to it, is a draft, not a call.
 func stripThinking(s string) (string, bool, error) {
+	if !mayHoldThinkTag(s) {
+		return s, false, nil
+	}
 	var kept strings.Builder
 	stripped := false
 	for {
@@ -432,7 +467,7 @@ func stripThinking(s string) (string, bool, error) {
 func classifyAround(prefix, suffix string) ([]RepairStep, error) {
 	var steps []RepairStep
 	p, s := prefix, suffix
-	if templateToken.MatchString(p) || templateToken.MatchString(s) {
+	if mayHoldTemplateToken(p) && templateToken.MatchString(p) || mayHoldTemplateToken(s) && templateToken.MatchString(s) {
 		steps = append(steps, RepairTemplateTokens)
 		p, s = templateToken.ReplaceAllString(p, " "), templateToken.ReplaceAllString(s, " ")
 	}
@@ -443,7 +478,7 @@ func classifyAround(prefix, suffix string) ([]RepairStep, error) {
 	if strings.Contains(s, "{") {
 		return nil, malformed("two JSON objects were sent (one in the text after the first); send one object per call")
 	}
-	if fence.MatchString(p) || fence.MatchString(s) {
+	if mayHoldFence(p) && fence.MatchString(p) || mayHoldFence(s) && fence.MatchString(s) {
 		steps = append(steps, RepairCodeFence)
 		p, s = strings.TrimSpace(fence.ReplaceAllString(p, "")), strings.TrimSpace(fence.ReplaceAllString(s, ""))
 	}
@@ -453,16 +488,22 @@ func classifyAround(prefix, suffix string) ([]RepairStep, error) {
 	return steps, nil
 }
 
+// Errors of decodeJSON for a text that is not one JSON value.
+var (
+	errNotJSON = errors.New("not one JSON value")
+	errTooDeep = errors.New("exceeded max depth") // encoding/json's words, for the same limit
+)
+
 // decodeJSON decodes exactly one JSON value, keeping numbers as json.Number.
+// A text that is not one JSON value is refused by checkSyntax, in one
+// allocation-free pass, before any decoding: errTooDeep when it is nested
+// deeper than MaxNestingDepth, else errNotJSON.
 func decodeJSON(s string) (any, error) {
-	dec := json.NewDecoder(strings.NewReader(s))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
+	switch checkSyntax(s) {
+	case syntaxInvalid:
+		return nil, errNotJSON
+	case syntaxTooDeep:
+		return nil, errTooDeep
 	}
-	if strings.TrimLeft(s[dec.InputOffset():], " \t\r\n") != "" {
-		return nil, errors.New("text after the JSON value")
-	}
-	return v, nil
+	return readValid(s), nil
 }

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -61,6 +63,21 @@ type scanner struct {
 	normalised                        bool // the text needed more than commas and closers
 	limit                             int
 	pendingComma                      bool
+	last                              scanTok // the last token read
+	// partial: toks stops where the scan passed limit (limit >= 0). Such
+	// an object is refused if it needs repair; otherwise its tokens matter
+	// only to compare it with a copy after it (repeatedCopy scans it again).
+	partial bool
+}
+
+// addTok records t, unless the scan has passed its limit.
+func (sc *scanner) addTok(t scanTok) {
+	sc.last = t
+	if sc.limit >= 0 && sc.i > sc.limit {
+		sc.partial = true
+		return
+	}
+	sc.toks = append(sc.toks, t)
 }
 
 var errNeedsLargeRepair = errors.New("the object needs repair and is larger than the repair limit")
@@ -72,13 +89,42 @@ var errNeedsLargeRepair = errors.New("the object needs repair and is larger than
 // A scan that has needed normalisation past byte limit stops with
 // errNeedsLargeRepair (limit < 0: no limit): such an object would be refused
 // as too large to repair anyway.
+//
+// The scanner comes from a pool: the caller releases it when done with it
+// and its tokens.
 func scanObject(s string, limit int) (*scanner, error) {
-	sc := &scanner{s: s, state: stValue, limit: limit}
+	sc := scannerPool.Get().(*scanner)
+	*sc = scanner{s: s, state: stValue, limit: limit, toks: sc.toks[:0], stack: sc.stack[:0]}
 	sc.out.Grow(len(s) + 8)
+	if cap(sc.toks) == 0 {
+		// About one token per 6 bytes in model-written arguments; more
+		// grow the slice as usual.
+		sc.toks = make([]scanTok, 0, min(len(s)/6+4, 1024, max(limit, 0)/6+4))
+	}
 	if err := sc.run(); err != nil {
+		sc.release()
 		return nil, err
 	}
 	return sc, nil
+}
+
+// scannerPool keeps scanners, with their token and bracket slices, between
+// scans: the repair of one argument string scans one to three objects.
+var scannerPool = sync.Pool{New: func() any { return new(scanner) }}
+
+// maxPooledTokens bounds the token slice a pooled scanner keeps.
+const maxPooledTokens = 4096
+
+// release returns sc to the pool. Neither sc nor its tokens may be used
+// after; the canonical text (sc.out) is not reused, so a string taken from
+// it stays valid.
+func (sc *scanner) release() {
+	if cap(sc.toks) > maxPooledTokens || cap(sc.stack) > maxPooledTokens {
+		return
+	}
+	clear(sc.toks) // no references to texts that are gone
+	*sc = scanner{toks: sc.toks[:0], stack: sc.stack[:0]}
+	scannerPool.Put(sc)
 }
 
 func (sc *scanner) run() error {
@@ -102,7 +148,7 @@ func (sc *scanner) run() error {
 				return malformed("the arguments are nested deeper than %d levels", MaxNestingDepth)
 			}
 			sc.stack = append(sc.stack, c)
-			sc.toks = append(sc.toks, scanTok{kind: c})
+			sc.addTok(scanTok{kind: c})
 			sc.out.WriteByte(c)
 			sc.i++
 			sc.started = true
@@ -223,7 +269,7 @@ func (sc *scanner) closeBracket(c byte) error {
 	}
 	sc.pendingComma = false // a trailing comma
 	sc.stack = sc.stack[:len(sc.stack)-1]
-	sc.toks = append(sc.toks, scanTok{kind: c})
+	sc.addTok(scanTok{kind: c})
 	sc.out.WriteByte(c)
 	sc.i++
 	sc.valueDone()
@@ -240,7 +286,7 @@ func (sc *scanner) atEOF() error {
 	}
 	switch {
 	case sc.state == stAfterValue && !sc.lastNumber:
-		if last := sc.toks[len(sc.toks)-1]; last.kind == 's' && endsInSpace(last.text) {
+		if last := sc.last; last.kind == 's' && endsInSpace(last.text) {
 			// "New York " is far more likely the start of `"New York "City""`
 			// cut at its inner quote than a value that ends in a space.
 			return malformed("the argument string was cut off inside a string value")
@@ -362,7 +408,7 @@ func (sc *scanner) number() error {
 			return malformed("a number at byte %d is not a valid JSON number", start)
 		}
 	}
-	sc.toks = append(sc.toks, scanTok{kind: 'n', text: s[start:i]})
+	sc.addTok(scanTok{kind: 'n', text: s[start:i]})
 	sc.out.WriteString(s[start:i])
 	sc.i = i
 	sc.valueDone()
@@ -392,7 +438,7 @@ func (sc *scanner) word() error {
 			sc.lastNumber = false
 		}
 		sc.comma()
-		sc.toks = append(sc.toks, scanTok{kind: 's', text: w})
+		sc.addTok(scanTok{kind: 's', text: w})
 		b, _ := json.Marshal(w)
 		sc.out.Write(b)
 		sc.normalised = true
@@ -421,7 +467,7 @@ func (sc *scanner) word() error {
 		}
 		return malformed("a value at byte %d is not quoted and is not true, false or null", sc.i)
 	}
-	sc.toks = append(sc.toks, scanTok{kind: 'l', text: lit})
+	sc.addTok(scanTok{kind: 'l', text: lit})
 	sc.out.WriteString(lit)
 	sc.i = j
 	sc.valueDone()
@@ -581,9 +627,17 @@ func (sc *scanner) str(q rune) error {
 		case c == '"' && q != '"':
 			b.WriteString(`\"`)
 			i++
-		case c < utf8.RuneSelf && c != '\'' && c != '"':
-			b.WriteByte(c)
-			i++
+		case plainScanByte[c]:
+			// A run of bytes copied as they are.
+			j := i + 1
+			for j+4 <= len(s) && plainScanByte[s[j]] && plainScanByte[s[j+1]] && plainScanByte[s[j+2]] && plainScanByte[s[j+3]] {
+				j += 4
+			}
+			for j < len(s) && plainScanByte[s[j]] {
+				j++
+			}
+			b.WriteString(s[i:j])
+			i = j
 		default:
 			r, n := utf8.DecodeRuneInString(s[i:])
 			if closes(q, r) {
@@ -625,13 +679,8 @@ func (sc *scanner) str(q rune) error {
 }
 
 func (sc *scanner) endString(lit string, end int, keyPos bool) error {
-	v := lit[1 : len(lit)-1]
-	if strings.IndexByte(v, '\\') >= 0 {
-		if err := json.Unmarshal([]byte(lit), &v); err != nil {
-			return malformed("a string at byte %d could not be read", sc.i)
-		}
-	}
-	sc.toks = append(sc.toks, scanTok{kind: 's', text: v})
+	v := unquoteJSON(lit) // lit is a JSON string: the scanner wrote it
+	sc.addTok(scanTok{kind: 's', text: v})
 	sc.i = end
 	sc.started = true
 	if keyPos {
@@ -644,6 +693,15 @@ func (sc *scanner) endString(lit string, end int, keyPos bool) error {
 	sc.lastNumber = false
 	return nil
 }
+
+// plainScanByte marks the bytes a scanned string holds as they are:
+// ASCII, not a control character, a backslash or a quote.
+var plainScanByte = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '\\' && c != '\'' && c != '"'
+	}
+	return t
+}()
 
 func isHex(c byte) bool {
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
@@ -742,4 +800,480 @@ func isBareKeyAhead(s string) bool {
 func endsInSpace(s string) bool {
 	r, _ := utf8.DecodeLastRuneInString(s)
 	return s != "" && unicode.IsSpace(r)
+}
+
+// Results of checkSyntax.
+const (
+	syntaxOK      = iota // one JSON value, with only white space around it
+	syntaxInvalid        // anything else
+	syntaxTooDeep        // nested deeper than MaxNestingDepth (before any other error)
+)
+
+// checkSyntax reports whether s is exactly one JSON value with only JSON
+// white space around it, by the grammar encoding/json reads: the same
+// texts json.Valid accepts (invalid UTF-8 included), and syntaxTooDeep where
+// encoding/json would first fail with "exceeded max depth". It allocates
+// nothing below 64 levels of nesting, and is linear: it is the cheap check
+// before a decode, so that a text that does not parse is never decoded.
+func checkSyntax(s string) int {
+	var buf [64]byte
+	stack := buf[:0] // open brackets
+	i := skipJSONSpace(s, 0)
+	for {
+		// A value starts at i.
+		if i >= len(s) {
+			return syntaxInvalid
+		}
+		switch c := s[i]; c {
+		case '{', '[':
+			if len(stack) >= MaxNestingDepth {
+				return syntaxTooDeep
+			}
+			stack = append(stack, c)
+			i = skipJSONSpace(s, i+1)
+			closer := byte(']')
+			if c == '{' {
+				closer = '}'
+			}
+			if i < len(s) && s[i] == closer {
+				stack = stack[:len(stack)-1]
+				i++
+				break
+			}
+			if c == '{' {
+				if i = memberName(s, i); i < 0 {
+					return syntaxInvalid
+				}
+			}
+			continue
+		case '"':
+			if i = skipJSONString(s, i); i < 0 {
+				return syntaxInvalid
+			}
+		case 't':
+			if !strings.HasPrefix(s[i:], "true") {
+				return syntaxInvalid
+			}
+			i += 4
+		case 'f':
+			if !strings.HasPrefix(s[i:], "false") {
+				return syntaxInvalid
+			}
+			i += 5
+		case 'n':
+			if !strings.HasPrefix(s[i:], "null") {
+				return syntaxInvalid
+			}
+			i += 4
+		default:
+			if i = skipJSONNumber(s, i); i < 0 {
+				return syntaxInvalid
+			}
+		}
+		// After a complete value: close containers until the next value.
+	after:
+		for {
+			i = skipJSONSpace(s, i)
+			if len(stack) == 0 {
+				if i == len(s) {
+					return syntaxOK
+				}
+				return syntaxInvalid
+			}
+			if i >= len(s) {
+				return syntaxInvalid
+			}
+			top := stack[len(stack)-1]
+			switch c := s[i]; {
+			case c == ',':
+				i = skipJSONSpace(s, i+1)
+				if top == '{' {
+					if i = memberName(s, i); i < 0 {
+						return syntaxInvalid
+					}
+				}
+				break after
+			case c == '}' && top == '{', c == ']' && top == '[':
+				stack = stack[:len(stack)-1]
+				i++
+			default:
+				return syntaxInvalid
+			}
+		}
+	}
+}
+
+// memberName reads `"name" :` and the white space after it, starting at
+// s[i], and returns where the member's value starts, or -1.
+func memberName(s string, i int) int {
+	if i >= len(s) || s[i] != '"' {
+		return -1
+	}
+	if i = skipJSONString(s, i); i < 0 {
+		return -1
+	}
+	i = skipJSONSpace(s, i)
+	if i >= len(s) || s[i] != ':' {
+		return -1
+	}
+	return skipJSONSpace(s, i+1)
+}
+
+func skipJSONSpace(s string, i int) int {
+	for i < len(s) {
+		switch s[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// plainStringByte marks the bytes a JSON string holds as they are: not a
+// quote, a backslash or a control character.
+var plainStringByte = func() (t [256]bool) {
+	for c := 0x20; c < 256; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// plainASCII marks the ASCII bytes a JSON string holds as they are.
+var plainASCII = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// skipJSONString returns the index after the JSON string starting at
+// s[i] == '"', or -1.
+func skipJSONString(s string, i int) int {
+	i++
+	for {
+		for i+4 <= len(s) && plainStringByte[s[i]] && plainStringByte[s[i+1]] && plainStringByte[s[i+2]] && plainStringByte[s[i+3]] {
+			i += 4
+		}
+		for i < len(s) && plainStringByte[s[i]] {
+			i++
+		}
+		if i >= len(s) {
+			return -1
+		}
+		switch s[i] {
+		case '"':
+			return i + 1
+		case '\\':
+			if i+1 >= len(s) {
+				return -1
+			}
+			switch s[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if i+6 > len(s) || !isHex(s[i+2]) || !isHex(s[i+3]) || !isHex(s[i+4]) || !isHex(s[i+5]) {
+					return -1
+				}
+				i += 6
+			default:
+				return -1
+			}
+		default: // a control character
+			return -1
+		}
+	}
+}
+
+// skipJSONNumber returns the index after the JSON number starting at s[i],
+// or -1.
+func skipJSONNumber(s string, i int) int {
+	digits := func() int {
+		n := 0
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	if i < len(s) && s[i] == '0' {
+		i++
+	} else if digits() == 0 {
+		return -1
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if digits() == 0 {
+			return -1
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return -1
+		}
+	}
+	return i
+}
+
+// valueReader decodes a text checkSyntax accepted, in one pass, into the
+// value encoding/json decodes it to with UseNumber (objects as
+// map[string]any where a repeated name keeps its last value, arrays as
+// non-nil []any, numbers as json.Number, strings as unquoteJSON reads
+// them). It can also check
+// the text's tokens against a scan and write the text compacted.
+type valueReader struct {
+	s       string
+	i       int
+	check   bool      // compare the tokens with want
+	want    []scanTok // the tokens the text must hold, in order
+	k       int       // the next token of want
+	differs bool      // a token differed from want
+	compact bool      // write the text without white space to out
+	out     strings.Builder
+}
+
+// readValid decodes s, which checkSyntax accepted.
+func readValid(s string) any {
+	r := valueReader{s: s}
+	return r.value()
+}
+
+// readMatching decodes s, which checkSyntax accepted, and returns it
+// compacted, when it holds exactly the tokens want.
+func readMatching(s string, want []scanTok) (any, string, bool) {
+	r := valueReader{s: s, check: true, want: want, compact: true}
+	r.out.Grow(len(s))
+	v := r.value()
+	if r.differs || r.k != len(want) {
+		return nil, "", false
+	}
+	return v, r.out.String(), true
+}
+
+func (r *valueReader) tok(kind byte, text string) {
+	if !r.check || r.differs {
+		return
+	}
+	if r.k >= len(r.want) || r.want[r.k].kind != kind || r.want[r.k].text != text {
+		r.differs = true
+		return
+	}
+	r.k++
+}
+
+func (r *valueReader) emit(c byte) {
+	if r.compact {
+		r.out.WriteByte(c)
+	}
+}
+
+func (r *valueReader) emitString(s string) {
+	if r.compact {
+		r.out.WriteString(s)
+	}
+}
+
+// structural reads the bracket, comma or colon at r.i (after white space).
+func (r *valueReader) structural() byte {
+	r.i = skipJSONSpace(r.s, r.i)
+	c := r.s[r.i]
+	r.i++
+	r.emit(c)
+	switch c {
+	case '{', '}', '[', ']':
+		r.tok(c, "")
+	}
+	return c
+}
+
+// peek returns the byte of the next token.
+func (r *valueReader) peek() byte {
+	r.i = skipJSONSpace(r.s, r.i)
+	return r.s[r.i]
+}
+
+func (r *valueReader) value() any {
+	s := r.s
+	switch c := r.peek(); c {
+	case '{':
+		r.structural()
+		m := make(map[string]any)
+		if r.peek() == '}' {
+			r.structural()
+			return m
+		}
+		for {
+			r.i = skipJSONSpace(s, r.i)
+			k := r.str()
+			r.structural() // ':'
+			m[k] = r.value()
+			if r.structural() == '}' {
+				return m
+			}
+		}
+	case '[':
+		r.structural()
+		a := make([]any, 0)
+		if r.peek() == ']' {
+			r.structural()
+			return a
+		}
+		for {
+			a = append(a, r.value())
+			if r.structural() == ']' {
+				return a
+			}
+		}
+	case '"':
+		return r.str()
+	case 't', 'f', 'n':
+		lit := "null"
+		switch c {
+		case 't':
+			lit = "true"
+		case 'f':
+			lit = "false"
+		}
+		r.i += len(lit)
+		r.tok('l', lit)
+		r.emitString(lit)
+		switch c {
+		case 't':
+			return true
+		case 'f':
+			return false
+		}
+		return nil
+	default:
+		j := skipJSONNumber(s, r.i)
+		n := s[r.i:j]
+		r.i = j
+		r.tok('n', n)
+		r.emitString(n)
+		return json.Number(n)
+	}
+}
+
+// str reads the string at r.i.
+func (r *valueReader) str() string {
+	j := skipJSONString(r.s, r.i)
+	lit := r.s[r.i:j]
+	r.i = j
+	v := unquoteJSON(lit)
+	r.tok('s', v)
+	r.emitString(lit)
+	return v
+}
+
+// unquoteJSON returns the value of the JSON string literal lit (quotes
+// included), which checkSyntax or the scanner produced, exactly as
+// encoding/json unquotes it: invalid UTF-8 and unpaired surrogate escapes
+// become U+FFFD.
+func unquoteJSON(lit string) string {
+	s := lit[1 : len(lit)-1]
+	if strings.IndexByte(s, '\\') < 0 && utf8.ValidString(s) {
+		return s // a literal holds no quote or control character
+	}
+	r := 0
+	for r < len(s) {
+		for r+4 <= len(s) && plainASCII[s[r]] && plainASCII[s[r+1]] && plainASCII[s[r+2]] && plainASCII[s[r+3]] {
+			r += 4
+		}
+		if r >= len(s) {
+			break
+		}
+		c := s[r]
+		if c == '\\' || c == '"' || c < ' ' {
+			break
+		}
+		if c < utf8.RuneSelf {
+			r++
+			continue
+		}
+		rr, size := utf8.DecodeRuneInString(s[r:])
+		if rr == utf8.RuneError && size == 1 {
+			break
+		}
+		r += size
+	}
+	if r == len(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 2*utf8.UTFMax)
+	b.WriteString(s[:r])
+	for r < len(s) {
+		switch c := s[r]; {
+		case c == '\\' && r+1 < len(s):
+			switch e := s[r+1]; e {
+			case 'b':
+				b.WriteByte('\b')
+			case 'f':
+				b.WriteByte('\f')
+			case 'n':
+				b.WriteByte('\n')
+			case 'r':
+				b.WriteByte('\r')
+			case 't':
+				b.WriteByte('\t')
+			case 'u':
+				rr := hex4(s[r+2:])
+				r += 6
+				if utf16.IsSurrogate(rr) {
+					if strings.HasPrefix(s[r:], `\u`) {
+						if dec := utf16.DecodeRune(rr, hex4(s[r+2:])); dec != unicode.ReplacementChar {
+							r += 6
+							b.WriteRune(dec)
+							continue
+						}
+					}
+					rr = unicode.ReplacementChar
+				}
+				b.WriteRune(rr)
+				continue
+			default: // " \ / (and ', which encoding/json also reads)
+				b.WriteByte(e)
+			}
+			r += 2
+		case c < utf8.RuneSelf:
+			b.WriteByte(c)
+			r++
+		default:
+			rr, size := utf8.DecodeRuneInString(s[r:])
+			r += size
+			b.WriteRune(rr)
+		}
+	}
+	return b.String()
+}
+
+// hex4 reads the four hex digits at the start of s (checked before), or
+// returns -1.
+func hex4(s string) rune {
+	if len(s) < 4 {
+		return -1
+	}
+	var r rune
+	for _, c := range []byte(s[:4]) {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c = c - 'a' + 10
+		case 'A' <= c && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return -1
+		}
+		r = r*16 + rune(c)
+	}
+	return r
 }

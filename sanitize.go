@@ -176,7 +176,7 @@ func (n *ToolNode) sanitizedArguments(c *call) (string, bool) {
 // float64 (1e999) although the text is valid JSON.
 func isJSONObject(s string) bool {
 	t := strings.TrimLeft(s, " \t\r\n")
-	if len(t) == 0 || t[0] != '{' {
+	if len(t) == 0 || t[0] != '{' || checkSyntax(t) != syntaxOK { // checkSyntax: repair_scan.go, a linear pre-check
 		return false
 	}
 	var m map[string]any
