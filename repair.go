@@ -505,5 +505,9 @@ func decodeJSON(s string) (any, error) {
 	case syntaxTooDeep:
 		return nil, errTooDeep
 	}
-	return readValid(s), nil
+	v, err := readValid(s)
+	if err != nil { // not reached: checkSyntax accepted s
+		return nil, errNotJSON
+	}
+	return v, nil
 }
