@@ -322,13 +322,11 @@ func repairBroken(raw string, opt repairOptions, layer int) (repairResult, error
 	want := sc.expected() // complete: the span is within the limit
 	var v any
 	fixed, ok := "", false
-	if out, err := jsonrepair.Repair(span); err == nil && checkSyntax(out) == syntaxOK {
+	if out, err := jsonrepair.Repair(span); err == nil {
 		v, fixed, ok = readMatching(out, want)
 	}
 	if !ok {
-		if out := sc.out.String(); checkSyntax(out) == syntaxOK {
-			v, fixed, ok = readMatching(out, want)
-		}
+		v, fixed, ok = readMatching(sc.out.String(), want)
 	}
 	if !ok {
 		return repairResult{}, malformed("the arguments are not valid JSON and could not be repaired without guessing")

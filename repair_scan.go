@@ -726,7 +726,9 @@ func controlEscape(c byte) string {
 }
 
 // jsonTokens lists the significant tokens of valid JSON text, in the
-// scanner's form, for comparison with a scan.
+// scanner's form, for comparison with a scan. Text holding a stream of
+// values gives all their tokens; invalid text, those before the error, with
+// the error.
 func jsonTokens(text string) ([]scanTok, error) {
 	// Duplicate names and invalid UTF-8 are accepted, as encoding/json
 	// does (invalid bytes read as U+FFFD): the comparison is of token
@@ -740,7 +742,7 @@ func jsonTokens(text string) ([]scanTok, error) {
 			return toks, nil
 		}
 		if err != nil {
-			return nil, err
+			return toks, err
 		}
 		switch k := t.Kind(); k {
 		case '{', '}', '[', ']':
@@ -831,8 +833,7 @@ type jsonReader struct {
 	// For readMatching: the tokens the text must hold, and its compact form.
 	check   bool
 	want    []scanTok
-	k       int  // the next token of want
-	differs bool // a token differed from want
+	k       int // the next token of want
 	compact bool
 	out     strings.Builder
 }
@@ -851,7 +852,7 @@ func newJSONReader(s string) *jsonReader {
 
 // release returns r to the pool, holding no reference to the text.
 func (r *jsonReader) release() {
-	r.s, r.want, r.check, r.k, r.differs, r.compact = "", nil, false, 0, false, false
+	r.s, r.want, r.check, r.k, r.compact = "", nil, false, 0, false
 	r.out = strings.Builder{} // its text may have been returned
 	r.in = bytes.Buffer{}
 	r.dec.Reset(&r.in, lenientJSON...)
@@ -880,7 +881,7 @@ func checkSyntax(s string) int {
 	defer r.release()
 	switch err := r.dec.SkipValue(); {
 	case err == nil:
-		if strings.TrimLeft(s[r.dec.InputOffset():], " \t\r\n") == "" {
+		if r.atEnd() {
 			return syntaxOK
 		}
 	case errors.Is(err, jsontextTooDeep()):
@@ -899,31 +900,41 @@ func readValid(s string) (any, error) {
 	return r.value()
 }
 
-// readMatching decodes s, which checkSyntax accepted, and returns it
-// compacted (as json.Compact writes it), when it holds exactly the tokens
-// want.
+// readMatching decodes s and returns it compacted (as json.Compact writes
+// it), when s is one JSON value (as checkSyntax says, but in the same pass)
+// holding exactly the tokens want. It stops at the first token that
+// differs.
 func readMatching(s string, want []scanTok) (any, string, bool) {
 	r := newJSONReader(s)
 	defer r.release()
 	r.check, r.want, r.compact = true, want, true
 	r.out.Grow(len(s))
 	v, err := r.value()
-	if err != nil || r.differs || r.k != len(want) {
+	if err != nil || r.k != len(want) || !r.atEnd() {
 		return nil, "", false
 	}
 	return v, r.out.String(), true
 }
 
+// atEnd reports whether only white space follows the value read.
+func (r *jsonReader) atEnd() bool {
+	return strings.TrimLeft(r.s[r.dec.InputOffset():], " \t\r\n") == ""
+}
+
+// errOtherTokens stops readMatching at a token that differs from the one
+// expected.
+var errOtherTokens = errors.New("the text holds other tokens")
+
 // tok compares the token just read with the next expected one.
-func (r *jsonReader) tok(kind byte, text string) {
-	if !r.check || r.differs {
-		return
+func (r *jsonReader) tok(kind byte, text string) error {
+	if !r.check {
+		return nil
 	}
 	if r.k >= len(r.want) || r.want[r.k].kind != kind || r.want[r.k].text != text {
-		r.differs = true
-		return
+		return errOtherTokens
 	}
 	r.k++
+	return nil
 }
 
 func (r *jsonReader) emit(s string) {
@@ -937,7 +948,9 @@ func (r *jsonReader) delim(c byte) error {
 	if _, err := r.dec.ReadToken(); err != nil {
 		return err
 	}
-	r.tok(c, "")
+	if err := r.tok(c, ""); err != nil {
+		return err
+	}
 	if r.compact {
 		r.out.WriteByte(c)
 	}
@@ -964,8 +977,7 @@ func (r *jsonReader) str() (string, error) {
 		return "", err
 	}
 	v := unquoteJSON(lit)
-	r.tok('s', v)
-	return v, nil
+	return v, r.tok('s', v)
 }
 
 func (r *jsonReader) value() (any, error) {
@@ -1009,11 +1021,15 @@ func (r *jsonReader) value() (any, error) {
 		return r.str()
 	case '0':
 		lit, err := r.scalar()
-		r.tok('n', lit)
+		if err == nil {
+			err = r.tok('n', lit)
+		}
 		return json.Number(lit), err
 	case 't', 'f', 'n':
 		lit, err := r.scalar()
-		r.tok('l', lit)
+		if err == nil {
+			err = r.tok('l', lit)
+		}
 		switch k {
 		case 't':
 			return true, err
@@ -1022,8 +1038,7 @@ func (r *jsonReader) value() (any, error) {
 		}
 		return nil, err
 	}
-	// Not reached for a text checkSyntax accepted.
-	_, err := r.dec.ReadToken()
+	_, err := r.dec.ReadToken() // not valid JSON
 	return nil, cmp.Or(err, errNotJSON)
 }
 

@@ -30,7 +30,8 @@ func decoderVerdict(s string) (int, any) {
 
 // checkAgainstEncodingJSON checks checkSyntax, decodeJSON and readMatching
 // on s against encoding/json: the same verdict, the same value (deeply
-// equal, types included), the same compact text, the same tokens.
+// equal, types included), the same compact text, the same tokens; and no
+// acceptance by readMatching of a text encoding/json refuses.
 func checkAgainstEncodingJSON(t *testing.T, s string) {
 	t.Helper()
 	want, wantValue := decoderVerdict(s)
@@ -38,6 +39,13 @@ func checkAgainstEncodingJSON(t *testing.T, s string) {
 		t.Fatalf("checkSyntax(%.80q) = %d, encoding/json says %d", s, got, want)
 	}
 	if want != syntaxOK {
+		// readMatching checks the syntax itself: the tokens jsontext
+		// reads before the first error (or all of them, for a stream of
+		// values) never make it accept.
+		prefix, _ := jsonTokens(s)
+		if v, text, ok := readMatching(s, prefix); ok {
+			t.Fatalf("readMatching(%.80q) = %#v, %q, accepted a text encoding/json refuses", s, v, text)
+		}
 		return
 	}
 	got, err := decodeJSON(s)
