@@ -884,7 +884,7 @@ func checkSyntax(s string) int {
 		if r.atEnd() {
 			return syntaxOK
 		}
-	case errors.Is(err, jsontextTooDeep()):
+	case r.dec.StackDepth() == MaxNestingDepth && errors.Is(err, jsontextTooDeep()):
 		return syntaxTooDeep
 	}
 	return syntaxInvalid
