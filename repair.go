@@ -493,9 +493,9 @@ var (
 )
 
 // decodeJSON decodes exactly one JSON value, keeping numbers as json.Number.
-// A text that is not one JSON value is refused by checkSyntax, in one
-// allocation-free pass, before any decoding: errTooDeep when it is nested
-// deeper than MaxNestingDepth, else errNotJSON.
+// A text that is not one JSON value is refused by checkSyntax, in one pass
+// that allocates nothing for the text, before any decoding: errTooDeep when
+// it is nested deeper than MaxNestingDepth, else errNotJSON.
 func decodeJSON(s string) (any, error) {
 	switch checkSyntax(s) {
 	case syntaxInvalid:

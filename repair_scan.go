@@ -860,7 +860,8 @@ func (r *jsonReader) release() {
 }
 
 // jsontextTooDeep is the error jsontext wraps in a SyntacticError for a
-// text nested deeper than its limit (it exports no sentinel for it).
+// text nested deeper than its limit, MaxNestingDepth (it exports no
+// sentinel for it).
 var jsontextTooDeep = sync.OnceValue(func() error {
 	err := jsontext.NewDecoder(strings.NewReader(strings.Repeat("[", MaxNestingDepth+1))).SkipValue()
 	var se *jsontext.SyntacticError
@@ -873,9 +874,10 @@ var jsontextTooDeep = sync.OnceValue(func() error {
 // checkSyntax reports whether s is exactly one JSON value with only JSON
 // white space around it, by the grammar encoding/json reads: the same
 // texts json.Valid accepts (invalid UTF-8 included), and syntaxTooDeep where
-// encoding/json would first fail with "exceeded max depth". It allocates
-// nothing, and is linear: it is the cheap check before a decode, so that a
-// text that does not parse is never decoded.
+// encoding/json would first fail with "exceeded max depth". It is linear
+// and allocates nothing for an accepted text (a refused one costs only
+// jsontext's error value): it is the cheap check before a decode, so that
+// a text that does not parse is never decoded.
 func checkSyntax(s string) int {
 	r := newJSONReader(s)
 	defer r.release()
