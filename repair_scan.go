@@ -840,12 +840,24 @@ type jsonReader struct {
 
 var jsonReaderPool = sync.Pool{New: func() any { return new(jsonReader) }}
 
+// readOnlyBytes returns the bytes of s without copying them, for a
+// jsontext.Decoder reading from a bytes.Buffer over them. The bytes must
+// never be written: jsontext reads a bytes.Buffer in place and, by design,
+// never mutates its contents (it skips even the invalidation byte it writes
+// into buffers of its own, jsontext/decode.go, invalidatePreviousRead).
+// TestJSONReaderNeverWritesItsInput and FuzzCheckSyntax check that the text
+// is unchanged after every read. Copying instead would allocate the size
+// of every argument string, twice for a huge broken one.
+func readOnlyBytes(s string) []byte {
+	return unsafe.Slice(unsafe.StringData(s), len(s))
+}
+
 // newJSONReader returns a pooled reader positioned before the start of s.
 // The caller releases it.
 func newJSONReader(s string) *jsonReader {
 	r := jsonReaderPool.Get().(*jsonReader)
 	r.s = s
-	r.in = *bytes.NewBuffer(unsafe.Slice(unsafe.StringData(s), len(s)))
+	r.in = *bytes.NewBuffer(readOnlyBytes(s))
 	r.dec.Reset(&r.in, lenientJSON...)
 	return r
 }
