@@ -322,13 +322,11 @@ func repairBroken(raw string, opt repairOptions, layer int) (repairResult, error
 	want := sc.expected() // complete: the span is within the limit
 	var v any
 	fixed, ok := "", false
-	if out, err := jsonrepair.Repair(span); err == nil && checkSyntax(out) == syntaxOK {
+	if out, err := jsonrepair.Repair(span); err == nil {
 		v, fixed, ok = readMatching(out, want)
 	}
 	if !ok {
-		if out := sc.out.String(); checkSyntax(out) == syntaxOK {
-			v, fixed, ok = readMatching(out, want)
-		}
+		v, fixed, ok = readMatching(sc.out.String(), want)
 	}
 	if !ok {
 		return repairResult{}, malformed("the arguments are not valid JSON and could not be repaired without guessing")
@@ -495,9 +493,9 @@ var (
 )
 
 // decodeJSON decodes exactly one JSON value, keeping numbers as json.Number.
-// A text that is not one JSON value is refused by checkSyntax, in one
-// allocation-free pass, before any decoding: errTooDeep when it is nested
-// deeper than MaxNestingDepth, else errNotJSON.
+// A text that is not one JSON value is refused by checkSyntax, in one pass
+// that allocates nothing for the text, before any decoding: errTooDeep when
+// it is nested deeper than MaxNestingDepth, else errNotJSON.
 func decodeJSON(s string) (any, error) {
 	switch checkSyntax(s) {
 	case syntaxInvalid:
@@ -505,5 +503,9 @@ func decodeJSON(s string) (any, error) {
 	case syntaxTooDeep:
 		return nil, errTooDeep
 	}
-	return readValid(s), nil
+	v, err := readValid(s)
+	if err != nil { // not reached: checkSyntax accepted s
+		return nil, errNotJSON
+	}
+	return v, nil
 }

@@ -1,6 +1,8 @@
 package saidex
 
 import (
+	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -8,8 +10,8 @@ import (
 	"strings"
 	"sync"
 	"unicode"
-	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -724,7 +726,9 @@ func controlEscape(c byte) string {
 }
 
 // jsonTokens lists the significant tokens of valid JSON text, in the
-// scanner's form, for comparison with a scan.
+// scanner's form, for comparison with a scan. Text holding a stream of
+// values gives all their tokens; invalid text, those before the error, with
+// the error.
 func jsonTokens(text string) ([]scanTok, error) {
 	// Duplicate names and invalid UTF-8 are accepted, as encoding/json
 	// does (invalid bytes read as U+FFFD): the comparison is of token
@@ -738,7 +742,7 @@ func jsonTokens(text string) ([]scanTok, error) {
 			return toks, nil
 		}
 		if err != nil {
-			return nil, err
+			return toks, err
 		}
 		switch k := t.Kind(); k {
 		case '{', '}', '[', ']':
@@ -809,471 +813,259 @@ const (
 	syntaxTooDeep        // nested deeper than MaxNestingDepth (before any other error)
 )
 
-// checkSyntax reports whether s is exactly one JSON value with only JSON
-// white space around it, by the grammar encoding/json reads: the same
-// texts json.Valid accepts (invalid UTF-8 included), and syntaxTooDeep where
-// encoding/json would first fail with "exceeded max depth". It allocates
-// nothing below 64 levels of nesting, and is linear: it is the cheap check
-// before a decode, so that a text that does not parse is never decoded.
-func checkSyntax(s string) int {
-	var buf [64]byte
-	stack := buf[:0] // open brackets
-	i := skipJSONSpace(s, 0)
-	for {
-		// A value starts at i.
-		if i >= len(s) {
-			return syntaxInvalid
-		}
-		switch c := s[i]; c {
-		case '{', '[':
-			if len(stack) >= MaxNestingDepth {
-				return syntaxTooDeep
-			}
-			stack = append(stack, c)
-			i = skipJSONSpace(s, i+1)
-			closer := byte(']')
-			if c == '{' {
-				closer = '}'
-			}
-			if i < len(s) && s[i] == closer {
-				stack = stack[:len(stack)-1]
-				i++
-				break
-			}
-			if c == '{' {
-				if i = memberName(s, i); i < 0 {
-					return syntaxInvalid
-				}
-			}
-			continue
-		case '"':
-			if i = skipJSONString(s, i); i < 0 {
-				return syntaxInvalid
-			}
-		case 't':
-			if !strings.HasPrefix(s[i:], "true") {
-				return syntaxInvalid
-			}
-			i += 4
-		case 'f':
-			if !strings.HasPrefix(s[i:], "false") {
-				return syntaxInvalid
-			}
-			i += 5
-		case 'n':
-			if !strings.HasPrefix(s[i:], "null") {
-				return syntaxInvalid
-			}
-			i += 4
-		default:
-			if i = skipJSONNumber(s, i); i < 0 {
-				return syntaxInvalid
-			}
-		}
-		// After a complete value: close containers until the next value.
-	after:
-		for {
-			i = skipJSONSpace(s, i)
-			if len(stack) == 0 {
-				if i == len(s) {
-					return syntaxOK
-				}
-				return syntaxInvalid
-			}
-			if i >= len(s) {
-				return syntaxInvalid
-			}
-			top := stack[len(stack)-1]
-			switch c := s[i]; {
-			case c == ',':
-				i = skipJSONSpace(s, i+1)
-				if top == '{' {
-					if i = memberName(s, i); i < 0 {
-						return syntaxInvalid
-					}
-				}
-				break after
-			case c == '}' && top == '{', c == ']' && top == '[':
-				stack = stack[:len(stack)-1]
-				i++
-			default:
-				return syntaxInvalid
-			}
-		}
-	}
-}
+// lenientJSON makes jsontext read what encoding/json reads: repeated names
+// (the last value wins in a decoded map) and invalid UTF-8 in strings (read
+// as U+FFFD). Its nesting limit is encoding/json's and ours,
+// MaxNestingDepth.
+var lenientJSON = []jsontext.Options{jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)}
 
-// memberName reads `"name" :` and the white space after it, starting at
-// s[i], and returns where the member's value starts, or -1.
-func memberName(s string, i int) int {
-	if i >= len(s) || s[i] != '"' {
-		return -1
-	}
-	if i = skipJSONString(s, i); i < 0 {
-		return -1
-	}
-	i = skipJSONSpace(s, i)
-	if i >= len(s) || s[i] != ':' {
-		return -1
-	}
-	return skipJSONSpace(s, i+1)
-}
-
-func skipJSONSpace(s string, i int) int {
-	for i < len(s) {
-		switch s[i] {
-		case ' ', '\t', '\n', '\r':
-			i++
-		default:
-			return i
-		}
-	}
-	return i
-}
-
-// plainStringByte marks the bytes a JSON string holds as they are: not a
-// quote, a backslash or a control character.
-var plainStringByte = func() (t [256]bool) {
-	for c := 0x20; c < 256; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
-
-// plainASCII marks the ASCII bytes a JSON string holds as they are.
-var plainASCII = func() (t [256]bool) {
-	for c := 0x20; c < utf8.RuneSelf; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
-
-// skipJSONString returns the index after the JSON string starting at
-// s[i] == '"', or -1.
-func skipJSONString(s string, i int) int {
-	i++
-	for {
-		for i+4 <= len(s) && plainStringByte[s[i]] && plainStringByte[s[i+1]] && plainStringByte[s[i+2]] && plainStringByte[s[i+3]] {
-			i += 4
-		}
-		for i < len(s) && plainStringByte[s[i]] {
-			i++
-		}
-		if i >= len(s) {
-			return -1
-		}
-		switch s[i] {
-		case '"':
-			return i + 1
-		case '\\':
-			if i+1 >= len(s) {
-				return -1
-			}
-			switch s[i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				i += 2
-			case 'u':
-				if i+6 > len(s) || !isHex(s[i+2]) || !isHex(s[i+3]) || !isHex(s[i+4]) || !isHex(s[i+5]) {
-					return -1
-				}
-				i += 6
-			default:
-				return -1
-			}
-		default: // a control character
-			return -1
-		}
-	}
-}
-
-// skipJSONNumber returns the index after the JSON number starting at s[i],
-// or -1.
-func skipJSONNumber(s string, i int) int {
-	digits := func() int {
-		n := 0
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-			n++
-		}
-		return n
-	}
-	if i < len(s) && s[i] == '-' {
-		i++
-	}
-	if i < len(s) && s[i] == '0' {
-		i++
-	} else if digits() == 0 {
-		return -1
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		if digits() == 0 {
-			return -1
-		}
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		if digits() == 0 {
-			return -1
-		}
-	}
-	return i
-}
-
-// valueReader decodes a text checkSyntax accepted, in one pass, into the
-// value encoding/json decodes it to with UseNumber (objects as
-// map[string]any where a repeated name keeps its last value, arrays as
-// non-nil []any, numbers as json.Number, strings as unquoteJSON reads
-// them). It can also check
-// the text's tokens against a scan and write the text compacted.
-type valueReader struct {
-	s       string
-	i       int
-	check   bool      // compare the tokens with want
-	want    []scanTok // the tokens the text must hold, in order
-	k       int       // the next token of want
-	differs bool      // a token differed from want
-	compact bool      // write the text without white space to out
+// jsonReader reads one JSON text, already in memory, with a jsontext
+// Decoder. The decoder reads the text in place: a bytes.Buffer over the
+// string's bytes, which jsontext reads without copying and never writes to
+// (it mutates no buffer that a bytes.Buffer provided). So checking or
+// decoding a 10 MB argument allocates nothing for the text itself, and the
+// strings and numbers decoded from it are substrings of it where they hold
+// no escape.
+type jsonReader struct {
+	s   string
+	in  bytes.Buffer
+	dec jsontext.Decoder
+	// For readMatching: the tokens the text must hold, and its compact form.
+	check   bool
+	want    []scanTok
+	k       int // the next token of want
+	compact bool
 	out     strings.Builder
 }
 
-// readValid decodes s, which checkSyntax accepted.
-func readValid(s string) any {
-	r := valueReader{s: s}
+var jsonReaderPool = sync.Pool{New: func() any { return new(jsonReader) }}
+
+// readOnlyBytes returns the bytes of s without copying them, for a
+// jsontext.Decoder reading from a bytes.Buffer over them. The bytes must
+// never be written: jsontext reads a bytes.Buffer in place and, by design,
+// never mutates its contents (it skips even the invalidation byte it writes
+// into buffers of its own, jsontext/decode.go, invalidatePreviousRead).
+// TestJSONReaderNeverWritesItsInput and FuzzCheckSyntax check that the text
+// is unchanged after every read. Copying instead would allocate the size
+// of every argument string, twice for a huge broken one.
+func readOnlyBytes(s string) []byte {
+	return unsafe.Slice(unsafe.StringData(s), len(s))
+}
+
+// newJSONReader returns a pooled reader positioned before the start of s.
+// The caller releases it.
+func newJSONReader(s string) *jsonReader {
+	r := jsonReaderPool.Get().(*jsonReader)
+	r.s = s
+	r.in = *bytes.NewBuffer(readOnlyBytes(s))
+	r.dec.Reset(&r.in, lenientJSON...)
+	return r
+}
+
+// release returns r to the pool, holding no reference to the text.
+func (r *jsonReader) release() {
+	r.s, r.want, r.check, r.k, r.compact = "", nil, false, 0, false
+	r.out = strings.Builder{} // its text may have been returned
+	r.in = bytes.Buffer{}
+	r.dec.Reset(&r.in, lenientJSON...)
+	jsonReaderPool.Put(r)
+}
+
+// jsontextTooDeep is the error jsontext wraps in a SyntacticError for a
+// text nested deeper than its limit, MaxNestingDepth (it exports no
+// sentinel for it).
+var jsontextTooDeep = sync.OnceValue(func() error {
+	err := jsontext.NewDecoder(strings.NewReader(strings.Repeat("[", MaxNestingDepth+1))).SkipValue()
+	var se *jsontext.SyntacticError
+	if errors.As(err, &se) {
+		return se.Err
+	}
+	return err
+})
+
+// checkSyntax reports whether s is exactly one JSON value with only JSON
+// white space around it, by the grammar encoding/json reads: the same
+// texts json.Valid accepts (invalid UTF-8 included), and syntaxTooDeep where
+// encoding/json would first fail with "exceeded max depth". It is linear
+// and allocates nothing for an accepted text (a refused one costs only
+// jsontext's error value): it is the cheap check before a decode, so that
+// a text that does not parse is never decoded.
+func checkSyntax(s string) int {
+	r := newJSONReader(s)
+	defer r.release()
+	switch err := r.dec.SkipValue(); {
+	case err == nil:
+		if r.atEnd() {
+			return syntaxOK
+		}
+	case r.dec.StackDepth() == MaxNestingDepth && errors.Is(err, jsontextTooDeep()):
+		return syntaxTooDeep
+	}
+	return syntaxInvalid
+}
+
+// readValid decodes s, which checkSyntax accepted, into the value
+// encoding/json decodes it to with UseNumber: objects as map[string]any
+// where a repeated name keeps its last value, arrays as non-nil []any,
+// numbers as json.Number, strings as unquoteJSON reads them.
+func readValid(s string) (any, error) {
+	r := newJSONReader(s)
+	defer r.release()
 	return r.value()
 }
 
-// readMatching decodes s, which checkSyntax accepted, and returns it
-// compacted, when it holds exactly the tokens want.
+// readMatching decodes s and returns it compacted (as json.Compact writes
+// it), when s is one JSON value (as checkSyntax says, but in the same pass)
+// holding exactly the tokens want. It stops at the first token that
+// differs.
 func readMatching(s string, want []scanTok) (any, string, bool) {
-	r := valueReader{s: s, check: true, want: want, compact: true}
+	r := newJSONReader(s)
+	defer r.release()
+	r.check, r.want, r.compact = true, want, true
 	r.out.Grow(len(s))
-	v := r.value()
-	if r.differs || r.k != len(want) {
+	v, err := r.value()
+	if err != nil || r.k != len(want) || !r.atEnd() {
 		return nil, "", false
 	}
 	return v, r.out.String(), true
 }
 
-func (r *valueReader) tok(kind byte, text string) {
-	if !r.check || r.differs {
-		return
+// atEnd reports whether only white space follows the value read.
+func (r *jsonReader) atEnd() bool {
+	return strings.TrimLeft(r.s[r.dec.InputOffset():], " \t\r\n") == ""
+}
+
+// errOtherTokens stops readMatching at a token that differs from the one
+// expected.
+var errOtherTokens = errors.New("the text holds other tokens")
+
+// tok compares the token just read with the next expected one.
+func (r *jsonReader) tok(kind byte, text string) error {
+	if !r.check {
+		return nil
 	}
 	if r.k >= len(r.want) || r.want[r.k].kind != kind || r.want[r.k].text != text {
-		r.differs = true
-		return
+		return errOtherTokens
 	}
 	r.k++
+	return nil
 }
 
-func (r *valueReader) emit(c byte) {
-	if r.compact {
-		r.out.WriteByte(c)
-	}
-}
-
-func (r *valueReader) emitString(s string) {
+func (r *jsonReader) emit(s string) {
 	if r.compact {
 		r.out.WriteString(s)
 	}
 }
 
-// structural reads the bracket, comma or colon at r.i (after white space).
-func (r *valueReader) structural() byte {
-	r.i = skipJSONSpace(r.s, r.i)
-	c := r.s[r.i]
-	r.i++
-	r.emit(c)
-	switch c {
-	case '{', '}', '[', ']':
-		r.tok(c, "")
+// delim reads the bracket that PeekKind announced.
+func (r *jsonReader) delim(c byte) error {
+	if _, err := r.dec.ReadToken(); err != nil {
+		return err
 	}
-	return c
+	if err := r.tok(c, ""); err != nil {
+		return err
+	}
+	if r.compact {
+		r.out.WriteByte(c)
+	}
+	return nil
 }
 
-// peek returns the byte of the next token.
-func (r *valueReader) peek() byte {
-	r.i = skipJSONSpace(r.s, r.i)
-	return r.s[r.i]
+// scalar reads the next string, number or literal, and returns its text
+// as a substring of r.s.
+func (r *jsonReader) scalar() (string, error) {
+	raw, err := r.dec.ReadValue()
+	if err != nil {
+		return "", err
+	}
+	end := int(r.dec.InputOffset())
+	lit := r.s[end-len(raw) : end]
+	r.emit(lit)
+	return lit, nil
 }
 
-func (r *valueReader) value() any {
-	s := r.s
-	switch c := r.peek(); c {
+// str reads the next string (a value or an object member's name).
+func (r *jsonReader) str() (string, error) {
+	lit, err := r.scalar()
+	if err != nil {
+		return "", err
+	}
+	v := unquoteJSON(lit)
+	return v, r.tok('s', v)
+}
+
+func (r *jsonReader) value() (any, error) {
+	switch k := r.dec.PeekKind(); k {
 	case '{':
-		r.structural()
+		if err := r.delim('{'); err != nil {
+			return nil, err
+		}
 		m := make(map[string]any)
-		if r.peek() == '}' {
-			r.structural()
-			return m
-		}
-		for {
-			r.i = skipJSONSpace(s, r.i)
-			k := r.str()
-			r.structural() // ':'
-			m[k] = r.value()
-			if r.structural() == '}' {
-				return m
+		for n := 0; r.dec.PeekKind() == '"'; n++ {
+			if n > 0 {
+				r.emit(",")
+			}
+			name, err := r.str()
+			if err != nil {
+				return nil, err
+			}
+			r.emit(":")
+			if m[name], err = r.value(); err != nil {
+				return nil, err
 			}
 		}
+		return m, r.delim('}')
 	case '[':
-		r.structural()
+		if err := r.delim('['); err != nil {
+			return nil, err
+		}
 		a := make([]any, 0)
-		if r.peek() == ']' {
-			r.structural()
-			return a
-		}
-		for {
-			a = append(a, r.value())
-			if r.structural() == ']' {
-				return a
+		for n := 0; r.dec.PeekKind() != ']'; n++ {
+			if n > 0 {
+				r.emit(",")
 			}
+			v, err := r.value()
+			if err != nil {
+				return nil, err
+			}
+			a = append(a, v)
 		}
+		return a, r.delim(']')
 	case '"':
 		return r.str()
+	case '0':
+		lit, err := r.scalar()
+		if err == nil {
+			err = r.tok('n', lit)
+		}
+		return json.Number(lit), err
 	case 't', 'f', 'n':
-		lit := "null"
-		switch c {
-		case 't':
-			lit = "true"
-		case 'f':
-			lit = "false"
+		lit, err := r.scalar()
+		if err == nil {
+			err = r.tok('l', lit)
 		}
-		r.i += len(lit)
-		r.tok('l', lit)
-		r.emitString(lit)
-		switch c {
+		switch k {
 		case 't':
-			return true
+			return true, err
 		case 'f':
-			return false
+			return false, err
 		}
-		return nil
-	default:
-		j := skipJSONNumber(s, r.i)
-		n := s[r.i:j]
-		r.i = j
-		r.tok('n', n)
-		r.emitString(n)
-		return json.Number(n)
+		return nil, err
 	}
-}
-
-// str reads the string at r.i.
-func (r *valueReader) str() string {
-	j := skipJSONString(r.s, r.i)
-	lit := r.s[r.i:j]
-	r.i = j
-	v := unquoteJSON(lit)
-	r.tok('s', v)
-	r.emitString(lit)
-	return v
+	_, err := r.dec.ReadToken() // not valid JSON
+	return nil, cmp.Or(err, errNotJSON)
 }
 
 // unquoteJSON returns the value of the JSON string literal lit (quotes
 // included), which checkSyntax or the scanner produced, exactly as
 // encoding/json unquotes it: invalid UTF-8 and unpaired surrogate escapes
-// become U+FFFD.
+// become U+FFFD. jsontext.AppendUnquote does the same, reporting them with
+// an error that is of no use here.
 func unquoteJSON(lit string) string {
 	s := lit[1 : len(lit)-1]
 	if strings.IndexByte(s, '\\') < 0 && utf8.ValidString(s) {
 		return s // a literal holds no quote or control character
 	}
-	r := 0
-	for r < len(s) {
-		for r+4 <= len(s) && plainASCII[s[r]] && plainASCII[s[r+1]] && plainASCII[s[r+2]] && plainASCII[s[r+3]] {
-			r += 4
-		}
-		if r >= len(s) {
-			break
-		}
-		c := s[r]
-		if c == '\\' || c == '"' || c < ' ' {
-			break
-		}
-		if c < utf8.RuneSelf {
-			r++
-			continue
-		}
-		rr, size := utf8.DecodeRuneInString(s[r:])
-		if rr == utf8.RuneError && size == 1 {
-			break
-		}
-		r += size
-	}
-	if r == len(s) {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 2*utf8.UTFMax)
-	b.WriteString(s[:r])
-	for r < len(s) {
-		switch c := s[r]; {
-		case c == '\\' && r+1 < len(s):
-			switch e := s[r+1]; e {
-			case 'b':
-				b.WriteByte('\b')
-			case 'f':
-				b.WriteByte('\f')
-			case 'n':
-				b.WriteByte('\n')
-			case 'r':
-				b.WriteByte('\r')
-			case 't':
-				b.WriteByte('\t')
-			case 'u':
-				rr := hex4(s[r+2:])
-				r += 6
-				if utf16.IsSurrogate(rr) {
-					if strings.HasPrefix(s[r:], `\u`) {
-						if dec := utf16.DecodeRune(rr, hex4(s[r+2:])); dec != unicode.ReplacementChar {
-							r += 6
-							b.WriteRune(dec)
-							continue
-						}
-					}
-					rr = unicode.ReplacementChar
-				}
-				b.WriteRune(rr)
-				continue
-			default: // " \ / (and ', which encoding/json also reads)
-				b.WriteByte(e)
-			}
-			r += 2
-		case c < utf8.RuneSelf:
-			b.WriteByte(c)
-			r++
-		default:
-			rr, size := utf8.DecodeRuneInString(s[r:])
-			r += size
-			b.WriteRune(rr)
-		}
-	}
-	return b.String()
-}
-
-// hex4 reads the four hex digits at the start of s (checked before), or
-// returns -1.
-func hex4(s string) rune {
-	if len(s) < 4 {
-		return -1
-	}
-	var r rune
-	for _, c := range []byte(s[:4]) {
-		switch {
-		case '0' <= c && c <= '9':
-			c -= '0'
-		case 'a' <= c && c <= 'f':
-			c = c - 'a' + 10
-		case 'A' <= c && c <= 'F':
-			c = c - 'A' + 10
-		default:
-			return -1
-		}
-		r = r*16 + rune(c)
-	}
-	return r
+	b, _ := jsontext.AppendUnquote(make([]byte, 0, len(s)+2*utf8.UTFMax), lit)
+	return string(b)
 }

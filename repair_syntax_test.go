@@ -30,7 +30,8 @@ func decoderVerdict(s string) (int, any) {
 
 // checkAgainstEncodingJSON checks checkSyntax, decodeJSON and readMatching
 // on s against encoding/json: the same verdict, the same value (deeply
-// equal, types included), the same compact text, the same tokens.
+// equal, types included), the same compact text, the same tokens; and no
+// acceptance by readMatching of a text encoding/json refuses.
 func checkAgainstEncodingJSON(t *testing.T, s string) {
 	t.Helper()
 	want, wantValue := decoderVerdict(s)
@@ -38,6 +39,13 @@ func checkAgainstEncodingJSON(t *testing.T, s string) {
 		t.Fatalf("checkSyntax(%.80q) = %d, encoding/json says %d", s, got, want)
 	}
 	if want != syntaxOK {
+		// readMatching checks the syntax itself: the tokens jsontext
+		// reads before the first error (or all of them, for a stream of
+		// values) never make it accept.
+		prefix, _ := jsonTokens(s)
+		if v, text, ok := readMatching(s, prefix); ok {
+			t.Fatalf("readMatching(%.80q) = %#v, %q, accepted a text encoding/json refuses", s, v, text)
+		}
 		return
 	}
 	got, err := decodeJSON(s)
@@ -183,10 +191,34 @@ func FuzzCheckSyntax(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
+		before := strings.Clone(s)
 		checkAgainstEncodingJSON(t, s)
 		checkUnquote(t, s)
 		checkPrechecks(t, s)
+		if s != before {
+			t.Fatalf("reading %q changed it to %q", before, s)
+		}
 	})
+}
+
+// The JSON reader reads the caller's string in place (readOnlyBytes): no
+// read, accepted or refused, may write into it.
+func TestJSONReaderNeverWritesItsInput(t *testing.T) {
+	inputs := append(syntaxCases(),
+		`{"a": "x\"y", "b": [1, 2.5e3, true, null, {"c": "\u00e9"}]}`,
+		`{"a": 1} {"b": 2}`, `{"a": [1, 2,]}`, `{"a" 1}`, `[`+strings.Repeat(`"v", `, 500)+`]`,
+		strings.Repeat("[", 10001)+strings.Repeat("]", 10001))
+	for _, in := range inputs {
+		s := strings.Clone(in) // on the heap, like an argument string
+		want := strings.Clone(in)
+		_ = checkSyntax(s)
+		_, _ = decodeJSON(s)
+		toks, _ := jsonTokens(want)
+		_, _, _ = readMatching(s, toks)
+		if s != want {
+			t.Fatalf("reading %.80q changed it to %.80q", want, s)
+		}
+	}
 }
 
 // allocatedBy returns how many bytes f allocates.
