@@ -206,7 +206,8 @@ func addStep(steps []RepairStep, s RepairStep) []RepairStep {
 	return append(steps, s)
 }
 
-// repairBroken repairs an argument string that does not parse.
+// repairBroken repairs an argument string that does not parse (its only
+// caller, repairLayer, has tried).
 func repairBroken(raw string, opt repairOptions, layer int) (repairResult, error) {
 	var steps []RepairStep
 	t := strings.TrimSpace(strings.TrimPrefix(raw, "\uFEFF"))
@@ -304,8 +305,9 @@ func repairBroken(raw string, opt repairOptions, layer int) (repairResult, error
 		steps = addStep(steps, s)
 	}
 
-	// The object itself.
-	if !sc.normalised {
+	// The object itself. repairBroken runs only on text that did not
+	// parse: a span that is that text but for JSON white space cannot.
+	if !sc.normalised && span != strings.Trim(raw, " \t\r\n") {
 		if v, err := decodeJSON(span); err == nil {
 			return unwrapString(repairResult{value: v, json: span, steps: steps}, opt, layer)
 		}

@@ -836,7 +836,18 @@ type jsonReader struct {
 	k       int // the next token of want
 	compact bool
 	out     strings.Builder
+	// members is a stack of the members of the objects being read, so
+	// that each map is made at its final size.
+	members []member
 }
+
+type member struct {
+	name  string
+	value any
+}
+
+// maxPooledMembers bounds the member stack a pooled reader keeps.
+const maxPooledMembers = 1024
 
 var jsonReaderPool = sync.Pool{New: func() any { return new(jsonReader) }}
 
@@ -866,6 +877,11 @@ func newJSONReader(s string) *jsonReader {
 func (r *jsonReader) release() {
 	r.s, r.want, r.check, r.k, r.compact = "", nil, false, 0, false
 	r.out = strings.Builder{} // its text may have been returned
+	clear(r.members[:cap(r.members)])
+	r.members = r.members[:0]
+	if cap(r.members) > maxPooledMembers {
+		r.members = nil
+	}
 	r.in = bytes.Buffer{}
 	r.dec.Reset(&r.in, lenientJSON...)
 	jsonReaderPool.Put(r)
@@ -1000,7 +1016,7 @@ func (r *jsonReader) value() (any, error) {
 		if err := r.delim('{'); err != nil {
 			return nil, err
 		}
-		m := make(map[string]any)
+		base := len(r.members)
 		for n := 0; r.dec.PeekKind() == '"'; n++ {
 			if n > 0 {
 				r.emit(",")
@@ -1010,10 +1026,18 @@ func (r *jsonReader) value() (any, error) {
 				return nil, err
 			}
 			r.emit(":")
-			if m[name], err = r.value(); err != nil {
+			v, err := r.value()
+			if err != nil {
 				return nil, err
 			}
+			r.members = append(r.members, member{name, v})
 		}
+		m := make(map[string]any, len(r.members)-base)
+		for _, mb := range r.members[base:] {
+			m[mb.name] = mb.value // a repeated name: the last one wins, as in encoding/json
+		}
+		clear(r.members[base:])
+		r.members = r.members[:base]
 		return m, r.delim('}')
 	case '[':
 		if err := r.delim('['); err != nil {
