@@ -6,8 +6,12 @@
 #   scripts/bench.sh            # COUNT=6 BENCHTIME=1s by default
 #   COUNT=3 BENCHTIME=200ms scripts/bench.sh
 #
-# The raw benchmark output is kept in OUT_DIR (a new temporary directory by
-# default), for benchstat.
+# Each test binary is built once and run COUNT times with -test.count 1, so
+# that every round runs all the benchmarks being compared one after another:
+# on a shared, noisy machine a change of load then hits both sides of a
+# ratio, instead of every run of one side (as -count N would, which repeats
+# each benchmark N times in a row). The raw output is kept in OUT_DIR (a new
+# temporary directory by default), for benchstat.
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -18,16 +22,24 @@ ROOT_OUT=$OUT_DIR/root.txt
 PEER_OUT=$OUT_DIR/peerbench.txt
 mkdir -p "$OUT_DIR"
 
-root_cmd="go test -run '^\$' -bench . -benchmem -count $COUNT -benchtime $BENCHTIME ."
-peer_cmd="(cd internal/peerbench && go test -run '^\$' -bench . -benchmem -count $COUNT -benchtime $BENCHTIME .)"
+go test -c -o "$OUT_DIR/root.test" .
+(cd internal/peerbench && go test -c -o "$OUT_DIR/peerbench.test" .)
+
+run_rounds() { # dir binary
+	i=0
+	while [ "$i" -lt "$COUNT" ]; do
+		(cd "$1" && "$2" -test.run '^$' -test.bench . -test.benchmem -test.count 1 -test.benchtime "$BENCHTIME")
+		i=$((i + 1))
+	done
+}
 
 {
-	echo "# $root_cmd"
-	go test -run '^$' -bench . -benchmem -count "$COUNT" -benchtime "$BENCHTIME" .
+	echo "# go test -c . && $COUNT rounds of: ./saidex-go.test -test.run '^\$' -test.bench . -test.benchmem -test.count 1 -test.benchtime $BENCHTIME"
+	run_rounds . "$OUT_DIR/root.test"
 } >"$ROOT_OUT"
 {
-	echo "# $peer_cmd"
-	(cd internal/peerbench && go test -run '^$' -bench . -benchmem -count "$COUNT" -benchtime "$BENCHTIME" .)
+	echo "# cd internal/peerbench && go test -c . && $COUNT rounds of: ./peerbench.test -test.run '^\$' -test.bench . -test.benchmem -test.count 1 -test.benchtime $BENCHTIME"
+	run_rounds internal/peerbench "$OUT_DIR/peerbench.test"
 } >"$PEER_OUT"
 echo "# scripts/bench.sh (COUNT=$COUNT BENCHTIME=$BENCHTIME): go run ./internal/cmd/benchtable root.txt peerbench.txt > BENCHMARKS.md" >>"$PEER_OUT"
 
