@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	jsonv1 "github.com/go-json-experiment/json/v1"
 	"github.com/invopop/jsonschema"
 	"github.com/tmc/langchaingo/tools"
@@ -90,7 +91,13 @@ func (t *typedTool[A]) callValidated(ctx context.Context, input string) (string,
 // encoding/json.Unmarshal (and Go's own encoding/json under
 // GOEXPERIMENT=jsonv2). It decodes a typical argument object about twice
 // as fast as encoding/json, with 2 allocations instead of 10.
-var v1Options = jsonv1.DefaultOptionsV1()
+//
+// One addition: that v1 package treats only its own jsonv1.Number as a JSON
+// number, so encoding/json.Number is given the same reading here.
+var v1Options = jsonv2.JoinOptions(jsonv1.DefaultOptionsV1(),
+	jsonv2.WithUnmarshalers(jsonv2.UnmarshalFromFunc(func(dec *jsontext.Decoder, n *json.Number) error {
+		return (*jsonv1.Number)(n).UnmarshalJSONFrom(dec)
+	})))
 
 // unmarshalV1 is encoding/json.Unmarshal, run on the faster engine.
 func unmarshalV1(data []byte, v any) error {

@@ -1,12 +1,15 @@
 package saidex
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tmc/langchaingo/tools"
 )
 
 // upperString decodes a JSON string upper-cased: a json.Unmarshaler.
@@ -46,6 +49,8 @@ type decodeArgs struct {
 	Keys        map[int]string      `json:"keys"`
 	Float32     float32             `json:"float32"`
 	Deep        map[string]struct{} `json:"deep"`
+	Number      json.Number         `json:"number"`
+	Numbers     []json.Number       `json:"numbers"`
 }
 
 // The node decodes a NewTool tool's validated arguments with the
@@ -57,6 +62,10 @@ func TestValidatedDecodeMatchesEncodingJSON(t *testing.T) {
 			"extra":{"k":[1,"x",null,true]},"raw":{"z":1},"ptr":7,"nested":{"a":[1,2]},"any":1.5e3,
 			"bytes":"aGVsbG8=","pairs":[1,2],"small":-8,"unsigned":9,"keys":{"3":"c"},"float32":1.5,"deep":{"x":{}}}`},
 		{"empty object", `{}`},
+		{"json.Number", `{"number": 12.50, "numbers": [1, -2e3, 0.1]}`},
+		{"json.Number from a string", `{"number": "7"}`},
+		{"json.Number, not a number", `{"number": "seven"}`},
+		{"json.Number, null", `{"number": null}`},
 		{"nulls", `{"ptr":null,"extra":null,"tags":null,"opt":null,"any":null}`},
 		{"case-insensitive key", `{"NAME":"rome","Ratio":2}`},
 		{"escapes and unicode", `{"name":"caf\u00e9 \"x\" \ud83d\ude00","tags":["\n\t"]}`},
@@ -88,5 +97,21 @@ func TestValidatedDecodeMatchesEncodingJSON(t *testing.T) {
 				t.Errorf("syntax error %q, encoding/json %q", gotErr, wantErr)
 			}
 		})
+	}
+}
+
+// A NewTool tool with a json.Number field, run by the node, receives the
+// number as encoding/json gives it, not an error the model cannot fix.
+func TestNewToolRunsWithAJSONNumberField(t *testing.T) {
+	type payArgs struct {
+		Amount json.Number `json:"amount" jsonschema:"type=number"`
+	}
+	pay := NewTool("pay", "Pays.", func(_ context.Context, a payArgs) (string, error) {
+		return "paid " + a.Amount.String(), nil
+	})
+	n := mustNode(t, []tools.Tool{pay})
+	res, err := n.Run(context.Background(), conversation(tc("c1", "pay", `{"amount": 12.50}`)))
+	if err != nil || res.Calls[0].Output != "paid 12.50" || res.Calls[0].IsError {
+		t.Fatalf("Run: %v, %+v", err, res.Calls)
 	}
 }
