@@ -8,7 +8,6 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/tmc/langchaingo/llms"
 	"golang.org/x/sync/errgroup"
@@ -230,9 +229,9 @@ func hasUnknownKey(schema map[string]any, value any) bool {
 // OutcomeCorrected; on failure it stays invalid with its latest issues. It
 // returns an error only for ctx and for an interrupt from check.
 func (n *ToolNode) correctOne(ctx context.Context, r *run, c *call) (err error) {
-	start := time.Now()
+	start := r.now()
 	defer func() {
-		c.durations.Correct = time.Since(start)
+		c.durations.Correct = r.since(start)
 		if v := recover(); v != nil {
 			c.correctionErr = &PanicError{Value: v, Stack: debug.Stack()}
 			n.cfg.log().Warn("saidex: correction panicked; the call falls through to the unresolved step",

@@ -79,7 +79,8 @@ func CallFromContext(ctx context.Context) (info CallInfo, ok bool) {
 // calling goroutine is the first worker, and a worker about to run a call
 // starts one more when calls remain, the bound allows and no worker started
 // earlier is still waiting to be scheduled. Calls that block (I/O) thus
-// reach the full bound after one goroutine start per call, while a message
+// reach the full bound, each new worker starting the next one as it takes
+// its first call, while a message
 // of calls that finish at once (in-memory tools) runs mostly on the calling
 // goroutine, without a goroutine, its stack growth and a wake-up per call.
 func (n *ToolNode) execute(ctx context.Context, r *run, calls []*call) error {

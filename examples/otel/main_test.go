@@ -350,6 +350,18 @@ func TestObserverPlacesCallSpansWithinTheRun(t *testing.T) {
 				t.Errorf("%s spans %v..%v, want an instant at or after %v", s.Name, s.StartTime, s.EndTime, before)
 			}
 		}
+		// Its call is counted, but its zero duration is not recorded.
+		for _, sm := range h.metrics(t).ScopeMetrics {
+			for _, m := range sm.Metrics {
+				if hist, ok := m.Data.(metricdata.Histogram[float64]); ok && m.Name == runDurationMetric {
+					for _, p := range hist.DataPoints {
+						if p.Count != 0 {
+							t.Errorf("an untimed run recorded %d durations", p.Count)
+						}
+					}
+				}
+			}
+		}
 	})
 }
 

@@ -133,7 +133,9 @@ func observer(tracer trace.Tracer, meter metric.Meter, known []string) (func(sai
 			))
 		}
 		runSpan.End(trace.WithTimestamp(end))
-		runs.Record(ctx, ev.Duration.Seconds())
+		if !ev.Start.IsZero() { // an untimed run (see ToolNodeEvent) would record 0 s
+			runs.Record(ctx, ev.Duration.Seconds())
+		}
 	}, nil
 }
 

@@ -102,8 +102,8 @@ func main() {
 		fail(err)
 	}
 	ctx := context.Background()
-	fmt.Println("| workload | saidex/eino | saidex (same tool code)/eino | eino allocs | saidex allocs |")
-	fmt.Println("|---|---|---|---|---|")
+	fmt.Println("| workload | saidex/eino | saidex (same tool code)/eino | eino allocs | saidex allocs | saidex (same tool code) allocs |")
+	fmt.Println("|---|---|---|---|---|---|")
 	for _, n := range []int{1, 8, 64} {
 		em, sm := einoMessage(benchfixture.Valid, n), benchfixture.Conversation(benchfixture.Valid, n)
 		e := testing.Benchmark(func(b *testing.B) {
@@ -130,9 +130,9 @@ func main() {
 				}
 			}
 		})
-		fmt.Printf("| valid, %d calls | %.2f× | %.2f× | %d | %d |\n", n,
+		fmt.Printf("| valid, %d calls | %.2f× | %.2f× | %d | %d | %d |\n", n,
 			float64(s.NsPerOp())/float64(e.NsPerOp()), float64(st.NsPerOp())/float64(e.NsPerOp()),
-			e.AllocsPerOp(), s.AllocsPerOp())
+			e.AllocsPerOp(), s.AllocsPerOp(), st.AllocsPerOp())
 	}
 	fmt.Println()
 	fmt.Println("What each produces for an AI message of 8 calls:")
