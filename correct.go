@@ -164,59 +164,56 @@ func (n *ToolNode) correctable(c *call) bool {
 // requires, at the root or in nested objects and array items the schema
 // describes.
 func missingRequired(schema map[string]any, value any) bool {
-	switch v := value.(type) {
-	case map[string]any:
-		if req, ok := schema["required"].([]any); ok {
-			for _, k := range req {
-				if name, ok := k.(string); ok {
-					if _, present := v[name]; !present {
-						return true
-					}
-				}
-			}
-		}
-		props, _ := schema["properties"].(map[string]any)
-		for k, val := range v {
-			if ps, ok := props[k].(map[string]any); ok && missingRequired(ps, val) {
-				return true
-			}
-		}
-	case []any:
-		if items, ok := schema["items"].(map[string]any); ok {
-			for _, val := range v {
-				if missingRequired(items, val) {
+	return anyObject(schema, value, func(schema, obj map[string]any) bool {
+		req, _ := schema["required"].([]any)
+		for _, k := range req {
+			if name, ok := k.(string); ok {
+				if _, present := obj[name]; !present {
 					return true
 				}
 			}
 		}
-	}
-	return false
+		return false
+	})
 }
 
 // hasUnknownKey reports whether value holds an object member that schema
 // does not describe, at the root or nested. Objects whose schema lists no
 // properties, or allows pattern properties, are not judged.
 func hasUnknownKey(schema map[string]any, value any) bool {
+	return anyObject(schema, value, func(schema, obj map[string]any) bool {
+		props, _ := schema["properties"].(map[string]any)
+		if _, patterns := schema["patternProperties"]; props == nil || patterns {
+			return false
+		}
+		for k := range obj {
+			if _, known := props[k]; !known {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// anyObject reports whether found holds for an object of value, paired with
+// its schema: the root, or an object nested in the members and array items
+// the schema describes.
+func anyObject(schema map[string]any, value any, found func(schema, obj map[string]any) bool) bool {
 	switch v := value.(type) {
 	case map[string]any:
+		if found(schema, v) {
+			return true
+		}
 		props, _ := schema["properties"].(map[string]any)
-		_, patterns := schema["patternProperties"]
 		for k, val := range v {
-			ps, known := props[k]
-			if !known {
-				if props != nil && !patterns {
-					return true
-				}
-				continue
-			}
-			if m, ok := ps.(map[string]any); ok && hasUnknownKey(m, val) {
+			if ps, ok := props[k].(map[string]any); ok && anyObject(ps, val, found) {
 				return true
 			}
 		}
 	case []any:
 		if items, ok := schema["items"].(map[string]any); ok {
 			for _, val := range v {
-				if hasUnknownKey(items, val) {
+				if anyObject(items, val, found) {
 					return true
 				}
 			}
