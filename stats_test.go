@@ -17,24 +17,6 @@ import (
 	"github.com/tmc/langchaingo/tools"
 )
 
-// sanRecorder collects events; safe for concurrent use.
-type sanRecorder struct {
-	mu     sync.Mutex
-	events []ToolNodeEvent
-}
-
-func (r *sanRecorder) record(ev ToolNodeEvent) {
-	r.mu.Lock()
-	r.events = append(r.events, ev)
-	r.mu.Unlock()
-}
-
-func (r *sanRecorder) all() []ToolNodeEvent {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return append([]ToolNodeEvent(nil), r.events...)
-}
-
 // sanStatsSummary reduces a call's stats to the fields a test compares.
 func sanStatsSummary(s ToolCallStats) string {
 	return fmt.Sprintf("%d %s %s %s err=%v repaired=%v%v prevalidated=%v corr=%v/%d issues=%d tokens=%v",
@@ -43,8 +25,8 @@ func sanStatsSummary(s ToolCallStats) string {
 }
 
 func TestEventReportsEachOutcomeOfARun(t *testing.T) {
-	var rec sanRecorder
-	n := sanNode(t, WithObserver(rec.record), WithLogger(sanDiscard))
+	var rec StatsSink
+	n := sanNode(t, WithObserver(rec.add), WithLogger(sanDiscard))
 	msgs := []llms.MessageContent{sanHuman("hi"), sanAI(
 		sanCall("c1", "weather", `{"city":"Paris"}`),
 		sanCall("c2", "weather", `{"city": 5}`),
@@ -55,7 +37,7 @@ func TestEventReportsEachOutcomeOfARun(t *testing.T) {
 	if _, err := n.Run(context.Background(), msgs); err != nil {
 		t.Fatal(err)
 	}
-	events := rec.all()
+	events := rec.Events()
 	if len(events) != 1 {
 		t.Fatalf("got %d events, want 1", len(events))
 	}
@@ -84,8 +66,8 @@ func TestEventReportsEachOutcomeOfARun(t *testing.T) {
 }
 
 func TestEventReportsCorrectionSalvageAndTokens(t *testing.T) {
-	var rec sanRecorder
-	n := sanNode(t, WithObserver(rec.record))
+	var rec StatsSink
+	n := sanNode(t, WithObserver(rec.add))
 	ai := sanAI(
 		sanCall("c1", "weather", `{"town":"Paris"}`),
 		sanCall("c2", "weather", `{"town":"Rome"}`),
@@ -111,7 +93,7 @@ func TestEventReportsCorrectionSalvageAndTokens(t *testing.T) {
 	n.sanitize(r, res, calls)
 	n.emit(context.Background(), r, res, calls)
 
-	events := rec.all()
+	events := rec.Events()
 	if len(events) != 1 {
 		t.Fatalf("got %d events, want 1", len(events))
 	}
@@ -151,11 +133,11 @@ func TestEventReportsCorrectionSalvageAndTokens(t *testing.T) {
 }
 
 func TestNoEventWhenRunFails(t *testing.T) {
-	var rec sanRecorder
+	var rec StatsSink
 	failing := NewTool("fail", "Fails.", func(context.Context, sanWeatherArgs) (string, error) {
 		return "", errors.New("backend down")
 	})
-	n, err := NewToolNode([]tools.Tool{failing}, WithObserver(rec.record))
+	n, err := NewToolNode([]tools.Tool{failing}, WithObserver(rec.add))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,8 +148,8 @@ func TestNoEventWhenRunFails(t *testing.T) {
 	if _, err := n.Run(ctx, []llms.MessageContent{sanHuman("no AI message")}); !errors.Is(err, ErrNoAIMessage) {
 		t.Fatalf("err = %v, want ErrNoAIMessage", err)
 	}
-	if len(rec.all()) != 0 || len(sink.Events()) != 0 {
-		t.Errorf("events after failed runs: observer %d, sink %d; want none", len(rec.all()), len(sink.Events()))
+	if len(rec.Events()) != 0 || len(sink.Events()) != 0 {
+		t.Errorf("events after failed runs: observer %d, sink %d; want none", len(rec.Events()), len(sink.Events()))
 	}
 }
 
@@ -358,8 +340,8 @@ func TestEventDurationsCoverTheToolsRunTimeWhenObserved(t *testing.T) {
 		time.Sleep(pause)
 		return "ok", nil
 	})
-	var rec sanRecorder
-	n, err := NewToolNode([]tools.Tool{slow}, WithObserver(rec.record))
+	var rec StatsSink
+	n, err := NewToolNode([]tools.Tool{slow}, WithObserver(rec.add))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -367,7 +349,7 @@ func TestEventDurationsCoverTheToolsRunTimeWhenObserved(t *testing.T) {
 	if _, err := n.Run(context.Background(), msgs); err != nil {
 		t.Fatal(err)
 	}
-	ev := rec.all()[0]
+	ev := rec.Events()[0]
 	if ev.Start.IsZero() || ev.Duration < pause || ev.Stages.Execute < pause || ev.Calls[0].Durations.Execute < pause {
 		t.Errorf("durations do not cover the tool's %v: run %v, stage %v, call %v",
 			pause, ev.Duration, ev.Stages.Execute, ev.Calls[0].Durations.Execute)
