@@ -21,6 +21,7 @@ import (
 	"github.com/cloudwego/eino/schema"
 	saidex "github.com/saidex/saidex-go"
 	"github.com/saidex/saidex-go/internal/benchfixture"
+	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/tools"
 )
 
@@ -88,6 +89,31 @@ func einoMessage(k benchfixture.Kind, n int) *schema.Message {
 	return schema.AssistantMessage("", calls)
 }
 
+// benchEino is the benchmark of Eino's node on msg, shared by BenchmarkPeer
+// and main.
+func benchEino(ctx context.Context, node *compose.ToolsNode, msg *schema.Message) func(*testing.B) {
+	return func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := node.Invoke(ctx, msg); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// benchSaidex is the benchmark of a saidex node on msgs.
+func benchSaidex(ctx context.Context, node *saidex.ToolNode, msgs []llms.MessageContent) func(*testing.B) {
+	return func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := node.Run(ctx, msgs); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
 func main() {
 	en, err := newEino()
 	if err != nil {
@@ -106,30 +132,9 @@ func main() {
 	fmt.Println("|---|---|---|---|---|---|")
 	for _, n := range []int{1, 8, 64} {
 		em, sm := einoMessage(benchfixture.Valid, n), benchfixture.Conversation(benchfixture.Valid, n)
-		e := testing.Benchmark(func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := en.Invoke(ctx, em); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		s := testing.Benchmark(func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := sn.Run(ctx, sm); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		st := testing.Benchmark(func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := same.Run(ctx, sm); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+		e := testing.Benchmark(benchEino(ctx, en, em))
+		s := testing.Benchmark(benchSaidex(ctx, sn, sm))
+		st := testing.Benchmark(benchSaidex(ctx, same, sm))
 		fmt.Printf("| valid, %d calls | %.2f× | %.2f× | %d | %d | %d |\n", n,
 			float64(s.NsPerOp())/float64(e.NsPerOp()), float64(st.NsPerOp())/float64(e.NsPerOp()),
 			e.AllocsPerOp(), s.AllocsPerOp(), st.AllocsPerOp())

@@ -26,30 +26,9 @@ func BenchmarkPeer(b *testing.B) {
 	ctx := context.Background()
 	for _, n := range []int{1, 8, 64} {
 		em, sm := einoMessage(benchfixture.Valid, n), benchfixture.Conversation(benchfixture.Valid, n)
-		b.Run(fmt.Sprintf("valid/%d/eino", n), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := en.Invoke(ctx, em); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		b.Run(fmt.Sprintf("valid/%d/saidex", n), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := sn.Run(ctx, sm); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		b.Run(fmt.Sprintf("valid/%d/saidex-same-tool", n), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := same.Run(ctx, sm); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+		b.Run(fmt.Sprintf("valid/%d/eino", n), benchEino(ctx, en, em))
+		b.Run(fmt.Sprintf("valid/%d/saidex", n), benchSaidex(ctx, sn, sm))
+		b.Run(fmt.Sprintf("valid/%d/saidex-same-tool", n), benchSaidex(ctx, same, sm))
 	}
 }
 
