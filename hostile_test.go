@@ -523,6 +523,35 @@ func blockingTool(name string, started chan<- string) tools.Tool {
 	}}
 }
 
+// invokeAndCancel runs Invoke on msgs, cancels its ctx once ready returns,
+// and fails unless Invoke returns promptly with context.Canceled and no
+// messages.
+func invokeAndCancel(t *testing.T, n *ToolNode, msgs []llms.MessageContent, ready func()) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	type result struct {
+		out []llms.MessageContent
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		out, err := n.Invoke(ctx, msgs)
+		done <- result{out, err}
+	}()
+	ready()
+	cancel()
+	var r result
+	select {
+	case r = <-done:
+	case <-time.After(hangTimeout):
+		t.Fatal("Run did not return after cancel")
+	}
+	if !errors.Is(r.err, context.Canceled) || r.out != nil {
+		t.Fatalf("Invoke = %d messages, %v; want nil, context.Canceled", len(r.out), r.err)
+	}
+}
+
 func TestCancellationMidExecution(t *testing.T) {
 	for _, handle := range []bool{false, true} {
 		t.Run(fmt.Sprintf("handleToolErrors=%v", handle), func(t *testing.T) {
@@ -530,31 +559,9 @@ func TestCancellationMidExecution(t *testing.T) {
 			started := make(chan string, 4)
 			weather, _ := countingWeather()
 			n := mustNode(t, []tools.Tool{weather, blockingTool("wait", started)}, WithHandleToolErrors(handle))
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			type result struct {
-				out []llms.MessageContent
-				err error
-			}
-			done := make(chan result, 1)
-			go func() {
-				out, err := n.Invoke(ctx, conversation(
-					tc("1", "get_weather", `{"city":"Oslo"}`), tc("2", "wait", "a"), tc("3", "wait", "b"),
-				))
-				done <- result{out, err}
-			}()
-			<-started
-			<-started
-			cancel()
-			var r result
-			select {
-			case r = <-done:
-			case <-time.After(hangTimeout):
-				t.Fatal("Run did not return after cancel")
-			}
-			if !errors.Is(r.err, context.Canceled) || r.out != nil {
-				t.Fatalf("Invoke = %d messages, %v; want nil, context.Canceled", len(r.out), r.err)
-			}
+			invokeAndCancel(t, n, conversation(
+				tc("1", "get_weather", `{"city":"Oslo"}`), tc("2", "wait", "a"), tc("3", "wait", "b"),
+			), func() { <-started; <-started })
 		})
 	}
 }
@@ -568,33 +575,11 @@ func TestCancellationMidCorrection(t *testing.T) {
 	})
 	rec := &cxRecorder{}
 	n := cxNode(t, []tools.Tool{rec.tool()}, WithCorrectionModel(model))
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	type result struct {
-		out []llms.MessageContent
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		out, err := n.Invoke(ctx, cxConversation(
-			cxCall("c1", "forecast", `{"city":"Oslo","days":2}`), // valid: would run after correction
-			cxCall("c2", "forecast", `{"city":"Paris","days":"3"}`),
-			cxCall("c3", "forecast", `{"city":"Rome","days":"two"}`),
-		))
-		done <- result{out, err}
-	}()
-	<-started
-	<-started
-	cancel()
-	var r result
-	select {
-	case r = <-done:
-	case <-time.After(hangTimeout):
-		t.Fatal("Run did not return after cancel")
-	}
-	if !errors.Is(r.err, context.Canceled) || r.out != nil {
-		t.Fatalf("Invoke = %d messages, %v; want nil, context.Canceled", len(r.out), r.err)
-	}
+	invokeAndCancel(t, n, cxConversation(
+		cxCall("c1", "forecast", `{"city":"Oslo","days":2}`), // valid: would run after correction
+		cxCall("c2", "forecast", `{"city":"Paris","days":"3"}`),
+		cxCall("c3", "forecast", `{"city":"Rome","days":"two"}`),
+	), func() { <-started; <-started })
 	if got := rec.ran(); len(got) != 0 {
 		t.Fatalf("the tool ran after cancellation with %+v", got)
 	}
