@@ -66,16 +66,7 @@ func TestRunRepairsBrokenArgumentsBeforeTheToolRuns(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rec := &recorder{}
-			node, err := saidex.NewToolNode([]tools.Tool{saidex.WithSchema(rec, lookupSchema)}, tt.opts...)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := node.Run(context.Background(), aiCall(tt.raw))
-			if err != nil {
-				t.Fatal(err)
-			}
-			cr := res.Calls[0]
+			rec, cr := runRecorded(t, tt.raw, tt.opts...)
 			if cr.Outcome != saidex.OutcomeExecuted || cr.Err != nil {
 				t.Fatalf("outcome %s, err %v; want executed", cr.Outcome, cr.Err)
 			}
@@ -90,6 +81,22 @@ func TestRunRepairsBrokenArgumentsBeforeTheToolRuns(t *testing.T) {
 			}
 		})
 	}
+}
+
+// runRecorded runs one lookup call with arguments raw through a node with
+// opts, and returns the tool's recorder and the call's report.
+func runRecorded(t *testing.T, raw string, opts ...saidex.Option) (*recorder, saidex.CallReport) {
+	t.Helper()
+	rec := &recorder{}
+	node, err := saidex.NewToolNode([]tools.Tool{saidex.WithSchema(rec, lookupSchema)}, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := node.Run(context.Background(), aiCall(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec, res.Calls[0]
 }
 
 func TestRunAnswersUnrepairableArgumentsWithFeedback(t *testing.T) {
@@ -110,16 +117,7 @@ func TestRunAnswersUnrepairableArgumentsWithFeedback(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rec := &recorder{}
-			node, err := saidex.NewToolNode([]tools.Tool{saidex.WithSchema(rec, lookupSchema)}, tt.opts...)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := node.Run(context.Background(), aiCall(tt.raw))
-			if err != nil {
-				t.Fatal(err)
-			}
-			cr := res.Calls[0]
+			rec, cr := runRecorded(t, tt.raw, tt.opts...)
 			if cr.Outcome != saidex.OutcomeFeedback || !cr.IsError || cr.Arguments != nil {
 				t.Fatalf("outcome %s, IsError %v, Arguments %s; want feedback without arguments", cr.Outcome, cr.IsError, cr.Arguments)
 			}
