@@ -17,6 +17,21 @@ import (
 	"github.com/tmc/langchaingo/tools"
 )
 
+// onlyEvent returns the one event rec collected, and its calls summarised
+// by sanStatsSummary.
+func onlyEvent(t *testing.T, rec *StatsSink) (ToolNodeEvent, []string) {
+	t.Helper()
+	events := rec.Events()
+	if len(events) != 1 {
+		t.Fatalf("got %d events, want 1", len(events))
+	}
+	var got []string
+	for _, c := range events[0].Calls {
+		got = append(got, sanStatsSummary(c))
+	}
+	return events[0], got
+}
+
 // sanStatsSummary reduces a call's stats to the fields a test compares.
 func sanStatsSummary(s ToolCallStats) string {
 	return fmt.Sprintf("%d %s %s %s err=%v repaired=%v%v prevalidated=%v corr=%v/%d issues=%d tokens=%v",
@@ -37,15 +52,7 @@ func TestEventReportsEachOutcomeOfARun(t *testing.T) {
 	if _, err := n.Run(context.Background(), msgs); err != nil {
 		t.Fatal(err)
 	}
-	events := rec.Events()
-	if len(events) != 1 {
-		t.Fatalf("got %d events, want 1", len(events))
-	}
-	ev := events[0]
-	var got []string
-	for _, c := range ev.Calls {
-		got = append(got, sanStatsSummary(c))
-	}
+	ev, got := onlyEvent(t, &rec)
 	want := []string{
 		"0 c1 weather executed err=false repaired=false[] prevalidated=true corr=false/0 issues=0 tokens=map[]",
 		"1 c2 weather feedback err=true repaired=false[] prevalidated=true corr=false/0 issues=1 tokens=map[]",
@@ -93,15 +100,7 @@ func TestEventReportsCorrectionSalvageAndTokens(t *testing.T) {
 	n.sanitize(r, res, calls)
 	n.emit(context.Background(), r, res, calls)
 
-	events := rec.Events()
-	if len(events) != 1 {
-		t.Fatalf("got %d events, want 1", len(events))
-	}
-	ev := events[0]
-	var got []string
-	for _, c := range ev.Calls {
-		got = append(got, sanStatsSummary(c))
-	}
+	ev, got := onlyEvent(t, &rec)
 	want := []string{
 		"0 c1 weather corrected err=false repaired=false[] prevalidated=true corr=true/1 issues=2 tokens=map[small:{100 20 120}]",
 		"1 c2 weather salvaged err=false repaired=false[] prevalidated=true corr=true/2 issues=0 tokens=map[big:{1 1 2} small:{50 5 55}]",
