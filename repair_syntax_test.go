@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"reflect"
 	"runtime"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // decoderVerdict is what encoding/json's Decoder with UseNumber, as
@@ -290,5 +293,38 @@ func TestRepairComparesRepeatedCopiesBeyondTheRepairLimit(t *testing.T) {
 				t.Fatalf("repairArguments: %d bytes, steps %v, %v; want the first copy (%d bytes), repeated_object", len(res.json), res.steps, err, len(first))
 			}
 		})
+	}
+}
+
+// jsonTokens lists the significant tokens of valid JSON text, in the
+// scanner's form, for comparison with a scan (tests only: readMatching
+// compares tokens as it reads). Text holding a stream of
+// values gives all their tokens; invalid text, those before the error, with
+// the error.
+func jsonTokens(text string) ([]scanTok, error) {
+	// Duplicate names and invalid UTF-8 are accepted, as encoding/json
+	// does (invalid bytes read as U+FFFD): the comparison is of token
+	// sequences, and validation judges the value afterwards.
+	dec := jsontext.NewDecoder(strings.NewReader(text),
+		jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	var toks []scanTok
+	for {
+		t, err := dec.ReadToken()
+		if err == io.EOF {
+			return toks, nil
+		}
+		if err != nil {
+			return toks, err
+		}
+		switch k := t.Kind(); k {
+		case '{', '}', '[', ']':
+			toks = append(toks, scanTok{kind: byte(k)})
+		case '"':
+			toks = append(toks, scanTok{kind: 's', text: t.String()})
+		case '0':
+			toks = append(toks, scanTok{kind: 'n', text: t.String()})
+		default: // true, false, null
+			toks = append(toks, scanTok{kind: 'l', text: t.String()})
+		}
 	}
 }
