@@ -407,14 +407,8 @@ type call struct {
 
 // collect lists the tool calls of the AI message and drops repeated ids.
 func (n *ToolNode) collect(ai llms.MessageContent) []*call {
-	k := 0
-	for _, p := range ai.Parts {
-		if _, ok := asToolCall(p); ok {
-			k++
-		}
-	}
-	calls := make([]*call, 0, k)
-	backing := make([]call, k) // one allocation for every call
+	calls := make([]*call, 0, len(ai.Parts))
+	backing := make([]call, len(ai.Parts)) // one allocation for every call
 	seen := map[string]bool{}
 	for _, p := range ai.Parts {
 		tc, ok := asToolCall(p)
