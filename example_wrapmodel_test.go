@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	saidex "github.com/saidex/saidex-go"
+	"github.com/saidex/saidex-go/internal/scripted"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/tools"
 )
@@ -28,12 +29,12 @@ func ExampleWrapModel() {
 	call := func(id, args string) llms.ToolCall {
 		return llms.ToolCall{ID: id, Type: "function", FunctionCall: &llms.FunctionCall{Name: "get_weather", Arguments: args}}
 	}
-	inner := &agentExampleModel{responses: []*llms.ContentResponse{
-		{Choices: []*llms.ContentChoice{{ToolCalls: []llms.ToolCall{
+	inner := scripted.New(func(context.Context, scripted.Request) (*llms.ContentResponse, error) {
+		return &llms.ContentResponse{Choices: []*llms.ContentChoice{{ToolCalls: []llms.ToolCall{
 			call("call_1", `{"city":"Paris"}`),
 			call("call_2", `{"city":["Rome"]}`),
-		}}}},
-	}}
+		}}}}, nil
+	})
 
 	model := saidex.WrapModel(inner, node)
 	resp, err := model.GenerateContent(context.Background(), []llms.MessageContent{

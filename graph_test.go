@@ -93,7 +93,7 @@ func modelStateNode(m llms.Model, node *ToolNode, appendOnly bool) sgNode {
 		if err != nil {
 			return nil, err
 		}
-		ai, _, _ := aiMessageFromResponse(resp)
+		ai := aiFromResponse(resp)
 		if appendOnly {
 			return map[string]interface{}{"messages": []llms.MessageContent{ai}}, nil
 		}

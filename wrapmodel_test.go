@@ -82,7 +82,7 @@ func TestWrapModelVerdictsMatchTheNode(t *testing.T) {
 		t.Fatal(err)
 	}
 	reps, _ := CheckedCalls(resp.Choices[0])
-	ai, _, _ := aiMessageFromResponse(resp)
+	ai := aiFromResponse(resp)
 	res, err := node.Run(context.Background(), []llms.MessageContent{ai})
 	if err != nil {
 		t.Fatal(err)

@@ -1,10 +1,11 @@
-// Command agent runs a saidex Agent in langchaingo's agents.Executor.
+// Command agent runs a saidex agent.Agent in langchaingo's agents.Executor.
 //
 // The stock OpenAIFunctionsAgent advertises every tool with a single
 // "__arg1" string, hands unparseable arguments to the tool unchanged, and the
-// executor aborts the whole run when a tool returns an error. saidex.NewAgent
-// advertises the tools' real schemas and runs each model turn through a
-// ToolNode, so a broken call becomes an observation the model reads.
+// executor aborts the whole run when a tool returns an error. agent.New
+// (package github.com/saidex/saidex-go/agent) advertises the tools' real
+// schemas and runs each model turn through a saidex.ToolNode, so a broken
+// call becomes an observation the model reads.
 //
 // What to notice: the model's first call is not JSON at all; it is answered
 // with feedback (the tool never runs), the model sends a valid call next, and
@@ -25,6 +26,7 @@ import (
 	"strings"
 
 	"github.com/saidex/saidex-go"
+	"github.com/saidex/saidex-go/agent"
 	"github.com/saidex/saidex-go/internal/scripted"
 	"github.com/tmc/langchaingo/agents"
 	"github.com/tmc/langchaingo/llms"
@@ -78,11 +80,11 @@ func run(ctx context.Context, w io.Writer, model llms.Model) error {
 	if err != nil {
 		return err
 	}
-	agent, err := saidex.NewAgent(model, node)
+	a, err := agent.New(model, node)
 	if err != nil {
 		return err
 	}
-	executor := agents.NewExecutor(agent, agents.WithMaxIterations(5), agents.WithReturnIntermediateSteps())
+	executor := agents.NewExecutor(a, agents.WithMaxIterations(5), agents.WithReturnIntermediateSteps())
 
 	out, err := executor.Call(ctx, map[string]any{"input": "Weather in Paris for the next two days?"})
 	if err != nil {

@@ -1,13 +1,24 @@
-package saidex
+// Package agent runs a saidex [saidex.ToolNode] as a langchaingo agent:
+// [New] returns an [agents.Agent] for langchaingo's [agents.Executor] that
+// advertises the node's tool schemas and runs every model turn's tool calls
+// through the node, so that a broken call becomes an observation the model
+// reads instead of aborting the run.
+//
+// It is a package of its own so that the saidex package does not import
+// langchaingo's agents and chains packages, and their template engines:
+// only a program that uses an executor compiles them.
+package agent
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/saidex/saidex-go"
 	"github.com/tmc/langchaingo/agents"
 	"github.com/tmc/langchaingo/chains"
 	"github.com/tmc/langchaingo/llms"
@@ -16,11 +27,11 @@ import (
 )
 
 // Agent is an [agents.Agent] for langchaingo's [agents.Executor] that runs
-// the tool calls of every model turn through a [ToolNode].
+// the tool calls of every model turn through a [saidex.ToolNode].
 //
 // Each Plan sends the conversation (system message, the input, then one AI
 // message and its tool messages per earlier turn) with the node's
-// [ToolNode.Definitions] as tools, collects the tool calls of every choice
+// [saidex.ToolNode.Definitions] as tools, collects the tool calls of every choice
 // of the response (Anthropic puts each content block in its own choice)
 // into one AI message, and runs the whole pipeline on it: repair,
 // validation, correction, resolution and concurrent execution. It then
@@ -35,16 +46,16 @@ import (
 // observation, and a broken call never aborts the run: the model reads the
 // feedback in its next turn. The executor aborts only on an error of Plan
 // itself: a model error, ctx, or an error the node is configured to return
-// (a tool error without [WithHandleToolErrors], a validation error with
+// (a tool error without [saidex.WithHandleToolErrors], a validation error with
 // raise, an interrupt).
 //
 // The intermediate steps stay faithful: an action's Tool, ToolID and
 // ToolInput are the call's tool name, id and arguments as the sanitized AI
-// message holds them (see [WithSanitizeMessages]): what ran, or for a call
+// message holds them (see [saidex.WithSanitizeMessages]): what ran, or for a call
 // answered with feedback the model's object, the repaired object or "{}",
 // secrets masked, so that the history rebuilt from the steps can be sent to
 // any provider. Hooks, validators and tools see the executor's inputs map as
-// the run's state ([StateFromContext]). Its Log is
+// the run's state ([saidex.StateFromContext]). Its Log is
 // "saidex turn N" followed by a newline and the AI message's text; it
 // groups the actions of one AI message.
 //
@@ -66,8 +77,8 @@ import (
 // evicted oldest first.
 type Agent struct {
 	llm   llms.Model
-	node  *ToolNode
-	cfg   agentConfig
+	node  *saidex.ToolNode
+	cfg   config
 	tools []tools.Tool
 	// byUpper maps the upper-cased tool names, as the executor looks them up.
 	byUpper map[string]bool
@@ -76,17 +87,17 @@ type Agent struct {
 
 var _ agents.Agent = (*Agent)(nil)
 
-// AgentOption configures an [Agent]. Options are applied and validated
-// once, by [NewAgent].
-type AgentOption interface {
-	applyAgent(*agentConfig)
+// Option configures an [Agent]. Options are applied and validated once, by
+// [New].
+type Option interface {
+	apply(*config)
 }
 
-type agentOptionFunc func(*agentConfig)
+type optionFunc func(*config)
 
-func (f agentOptionFunc) applyAgent(c *agentConfig) { f(c) }
+func (f optionFunc) apply(c *config) { f(c) }
 
-type agentConfig struct {
+type config struct {
 	systemMessage string
 	inputKey      string
 	outputKey     string
@@ -94,67 +105,69 @@ type agentConfig struct {
 	prepare       func([]llms.MessageContent) []llms.MessageContent
 }
 
-// DefaultAgentSystemMessage is the default of [WithAgentSystemMessage].
-const DefaultAgentSystemMessage = "You are a helpful AI assistant. Use the tools when they help."
+// DefaultSystemMessage is the default of [WithSystemMessage].
+const DefaultSystemMessage = "You are a helpful AI assistant. Use the tools when they help."
 
-// WithAgentSystemMessage sets the system message sent first on every turn;
-// "" sends none. Default: [DefaultAgentSystemMessage].
-func WithAgentSystemMessage(text string) AgentOption {
-	return agentOptionFunc(func(c *agentConfig) { c.systemMessage = text })
+// WithSystemMessage sets the system message sent first on every turn; ""
+// sends none. Default: [DefaultSystemMessage].
+func WithSystemMessage(text string) Option {
+	return optionFunc(func(c *config) { c.systemMessage = text })
 }
 
-// WithAgentInputKey sets the input key holding the user's request, sent as
-// the human message. Default: "input".
-func WithAgentInputKey(key string) AgentOption {
-	return agentOptionFunc(func(c *agentConfig) { c.inputKey = key })
+// WithInputKey sets the input key holding the user's request, sent as the
+// human message. Default: "input".
+func WithInputKey(key string) Option {
+	return optionFunc(func(c *config) { c.inputKey = key })
 }
 
-// WithAgentOutputKey sets the key under which the final answer is
-// returned. Default: "output".
-func WithAgentOutputKey(key string) AgentOption {
-	return agentOptionFunc(func(c *agentConfig) { c.outputKey = key })
+// WithOutputKey sets the key under which the final answer is returned.
+// Default: "output".
+func WithOutputKey(key string) Option {
+	return optionFunc(func(c *config) { c.outputKey = key })
 }
 
-// WithAgentCallOptions adds call options (model, temperature, …) to every
+// WithCallOptions adds call options (model, temperature, …) to every
 // model call of the agent, after llms.WithTools and before the options the
 // executor's caller passes with chains.WithModel and the like. Default:
 // none.
-func WithAgentCallOptions(opts ...llms.CallOption) AgentOption {
-	return agentOptionFunc(func(c *agentConfig) { c.callOptions = append(c.callOptions, opts...) })
+func WithCallOptions(opts ...llms.CallOption) Option {
+	return optionFunc(func(c *config) { c.callOptions = append(c.callOptions, opts...) })
 }
 
-// WithAgentMessageTransform sets a function applied to the conversation
-// just before each model call (the agent keeps the untransformed
-// conversation). With langchaingo's Anthropic client, which sends only the
-// first part of an AI message, pass [SplitToolCalls]. Default: none.
-func WithAgentMessageTransform(fn func(messages []llms.MessageContent) []llms.MessageContent) AgentOption {
-	return agentOptionFunc(func(c *agentConfig) { c.prepare = fn })
+// WithMessageTransform sets a function applied to the conversation just
+// before each model call (the agent keeps the untransformed conversation).
+// With langchaingo's Anthropic client, which sends only the first part of
+// an AI message, pass [saidex.SplitToolCalls]. Default: none.
+func WithMessageTransform(fn func(messages []llms.MessageContent) []llms.MessageContent) Option {
+	return optionFunc(func(c *config) { c.prepare = fn })
 }
 
-// NewAgent returns an [Agent] that calls llm and handles its tool calls with
+// New returns an [Agent] that calls llm and handles its tool calls with
 // node; run it with agents.NewExecutor(agent). It returns an error wrapping
-// [ErrInvalidConfig] for a nil llm or node or an empty input or output key.
-func NewAgent(llm llms.Model, node *ToolNode, opts ...AgentOption) (*Agent, error) {
-	cfg := agentConfig{systemMessage: DefaultAgentSystemMessage, inputKey: "input", outputKey: "output"}
+// [saidex.ErrInvalidConfig] for a nil llm or node or an empty input or
+// output key.
+func New(llm llms.Model, node *saidex.ToolNode, opts ...Option) (*Agent, error) {
+	cfg := config{systemMessage: DefaultSystemMessage, inputKey: "input", outputKey: "output"}
 	for _, o := range opts {
 		if o != nil {
-			o.applyAgent(&cfg)
+			o.apply(&cfg)
 		}
 	}
 	switch {
 	case llm == nil:
-		return nil, fmt.Errorf("%w: NewAgent: nil model", ErrInvalidConfig)
+		return nil, fmt.Errorf("%w: agent.New: nil model", saidex.ErrInvalidConfig)
 	case node == nil:
-		return nil, fmt.Errorf("%w: NewAgent: nil tool node", ErrInvalidConfig)
+		return nil, fmt.Errorf("%w: agent.New: nil tool node", saidex.ErrInvalidConfig)
 	case cfg.inputKey == "":
-		return nil, fmt.Errorf("%w: WithAgentInputKey: empty key", ErrInvalidConfig)
+		return nil, fmt.Errorf("%w: agent.WithInputKey: empty key", saidex.ErrInvalidConfig)
 	case cfg.outputKey == "":
-		return nil, fmt.Errorf("%w: WithAgentOutputKey: empty key", ErrInvalidConfig)
+		return nil, fmt.Errorf("%w: agent.WithOutputKey: empty key", saidex.ErrInvalidConfig)
 	}
 	a := &Agent{llm: llm, node: node, cfg: cfg, byUpper: map[string]bool{}}
 	a.pending.m = map[pendingKey][]pendingObs{}
-	for _, name := range node.order {
-		a.tools = append(a.tools, &agentTool{agent: a, name: name, description: node.tools[name].tool.Description()})
+	for _, def := range node.Definitions() {
+		name := def.Function.Name
+		a.tools = append(a.tools, &agentTool{agent: a, name: name, description: def.Function.Description})
 		a.byUpper[strings.ToUpper(name)] = true
 	}
 	return a, nil
@@ -191,7 +204,7 @@ func (a *Agent) Plan(ctx context.Context, steps []schema.AgentStep, inputs map[s
 		return nil, nil, err
 	}
 	if resp == nil || len(resp.Choices) == 0 {
-		return nil, nil, fmt.Errorf("saidex: agent: the model returned no choices")
+		return nil, nil, errors.New("saidex: agent: the model returned no choices")
 	}
 	ai, text, nCalls := aiMessageFromResponse(resp)
 	if nCalls == 0 {
@@ -199,20 +212,22 @@ func (a *Agent) Plan(ctx context.Context, steps []schema.AgentStep, inputs map[s
 	}
 	conv := append(msgs, ai)
 	// The executor's inputs are the state hooks and validators see.
-	res, err := a.node.Run(ctx, conv, WithState(inputs))
+	res, err := a.node.Run(ctx, conv, saidex.WithState(inputs))
 	if err != nil {
 		return nil, nil, err
 	}
 	log := agentLog(countTurns(steps)+1, text)
-	history := toolCallsOf(res.AIMessage) // sanitized: one per call not dropped, in order
+	history := toolCalls(res.AIMessage) // sanitized: one per call not dropped, in order
 	actions := make([]schema.AgentAction, 0, len(res.Calls))
 	for _, rep := range res.Calls {
-		if rep.Outcome == OutcomeDropped {
+		if rep.Outcome == saidex.OutcomeDropped {
 			continue
 		}
 		args := "{}"
 		if len(history) > 0 {
-			if fc := history[0].FunctionCall; fc != nil && isJSONObject(fc.Arguments) {
+			// One JSON object, whatever the model sent (see
+			// saidex.WithSanitizeMessages).
+			if fc := history[0].FunctionCall; fc != nil {
 				args = fc.Arguments
 			}
 			history = history[1:]
@@ -290,6 +305,23 @@ func aiMessageFromResponse(resp *llms.ContentResponse) (ai llms.MessageContent, 
 	}
 	ai.Parts = append(ai.Parts, calls...)
 	return ai, text, len(calls)
+}
+
+// toolCalls returns the tool calls of a message, in order: its
+// llms.ToolCall parts and its non-nil *llms.ToolCall parts.
+func toolCalls(m llms.MessageContent) []llms.ToolCall {
+	var out []llms.ToolCall
+	for _, p := range m.Parts {
+		switch p := p.(type) {
+		case llms.ToolCall:
+			out = append(out, p)
+		case *llms.ToolCall:
+			if p != nil {
+				out = append(out, *p)
+			}
+		}
+	}
+	return out
 }
 
 // executorInput is the input the executor passes to a tool for an action's

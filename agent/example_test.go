@@ -1,11 +1,12 @@
-package saidex_test
+package agent_test
 
 import (
 	"context"
 	"fmt"
 	"sync"
 
-	saidex "github.com/saidex/saidex-go"
+	"github.com/saidex/saidex-go"
+	"github.com/saidex/saidex-go/agent"
 	"github.com/tmc/langchaingo/agents"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/schema"
@@ -30,11 +31,11 @@ func (m *agentExampleModel) Call(ctx context.Context, prompt string, opts ...llm
 	return llms.GenerateFromSinglePrompt(ctx, m, prompt, opts...)
 }
 
-// An agents.Executor runs a saidex Agent like any langchaingo agent. The
+// An agents.Executor runs an [agent.Agent] like any langchaingo agent. The
 // model's first turn holds a valid call and one whose arguments miss the
 // required city: the valid call runs, the other is answered with feedback,
 // and the run goes on instead of aborting.
-func ExampleNewAgent() {
+func ExampleNew() {
 	type weatherArgs struct {
 		City string `json:"city"`
 	}
@@ -58,12 +59,12 @@ func ExampleNewAgent() {
 		{Choices: []*llms.ContentChoice{{Content: "It is sunny in Paris."}}},
 	}}
 
-	agent, err := saidex.NewAgent(model, node)
+	a, err := agent.New(model, node)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	executor := agents.NewExecutor(agent, agents.WithReturnIntermediateSteps())
+	executor := agents.NewExecutor(a, agents.WithReturnIntermediateSteps())
 	out, err := executor.Call(context.Background(), map[string]any{"input": "Weather in Paris and Rome?"})
 	if err != nil {
 		fmt.Println(err)

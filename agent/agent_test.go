@@ -1,4 +1,4 @@
-package saidex
+package agent
 
 import (
 	"context"
@@ -9,6 +9,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/saidex/saidex-go"
+	"github.com/saidex/saidex-go/internal/fakeprovider"
+	"github.com/saidex/saidex-go/internal/scripted"
 	"github.com/tmc/langchaingo/agents"
 	"github.com/tmc/langchaingo/chains"
 	"github.com/tmc/langchaingo/llms"
@@ -16,19 +19,10 @@ import (
 	"github.com/tmc/langchaingo/tools"
 )
 
-func mustAgent(t testing.TB, m llms.Model, node *ToolNode, opts ...AgentOption) *Agent {
-	t.Helper()
-	a, err := NewAgent(m, node, opts...)
-	if err != nil {
-		t.Fatalf("NewAgent: %v", err)
-	}
-	return a
-}
-
 func TestAgentInExecutorAnswersBrokenCallsWithoutAborting(t *testing.T) {
 	weather, runs := countingWeather()
 	node := mustNode(t, []tools.Tool{weather})
-	model := newScriptModel(
+	model := script(
 		callsResponse("Let me look.",
 			tc("a", "get_weather", `{"city":"Paris","days":2}`),
 			tc("b", "get_weather", `<<garbage>>`),
@@ -88,7 +82,7 @@ func TestAgentInExecutorAnswersBrokenCallsWithoutAborting(t *testing.T) {
 			ai = m
 		}
 	}
-	calls := toolCallsOf(ai)
+	calls := toolCalls(ai)
 	resps := toolResponses(second)
 	if len(calls) != 5 || len(resps) != 5 {
 		t.Fatalf("second turn has %d calls and %d tool messages, want 5 and 5", len(calls), len(resps))
@@ -97,7 +91,7 @@ func TestAgentInExecutorAnswersBrokenCallsWithoutAborting(t *testing.T) {
 		if calls[i].ID != resps[i].ToolCallID {
 			t.Errorf("call %d id %q answered by %q", i, calls[i].ID, resps[i].ToolCallID)
 		}
-		if !isJSONObject(calls[i].FunctionCall.Arguments) {
+		if !isObject(calls[i].FunctionCall.Arguments) {
 			t.Errorf("call %d history arguments %q are not a JSON object", i, calls[i].FunctionCall.Arguments)
 		}
 	}
@@ -124,7 +118,7 @@ func TestAgentCollectsToolCallsFromEveryChoice(t *testing.T) {
 	weather, runs := countingWeather()
 	node := mustNode(t, []tools.Tool{weather})
 	// Anthropic's layout: each content block in its own choice.
-	model := newScriptModel(
+	model := script(
 		&llms.ContentResponse{Choices: []*llms.ContentChoice{
 			{Content: "Two cities."},
 			{ToolCalls: []llms.ToolCall{{ID: "t1", FunctionCall: &llms.FunctionCall{Name: "get_weather", Arguments: `{"city":"Lima"}`}}}},
@@ -150,8 +144,8 @@ func TestAgentCollectsToolCallsFromEveryChoice(t *testing.T) {
 
 func TestAgentFinishesOnText(t *testing.T) {
 	node := mustNode(t, nil)
-	model := newScriptModel(textResponse("Hello."))
-	a := mustAgent(t, model, node, WithAgentOutputKey("answer"), WithAgentSystemMessage(""))
+	model := script(textResponse("Hello."))
+	a := mustAgent(t, model, node, WithOutputKey("answer"), WithSystemMessage(""))
 	out, err := chains.Call(context.Background(), agents.NewExecutor(a), map[string]any{"input": "hi"})
 	if err != nil {
 		t.Fatalf("executor: %v", err)
@@ -167,11 +161,11 @@ func TestAgentFinishesOnText(t *testing.T) {
 
 func TestAgentStopsOnConfiguredToolError(t *testing.T) {
 	boom := errors.New("database down")
-	failing := NewTool("lookup", "Look up.", func(ctx context.Context, a weatherArgs) (string, error) { return "", boom })
+	failing := saidex.NewTool("lookup", "Look up.", func(ctx context.Context, a weatherArgs) (string, error) { return "", boom })
 	node := mustNode(t, []tools.Tool{failing})
-	model := newScriptModel(callsResponse("", tc("a", "lookup", `{"city":"Paris"}`)))
+	model := script(callsResponse("", tc("a", "lookup", `{"city":"Paris"}`)))
 	_, err := agents.NewExecutor(mustAgent(t, model, node)).Call(context.Background(), map[string]any{"input": "x"})
-	var te *ToolError
+	var te *saidex.ToolError
 	if !errors.As(err, &te) || !errors.Is(err, boom) {
 		t.Fatalf("err = %v, want a *ToolError wrapping the tool's error", err)
 	}
@@ -179,7 +173,7 @@ func TestAgentStopsOnConfiguredToolError(t *testing.T) {
 
 func TestAgentToolsRunThroughTheNodeOutsideAnExecutor(t *testing.T) {
 	weather, runs := countingWeather()
-	a := mustAgent(t, newScriptModel(), mustNode(t, []tools.Tool{weather}))
+	a := mustAgent(t, script(), mustNode(t, []tools.Tool{weather}))
 	ts := a.GetTools()
 	if len(ts) != 1 || ts[0].Name() != "get_weather" || ts[0].Description() != weather.Description() {
 		t.Fatalf("GetTools = %+v", ts)
@@ -200,14 +194,15 @@ func TestAgentToolsRunThroughTheNodeOutsideAnExecutor(t *testing.T) {
 func TestAgentConcurrentExecutors(t *testing.T) {
 	weather, runs := countingWeather()
 	node := mustNode(t, []tools.Tool{weather})
-	model := &scriptModel{respond: func(msgs []llms.MessageContent) (*llms.ContentResponse, error) {
+	model := &scriptModel{Model: scripted.New(func(_ context.Context, req scripted.Request) (*llms.ContentResponse, error) {
+		msgs := req.Messages
 		last := msgs[len(msgs)-1]
 		if last.Role == llms.ChatMessageTypeTool {
 			return textResponse(toolResponses(msgs)[0].Content), nil
 		}
 		city := last.Parts[0].(llms.TextContent).Text
 		return callsResponse("", tc("id-"+city, "get_weather", fmt.Sprintf(`{"city":%q}`, city)), tc("bad-"+city, "get_weather", "nope")), nil
-	}}
+	})}
 	a := mustAgent(t, model, node)
 	cities := []string{"Oslo", "Lima", "Kyiv", "Pune", "Baku", "Doha"}
 	var wg sync.WaitGroup
@@ -235,23 +230,23 @@ func TestAgentConcurrentExecutors(t *testing.T) {
 	}
 }
 
-func TestNewAgentRejectsBadConfig(t *testing.T) {
+func TestNewRejectsBadConfig(t *testing.T) {
 	node := mustNode(t, nil)
-	m := newScriptModel()
+	m := script()
 	tests := []struct {
 		name string
 		llm  llms.Model
-		node *ToolNode
-		opts []AgentOption
+		node *saidex.ToolNode
+		opts []Option
 	}{
 		{"nil model", nil, node, nil},
 		{"nil node", m, nil, nil},
-		{"empty input key", m, node, []AgentOption{WithAgentInputKey("")}},
-		{"empty output key", m, node, []AgentOption{WithAgentOutputKey("")}},
+		{"empty input key", m, node, []Option{WithInputKey("")}},
+		{"empty output key", m, node, []Option{WithOutputKey("")}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if _, err := NewAgent(tt.llm, tt.node, tt.opts...); !errors.Is(err, ErrInvalidConfig) {
+			if _, err := New(tt.llm, tt.node, tt.opts...); !errors.Is(err, saidex.ErrInvalidConfig) {
 				t.Errorf("err = %v, want ErrInvalidConfig", err)
 			}
 		})
@@ -298,5 +293,54 @@ func TestPendingObservationsAreFIFOAndBounded(t *testing.T) {
 	}
 	if q.live != 0 || len(q.m) != 0 || len(q.order) > 2*maxPendingObservations {
 		t.Errorf("after consuming everything: live %d, keys %d, order %d", q.live, len(q.m), len(q.order))
+	}
+}
+
+// The executor runs against langchaingo's real clients and fake provider
+// servers that reject a conversation breaking their tool-call rules.
+func TestContractOpenAIExecutor(t *testing.T) {
+	calls, wantRuns := fakeprovider.BrokenTurn()
+	weather, runs := countingWeather()
+	node := mustNode(t, []tools.Tool{weather})
+	srv, llm := fakeprovider.NewOpenAI(t, fakeprovider.OpenAIReply{Text: "Let me check.", Calls: calls}, fakeprovider.OpenAIReply{Text: "Paris is sunny."})
+	out, err := agents.NewExecutor(mustAgent(t, llm, node)).Call(context.Background(), map[string]any{"input": "Weather in Paris?"})
+	if err != nil {
+		t.Fatalf("executor: %v (rejections: %v)", err, srv.Rejected())
+	}
+	if out["output"] != "Paris is sunny." || runs.Load() != wantRuns {
+		t.Errorf("output %v, %d runs (want %d)", out["output"], runs.Load(), wantRuns)
+	}
+	// The unparseable call went back as "{}" and was answered.
+	var sawBroken bool
+	for _, m := range srv.Requests()[1] {
+		for _, tc := range m.ToolCalls {
+			if tc.ID == "call_broken" {
+				sawBroken = string(tc.Function.Arguments) == `"{}"`
+			}
+		}
+	}
+	if !sawBroken {
+		t.Error("the unparseable call was not sent back with {} arguments")
+	}
+}
+
+func TestContractAnthropicExecutor(t *testing.T) {
+	weather, runs := countingWeather()
+	node := mustNode(t, []tools.Tool{weather})
+	_, llm := fakeprovider.NewAnthropic(t,
+		[]map[string]any{
+			{"type": "text", "text": "Two cities."},
+			{"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": map[string]any{"city": "Lima"}},
+			{"type": "tool_use", "id": "toolu_2", "name": "get_weather", "input": map[string]any{"city": 5}},
+		},
+		[]map[string]any{{"type": "text", "text": "Lima is sunny."}},
+	)
+	a := mustAgent(t, llm, node, WithMessageTransform(saidex.SplitToolCalls))
+	out, err := agents.NewExecutor(a).Call(context.Background(), map[string]any{"input": "Weather?"})
+	if err != nil {
+		t.Fatalf("executor: %v", err)
+	}
+	if out["output"] != "Lima is sunny." || runs.Load() != 1 {
+		t.Errorf("output %v, %d runs", out["output"], runs.Load())
 	}
 }
