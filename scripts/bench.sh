@@ -1,7 +1,10 @@
 #!/bin/sh
 # bench.sh regenerates BENCHMARKS.md: it runs the benchmarks of the root
 # package and of internal/peerbench (saidex vs Eino), then turns their
-# output into ratio tables with internal/cmd/benchtable.
+# output into ratio tables with internal/cmd/benchtable, and appends the
+# import weight measured by internal/cmd/importweight (packages and binary
+# size saidex adds to a minimal program; it builds, so needs the module
+# cache or the module proxy).
 #
 #   scripts/bench.sh            # COUNT=6 BENCHTIME=1s by default
 #   COUNT=3 BENCHTIME=200ms scripts/bench.sh
@@ -41,7 +44,13 @@ run_rounds() { # dir binary
 	echo "# cd internal/peerbench && go test -c . && $COUNT rounds of: ./peerbench.test -test.run '^\$' -test.bench . -test.benchmem -test.count 1 -test.benchtime $BENCHTIME"
 	run_rounds internal/peerbench "$OUT_DIR/peerbench.test"
 } >"$PEER_OUT"
-echo "# scripts/bench.sh (COUNT=$COUNT BENCHTIME=$BENCHTIME): go run ./internal/cmd/benchtable root.txt peerbench.txt > BENCHMARKS.md" >>"$PEER_OUT"
+echo "# scripts/bench.sh (COUNT=$COUNT BENCHTIME=$BENCHTIME): go run ./internal/cmd/benchtable root.txt peerbench.txt, then go run ./internal/cmd/importweight -agent -modules, into BENCHMARKS.md" >>"$PEER_OUT"
 
-go run ./internal/cmd/benchtable "$ROOT_OUT" "$PEER_OUT" >BENCHMARKS.md
+go run ./internal/cmd/benchtable "$ROOT_OUT" "$PEER_OUT" >"$OUT_DIR/tables.md"
+go run ./internal/cmd/importweight -agent -modules >"$OUT_DIR/importweight.md"
+{
+	cat "$OUT_DIR/tables.md"
+	echo
+	cat "$OUT_DIR/importweight.md"
+} >BENCHMARKS.md
 echo "wrote BENCHMARKS.md; raw output in $OUT_DIR"
