@@ -15,4 +15,8 @@
 // Each stage lives in the file named after it: repair.go, validate.go,
 // correct.go, unresolved.go, execute.go, then sanitize.go (the clean copy of
 // the AI message) and stats.go (events); toolnode.go reads as the pipeline.
+//
+// Package github.com/saidex/saidex-go/agent runs a ToolNode in langchaingo's
+// agents.Executor; it is separate so that this package does not import
+// langchaingo's agents and chains.
 package saidex

@@ -87,7 +87,8 @@ func (c *config) log() *slog.Logger {
 }
 
 // ErrInvalidConfig is returned (wrapped) by [NewToolNode] when an option has
-// an invalid value.
+// an invalid value, and by the agent package's New for an invalid agent
+// configuration.
 var ErrInvalidConfig = errors.New("saidex: invalid configuration")
 
 // WithStripThinking sets whether the repair stage strips reasoning blocks

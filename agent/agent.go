@@ -1,4 +1,4 @@
-// Package agent runs a saidex [saidex.ToolNode] as a langchaingo agent:
+// Package agent runs a [saidex.ToolNode] as a langchaingo agent:
 // [New] returns an [agents.Agent] for langchaingo's [agents.Executor] that
 // advertises the node's tool schemas and runs every model turn's tool calls
 // through the node, so that a broken call becomes an observation the model
