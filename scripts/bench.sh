@@ -44,10 +44,10 @@ run_rounds() { # dir binary
 	echo "# cd internal/peerbench && go test -c . && $COUNT rounds of: ./peerbench.test -test.run '^\$' -test.bench . -test.benchmem -test.count 1 -test.benchtime $BENCHTIME"
 	run_rounds internal/peerbench "$OUT_DIR/peerbench.test"
 } >"$PEER_OUT"
-echo "# scripts/bench.sh (COUNT=$COUNT BENCHTIME=$BENCHTIME): go run ./internal/cmd/benchtable root.txt peerbench.txt, then go run ./internal/cmd/importweight -agent -modules, into BENCHMARKS.md" >>"$PEER_OUT"
+echo "# scripts/bench.sh (COUNT=$COUNT BENCHTIME=$BENCHTIME): go run ./internal/cmd/benchtable root.txt peerbench.txt, then go run ./internal/cmd/importweight -agent -by-dependency, into BENCHMARKS.md" >>"$PEER_OUT"
 
 go run ./internal/cmd/benchtable "$ROOT_OUT" "$PEER_OUT" >"$OUT_DIR/tables.md"
-go run ./internal/cmd/importweight -agent -modules >"$OUT_DIR/importweight.md"
+go run ./internal/cmd/importweight -agent -by-dependency >"$OUT_DIR/importweight.md"
 {
 	cat "$OUT_DIR/tables.md"
 	echo

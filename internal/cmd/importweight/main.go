@@ -2,7 +2,7 @@
 // packages it compiles and the size of its binary. scripts/bench.sh runs it
 // and appends its output, the "Import weight" section, to BENCHMARKS.md.
 //
-//	go run ./internal/cmd/importweight [-root DIR] [-agent] [-modules]
+//	go run ./internal/cmd/importweight [-root DIR] [-agent] [-by-dependency]
 //
 // It writes minimal programs into a temporary module that requires saidex
 // through a replace directive pointing at the checkout in DIR (default: the
@@ -21,8 +21,10 @@
 // `go build -trimpath`, unstripped and stripped (-ldflags "-s -w"); the same
 // flags build every program. It then checks the difference of the first two
 // against the goal of issue 14: at most 35 extra packages and 2.5 MB (10⁶
-// bytes) of extra binary, unstripped and stripped. With -modules it also
-// lists the packages saidex adds, by module.
+// bytes) of extra binary, unstripped and stripped. With -by-dependency it
+// also attributes the packages saidex adds to saidex's direct dependencies
+// (by module): a package only one of them reaches is counted for it, a
+// package several reach for all of them together.
 //
 // The temporary module starts from saidex's go.sum and resolves with
 // -mod=mod, so nothing is downloaded when the module cache holds saidex's
@@ -208,21 +210,28 @@ type measure struct {
 	label            string
 	packages, nonStd int
 	binary, stripped int64
-	modules          map[string]int // non-std packages per module path
+	pkgs             map[string]pkg // by import path
+}
+
+// pkg is one package of a program's build.
+type pkg struct {
+	std     bool
+	module  string // "" for the standard library
+	imports []string
 }
 
 func main() {
 	root := flag.String("root", "", "saidex checkout to measure (default: the module root of the current directory)")
 	withAgent := flag.Bool("agent", false, "also measure a program using the agent subpackage")
-	modules := flag.Bool("modules", false, "also list the packages saidex adds, by module")
+	byDep := flag.Bool("by-dependency", false, "also attribute the packages saidex adds to its direct dependencies")
 	flag.Parse()
-	if err := run(os.Stdout, *root, *withAgent, *modules); err != nil {
+	if err := run(os.Stdout, *root, *withAgent, *byDep); err != nil {
 		fmt.Fprintln(os.Stderr, "importweight:", err)
 		os.Exit(1)
 	}
 }
 
-func run(w io.Writer, root string, withAgent, modules bool) error {
+func run(w io.Writer, root string, withAgent, byDep bool) error {
 	if root == "" {
 		gomod, err := goOut(".", "env", "GOMOD")
 		if err != nil || gomod == "" || gomod == os.DevNull {
@@ -284,23 +293,32 @@ func run(w io.Writer, root string, withAgent, modules bool) error {
 	if err != nil {
 		return err
 	}
-	report(w, ms, goVer, lcVersion, modules)
+	report(w, ms, goVer, lcVersion, byDep)
 	return nil
 }
 
 // measureProgram lists the packages of one program and builds it twice.
 func measureProgram(mod string, p program) (measure, error) {
-	m := measure{label: p.label, modules: map[string]int{}}
-	out, err := goOut(mod, "list", "-mod=mod", "-deps", "-f", "{{if .Standard}}std{{else}}{{with .Module}}{{.Path}}{{else}}-{{end}}{{end}}", "./"+p.dir)
+	m := measure{label: p.label, pkgs: map[string]pkg{}}
+	out, err := goOut(mod, "list", "-mod=mod", "-deps", "-f", "{{.ImportPath}} {{.Standard}} {{with .Module}}{{.Path}}{{else}}-{{end}} {{join .Imports \",\"}}", "./"+p.dir)
 	if err != nil {
 		return m, err
 	}
 	for _, line := range strings.Split(out, "\n") {
-		m.packages++
-		if line != "std" {
-			m.nonStd++
-			m.modules[line]++
+		f := strings.Fields(line + " ") // a package without imports has no fourth field
+		if len(f) < 3 {
+			return m, fmt.Errorf("unexpected go list line %q", line)
 		}
+		p := pkg{std: f[1] == "true"}
+		if !p.std {
+			p.module = f[2]
+			m.nonStd++
+		}
+		if len(f) > 3 {
+			p.imports = strings.Split(f[3], ",")
+		}
+		m.pkgs[f[0]] = p
+		m.packages++
 	}
 	bin := filepath.Join(mod, p.dir+".bin")
 	for _, b := range []struct {
@@ -325,7 +343,7 @@ func measureProgram(mod string, p program) (measure, error) {
 
 func mb(n int64) float64 { return float64(n) / 1e6 }
 
-func report(w io.Writer, ms []measure, goVersion, lcVersion string, modules bool) {
+func report(w io.Writer, ms []measure, goVersion, lcVersion string, byDep bool) {
 	fmt.Fprintf(w, "## Import weight (`internal/cmd/importweight`)\n\n")
 	fmt.Fprintf(w, "What a program pays for importing saidex: minimal programs built in a temporary module\n")
 	fmt.Fprintf(w, "that requires this checkout through a `replace` directive (%s, langchaingo %s).\n", goVersion, lcVersion)
@@ -345,27 +363,87 @@ func report(w io.Writer, ms []measure, goVersion, lcVersion string, modules bool
 	fmt.Fprintf(w, "| Extra binary, unstripped | ≤ %.1f MB | %.2f MB | %s |\n", maxExtraMB, extraMB, met(extraMB <= maxExtraMB))
 	extraStripped := mb(with.stripped - base.stripped)
 	fmt.Fprintf(w, "| Extra binary, stripped | ≤ %.1f MB | %.2f MB | %s |\n", maxExtraMB, extraStripped, met(extraStripped <= maxExtraMB))
-	if !modules {
+	if !byDep {
 		return
 	}
-	type row struct {
-		module string
-		n      int
+	rows := byDependency(base, with)
+	fmt.Fprintf(w, "\nThe packages saidex adds, by the direct dependency of saidex that brings them in (packages\n")
+	fmt.Fprintf(w, "several dependencies reach are counted once, for all of them together):\n\n")
+	fmt.Fprintf(w, "| Brought in by | Packages | Of which standard library |\n|---|---:|---:|\n")
+	for _, r := range rows {
+		fmt.Fprintf(w, "| %s | +%d | %d |\n", r.by, r.n, r.std)
 	}
-	var rows []row
-	for mod, n := range with.modules {
-		if d := n - base.modules[mod]; d != 0 {
-			rows = append(rows, row{mod, d})
+}
+
+// depRow is one line of the breakdown: the packages that by, and only by,
+// brings in.
+type depRow struct {
+	by     string
+	n, std int
+}
+
+// byDependency attributes the packages of with that base lacks to the
+// modules of the direct imports of the saidex package. The saidex package
+// itself counts for "saidex"; a package reached from several of those
+// modules counts for all of them together.
+func byDependency(base, with measure) []depRow {
+	const self = "github.com/saidex/saidex-go"
+	isMain := func(path string) bool { return !with.pkgs[path].std && with.pkgs[path].module == "importweight" }
+	added := map[string]bool{}
+	for path := range with.pkgs {
+		if _, ok := base.pkgs[path]; !ok && !isMain(path) {
+			added[path] = true
 		}
 	}
-	slices.SortFunc(rows, func(a, b row) int {
-		return cmp.Or(cmp.Compare(b.n, a.n), strings.Compare(a.module, b.module))
-	})
-	fmt.Fprintf(w, "\nPackages saidex adds outside the standard library, by module:\n\n| Module | Packages |\n|---|---:|\n")
-	for _, r := range rows {
-		fmt.Fprintf(w, "| `%s` | %+d |\n", r.module, r.n)
+	// owners maps every added package to the groups whose imports reach it.
+	owners := map[string][]string{}
+	for _, imp := range with.pkgs[self].imports {
+		group := "standard library"
+		if p := with.pkgs[imp]; !p.std {
+			group = "`" + p.module + "`"
+		}
+		seen := map[string]bool{}
+		var walk func(string)
+		walk = func(path string) {
+			if seen[path] {
+				return
+			}
+			seen[path] = true
+			if added[path] && !slices.Contains(owners[path], group) {
+				owners[path] = append(owners[path], group)
+			}
+			for _, next := range with.pkgs[path].imports {
+				walk(next)
+			}
+		}
+		walk(imp)
 	}
-	fmt.Fprintf(w, "| standard library | %+d |\n", (with.packages-with.nonStd)-(base.packages-base.nonStd))
+	counts := map[string]*depRow{}
+	for path := range added {
+		by := "saidex itself"
+		if path != self {
+			g := slices.Clone(owners[path])
+			slices.Sort(g)
+			by = cmp.Or(strings.Join(g, " + "), "the program itself")
+		}
+		r := counts[by]
+		if r == nil {
+			r = &depRow{by: by}
+			counts[by] = r
+		}
+		r.n++
+		if with.pkgs[path].std {
+			r.std++
+		}
+	}
+	rows := make([]depRow, 0, len(counts))
+	for _, r := range counts {
+		rows = append(rows, *r)
+	}
+	slices.SortFunc(rows, func(a, b depRow) int {
+		return cmp.Or(cmp.Compare(b.n, a.n), strings.Compare(a.by, b.by))
+	})
+	return rows
 }
 
 func met(ok bool) string {
