@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/saidex/saidex-go/internal/jsonpointer"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -187,7 +188,7 @@ func (s *compiledSchema) coerce(v any) *coerced {
 	if err != nil {
 		return nil // a decoded JSON value always encodes
 	}
-	slices.SortStableFunc(w.list, func(a, b Coercion) int { return comparePaths(a.Path, b.Path) })
+	slices.SortStableFunc(w.list, func(a, b Coercion) int { return jsonpointer.Compare(a.Path, b.Path) })
 	return &coerced{value: out, json: text, list: w.list}
 }
 
@@ -224,7 +225,7 @@ func (w *coerceWalk) value(set []*jsonschema.Schema, v any, path string) (any, b
 	case map[string]any:
 		var out map[string]any
 		for _, k := range sortedKeys(x) {
-			nv, ch := w.value(propertySet(set, k), x[k], path+"/"+escapeToken(k))
+			nv, ch := w.value(propertySet(set, k), x[k], jsonpointer.Append(path, k))
 			if !ch {
 				continue
 			}
@@ -242,7 +243,7 @@ func (w *coerceWalk) value(set []*jsonschema.Schema, v any, path string) (any, b
 	case []any:
 		var out []any
 		for i, item := range x {
-			nv, ch := w.value(itemSet(set, i), item, path+"/"+strconv.Itoa(i))
+			nv, ch := w.value(itemSet(set, i), item, jsonpointer.Append(path, strconv.Itoa(i)))
 			if !ch {
 				continue
 			}

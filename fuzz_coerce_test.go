@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/saidex/saidex-go/internal/jsonpointer"
 )
 
 // fuzzCoerceSchemas are the schemas FuzzCoerce picks from.
@@ -137,7 +139,7 @@ func (ck *coerceChecker) resolve(ref string) any {
 	var cur any = ck.doc
 	for _, tok := range strings.Split(strings.TrimPrefix(ref, "#/"), "/") {
 		m, _ := cur.(map[string]any)
-		cur = m[unescapeToken(tok)]
+		cur = m[jsonpointer.Unescape(tok)]
 	}
 	return cur
 }
@@ -231,7 +233,7 @@ func (ck *coerceChecker) compare(set []map[string]any, orig, got any, path strin
 			t.Fatalf("%s: members %v became %v", path, sortedKeys(o), sortedKeys(g))
 		}
 		for _, k := range sortedKeys(o) {
-			ck.compare(ck.member(set, k), o[k], g[k], path+"/"+escapeToken(k))
+			ck.compare(ck.member(set, k), o[k], g[k], jsonpointer.Append(path, k))
 		}
 		return
 	case []any:

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/invopop/jsonschema"
+	"github.com/saidex/saidex-go/internal/jsonpointer"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -340,8 +341,7 @@ func (b *secretBuilder) ref(ref string) *secretNode {
 	}
 	var target any = b.root
 	if ref != "#" {
-		for _, tok := range strings.Split(ref[2:], "/") {
-			tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		for _, tok := range jsonpointer.Tokens(ref[1:]) {
 			m, ok := target.(map[string]any)
 			if !ok {
 				return nil

@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/saidex/saidex-go/internal/jsonpointer"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/tmc/langchaingo/llms"
 	"math/big"
@@ -523,7 +524,7 @@ type issueMapper struct {
 
 // collect maps one error and its causes.
 func (m *issueMapper) collect(e *jsonschema.ValidationError) []Issue {
-	path := pointer(e.InstanceLocation)
+	path := jsonpointer.Format(e.InstanceLocation)
 	switch k := e.ErrorKind.(type) {
 	case *kind.Schema, *kind.Group, *kind.Reference, *kind.AllOf:
 		var out []Issue
@@ -553,7 +554,7 @@ func (m *issueMapper) collect(e *jsonschema.ValidationError) []Issue {
 	case *kind.AdditionalProperties:
 		out := make([]Issue, 0, len(k.Properties))
 		for _, p := range k.Properties {
-			out = append(out, Issue{Path: path + "/" + escapeToken(p), Kind: IssueAdditional, Message: "unknown field; remove it"})
+			out = append(out, Issue{Path: jsonpointer.Append(path, p), Kind: IssueAdditional, Message: "unknown field; remove it"})
 		}
 		return out
 	case *kind.FalseSchema:
@@ -590,7 +591,7 @@ func (m *issueMapper) missing(e *jsonschema.ValidationError, path string, names 
 	}
 	out := make([]Issue, 0, len(names))
 	for _, name := range names {
-		is := Issue{Path: path + "/" + escapeToken(name), Kind: IssueRequired}
+		is := Issue{Path: jsonpointer.Append(path, name), Kind: IssueRequired}
 		if p := props[name]; p != nil {
 			is.Expected, is.Allowed = describe(p)
 		}
@@ -651,13 +652,7 @@ func (m *issueMapper) bestAlternative(path string, causes []*jsonschema.Validati
 
 // gotType names the JSON type of the value at a JSON pointer of root.
 func gotType(root any, path string) string {
-	var toks []string
-	if path != "" {
-		for _, t := range strings.Split(path[1:], "/") {
-			toks = append(toks, unescapeToken(t))
-		}
-	}
-	return gotTypeOf(valueAt(root, toks))
+	return gotTypeOf(valueAt(root, jsonpointer.Tokens(path)))
 }
 
 func maxDepth(issues []Issue) int {
@@ -798,39 +793,6 @@ func otherMessage(k jsonschema.ErrorKind) string {
 	return "does not match the schema"
 }
 
-// pointer renders an instance location as an RFC 6901 JSON Pointer.
-func pointer(loc []string) string {
-	if len(loc) == 0 {
-		return ""
-	}
-	var b strings.Builder
-	for _, tok := range loc {
-		b.WriteByte('/')
-		b.WriteString(escapeToken(tok))
-	}
-	return b.String()
-}
-
-var (
-	tokenEscaper   = strings.NewReplacer("~", "~0", "/", "~1")
-	tokenUnescaper = strings.NewReplacer("~1", "/", "~0", "~")
-)
-
-// escapeToken escapes one JSON Pointer reference token (RFC 6901).
-func escapeToken(s string) string {
-	if !strings.ContainsAny(s, "~/") {
-		return s
-	}
-	return tokenEscaper.Replace(s)
-}
-
-func unescapeToken(s string) string {
-	if !strings.Contains(s, "~") {
-		return s
-	}
-	return tokenUnescaper.Replace(s)
-}
-
 // finishIssues deduplicates issues by (Path, Kind), drops every issue at
 // or below a location whose value has the wrong type, and sorts them.
 func finishIssues(issues []Issue) []Issue {
@@ -878,7 +840,7 @@ var kindRank = map[IssueKind]int{
 // compareIssues orders issues by path, token by token with array indexes
 // in numeric order, then by kind.
 func compareIssues(a, b Issue) int {
-	if c := comparePaths(a.Path, b.Path); c != 0 {
+	if c := jsonpointer.Compare(a.Path, b.Path); c != 0 {
 		return c
 	}
 	ra, oka := kindRank[a.Kind]
@@ -896,33 +858,6 @@ func compareIssues(a, b Issue) int {
 		return c
 	}
 	return strings.Compare(a.Message, b.Message)
-}
-
-func comparePaths(a, b string) int {
-	for a != "" && b != "" {
-		var ta, tb string
-		ta, a = nextToken(a)
-		tb, b = nextToken(b)
-		if ta == tb {
-			continue
-		}
-		na, errA := strconv.Atoi(ta)
-		nb, errB := strconv.Atoi(tb)
-		if errA == nil && errB == nil {
-			return cmp.Compare(na, nb)
-		}
-		return strings.Compare(ta, tb)
-	}
-	return cmp.Compare(len(a), len(b))
-}
-
-// nextToken splits "/a/b" into "a" and "/b".
-func nextToken(p string) (tok, rest string) {
-	p = p[1:]
-	if i := strings.IndexByte(p, '/'); i >= 0 {
-		return p[:i], p[i:]
-	}
-	return p, ""
 }
 
 // ===========================================================================
@@ -1059,7 +994,7 @@ func (e *ValidationIssue) Error() string {
 func (e *ValidationIssue) issue() Issue {
 	p := e.Path
 	if p != "" && !strings.HasPrefix(p, "/") {
-		p = "/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(p)
+		p = jsonpointer.Append("", p)
 	}
 	msg := e.Message
 	if msg == "" {
