@@ -1,7 +1,6 @@
 package saidex
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -10,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/saidex/saidex-go/internal/jsonpointer"
+	"github.com/saidex/saidex-go/internal/jsonvalue"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -184,24 +184,12 @@ func (s *compiledSchema) coerce(v any) *coerced {
 	if !changed {
 		return nil
 	}
-	text, err := encodeArgs(out)
+	text, err := jsonvalue.Encode(out)
 	if err != nil {
 		return nil // a decoded JSON value always encodes
 	}
 	slices.SortStableFunc(w.list, func(a, b Coercion) int { return jsonpointer.Compare(a.Path, b.Path) })
 	return &coerced{value: out, json: text, list: w.list}
-}
-
-// encodeArgs encodes v compactly, keys sorted, numbers as written, without
-// HTML escaping: the argument JSON a tool receives.
-func encodeArgs(v any) (string, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return "", err
-	}
-	return strings.TrimSuffix(b.String(), "\n"), nil
 }
 
 type coerceWalk struct {

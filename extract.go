@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/saidex/saidex-go/internal/jsonvalue"
 	"github.com/tmc/langchaingo/callbacks"
 	"github.com/tmc/langchaingo/llms"
 )
@@ -303,8 +304,8 @@ func (s *extractSettings) run(ctx context.Context, model llms.Model, cs *compile
 	switch s.mode {
 	case JSON:
 		opts = append(opts, llms.WithJSONMode())
-		schemaJSON, _ := json.Marshal(cs.doc)
-		base = prompt + "\n\nAnswer with one JSON object, and nothing else, that matches this JSON Schema:\n" + string(schemaJSON)
+		schemaJSON, _ := jsonvalue.Encode(cs.doc)
+		base = prompt + "\n\nAnswer with one JSON object, and nothing else, that matches this JSON Schema:\n" + schemaJSON
 	default:
 		opts = append(opts,
 			llms.WithTools([]llms.Tool{{Type: "function", Function: &llms.FunctionDefinition{
@@ -355,11 +356,11 @@ func (s *extractSettings) run(ctx context.Context, model llms.Model, cs *compile
 			return ext, &interruptError{err: cerr}
 		}
 		if len(issues) == 0 {
-			canon, jerr := json.Marshal(res.value)
-			if jerr != nil { // a decoded JSON value always marshals
+			canon, jerr := jsonvalue.Encode(res.value)
+			if jerr != nil { // a decoded JSON value always encodes
 				return ext, &ExtractionError{Attempts: attempt, Err: jerr}
 			}
-			ext.value, ext.json, ext.issues = res.value, string(canon), nil
+			ext.value, ext.json, ext.issues = res.value, canon, nil
 			return ext, nil
 		}
 		ext.issues = issues

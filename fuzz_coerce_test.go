@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/saidex/saidex-go/internal/jsonpointer"
+	"github.com/saidex/saidex-go/internal/jsonvalue"
 )
 
 // fuzzCoerceSchemas are the schemas FuzzCoerce picks from.
@@ -66,18 +67,18 @@ func FuzzCoerce(f *testing.F) {
 		if err != nil {
 			return
 		}
-		before, err := encodeArgs(v)
+		before, err := jsonvalue.Encode(v)
 		if err != nil {
 			return
 		}
 		co := s.coerce(v)
-		if after, _ := encodeArgs(v); after != before {
+		if after, _ := jsonvalue.Encode(v); after != before {
 			t.Fatalf("coerce modified its input: %s -> %s", before, after)
 		}
 		if co == nil {
 			return
 		}
-		if text, err := encodeArgs(co.value); err != nil || text != co.json {
+		if text, err := jsonvalue.Encode(co.value); err != nil || text != co.json {
 			t.Fatalf("json %s does not encode the value (%s, %v)", co.json, text, err)
 		}
 		if back, err := decodeJSON(co.json); err != nil || !reflect.DeepEqual(back, co.value) {

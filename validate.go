@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/saidex/saidex-go/internal/jsonpointer"
+	"github.com/saidex/saidex-go/internal/jsonvalue"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/tmc/langchaingo/llms"
 	"math/big"
@@ -165,12 +166,14 @@ func isObjectType(t any) bool {
 	return false
 }
 
+// compactJSON renders a schema value in a message; a value no JSON can
+// hold (not from a decoded schema) is printed with fmt.
 func compactJSON(v any) string {
-	b, err := json.Marshal(v)
+	s, err := jsonvalue.Encode(v)
 	if err != nil {
 		return fmt.Sprint(v)
 	}
-	return string(b)
+	return s
 }
 
 // noLoader refuses every external schema: a tool schema must be
