@@ -18,21 +18,20 @@ type TokenUsage struct {
 	TotalTokens  int
 }
 
-func (u TokenUsage) add(o TokenUsage) TokenUsage {
-	return TokenUsage{
-		InputTokens:  u.InputTokens + o.InputTokens,
-		OutputTokens: u.OutputTokens + o.OutputTokens,
-		TotalTokens:  u.TotalTokens + o.TotalTokens,
-	}
-}
-
-// addUsage adds every entry of from to to, allocating to when needed.
+// addUsage adds the usage of every model in from to its entry in to, and
+// returns to, which it allocates when nil and from is not empty. It is the
+// one place token counts are summed: per response, per call, per event and
+// per sink.
 func addUsage(to, from map[string]TokenUsage) map[string]TokenUsage {
 	for model, u := range from {
 		if to == nil {
 			to = make(map[string]TokenUsage, len(from))
 		}
-		to[model] = to[model].add(u)
+		t := to[model]
+		t.InputTokens += u.InputTokens
+		t.OutputTokens += u.OutputTokens
+		t.TotalTokens += u.TotalTokens
+		to[model] = t
 	}
 	return to
 }
