@@ -481,8 +481,8 @@ func TestCoerceCountsAsRepairInStats(t *testing.T) {
 	if len(evs) != 1 {
 		t.Fatalf("%d events, want 1", len(evs))
 	}
-	if got := evs[0].RepairedCount(); got != 1 {
-		t.Errorf("RepairedCount = %d, want 1", got)
+	if c := evs[0].Calls; !c[0].Repaired || c[1].Repaired {
+		t.Errorf("Repaired = %v, %v; want the coerced call only", c[0].Repaired, c[1].Repaired)
 	}
 	if steps := evs[0].Calls[0].RepairSteps; !slices.Equal(steps, []RepairStep{RepairCoerce}) {
 		t.Errorf("steps = %v, want [coerce]", steps)

@@ -1022,8 +1022,8 @@ func (e ValidationIssues) Error() string {
 
 // Flag marks a validator's error as recorded only: the call is not rejected,
 // and the error's issues (built as for a rejection) appear in
-// [CallReport].Flagged and the run's stats. Flag(nil) is nil. An interrupt
-// stays an interrupt when flagged.
+// [CallReport].Flagged, in the Result and in the run's event. Flag(nil) is
+// nil. An interrupt stays an interrupt when flagged.
 func Flag(err error) error {
 	if err == nil {
 		return nil
