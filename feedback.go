@@ -183,7 +183,9 @@ func fieldName(p string) string {
 		return "the arguments object"
 	}
 	var b strings.Builder
-	for _, tok := range jsonpointer.Tokens(p) {
+	for rest := p; rest != ""; {
+		var tok string
+		tok, rest = jsonpointer.Next(rest)
 		switch {
 		case isIndex(tok):
 			b.WriteString("[" + tok + "]")

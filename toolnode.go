@@ -162,17 +162,17 @@ type CallReport struct {
 	Arguments json.RawMessage
 	// Outcome is what happened to the call.
 	Outcome Outcome
-	// Repaired reports whether the repair stage changed the arguments, and
-	// RepairSteps which steps it applied, in order; a conversion by
-	// [CoerceLax] counts as the step [RepairCoerce].
-	Repaired    bool
-	RepairSteps []RepairStep
 	// Prevalidated reports whether the call was checked against the tool's
 	// schema before it could run: true for every call to a tool with a
 	// schema (a call whose arguments do not parse fails that check), false
 	// for plain and unknown tools, whose calls pass through, and for
 	// dropped calls.
 	Prevalidated bool
+	// Repaired reports whether the repair stage changed the arguments, and
+	// RepairSteps which steps it applied, in order; a conversion by
+	// [CoerceLax] counts as the step [RepairCoerce].
+	Repaired    bool
+	RepairSteps []RepairStep
 	// Issues are the field-level problems found by validation, including
 	// those of tool validators, in the order of their paths; empty for a
 	// valid call.

@@ -69,6 +69,14 @@ func Tokens(p string) []string {
 	return toks
 }
 
+// Next splits a pointer other than "" into its first token, unescaped, and
+// the pointer to the rest: "/a~1b/c" into "a/b" and "/c". Walking a pointer
+// with Next allocates nothing for tokens without escapes.
+func Next(p string) (tok, rest string) {
+	tok, rest = next(p)
+	return Unescape(tok), rest
+}
+
 // Split returns the pointer to the parent of the value p points to and
 // p's last token, unescaped. For "" it returns "" and "".
 func Split(p string) (parent, last string) {

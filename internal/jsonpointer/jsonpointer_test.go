@@ -50,6 +50,20 @@ func TestFormatAndTokensRoundTrip(t *testing.T) {
 	}
 }
 
+func TestNextWalksTheTokensUnescaped(t *testing.T) {
+	for _, p := range []string{"/", "//", "/a", "/items/0/sku", "/a~1b/c~0d/", "/~01"} {
+		var got []string
+		for rest := p; rest != ""; {
+			var tok string
+			tok, rest = Next(rest)
+			got = append(got, tok)
+		}
+		if want := Tokens(p); !reflect.DeepEqual(got, want) {
+			t.Errorf("Next walks %q as %q, want %q", p, got, want)
+		}
+	}
+}
+
 func TestAppendAndSplit(t *testing.T) {
 	for _, tt := range []struct{ parent, tok, p string }{
 		{"", "a", "/a"},
@@ -96,6 +110,9 @@ func FuzzPointerRoundTrip(f *testing.F) {
 		p := Format(toks)
 		if got := Tokens(p); !slices.Equal(got, toks) {
 			t.Fatalf("Tokens(Format(%q)) = %q", toks, got)
+		}
+		if tok, rest := Next(p); tok != a || rest != Format(toks[1:]) {
+			t.Fatalf("Next(%q) = %q, %q", p, tok, rest)
 		}
 		if parent, last := Split(p); parent != Format(toks[:1]) || last != b {
 			t.Fatalf("Split(%q) = %q, %q", p, parent, last)
