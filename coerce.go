@@ -1,7 +1,6 @@
 package saidex
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/saidex/saidex-go/internal/jsonpointer"
+	"github.com/saidex/saidex-go/internal/jsonvalue"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -183,24 +184,12 @@ func (s *compiledSchema) coerce(v any) *coerced {
 	if !changed {
 		return nil
 	}
-	text, err := encodeArgs(out)
+	text, err := jsonvalue.Encode(out)
 	if err != nil {
 		return nil // a decoded JSON value always encodes
 	}
-	slices.SortStableFunc(w.list, func(a, b Coercion) int { return comparePaths(a.Path, b.Path) })
+	slices.SortStableFunc(w.list, func(a, b Coercion) int { return jsonpointer.Compare(a.Path, b.Path) })
 	return &coerced{value: out, json: text, list: w.list}
-}
-
-// encodeArgs encodes v compactly, keys sorted, numbers as written, without
-// HTML escaping: the argument JSON a tool receives.
-func encodeArgs(v any) (string, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return "", err
-	}
-	return strings.TrimSuffix(b.String(), "\n"), nil
 }
 
 type coerceWalk struct {
@@ -224,7 +213,7 @@ func (w *coerceWalk) value(set []*jsonschema.Schema, v any, path string) (any, b
 	case map[string]any:
 		var out map[string]any
 		for _, k := range sortedKeys(x) {
-			nv, ch := w.value(propertySet(set, k), x[k], path+"/"+escapeToken(k))
+			nv, ch := w.value(propertySet(set, k), x[k], jsonpointer.Append(path, k))
 			if !ch {
 				continue
 			}
@@ -242,7 +231,7 @@ func (w *coerceWalk) value(set []*jsonschema.Schema, v any, path string) (any, b
 	case []any:
 		var out []any
 		for i, item := range x {
-			nv, ch := w.value(itemSet(set, i), item, path+"/"+strconv.Itoa(i))
+			nv, ch := w.value(itemSet(set, i), item, jsonpointer.Append(path, strconv.Itoa(i)))
 			if !ch {
 				continue
 			}

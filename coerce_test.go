@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/saidex/saidex-go/internal/jsonvalue"
 	"github.com/saidex/saidex-go/internal/scripted"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/tools"
@@ -130,7 +131,7 @@ func TestCoerceRules(t *testing.T) {
 			}
 			before := tt.in
 			co := s.coerce(v)
-			if after, _ := encodeArgs(v); after != mustCanon(t, before) {
+			if after, _ := jsonvalue.Encode(v); after != mustCanon(t, before) {
 				t.Errorf("coerce modified its input: %s", after)
 			}
 			if tt.want == "" {
@@ -145,7 +146,7 @@ func TestCoerceRules(t *testing.T) {
 			if co.json != tt.want {
 				t.Errorf("json = %s, want %s", co.json, tt.want)
 			}
-			if got, _ := encodeArgs(co.value); got != co.json {
+			if got, _ := jsonvalue.Encode(co.value); got != co.json {
 				t.Errorf("value encodes to %s, json is %s", got, co.json)
 			}
 			if !slices.Equal(co.list, tt.list) {
@@ -164,7 +165,7 @@ func mustCanon(t testing.TB, s string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := encodeArgs(v)
+	out, err := jsonvalue.Encode(v)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -480,8 +481,8 @@ func TestCoerceCountsAsRepairInStats(t *testing.T) {
 	if len(evs) != 1 {
 		t.Fatalf("%d events, want 1", len(evs))
 	}
-	if got := evs[0].RepairedCount(); got != 1 {
-		t.Errorf("RepairedCount = %d, want 1", got)
+	if c := evs[0].Calls; !c[0].Repaired || c[1].Repaired {
+		t.Errorf("Repaired = %v, %v; want the coerced call only", c[0].Repaired, c[1].Repaired)
 	}
 	if steps := evs[0].Calls[0].RepairSteps; !slices.Equal(steps, []RepairStep{RepairCoerce}) {
 		t.Errorf("steps = %v, want [coerce]", steps)

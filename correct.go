@@ -253,7 +253,7 @@ func (n *ToolNode) correctOne(ctx context.Context, r *run, c *call) (err error) 
 		return issues, err
 	}
 	ext, err := s.run(ctx, n.cfg.correction.model, c.tool.schema, n.correctionPrompt(r, c), check)
-	c.tokens = mergeUsage(c.tokens, ext.tokens)
+	c.tokens = addUsage(c.tokens, ext.tokens) // stats.go
 	c.correctionRetries = max(ext.attempts-1, 0)
 	if err == nil {
 		c.value, c.args = ext.value, ext.json
@@ -291,20 +291,6 @@ func (n *ToolNode) correctOne(ctx context.Context, r *run, c *call) (err error) 
 // rather than on an answer that did not parse.
 func isModelError(e *ExtractionError) bool {
 	return !errors.Is(e.Err, ErrMalformedArguments) && !errors.Is(e.Err, errEmptyAnswer)
-}
-
-func mergeUsage(dst, src map[string]TokenUsage) map[string]TokenUsage {
-	for name, u := range src {
-		if dst == nil {
-			dst = map[string]TokenUsage{}
-		}
-		d := dst[name]
-		d.InputTokens += u.InputTokens
-		d.OutputTokens += u.OutputTokens
-		d.TotalTokens += u.TotalTokens
-		dst[name] = d
-	}
-	return dst
 }
 
 // correctionPrompt renders the one prompt the correction model sees: the

@@ -122,6 +122,21 @@ func TestCorrectionRunsCorrectedArgumentsInToolCallingMode(t *testing.T) {
 	}
 }
 
+// Corrected arguments are encoded as every other source of arguments is
+// (coerced, salvaged, sanitized): compact, keys sorted, "<", ">" and "&"
+// as written rather than HTML-escaped.
+func TestCorrectedArgumentsAreEncodedLikeOtherArguments(t *testing.T) {
+	model := scripted.New(scripted.ForcedToolCall(`{"days": 3, "city": "Paris <Nord> & co"}`))
+	n := cxNode(t, []tools.Tool{(&cxRecorder{}).tool()}, WithCorrectionModel(model))
+	res, err := n.Run(context.Background(), cxConversation(cxCall("c1", "forecast", `{"city":"Paris","days":"three"}`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := string(res.Calls[0].Arguments), `{"city":"Paris <Nord> & co","days":3}`; got != want {
+		t.Errorf("Arguments = %s, want %s", got, want)
+	}
+}
+
 func TestCorrectionJSONModeParsesText(t *testing.T) {
 	rec := &cxRecorder{}
 	model := scripted.New(scripted.Text(`{"city": "Paris", "days": 3}`))

@@ -39,7 +39,7 @@ func statsExampleCalls(args ...string) []llms.MessageContent {
 // example to export metrics. Unsubscribe when done.
 func ExampleOnToolNode() {
 	unsubscribe := saidex.OnToolNode(func(ev saidex.ToolNodeEvent) {
-		fmt.Printf("executed %d, feedback %d\n", ev.ExecutedCount(), ev.FeedbackCount())
+		fmt.Printf("executed %d, feedback %d\n", ev.Count(saidex.OutcomeExecuted), ev.Count(saidex.OutcomeFeedback))
 		for _, c := range ev.Calls {
 			fmt.Println(c.ID, c.Name, c.Outcome, c.IsError)
 		}

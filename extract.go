@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/saidex/saidex-go/internal/jsonvalue"
 	"github.com/tmc/langchaingo/callbacks"
 	"github.com/tmc/langchaingo/llms"
 )
@@ -303,8 +304,8 @@ func (s *extractSettings) run(ctx context.Context, model llms.Model, cs *compile
 	switch s.mode {
 	case JSON:
 		opts = append(opts, llms.WithJSONMode())
-		schemaJSON, _ := json.Marshal(cs.doc)
-		base = prompt + "\n\nAnswer with one JSON object, and nothing else, that matches this JSON Schema:\n" + string(schemaJSON)
+		schemaJSON, _ := jsonvalue.Encode(cs.doc)
+		base = prompt + "\n\nAnswer with one JSON object, and nothing else, that matches this JSON Schema:\n" + schemaJSON
 	default:
 		opts = append(opts,
 			llms.WithTools([]llms.Tool{{Type: "function", Function: &llms.FunctionDefinition{
@@ -339,7 +340,7 @@ func (s *extractSettings) run(ctx context.Context, model llms.Model, cs *compile
 		if merr != nil {
 			return ext, &ExtractionError{Attempts: attempt, Issues: ext.issues, Err: merr}
 		}
-		ext.tokens = addResponseUsage(ext.tokens, resp, defaultName)
+		ext.tokens = addUsage(ext.tokens, responseUsage(resp, defaultName)) // stats.go
 
 		answer := answerOf(resp, s.name)
 		res, perr := repairArguments(answer, s.repair)
@@ -355,11 +356,11 @@ func (s *extractSettings) run(ctx context.Context, model llms.Model, cs *compile
 			return ext, &interruptError{err: cerr}
 		}
 		if len(issues) == 0 {
-			canon, jerr := json.Marshal(res.value)
-			if jerr != nil { // a decoded JSON value always marshals
+			canon, jerr := jsonvalue.Encode(res.value)
+			if jerr != nil { // a decoded JSON value always encodes
 				return ext, &ExtractionError{Attempts: attempt, Err: jerr}
 			}
-			ext.value, ext.json, ext.issues = res.value, string(canon), nil
+			ext.value, ext.json, ext.issues = res.value, canon, nil
 			return ext, nil
 		}
 		ext.issues = issues
@@ -452,13 +453,14 @@ var (
 	modelNameKeys   = []string{"model", "Model", "model_name", "ModelName"}
 )
 
-// addResponseUsage adds the token usage of one response to m under the model's
+// responseUsage returns the token usage of one response under the model's
 // name: the name in GenerationInfo when the client reports one, else
-// defaultName. Usage is counted once per response, from the first choice
-// that reports it: clients repeat the response's usage in every choice.
-func addResponseUsage(m map[string]TokenUsage, resp *llms.ContentResponse, defaultName string) map[string]TokenUsage {
+// defaultName; nil when no choice reports usage. Usage is counted once per
+// response, from the first choice that reports it: clients repeat the
+// response's usage in every choice.
+func responseUsage(resp *llms.ContentResponse, defaultName string) map[string]TokenUsage {
 	if resp == nil {
-		return m
+		return nil
 	}
 	for _, ch := range resp.Choices {
 		if ch == nil || len(ch.GenerationInfo) == 0 {
@@ -480,17 +482,9 @@ func addResponseUsage(m map[string]TokenUsage, resp *llms.ContentResponse, defau
 				break
 			}
 		}
-		if m == nil {
-			m = map[string]TokenUsage{}
-		}
-		u := m[name]
-		u.InputTokens += in
-		u.OutputTokens += out
-		u.TotalTokens += total
-		m[name] = u
-		return m
+		return map[string]TokenUsage{name: {InputTokens: in, OutputTokens: out, TotalTokens: total}}
 	}
-	return m
+	return nil
 }
 
 func firstInt(info map[string]any, keys []string) (int, bool) {

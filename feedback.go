@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/saidex/saidex-go/internal/jsonpointer"
 )
 
 // maxQuotedArguments is how much of an unparseable argument string the
@@ -73,7 +75,7 @@ func writeFields(b *strings.Builder, c *call) {
 	b.WriteString(", with these fields:\n")
 	for _, f := range fields {
 		b.WriteString("- ")
-		b.WriteString(fieldName(joinPointer("", f.name)))
+		b.WriteString(fieldName(jsonpointer.Append("", f.name)))
 		b.WriteString(": ")
 		if f.expected != "" {
 			b.WriteString(f.expected)
@@ -146,7 +148,7 @@ func writeIssues(b *strings.Builder, issues []Issue) {
 		if is.Path == "" {
 			continue
 		}
-		parent, name := splitPointer(is.Path)
+		parent, name := jsonpointer.Split(is.Path)
 		switch is.Kind {
 		case IssueRequired:
 			missingIn[parent] = append(missingIn[parent], name)
@@ -164,27 +166,13 @@ func writeIssues(b *strings.Builder, issues []Issue) {
 		}
 		b.WriteString(msg)
 		if is.Kind == IssueAdditional {
-			if parent, _ := splitPointer(is.Path); len(missingIn[parent]) == 1 && unknownIn[parent] == 1 {
+			if parent, _ := jsonpointer.Split(is.Path); len(missingIn[parent]) == 1 && unknownIn[parent] == 1 {
 				b.WriteString("; it may be a misspelling of the missing field ")
-				b.WriteString(fieldName(joinPointer(parent, missingIn[parent][0])))
+				b.WriteString(fieldName(jsonpointer.Append(parent, missingIn[parent][0])))
 			}
 		}
 		b.WriteByte('\n')
 	}
-}
-
-// splitPointer splits a non-root JSON pointer into its parent pointer and
-// its last (unescaped) token.
-func splitPointer(p string) (parent, last string) {
-	i := strings.LastIndexByte(p, '/')
-	if i < 0 {
-		return "", unescapeToken(p)
-	}
-	return p[:i], unescapeToken(p[i+1:])
-}
-
-func joinPointer(parent, tok string) string {
-	return parent + "/" + escapeToken(tok)
 }
 
 // fieldName renders a JSON pointer the way a model reads field names:
@@ -197,8 +185,7 @@ func fieldName(p string) string {
 	var b strings.Builder
 	for rest := p; rest != ""; {
 		var tok string
-		tok, rest = nextToken(rest)
-		tok = unescapeToken(tok)
+		tok, rest = jsonpointer.Next(rest)
 		switch {
 		case isIndex(tok):
 			b.WriteString("[" + tok + "]")

@@ -8,6 +8,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/saidex/saidex-go/internal/jsonpointer"
+	"github.com/saidex/saidex-go/internal/jsonvalue"
 )
 
 // fuzzCoerceSchemas are the schemas FuzzCoerce picks from.
@@ -64,18 +67,18 @@ func FuzzCoerce(f *testing.F) {
 		if err != nil {
 			return
 		}
-		before, err := encodeArgs(v)
+		before, err := jsonvalue.Encode(v)
 		if err != nil {
 			return
 		}
 		co := s.coerce(v)
-		if after, _ := encodeArgs(v); after != before {
+		if after, _ := jsonvalue.Encode(v); after != before {
 			t.Fatalf("coerce modified its input: %s -> %s", before, after)
 		}
 		if co == nil {
 			return
 		}
-		if text, err := encodeArgs(co.value); err != nil || text != co.json {
+		if text, err := jsonvalue.Encode(co.value); err != nil || text != co.json {
 			t.Fatalf("json %s does not encode the value (%s, %v)", co.json, text, err)
 		}
 		if back, err := decodeJSON(co.json); err != nil || !reflect.DeepEqual(back, co.value) {
@@ -137,7 +140,7 @@ func (ck *coerceChecker) resolve(ref string) any {
 	var cur any = ck.doc
 	for _, tok := range strings.Split(strings.TrimPrefix(ref, "#/"), "/") {
 		m, _ := cur.(map[string]any)
-		cur = m[unescapeToken(tok)]
+		cur = m[jsonpointer.Unescape(tok)]
 	}
 	return cur
 }
@@ -231,7 +234,7 @@ func (ck *coerceChecker) compare(set []map[string]any, orig, got any, path strin
 			t.Fatalf("%s: members %v became %v", path, sortedKeys(o), sortedKeys(g))
 		}
 		for _, k := range sortedKeys(o) {
-			ck.compare(ck.member(set, k), o[k], g[k], path+"/"+escapeToken(k))
+			ck.compare(ck.member(set, k), o[k], g[k], jsonpointer.Append(path, k))
 		}
 		return
 	case []any:

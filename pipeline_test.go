@@ -97,12 +97,12 @@ func TestEventMarksFlaggedIssues(t *testing.T) {
 	if _, err := n.Invoke(ctx, urConversation(urCall("c1", "get_orders", `{"order_id":"o1","user_id":"u1"}`))); err != nil {
 		t.Fatal(err)
 	}
-	calls := sink.Calls()
+	calls := allCalls(sink)
 	if len(calls) != 1 || calls[0].Outcome != OutcomeExecuted {
 		t.Fatalf("stats = %+v", calls)
 	}
-	if is := calls[0].FieldIssues; len(is) != 1 || !is[0].Flagged || is[0].Path != "/order_id" {
-		t.Errorf("FieldIssues = %+v, want one flagged issue at /order_id", is)
+	if is := calls[0].Flagged; len(is) != 1 || !is[0].Flagged || is[0].Path != "/order_id" || len(calls[0].Issues) != 0 {
+		t.Errorf("Issues = %+v, Flagged = %+v; want one flagged issue at /order_id and no other", calls[0].Issues, is)
 	}
 }
 
@@ -121,7 +121,7 @@ func TestEventCarriesPerCallStageDurations(t *testing.T) {
 	)); err != nil {
 		t.Fatal(err)
 	}
-	calls := sink.Calls()
+	calls := allCalls(sink)
 	if len(calls) != 2 || calls[1].Outcome != OutcomeCorrected {
 		t.Fatalf("stats = %+v", calls)
 	}

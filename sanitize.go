@@ -1,12 +1,13 @@
 package saidex
 
 import (
-	"bytes"
 	"encoding/json"
 	"log/slog"
 	"strings"
 
 	"github.com/invopop/jsonschema"
+	"github.com/saidex/saidex-go/internal/jsonpointer"
+	"github.com/saidex/saidex-go/internal/jsonvalue"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -131,8 +132,8 @@ func (n *ToolNode) sanitizedArguments(c *call) (string, bool) {
 		if isJSONObject(c.raw) {
 			return c.raw, false
 		}
-		b, _ := json.Marshal(map[string]string{"__arg1": c.raw})
-		return string(b), true
+		s, _ := jsonvalue.Encode(map[string]string{"__arg1": c.raw})
+		return s, true
 	}
 	secrets := c.tool.secret
 	if c.ran() {
@@ -192,13 +193,11 @@ func canonicalJSON(s string, secrets *secretNode) (string, int, bool) {
 		return "", 0, false
 	}
 	v, masked := secrets.mask(v, 0)
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	text, err := jsonvalue.Encode(v)
+	if err != nil {
 		return "", 0, false
 	}
-	return strings.TrimSuffix(b.String(), "\n"), masked, true
+	return text, masked, true
 }
 
 // secretNode is the part of a schema that locates secret values: a node is
@@ -340,8 +339,7 @@ func (b *secretBuilder) ref(ref string) *secretNode {
 	}
 	var target any = b.root
 	if ref != "#" {
-		for _, tok := range strings.Split(ref[2:], "/") {
-			tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		for _, tok := range jsonpointer.Tokens(ref[1:]) {
 			m, ok := target.(map[string]any)
 			if !ok {
 				return nil

@@ -18,29 +18,30 @@ type TokenUsage struct {
 	TotalTokens  int
 }
 
-func (u TokenUsage) add(o TokenUsage) TokenUsage {
-	return TokenUsage{
-		InputTokens:  u.InputTokens + o.InputTokens,
-		OutputTokens: u.OutputTokens + o.OutputTokens,
-		TotalTokens:  u.TotalTokens + o.TotalTokens,
-	}
-}
-
-// addUsage adds every entry of from to to, allocating to when needed.
+// addUsage adds the usage of every model in from to its entry in to, and
+// returns to, which it allocates when nil and from is not empty. It is the
+// one place token counts are summed: per response, per call, per event and
+// per sink.
 func addUsage(to, from map[string]TokenUsage) map[string]TokenUsage {
 	for model, u := range from {
 		if to == nil {
 			to = make(map[string]TokenUsage, len(from))
 		}
-		to[model] = to[model].add(u)
+		t := to[model]
+		t.InputTokens += u.InputTokens
+		t.OutputTokens += u.OutputTokens
+		t.TotalTokens += u.TotalTokens
+		to[model] = t
 	}
 	return to
 }
 
-// StageDurations is the wall-clock time one [ToolNode.Run] spent in each
-// stage. Repair and Validate are the sums over the calls (which are repaired
-// and validated one after another); Correct and Execute cover all calls,
-// which run concurrently; Sanitize includes assembling the tool messages.
+// StageDurations is the wall-clock time spent in each stage: by one
+// [ToolNode.Run] in [ToolNodeEvent].Stages, by one call in
+// [CallReport].Durations. For a Run, Repair and Validate are the sums over
+// the calls (which are repaired and validated one after another); Correct
+// and Execute cover all calls, which run concurrently; Sanitize includes
+// assembling the tool messages.
 type StageDurations struct {
 	Repair   time.Duration
 	Validate time.Duration
@@ -48,55 +49,6 @@ type StageDurations struct {
 	Resolve  time.Duration
 	Execute  time.Duration
 	Sanitize time.Duration
-}
-
-// CallDurations is the time one tool call spent in each stage; zero for a
-// stage the call did not go through.
-type CallDurations struct {
-	Repair   time.Duration
-	Validate time.Duration
-	Correct  time.Duration // all correction attempts, including model latency
-	Execute  time.Duration // the tool's Call
-}
-
-// ToolCallStats describes what a [ToolNode] did with one tool call. It
-// never holds argument values, which can carry user data.
-type ToolCallStats struct {
-	// Index is the call's position among the tool calls of the AI message.
-	Index int
-	// ID and Name are the call's id (possibly empty) and tool name.
-	ID, Name string
-	// Outcome is what happened to the call.
-	Outcome Outcome
-	// IsError reports whether the call's tool message answers with an
-	// error (feedback, an unknown tool, a tool error).
-	IsError bool
-	// Repaired reports whether the repair stage changed the arguments, and
-	// RepairSteps which steps it applied, in order; a conversion by
-	// [CoerceLax] counts as the step [RepairCoerce].
-	Repaired    bool
-	RepairSteps []RepairStep
-	// Prevalidated reports whether the call was checked against the tool's
-	// schema before it could run: true for every call to a tool with a
-	// schema (a call whose arguments do not parse fails that check), false
-	// for plain and unknown tools, whose calls pass through, and for
-	// dropped calls.
-	Prevalidated bool
-	// CorrectionAttempted reports whether the correction model was asked to
-	// correct the call, and CorrectionRetries how many correction attempts
-	// followed the first one.
-	CorrectionAttempted bool
-	CorrectionRetries   int
-	// FieldIssues are the issues found when the call was validated,
-	// including those of tool validators, followed by the issues validators
-	// flagged without rejecting (marked with Issue.Flagged).
-	FieldIssues []Issue
-	// Tokens is the token usage of the call's correction, per model name;
-	// nil when no model was called.
-	Tokens map[string]TokenUsage
-	// Durations is the time the call spent in each stage (repair,
-	// validation, correction, execution).
-	Durations CallDurations
 }
 
 // ToolNodeEvent is what one successful [ToolNode.Run] (or Invoke) reports
@@ -116,54 +68,24 @@ type ToolNodeEvent struct {
 	// AIMessageIndex is the index of the handled AI message in the
 	// conversation given to Run.
 	AIMessageIndex int
-	// Calls reports on every tool call of the AI message, in call order.
-	Calls []ToolCallStats
+	// Calls reports on every tool call of the AI message, in call order:
+	// the reports of [Result].Calls without the fields that can carry
+	// argument values or a tool's output, since events reach process-wide
+	// listeners and exporters. RawArguments, Arguments and Output are
+	// empty, and Err and CorrectionErr nil; the slices and maps are the
+	// event's own.
+	Calls []CallReport
 }
 
 // Count returns the number of calls with outcome o.
 func (e ToolNodeEvent) Count(o Outcome) int {
-	return e.countCalls(func(c *ToolCallStats) bool { return c.Outcome == o })
-}
-
-// countCalls returns the number of calls for which is returns true.
-func (e ToolNodeEvent) countCalls(is func(*ToolCallStats) bool) int {
 	k := 0
 	for i := range e.Calls {
-		if is(&e.Calls[i]) {
+		if e.Calls[i].Outcome == o {
 			k++
 		}
 	}
 	return k
-}
-
-// ExecutedCount returns the number of calls that ran with the model's own
-// (possibly repaired) arguments.
-func (e ToolNodeEvent) ExecutedCount() int { return e.Count(OutcomeExecuted) }
-
-// CorrectedCount returns the number of calls that ran with arguments from
-// the correction model.
-func (e ToolNodeEvent) CorrectedCount() int { return e.Count(OutcomeCorrected) }
-
-// SalvagedCount returns the number of calls that ran with arguments from an
-// unresolved hook.
-func (e ToolNodeEvent) SalvagedCount() int { return e.Count(OutcomeSalvaged) }
-
-// FeedbackCount returns the number of calls answered with feedback.
-func (e ToolNodeEvent) FeedbackCount() int { return e.Count(OutcomeFeedback) }
-
-// DroppedCount returns the number of calls neither executed nor answered.
-func (e ToolNodeEvent) DroppedCount() int { return e.Count(OutcomeDropped) }
-
-// RepairedCount returns the number of calls whose arguments the repair stage
-// changed.
-func (e ToolNodeEvent) RepairedCount() int {
-	return e.countCalls(func(c *ToolCallStats) bool { return c.Repaired })
-}
-
-// CorrectionAttemptedCount returns the number of calls the correction model
-// was asked to correct.
-func (e ToolNodeEvent) CorrectionAttemptedCount() int {
-	return e.countCalls(func(c *ToolCallStats) bool { return c.CorrectionAttempted })
 }
 
 // TokenUsage returns the token usage of the Run's corrections, summed per
@@ -192,22 +114,16 @@ func (n *ToolNode) emit(ctx context.Context, r *run, res *Result, calls []*call)
 		Duration:       r.last.Sub(r.start),
 		Stages:         r.stages,
 		AIMessageIndex: res.AIMessageIndex,
-		Calls:          make([]ToolCallStats, len(calls)),
+		Calls:          make([]CallReport, len(calls)),
 	}
 	for i, c := range calls {
 		ev.Stages.Repair += c.durations.Repair
 		ev.Stages.Validate += c.durations.Validate
-		ev.Calls[i] = ToolCallStats{
-			Index: c.index, ID: c.id, Name: c.name,
-			Outcome: c.outcome, IsError: c.isError,
-			Repaired: c.repaired, RepairSteps: slices.Clone(c.steps),
-			Prevalidated:        c.tool != nil && c.tool.schema != nil && c.status != statusDropped,
-			CorrectionAttempted: c.correctionAttempted,
-			CorrectionRetries:   c.correctionRetries,
-			FieldIssues:         slices.Concat(c.issues, c.flagged),
-			Tokens:              maps.Clone(c.tokens),
-			Durations:           c.durations,
-		}
+		rep := c.report() // toolnode.go
+		// Events carry no argument values or tool output (see ToolNodeEvent.Calls).
+		rep.RawArguments, rep.Output, rep.Err, rep.CorrectionErr = "", "", nil, nil
+		rep.Issues, rep.Flagged, rep.Tokens = slices.Clone(rep.Issues), slices.Clone(rep.Flagged), maps.Clone(rep.Tokens)
+		ev.Calls[i] = rep
 	}
 	for _, fn := range n.cfg.observers {
 		n.deliver(fn, ev)
@@ -370,34 +286,24 @@ func (s *StatsSink) Events() []ToolNodeEvent {
 	return slices.Clone(s.events)
 }
 
-// Calls returns the stats of every call of the events collected so far.
-func (s *StatsSink) Calls() []ToolCallStats {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var all []ToolCallStats
-	for _, ev := range s.events {
-		all = append(all, ev.Calls...)
-	}
-	return all
-}
-
-// Count returns the number of collected calls with outcome o.
+// Count returns the number of calls with outcome o in the events collected
+// so far.
 func (s *StatsSink) Count(o Outcome) int {
 	k := 0
-	for _, c := range s.Calls() {
-		if c.Outcome == o {
-			k++
-		}
+	for _, ev := range s.Events() {
+		k += ev.Count(o)
 	}
 	return k
 }
 
-// TokenUsage returns the token usage of the collected events, summed per
-// model name; nil when no model was called.
+// TokenUsage returns the token usage of the events collected so far, summed
+// per model name; nil when no model was called.
 func (s *StatsSink) TokenUsage() map[string]TokenUsage {
 	var total map[string]TokenUsage
-	for _, c := range s.Calls() {
-		total = addUsage(total, c.Tokens)
+	for _, ev := range s.Events() {
+		for _, c := range ev.Calls {
+			total = addUsage(total, c.Tokens)
+		}
 	}
 	return total
 }

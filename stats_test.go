@@ -32,11 +32,21 @@ func onlyEvent(t *testing.T, rec *StatsSink) (ToolNodeEvent, []string) {
 	return events[0], got
 }
 
-// sanStatsSummary reduces a call's stats to the fields a test compares.
-func sanStatsSummary(s ToolCallStats) string {
-	return fmt.Sprintf("%d %s %s %s err=%v repaired=%v%v prevalidated=%v corr=%v/%d issues=%d tokens=%v",
+// sanStatsSummary reduces an event's call report to the fields a test
+// compares.
+func sanStatsSummary(s CallReport) string {
+	return fmt.Sprintf("%d %s %s %s err=%v repaired=%v%v prevalidated=%v corr=%v/%d issues=%d flagged=%d tokens=%v",
 		s.Index, s.ID, s.Name, s.Outcome, s.IsError, s.Repaired, s.RepairSteps, s.Prevalidated,
-		s.CorrectionAttempted, s.CorrectionRetries, len(s.FieldIssues), s.Tokens)
+		s.CorrectionAttempted, s.CorrectionRetries, len(s.Issues), len(s.Flagged), s.Tokens)
+}
+
+// allCalls returns the call reports of every event the sink collected.
+func allCalls(s *StatsSink) []CallReport {
+	var all []CallReport
+	for _, ev := range s.Events() {
+		all = append(all, ev.Calls...)
+	}
+	return all
 }
 
 func TestEventReportsEachOutcomeOfARun(t *testing.T) {
@@ -54,16 +64,19 @@ func TestEventReportsEachOutcomeOfARun(t *testing.T) {
 	}
 	ev, got := onlyEvent(t, &rec)
 	want := []string{
-		"0 c1 weather executed err=false repaired=false[] prevalidated=true corr=false/0 issues=0 tokens=map[]",
-		"1 c2 weather feedback err=true repaired=false[] prevalidated=true corr=false/0 issues=1 tokens=map[]",
-		"2 c3 weather feedback err=true repaired=false[] prevalidated=true corr=false/0 issues=0 tokens=map[]",
-		"3 c1 weather dropped err=false repaired=false[] prevalidated=false corr=false/0 issues=0 tokens=map[]",
-		"4 c5 nope executed err=true repaired=false[] prevalidated=false corr=false/0 issues=0 tokens=map[]",
+		"0 c1 weather executed err=false repaired=false[] prevalidated=true corr=false/0 issues=0 flagged=0 tokens=map[]",
+		"1 c2 weather feedback err=true repaired=false[] prevalidated=true corr=false/0 issues=1 flagged=0 tokens=map[]",
+		"2 c3 weather feedback err=true repaired=false[] prevalidated=true corr=false/0 issues=0 flagged=0 tokens=map[]",
+		"3 c1 weather dropped err=false repaired=false[] prevalidated=false corr=false/0 issues=0 flagged=0 tokens=map[]",
+		"4 c5 nope executed err=true repaired=false[] prevalidated=false corr=false/0 issues=0 flagged=0 tokens=map[]",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("calls =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	counts := []int{ev.ExecutedCount(), ev.FeedbackCount(), ev.DroppedCount(), ev.CorrectedCount(), ev.SalvagedCount()}
+	var counts []int
+	for _, o := range []Outcome{OutcomeExecuted, OutcomeFeedback, OutcomeDropped, OutcomeCorrected, OutcomeSalvaged} {
+		counts = append(counts, ev.Count(o))
+	}
 	if !reflect.DeepEqual(counts, []int{2, 2, 1, 0, 0}) {
 		t.Errorf("executed, feedback, dropped, corrected, salvaged = %v, want [2 2 1 0 0]", counts)
 	}
@@ -102,9 +115,9 @@ func TestEventReportsCorrectionSalvageAndTokens(t *testing.T) {
 
 	ev, got := onlyEvent(t, &rec)
 	want := []string{
-		"0 c1 weather corrected err=false repaired=false[] prevalidated=true corr=true/1 issues=2 tokens=map[small:{100 20 120}]",
-		"1 c2 weather salvaged err=false repaired=false[] prevalidated=true corr=true/2 issues=0 tokens=map[big:{1 1 2} small:{50 5 55}]",
-		"2 c3 weather executed err=false repaired=true[json_repair] prevalidated=true corr=false/0 issues=0 tokens=map[]",
+		"0 c1 weather corrected err=false repaired=false[] prevalidated=true corr=true/1 issues=2 flagged=0 tokens=map[small:{100 20 120}]",
+		"1 c2 weather salvaged err=false repaired=false[] prevalidated=true corr=true/2 issues=0 flagged=0 tokens=map[big:{1 1 2} small:{50 5 55}]",
+		"2 c3 weather executed err=false repaired=true[json_repair] prevalidated=true corr=false/0 issues=0 flagged=0 tokens=map[]",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("calls =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -113,8 +126,9 @@ func TestEventReportsCorrectionSalvageAndTokens(t *testing.T) {
 	if !reflect.DeepEqual(ev.TokenUsage(), wantUsage) {
 		t.Errorf("TokenUsage = %v, want %v", ev.TokenUsage(), wantUsage)
 	}
-	if ev.CorrectedCount() != 1 || ev.SalvagedCount() != 1 || ev.RepairedCount() != 1 || ev.CorrectionAttemptedCount() != 2 {
-		t.Errorf("counts: corrected %d salvaged %d repaired %d attempted %d", ev.CorrectedCount(), ev.SalvagedCount(), ev.RepairedCount(), ev.CorrectionAttemptedCount())
+	if ev.Count(OutcomeCorrected) != 1 || ev.Count(OutcomeSalvaged) != 1 || ev.Count(OutcomeExecuted) != 1 {
+		t.Errorf("counts: corrected %d salvaged %d executed %d, want 1 each",
+			ev.Count(OutcomeCorrected), ev.Count(OutcomeSalvaged), ev.Count(OutcomeExecuted))
 	}
 	// The event owns its maps: changing the call afterwards does not reach it.
 	corrected.tokens["small"] = TokenUsage{}
@@ -178,7 +192,7 @@ func TestCollectStatsIsolatesConcurrentRuns(t *testing.T) {
 	}
 	wg.Wait()
 	for g, sink := range sinks {
-		calls := sink.Calls()
+		calls := allCalls(sink)
 		if len(calls) != 5 || len(sink.Events()) != 5 {
 			t.Errorf("sink %d: %d calls in %d events, want 5 and 5", g, len(calls), len(sink.Events()))
 		}
@@ -191,15 +205,15 @@ func TestCollectStatsIsolatesConcurrentRuns(t *testing.T) {
 			t.Errorf("sink %d: executed = %d, want 5", g, sink.Count(OutcomeExecuted))
 		}
 	}
-	if got := len(outerSink.Calls()); got != 10 {
+	if got := len(allCalls(outerSink)); got != 10 {
 		t.Errorf("outer sink collected %d calls, want the 10 of both nested scopes", got)
 	}
 }
 
 func TestStatsSinkSumsTokenUsage(t *testing.T) {
 	s := &StatsSink{}
-	s.add(ToolNodeEvent{Calls: []ToolCallStats{{Tokens: map[string]TokenUsage{"m": {1, 2, 3}}}}})
-	s.add(ToolNodeEvent{Calls: []ToolCallStats{{}, {Tokens: map[string]TokenUsage{"m": {10, 20, 30}, "n": {1, 1, 2}}}}})
+	s.add(ToolNodeEvent{Calls: []CallReport{{Tokens: map[string]TokenUsage{"m": {1, 2, 3}}}}})
+	s.add(ToolNodeEvent{Calls: []CallReport{{}, {Tokens: map[string]TokenUsage{"m": {10, 20, 30}, "n": {1, 1, 2}}}}})
 	want := map[string]TokenUsage{"m": {11, 22, 33}, "n": {1, 1, 2}}
 	if got := s.TokenUsage(); !reflect.DeepEqual(got, want) {
 		t.Errorf("TokenUsage = %v, want %v", got, want)
@@ -388,5 +402,40 @@ func TestNestedRunSharesStateAndSinks(t *testing.T) {
 	evs := sink.Events()
 	if len(evs) != 2 || evs[0].Calls[0].ID != "i1" || evs[1].Calls[0].ID != "o1" {
 		t.Errorf("events: %+v", evs)
+	}
+}
+
+// An event's call reports are the Result's without the fields that can
+// carry argument values or tool output, and own their slices and maps.
+func TestEventReportsAreTheResultsWithoutArgumentValues(t *testing.T) {
+	var rec StatsSink
+	n := sanNode(t, WithObserver(rec.add), WithLogger(sanDiscard))
+	res, err := n.Run(context.Background(), []llms.MessageContent{sanAI(
+		sanCall("c1", "weather", `{"city":"TOPSECRET"}`),          // executed: output quotes it
+		sanCall("c2", "weather", `{"city":5,"note":"TOPSECRET"}`), // feedback with issues
+		sanCall("c3", "weather", `{"city": "TOPSECRET`),           // unparseable: Err
+	)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, _ := onlyEvent(t, &rec)
+	if len(ev.Calls) != len(res.Calls) {
+		t.Fatalf("event has %d reports, Result %d", len(ev.Calls), len(res.Calls))
+	}
+	if res.Calls[0].Arguments == nil || res.Calls[0].Output == "" || res.Calls[2].Err == nil || len(res.Calls[1].Issues) == 0 {
+		t.Fatalf("Result reports lack what the test strips: %+v", res.Calls)
+	}
+	for i, want := range res.Calls {
+		want.RawArguments, want.Arguments, want.Output, want.Err, want.CorrectionErr = "", nil, "", nil, nil
+		if !reflect.DeepEqual(ev.Calls[i], want) {
+			t.Errorf("event report %d =\n%+v\nwant\n%+v", i, ev.Calls[i], want)
+		}
+	}
+	if s := fmt.Sprintf("%+v", ev); strings.Contains(s, "TOPSECRET") {
+		t.Errorf("event holds an argument value: %s", s)
+	}
+	res.Calls[1].Issues[0].Path = "/changed"
+	if ev.Calls[1].Issues[0].Path == "/changed" {
+		t.Error("the event shares the Result's issues")
 	}
 }

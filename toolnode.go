@@ -145,7 +145,10 @@ const (
 	OutcomeDropped Outcome = "dropped"
 )
 
-// CallReport describes what the node did with one tool call.
+// CallReport describes what the node did with one tool call. [ToolNode.Run]
+// returns one per call in [Result].Calls, [CheckedCalls] one per call
+// [WrapModel] checked, and every [ToolNodeEvent] carries one per call,
+// without the fields that can hold user data (see [ToolNodeEvent].Calls).
 type CallReport struct {
 	// Index is the call's position among the tool calls of the AI message.
 	Index int
@@ -159,13 +162,20 @@ type CallReport struct {
 	Arguments json.RawMessage
 	// Outcome is what happened to the call.
 	Outcome Outcome
+	// Prevalidated reports whether the call was checked against the tool's
+	// schema before it could run: true for every call to a tool with a
+	// schema (a call whose arguments do not parse fails that check), false
+	// for plain and unknown tools, whose calls pass through, and for
+	// dropped calls.
+	Prevalidated bool
 	// Repaired reports whether the repair stage changed the arguments, and
 	// RepairSteps which steps it applied, in order; a conversion by
 	// [CoerceLax] counts as the step [RepairCoerce].
 	Repaired    bool
 	RepairSteps []RepairStep
-	// Issues are the field-level problems found by validation, in the
-	// order of their paths; empty for a valid call.
+	// Issues are the field-level problems found by validation, including
+	// those of tool validators, in the order of their paths; empty for a
+	// valid call.
 	Issues []Issue
 	// Flagged are the issues validators flagged without rejecting the
 	// call (see Flag), for the arguments the call ended with.
@@ -193,6 +203,14 @@ type CallReport struct {
 	// Tokens is the token usage of the call's correction, per model name;
 	// nil without correction or usage data.
 	Tokens map[string]TokenUsage
+	// Durations is the time the call spent in each stage it went through:
+	// Repair, Validate, Correct (all attempts, including model latency) and
+	// Execute (the tool's Call); Resolve and Sanitize are timed for the
+	// whole Run only (see [ToolNodeEvent].Stages) and stay zero. Times are
+	// measured only for a Run that had a listener when it started (see
+	// [ToolNodeEvent]); otherwise, and in the reports of [CheckedCalls],
+	// they are zero.
+	Durations StageDurations
 }
 
 // Result is what [ToolNode.Run] produced for one AI message.
@@ -399,7 +417,7 @@ type call struct {
 	original            any                   // value before correction (set when attempted)
 	originalArgs        string                // args before correction (set when attempted)
 
-	durations CallDurations // of repair and validation, set by Run
+	durations StageDurations // per stage: Repair, Validate (Run), Correct, Execute
 
 	output  string
 	isError bool
@@ -467,15 +485,7 @@ func (n *ToolNode) assemble(r *run, calls []*call) *Result {
 		ToolMessages: make([]llms.MessageContent, 0, len(calls))}
 	parts := make([]llms.ContentPart, len(calls)) // one backing array for every message's single part
 	for i, c := range calls {
-		rep := CallReport{
-			Index: c.index, ID: c.id, Name: c.name, RawArguments: c.raw,
-			Outcome: c.outcome, Repaired: c.repaired, RepairSteps: slices.Clone(c.steps),
-			Issues: c.issues, Output: c.output, IsError: c.isError, Err: c.err,
-			CorrectionAttempted: c.correctionAttempted, CorrectionRetries: c.correctionRetries,
-			CorrectionErr: c.correctionErr, Tokens: c.tokens,
-		}
-		rep.Flagged = c.flagged
-		rep.Coercions = slices.Clone(c.coercions)
+		rep := c.report()
 		if c.ran() {
 			rep.Arguments = c.jsonArguments()
 		}
@@ -490,6 +500,21 @@ func (n *ToolNode) assemble(r *run, calls []*call) *Result {
 		})
 	}
 	return res
+}
+
+// report returns the call's report, without Arguments: a Result sets them
+// for a call that ran, WrapModel for a call ready to run. Its RepairSteps
+// and Coercions are its own; Issues, Flagged and Tokens are the call's.
+func (c *call) report() CallReport {
+	return CallReport{
+		Index: c.index, ID: c.id, Name: c.name, RawArguments: c.raw,
+		Outcome: c.outcome, Repaired: c.repaired, RepairSteps: slices.Clone(c.steps),
+		Prevalidated: c.tool != nil && c.tool.schema != nil && c.status != statusDropped,
+		Issues:       c.issues, Flagged: c.flagged, Coercions: slices.Clone(c.coercions),
+		Output: c.output, IsError: c.isError, Err: c.err,
+		CorrectionAttempted: c.correctionAttempted, CorrectionRetries: c.correctionRetries,
+		CorrectionErr: c.correctionErr, Tokens: c.tokens, Durations: c.durations,
+	}
 }
 
 // jsonArguments returns the arguments the tool received when they are JSON

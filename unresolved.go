@@ -1,15 +1,14 @@
 package saidex
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"runtime/debug"
 	"strings"
 
+	"github.com/saidex/saidex-go/internal/jsonvalue"
 	"github.com/tmc/langchaingo/llms"
 	"golang.org/x/sync/errgroup"
 )
@@ -339,13 +338,10 @@ func (n *ToolNode) salvage(ctx context.Context, r *run, c *call, args map[string
 // canonicalArgs encodes args as a model would send them (no HTML escaping)
 // and decodes them back into the value the schema and validators check.
 func canonicalArgs(args map[string]any) (string, any, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(args); err != nil {
+	text, err := jsonvalue.Encode(args)
+	if err != nil {
 		return "", nil, err
 	}
-	text := strings.TrimSuffix(buf.String(), "\n")
 	value, err := decodeJSON(text)
 	if err != nil {
 		return "", nil, err

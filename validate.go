@@ -10,6 +10,8 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/saidex/saidex-go/internal/jsonpointer"
+	"github.com/saidex/saidex-go/internal/jsonvalue"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/tmc/langchaingo/llms"
 	"math/big"
@@ -164,12 +166,14 @@ func isObjectType(t any) bool {
 	return false
 }
 
+// compactJSON renders a schema value in a message; a value no JSON can
+// hold (not from a decoded schema) is printed with fmt.
 func compactJSON(v any) string {
-	b, err := json.Marshal(v)
+	s, err := jsonvalue.Encode(v)
 	if err != nil {
 		return fmt.Sprint(v)
 	}
-	return string(b)
+	return s
 }
 
 // noLoader refuses every external schema: a tool schema must be
@@ -523,7 +527,7 @@ type issueMapper struct {
 
 // collect maps one error and its causes.
 func (m *issueMapper) collect(e *jsonschema.ValidationError) []Issue {
-	path := pointer(e.InstanceLocation)
+	path := jsonpointer.Format(e.InstanceLocation)
 	switch k := e.ErrorKind.(type) {
 	case *kind.Schema, *kind.Group, *kind.Reference, *kind.AllOf:
 		var out []Issue
@@ -553,7 +557,7 @@ func (m *issueMapper) collect(e *jsonschema.ValidationError) []Issue {
 	case *kind.AdditionalProperties:
 		out := make([]Issue, 0, len(k.Properties))
 		for _, p := range k.Properties {
-			out = append(out, Issue{Path: path + "/" + escapeToken(p), Kind: IssueAdditional, Message: "unknown field; remove it"})
+			out = append(out, Issue{Path: jsonpointer.Append(path, p), Kind: IssueAdditional, Message: "unknown field; remove it"})
 		}
 		return out
 	case *kind.FalseSchema:
@@ -590,7 +594,7 @@ func (m *issueMapper) missing(e *jsonschema.ValidationError, path string, names 
 	}
 	out := make([]Issue, 0, len(names))
 	for _, name := range names {
-		is := Issue{Path: path + "/" + escapeToken(name), Kind: IssueRequired}
+		is := Issue{Path: jsonpointer.Append(path, name), Kind: IssueRequired}
 		if p := props[name]; p != nil {
 			is.Expected, is.Allowed = describe(p)
 		}
@@ -651,13 +655,7 @@ func (m *issueMapper) bestAlternative(path string, causes []*jsonschema.Validati
 
 // gotType names the JSON type of the value at a JSON pointer of root.
 func gotType(root any, path string) string {
-	var toks []string
-	if path != "" {
-		for _, t := range strings.Split(path[1:], "/") {
-			toks = append(toks, unescapeToken(t))
-		}
-	}
-	return gotTypeOf(valueAt(root, toks))
+	return gotTypeOf(valueAt(root, jsonpointer.Tokens(path)))
 }
 
 func maxDepth(issues []Issue) int {
@@ -798,39 +796,6 @@ func otherMessage(k jsonschema.ErrorKind) string {
 	return "does not match the schema"
 }
 
-// pointer renders an instance location as an RFC 6901 JSON Pointer.
-func pointer(loc []string) string {
-	if len(loc) == 0 {
-		return ""
-	}
-	var b strings.Builder
-	for _, tok := range loc {
-		b.WriteByte('/')
-		b.WriteString(escapeToken(tok))
-	}
-	return b.String()
-}
-
-var (
-	tokenEscaper   = strings.NewReplacer("~", "~0", "/", "~1")
-	tokenUnescaper = strings.NewReplacer("~1", "/", "~0", "~")
-)
-
-// escapeToken escapes one JSON Pointer reference token (RFC 6901).
-func escapeToken(s string) string {
-	if !strings.ContainsAny(s, "~/") {
-		return s
-	}
-	return tokenEscaper.Replace(s)
-}
-
-func unescapeToken(s string) string {
-	if !strings.Contains(s, "~") {
-		return s
-	}
-	return tokenUnescaper.Replace(s)
-}
-
 // finishIssues deduplicates issues by (Path, Kind), drops every issue at
 // or below a location whose value has the wrong type, and sorts them.
 func finishIssues(issues []Issue) []Issue {
@@ -878,7 +843,7 @@ var kindRank = map[IssueKind]int{
 // compareIssues orders issues by path, token by token with array indexes
 // in numeric order, then by kind.
 func compareIssues(a, b Issue) int {
-	if c := comparePaths(a.Path, b.Path); c != 0 {
+	if c := jsonpointer.Compare(a.Path, b.Path); c != 0 {
 		return c
 	}
 	ra, oka := kindRank[a.Kind]
@@ -896,33 +861,6 @@ func compareIssues(a, b Issue) int {
 		return c
 	}
 	return strings.Compare(a.Message, b.Message)
-}
-
-func comparePaths(a, b string) int {
-	for a != "" && b != "" {
-		var ta, tb string
-		ta, a = nextToken(a)
-		tb, b = nextToken(b)
-		if ta == tb {
-			continue
-		}
-		na, errA := strconv.Atoi(ta)
-		nb, errB := strconv.Atoi(tb)
-		if errA == nil && errB == nil {
-			return cmp.Compare(na, nb)
-		}
-		return strings.Compare(ta, tb)
-	}
-	return cmp.Compare(len(a), len(b))
-}
-
-// nextToken splits "/a/b" into "a" and "/b".
-func nextToken(p string) (tok, rest string) {
-	p = p[1:]
-	if i := strings.IndexByte(p, '/'); i >= 0 {
-		return p[:i], p[i:]
-	}
-	return p, ""
 }
 
 // ===========================================================================
@@ -1059,7 +997,7 @@ func (e *ValidationIssue) Error() string {
 func (e *ValidationIssue) issue() Issue {
 	p := e.Path
 	if p != "" && !strings.HasPrefix(p, "/") {
-		p = "/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(p)
+		p = jsonpointer.Append("", p)
 	}
 	msg := e.Message
 	if msg == "" {
@@ -1084,8 +1022,8 @@ func (e ValidationIssues) Error() string {
 
 // Flag marks a validator's error as recorded only: the call is not rejected,
 // and the error's issues (built as for a rejection) appear in
-// [CallReport].Flagged and the run's stats. Flag(nil) is nil. An interrupt
-// stays an interrupt when flagged.
+// [CallReport].Flagged, in the Result and in the run's event. Flag(nil) is
+// nil. An interrupt stays an interrupt when flagged.
 func Flag(err error) error {
 	if err == nil {
 		return nil

@@ -291,8 +291,8 @@ func TestObserverCountsCallsByToolAndOutcome(t *testing.T) {
 
 func TestObserverPlacesCallSpansWithinTheRun(t *testing.T) {
 	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	call := func(id string, d saidex.CallDurations) saidex.ToolCallStats {
-		return saidex.ToolCallStats{ID: id, Name: forecastTool, Outcome: saidex.OutcomeExecuted, Durations: d}
+	call := func(id string, d saidex.StageDurations) saidex.CallReport {
+		return saidex.CallReport{ID: id, Name: forecastTool, Outcome: saidex.OutcomeExecuted, Durations: d}
 	}
 	tests := []struct {
 		name    string
@@ -301,16 +301,16 @@ func TestObserverPlacesCallSpansWithinTheRun(t *testing.T) {
 	}{
 		{
 			name: "a call lasts its summed stage times",
-			ev: saidex.ToolNodeEvent{Start: t0, Duration: 10 * time.Millisecond, Calls: []saidex.ToolCallStats{
-				call("a", saidex.CallDurations{Repair: time.Millisecond, Validate: time.Millisecond, Correct: 3 * time.Millisecond, Execute: 2 * time.Millisecond}),
-				call("b", saidex.CallDurations{}),
+			ev: saidex.ToolNodeEvent{Start: t0, Duration: 10 * time.Millisecond, Calls: []saidex.CallReport{
+				call("a", saidex.StageDurations{Repair: time.Millisecond, Validate: time.Millisecond, Correct: 3 * time.Millisecond, Execute: 2 * time.Millisecond}),
+				call("b", saidex.StageDurations{}),
 			}},
 			wantEnd: map[string]time.Duration{"a": 7 * time.Millisecond, "b": 0},
 		},
 		{
 			name: "a call never ends after the run",
-			ev: saidex.ToolNodeEvent{Start: t0, Duration: 10 * time.Millisecond, Calls: []saidex.ToolCallStats{
-				call("a", saidex.CallDurations{Validate: 4 * time.Millisecond, Execute: 9 * time.Millisecond}),
+			ev: saidex.ToolNodeEvent{Start: t0, Duration: 10 * time.Millisecond, Calls: []saidex.CallReport{
+				call("a", saidex.StageDurations{Validate: 4 * time.Millisecond, Execute: 9 * time.Millisecond}),
 			}},
 			wantEnd: map[string]time.Duration{"a": 10 * time.Millisecond},
 		},
@@ -344,7 +344,7 @@ func TestObserverPlacesCallSpansWithinTheRun(t *testing.T) {
 	t.Run("an untimed run is placed at the time of export", func(t *testing.T) {
 		h := newHarness(t, nil)
 		before := time.Now()
-		h.obs(saidex.ToolNodeEvent{Calls: []saidex.ToolCallStats{call("a", saidex.CallDurations{})}})
+		h.obs(saidex.ToolNodeEvent{Calls: []saidex.CallReport{call("a", saidex.StageDurations{})}})
 		for _, s := range h.spans.GetSpans() {
 			if s.StartTime.Before(before) || !s.EndTime.Equal(s.StartTime) {
 				t.Errorf("%s spans %v..%v, want an instant at or after %v", s.Name, s.StartTime, s.EndTime, before)

@@ -141,14 +141,17 @@ func observer(tracer trace.Tracer, meter metric.Meter, known []string) (func(sai
 
 // callAttributes returns the span attributes of one call: facts about what
 // saidex did with it, never its arguments.
-func callAttributes(c *saidex.ToolCallStats) []attribute.KeyValue {
+func callAttributes(c *saidex.CallReport) []attribute.KeyValue {
 	steps := make([]string, len(c.RepairSteps))
 	for i, s := range c.RepairSteps {
 		steps[i] = string(s)
 	}
-	kinds := make([]string, len(c.FieldIssues))
-	for i, is := range c.FieldIssues {
-		kinds[i] = string(is.Kind)
+	// Field issues: those found, then those validators only flagged.
+	kinds := make([]string, 0, len(c.Issues)+len(c.Flagged))
+	for _, list := range [][]saidex.Issue{c.Issues, c.Flagged} {
+		for _, is := range list {
+			kinds = append(kinds, string(is.Kind))
+		}
 	}
 	attrs := []attribute.KeyValue{
 		attrToolName.String(c.Name),
@@ -158,7 +161,7 @@ func callAttributes(c *saidex.ToolCallStats) []attribute.KeyValue {
 		attrIsError.Bool(c.IsError),
 		attrRepaired.Bool(c.Repaired),
 		attrCorrectionAttempt.Bool(c.CorrectionAttempted),
-		attrFieldIssues.Int(len(c.FieldIssues)),
+		attrFieldIssues.Int(len(kinds)),
 	}
 	// Attributes that only say more about a fact above are left out when
 	// that fact is false or zero, to keep spans short.

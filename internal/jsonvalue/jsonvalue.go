@@ -1,10 +1,29 @@
-// Package jsonvalue compares decoded JSON values.
+// Package jsonvalue compares and encodes decoded JSON values: the values
+// encoding/json decodes into any (map[string]any, []any, string, bool,
+// nil, and numbers as json.Number or float64).
 package jsonvalue
 
 import (
 	"encoding/json"
 	"math/big"
+	"strings"
 )
+
+// Encode returns the compact JSON text of v, the way a model writes
+// arguments: object keys sorted, json.Number values as written, and
+// "<", ">" and "&" not escaped (encoding/json's Marshal escapes them for
+// HTML), with no trailing newline. It returns encoding/json's error for a
+// value that does not encode, such as a NaN float64 or a channel.
+func Encode(v any) (string, error) {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return "", err
+	}
+	s := b.String()
+	return s[:len(s)-1], nil // Encode ends the value with a newline
+}
 
 // Equal reports whether two decoded JSON values (as encoding/json decodes
 // them into any, numbers as json.Number or float64) are the same value:

@@ -2,6 +2,7 @@ package jsonvalue
 
 import (
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 )
@@ -37,4 +38,65 @@ func TestEqual(t *testing.T) {
 			t.Errorf("Equal(%s, %s) = %v, want %v", tt.a, tt.b, got, tt.want)
 		}
 	}
+}
+
+func TestEncodeWritesCompactSortedUnescapedJSON(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		in   any
+		want string
+	}{
+		{"keys sorted, compact", map[string]any{"b": []any{true, nil}, "a": map[string]any{"d": "x", "c": "y"}}, `{"a":{"c":"y","d":"x"},"b":[true,null]}`},
+		{"numbers as written", []any{json.Number("1.50"), json.Number("1e999"), json.Number("-0")}, `[1.50,1e999,-0]`},
+		{"float64", 2.5, `2.5`},
+		{"no HTML escaping", map[string]any{"q": "a<b & c>d"}, `{"q":"a<b & c>d"}`},
+		{"control characters and quotes escaped", "tab\t\"q\"\\", `"tab\t\"q\"\\"`},
+		{"line and paragraph separators escaped", "\u2028\u2029", `"\u2028\u2029"`},
+		{"empty containers", map[string]any{"a": []any{}, "o": map[string]any{}}, `{"a":[],"o":{}}`},
+		{"null", nil, `null`},
+		{"decoded input round-trips", decode(t, ` { "z" : [ 1 , 2.0 ] , "a" : "é" } `), `{"a":"é","z":[1,2.0]}`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Encode(tt.in)
+			if err != nil || got != tt.want {
+				t.Errorf("Encode = %s, %v; want %s", got, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestEncodeReportsValuesJSONCannotHold(t *testing.T) {
+	for _, v := range []any{math.NaN(), make(chan int), func() {}, map[string]any{"x": json.Number("1x")}} {
+		if got, err := Encode(v); err == nil {
+			t.Errorf("Encode(%T) = %s, want an error", v, got)
+		}
+	}
+}
+
+// Encode's text decodes back to the value it encoded, and encoding that
+// again gives the same text.
+func FuzzEncodeRoundTrip(f *testing.F) {
+	for _, s := range []string{`{"b":1,"a":[true,null,"x<y"]}`, `1.50`, `"\u2028"`, `[]`, `{"":{"":[{}]}}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		dec := json.NewDecoder(strings.NewReader(s))
+		dec.UseNumber()
+		var v any
+		if dec.Decode(&v) != nil {
+			return
+		}
+		text, err := Encode(v)
+		if err != nil {
+			t.Fatalf("Encode(decoded %q): %v", s, err)
+		}
+		back := decode(t, text)
+		if Equal(v, v) && !Equal(v, back) { // Equal cannot read exponents beyond big.Rat's range
+
+			t.Fatalf("Encode(%q) = %s, which decodes to a different value", s, text)
+		}
+		if again, _ := Encode(back); again != text {
+			t.Fatalf("re-encoding %s gives %s", text, again)
+		}
+	})
 }
