@@ -63,7 +63,7 @@ func (t *typedTool[A]) Description() string { return t.description }
 func (t *typedTool[A]) Schema() any         { return t.schema }
 
 func (t *typedTool[A]) Call(ctx context.Context, input string) (string, error) {
-	args, err := t.decode(input)
+	args, err := t.decode(input, v1Strict)
 	if err != nil {
 		return "", err
 	}
@@ -79,9 +79,9 @@ type validatedCaller interface {
 }
 
 func (t *typedTool[A]) callValidated(ctx context.Context, input string) (string, error) {
-	var args A
-	if err := unmarshalV1([]byte(input), &args); err != nil {
-		return "", fmt.Errorf("%w: %s: %v", ErrInvalidArguments, t.name, err)
+	args, err := t.decode(input, v1Options)
+	if err != nil {
+		return "", err
 	}
 	return t.fn(ctx, args)
 }
@@ -99,21 +99,17 @@ var v1Options = jsonv2.JoinOptions(jsonv1.DefaultOptionsV1(),
 		return (*jsonv1.Number)(n).UnmarshalJSONFrom(dec)
 	})))
 
-// unmarshalV1 is encoding/json.Unmarshal, run on the faster engine.
-func unmarshalV1(data []byte, v any) error {
-	return jsonv2.Unmarshal(data, v, v1Options)
-}
+// v1Strict is v1Options for arguments no schema has checked (a direct
+// Call): a member A has no field for is an error, as with encoding/json's
+// DisallowUnknownFields.
+var v1Strict = jsonv2.JoinOptions(v1Options, jsonv2.RejectUnknownMembers(true))
 
-// decode turns a JSON argument string into A.
-func (t *typedTool[A]) decode(input string) (A, error) {
+// decode turns a JSON argument string into A with opts (v1Options or
+// v1Strict): exactly one JSON value, trailing data refused.
+func (t *typedTool[A]) decode(input string, opts jsonv2.Options) (A, error) {
 	var args A
-	dec := json.NewDecoder(strings.NewReader(input))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&args); err != nil {
+	if err := jsonv2.Unmarshal([]byte(input), &args, opts); err != nil {
 		return args, fmt.Errorf("%w: %s: %v", ErrInvalidArguments, t.name, err)
-	}
-	if dec.More() {
-		return args, fmt.Errorf("%w: %s: trailing data after the argument object", ErrInvalidArguments, t.name)
 	}
 	return args, nil
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/tmc/langchaingo/tools"
 )
 
@@ -82,7 +83,7 @@ func TestValidatedDecodeMatchesEncodingJSON(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var want, got decodeArgs
 			wantErr := json.Unmarshal([]byte(tt.in), &want)
-			gotErr := unmarshalV1([]byte(tt.in), &got)
+			gotErr := jsonv2.Unmarshal([]byte(tt.in), &got, v1Options)
 			if (wantErr == nil) != (gotErr == nil) {
 				t.Fatalf("encoding/json error %v, ours %v", wantErr, gotErr)
 			}
@@ -113,5 +114,48 @@ func TestNewToolRunsWithAJSONNumberField(t *testing.T) {
 	res, err := n.Run(context.Background(), conversation(tc("c1", "pay", `{"amount": 12.50}`)))
 	if err != nil || res.Calls[0].Output != "paid 12.50" || res.Calls[0].IsError {
 		t.Fatalf("Run: %v, %+v", err, res.Calls)
+	}
+}
+
+// A NewTool tool called directly (not through the node, so no schema has
+// checked its input) decodes strictly on the same engine as the node's
+// validated decode: a member the struct has no field for, trailing data and
+// a syntax error are ErrInvalidArguments; a valid object reaches the
+// function.
+func TestNewToolDirectCallIsStrict(t *testing.T) {
+	type cityArgs struct {
+		City string `json:"city"`
+		Days int    `json:"days,omitempty"`
+	}
+	var got cityArgs
+	tool := NewTool("forecast", "Forecast.", func(_ context.Context, a cityArgs) (string, error) {
+		got = a
+		return "ok", nil
+	})
+	tests := []struct {
+		name, in string
+		wantErr  bool
+	}{
+		{"valid", `{"city":"Oslo","days":3}`, false},
+		{"case-insensitive key, as encoding/json", `{"CITY":"Oslo"}`, false},
+		{"unknown member", `{"city":"Oslo","town":"x"}`, true},
+		{"trailing data", `{"city":"Oslo"} {}`, true},
+		{"syntax error", `{"city":`, true},
+		{"wrong type", `{"city":"Oslo","days":"3"}`, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got = cityArgs{}
+			out, err := tool.Call(context.Background(), tt.in)
+			if tt.wantErr {
+				if !errors.Is(err, ErrInvalidArguments) || out != "" {
+					t.Fatalf("Call(%s) = %q, %v; want ErrInvalidArguments", tt.in, out, err)
+				}
+				return
+			}
+			if err != nil || out != "ok" || got.City != "Oslo" {
+				t.Fatalf("Call(%s) = %q, %v; args %+v", tt.in, out, err, got)
+			}
+		})
 	}
 }
