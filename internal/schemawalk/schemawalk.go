@@ -158,6 +158,23 @@ func (set Set) Property(name string) (out Set, allowed bool) {
 	return out, allowed
 }
 
+// Additional returns the schemas that apply to a member of an object the
+// set applies to that no properties entry names and no patternProperties
+// entry matches: the additionalProperties schemas. allowed is false when
+// a schema of the set forbids such a member (additionalProperties false).
+func (set Set) Additional() (out Set, allowed bool) {
+	allowed = true
+	for _, s := range set {
+		switch a := s.AdditionalProperties.(type) {
+		case *jsonschema.Schema:
+			out = out.add(a)
+		case bool:
+			allowed = allowed && a
+		}
+	}
+	return out, allowed
+}
+
 // PropertyNames returns the names the set's schemas list under
 // properties, sorted, each once.
 func (set Set) PropertyNames() []string {
