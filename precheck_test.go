@@ -210,6 +210,7 @@ func BenchmarkPrecheck(b *testing.B) {
 	args := benchfixture.Arguments(benchfixture.Valid, 3)
 	b.Run("bytes", func(b *testing.B) {
 		b.ReportAllocs()
+		b.SetBytes(int64(len(args)))
 		for b.Loop() {
 			if !s.prechecked(args, false) {
 				b.Fatal("refused")

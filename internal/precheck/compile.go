@@ -61,12 +61,11 @@ type node struct {
 
 	// Object keywords, merged over the set.
 	hasObj      bool
-	props       map[string]*node // members some properties entry names
-	other       *node            // any other member; nil: unconstrained
+	members     map[string]member // names some properties or required entry lists
+	other       *node             // any other member; nil: unconstrained
 	rejectOther bool
-	reqIdx      map[string]int // required name → bit
-	reqMask     uint64
-	minP, maxP  int // -1: none
+	reqMask     uint64 // the bits of every required name
+	minP, maxP  int    // -1: none
 
 	// Array keywords, merged over the set.
 	hasArr     bool
@@ -75,6 +74,14 @@ type node struct {
 
 	// anyOf: for each group one alternative must accept the value.
 	anyOf [][]*node
+}
+
+// member is what an object node knows of one member name: one map lookup
+// per member read.
+type member struct {
+	child  *node  // the member's node, when named under properties
+	listed bool   // named under properties; else the member is another
+	reqBit uint64 // its bit in reqMask, 0 when not required
 }
 
 // own is one schema's keywords on a scalar value.
@@ -299,18 +306,18 @@ func (b *builder) object(n *node, set schemawalk.Set) bool {
 		return true
 	}
 	names := set.PropertyNames()
-	n.props = make(map[string]*node, len(names))
+	n.members = make(map[string]member, len(names))
 	for _, name := range names {
 		sub, allowed := set.Property(name)
 		if !allowed {
-			n.props[name] = &node{never: true}
+			n.members[name] = member{child: &node{never: true}, listed: true}
 			continue
 		}
 		c, ok := b.build(sub)
 		if !ok {
 			return false
 		}
-		n.props[name] = c
+		n.members[name] = member{child: c, listed: true}
 	}
 	other, allowed := set.Additional()
 	if !allowed {
@@ -326,10 +333,11 @@ func (b *builder) object(n *node, set schemawalk.Set) bool {
 	if len(required) > 64 {
 		return false
 	}
-	n.reqIdx = make(map[string]int, len(required))
 	for i, r := range required {
-		n.reqIdx[r] = i
-		n.reqMask |= 1 << i
+		m := n.members[r]
+		m.reqBit = 1 << i
+		n.members[r] = m
+		n.reqMask |= m.reqBit
 	}
 	return true
 }

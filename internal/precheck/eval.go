@@ -328,8 +328,8 @@ func (n *node) numberOK(lit []byte) bool {
 			continue
 		}
 		if !parsed {
-			f, err := strconv.ParseFloat(string(lit), 64)
-			if err != nil { // out of range: ±Inf
+			f, ok := parseNumber(lit, plainInt)
+			if !ok {
 				return false
 			}
 			x, parsed = f, true
@@ -341,6 +341,28 @@ func (n *node) numberOK(lit []byte) bool {
 		}
 	}
 	return true
+}
+
+// parseNumber returns the float64 nearest to the JSON number lit; false
+// when it is out of range. plainInt says lit is a plain integer of at most
+// 15 digits, which converts exactly without strconv.
+func parseNumber(lit []byte, plainInt bool) (float64, bool) {
+	if !plainInt {
+		f, err := strconv.ParseFloat(string(lit), 64)
+		return f, err == nil // out of range: ±Inf and an error
+	}
+	neg := lit[0] == '-'
+	if neg {
+		lit = lit[1:]
+	}
+	var v int64
+	for _, c := range lit {
+		v = v*10 + int64(c-'0')
+	}
+	if neg {
+		v = -v
+	}
+	return float64(v), true
 }
 
 // isPlainInteger reports whether b is an optional minus sign followed by
@@ -389,11 +411,10 @@ func (s *scan) object(n *node) bool {
 			return false
 		}
 		count++
-		if i, ok := n.reqIdx[string(name)]; ok {
-			seen |= 1 << i
-		}
-		child, known := n.props[string(name)]
-		if !known {
+		m := n.members[string(name)]
+		seen |= m.reqBit
+		child := m.child
+		if !m.listed {
 			if n.rejectOther {
 				return false
 			}
