@@ -7,7 +7,7 @@ import (
 )
 
 // fuzzSchemas are the schemas FuzzValidate checks arguments against: the
-// common keyword subset (with the fast pre-check), and keywords only
+// common keyword subset (with the precheck), and keywords only
 // santhosh-tekuri handles.
 var fuzzSchemas = []string{
 	orderSchema,

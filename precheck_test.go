@@ -12,7 +12,7 @@ import (
 	"github.com/tmc/langchaingo/tools"
 )
 
-// fbSchema exercises every keyword the byte checker supports: $ref, allOf,
+// fbSchema exercises every keyword the precheck supports: $ref, allOf,
 // anyOf, enums, formats, patterns, lengths, bounds and nesting.
 const fbSchema = `{
   "type": "object",
