@@ -22,6 +22,7 @@ import (
 	"math"
 	"math/big"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -164,13 +165,15 @@ type builder struct {
 	memo map[string]*node // by the locations of a set's schemas
 }
 
+// setKey identifies a set by its schemas' locations, in sorted order: the
+// same schemas reached in another order share one node.
 func setKey(set schemawalk.Set) string {
-	var b strings.Builder
-	for _, s := range set {
-		b.WriteString(s.Location)
-		b.WriteByte(0)
+	locs := make([]string, len(set))
+	for i, s := range set {
+		locs[i] = s.Location
 	}
-	return b.String()
+	slices.Sort(locs)
+	return strings.Join(locs, "\x00")
 }
 
 // build compiles the set of schemas that apply to one value.
