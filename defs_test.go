@@ -185,3 +185,22 @@ func TestDefsSecretMasked(t *testing.T) {
 		t.Fatalf("sanitized arguments %s", stored)
 	}
 }
+
+// TestDefsValidTakesTheFastPath checks that valid arguments of a $defs
+// schema are vouched for on their raw text (the precheck follows $ref),
+// so the call runs with its arguments verbatim, unrepaired.
+func TestDefsValidTakesTheFastPath(t *testing.T) {
+	n, rec := defsNode(t, false)
+	raw := `{"addr": {"street": "Main St", "city": "Oslo", "zip": 150}, "stops": [{"name": "a", "count": 1}, {"name": "b", "count": 0}],
+		"named": {"k": {"name": "c", "count": 2}}, "days": 2}`
+	if !n.tools["record"].schema.prechecked(raw, false) {
+		t.Fatal("the precheck does not vouch for valid $defs arguments")
+	}
+	res, err := n.Run(context.Background(), conversation(tc("c1", "record", raw)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := res.Calls[0]; c.Outcome != OutcomeExecuted || c.Repaired || string(c.Arguments) != raw || len(rec.args) != 1 || rec.args[0] != raw {
+		t.Fatalf("outcome %s, repaired %v, arguments %s, tool got %q", c.Outcome, c.Repaired, c.Arguments, rec.args)
+	}
+}
