@@ -204,3 +204,31 @@ func TestDefsValidTakesTheFastPath(t *testing.T) {
 		t.Fatalf("outcome %s, repaired %v, arguments %s, tool got %q", c.Outcome, c.Repaired, c.Arguments, rec.args)
 	}
 }
+
+// TestAnchorAndIDReferences follows references written as an $anchor and
+// as a URI the schema's own $id declares, for secret masking and coercion.
+// (Masking used to resolve only "#/..." pointers and left both secrets in
+// the history.)
+func TestAnchorAndIDReferences(t *testing.T) {
+	schema := `{"$id": "https://example.com/tool", "type": "object",
+		"properties": {"key": {"$ref": "#secret"}, "login": {"$ref": "https://example.com/tool#/$defs/login"}},
+		"$defs": {"s": {"$anchor": "secret", "type": "string", "writeOnly": true},
+			"login": {"type": "object", "properties": {"pin": {"$ref": "#secret"}, "n": {"type": "integer"}}}}}`
+	rec := &fbRecorder{}
+	n := mustNode(t, []tools.Tool{WithSchema(rec, schema)}, WithCoercion(CoerceLax))
+	res, err := n.Run(context.Background(), conversation(tc("c1", "record", `{"key": "k-secret", "login": {"pin": "p-secret", "n": "5"}}`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := res.Calls[0]
+	if c.Outcome != OutcomeExecuted || len(c.Coercions) != 1 || c.Coercions[0].Path != "/login/n" {
+		t.Fatalf("outcome %s, coercions %+v, issues %+v", c.Outcome, c.Coercions, c.Issues)
+	}
+	if len(rec.args) != 1 || !strings.Contains(rec.args[0], "k-secret") || !strings.Contains(rec.args[0], "p-secret") {
+		t.Fatalf("tool got %q", rec.args)
+	}
+	stored := res.AIMessage.Parts[0].(llms.ToolCall).FunctionCall.Arguments
+	if want := `{"key":"**********","login":{"n":5,"pin":"**********"}}`; stored != want {
+		t.Fatalf("sanitized arguments %s, want %s", stored, want)
+	}
+}
