@@ -232,3 +232,26 @@ func TestAnchorAndIDReferences(t *testing.T) {
 		t.Fatalf("sanitized arguments %s, want %s", stored, want)
 	}
 }
+
+// TestFeedbackFollowsAllOf describes a member whose schema is an allOf
+// around a $ref, as generators write a referenced type with a note. (The
+// old description followed $ref but not allOf, and said nothing of the
+// type or the allowed values.)
+func TestFeedbackFollowsAllOf(t *testing.T) {
+	schema := `{"type": "object", "required": ["unit"],
+		"properties": {"unit": {"allOf": [{"$ref": "#/$defs/unit"}], "description": "the unit"}},
+		"$defs": {"unit": {"type": "string", "enum": ["c", "f"]}}}`
+	for _, tt := range []struct{ args, want string }{
+		{`{}`, `- unit: required field is missing; expected a string, one of "c", "f"`},
+		{`unit=c`, `- unit: string, one of "c", "f", required`},
+	} {
+		n := mustNode(t, []tools.Tool{WithSchema(&fbRecorder{}, schema)})
+		res, err := n.Run(context.Background(), conversation(tc("c1", "record", tt.args)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fb := res.Calls[0].Output; !strings.Contains(fb, tt.want) {
+			t.Errorf("%s: feedback lacks %q:\n%s", tt.args, tt.want, fb)
+		}
+	}
+}
