@@ -138,7 +138,7 @@ func (n *ToolNode) checkCoerce(ctx context.Context, r *run, c *call, value any, 
 			return nil, nil, nil
 		}
 		co := s.coerce(value)
-		if co == nil || (!s.prechecked(co.json, false) && len(s.validate(co.value)) > 0) {
+		if co == nil || len(s.validateText(co.json, co.value)) > 0 {
 			return nil, nil, nil
 		}
 		return nil, co, nil

@@ -418,10 +418,7 @@ type checkPhase struct {
 // run concurrently; checks of different calls may.
 func (n *ToolNode) check(ctx context.Context, r *run, c *call, value any, text string, ph checkPhase) ([]Issue, error) {
 	c.flagged = nil
-	var issues []Issue
-	if !c.tool.schema.prechecked(text, false) {
-		issues = c.tool.schema.validate(value)
-	}
+	issues := c.tool.schema.validateText(text, value)
 	if len(issues) > 0 || len(c.tool.validators) == 0 {
 		return issues, nil
 	}
@@ -450,6 +447,19 @@ func (s *compiledSchema) validate(v any) []Issue {
 		return issues
 	}
 	return []Issue{{Kind: IssueOther, Message: "does not match the schema"}}
+}
+
+// validateText is validate for a value whose JSON text is known ("" when
+// not): the precheck vouches for most valid arguments on their text
+// without the full validator. Above maxPooledText the value, decoded
+// already, goes to the full validator at once: its cost follows the
+// number of values, the precheck's the number of bytes (a 10 MB string
+// is one value).
+func (s *compiledSchema) validateText(text string, v any) []Issue {
+	if len(text) <= maxPooledText && s.prechecked(text, false) {
+		return nil
+	}
+	return s.validate(v)
 }
 
 // prechecked reports whether text is certainly arguments the schema
