@@ -72,18 +72,6 @@ func sameValue(s *jsonschema.Schema) []*jsonschema.Schema {
 	return append(out, s.AllOf...)
 }
 
-// Union returns the schemas of set followed by those of other that set
-// does not hold.
-func (set Set) Union(other Set) Set {
-	out := slices.Clip(set)
-	for _, s := range other {
-		if !slices.Contains(out, s) {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
 // Alternatives returns the alternatives of the set's schemas: for each
 // anyOf and oneOf of a schema in set, the set of each of its entries.
 // At least one alternative of each group applies (exactly one for
