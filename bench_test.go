@@ -163,7 +163,7 @@ func BenchmarkParseSize(b *testing.B) {
 			b.SetBytes(int64(len(in)))
 			for b.Loop() {
 				r, err := repairArguments(in, opt)
-				if err != nil || len(s.validate(r.value)) > 0 {
+				if err != nil || len(s.validateText(r.json, r.value)) > 0 {
 					b.Fatal(err)
 				}
 			}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/saidex/saidex-go/internal/jsonpointer"
 	"github.com/saidex/saidex-go/internal/jsonvalue"
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/saidex/saidex-go/internal/schemawalk"
 )
 
 // CoercionMode says whether a [ToolNode] converts argument values toward the
@@ -125,8 +125,8 @@ type coerced struct {
 // it returns the issues of the value the call continues with, and a
 // non-nil coerced when that value is the coerced one. Checks that reject
 // only through validators (the schema accepted the value) are not coerced.
-func (n *ToolNode) checkCoerce(ctx context.Context, r *run, c *call, value any, ph checkPhase) ([]Issue, *coerced, error) {
-	issues, err := n.check(ctx, r, c, value, ph)
+func (n *ToolNode) checkCoerce(ctx context.Context, r *run, c *call, value any, text string, ph checkPhase) ([]Issue, *coerced, error) {
+	issues, err := n.check(ctx, r, c, value, text, ph)
 	if err != nil || n.cfg.coercion != CoerceLax {
 		return issues, nil, err
 	}
@@ -139,7 +139,7 @@ func (n *ToolNode) checkCoerce(ctx context.Context, r *run, c *call, value any, 
 			return nil, nil, nil
 		}
 		co := s.coerce(value)
-		if co == nil || len(s.validate(co.value)) > 0 {
+		if co == nil || len(s.validateText(co.json, co.value)) > 0 {
 			return nil, nil, nil
 		}
 		return nil, co, nil
@@ -151,7 +151,7 @@ func (n *ToolNode) checkCoerce(ctx context.Context, r *run, c *call, value any, 
 	if co == nil {
 		return issues, nil, nil
 	}
-	again, err := n.check(ctx, r, c, co.value, ph)
+	again, err := n.check(ctx, r, c, co.value, co.json, ph)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -180,7 +180,7 @@ func (s *compiledSchema) coerce(v any) *coerced {
 		return nil // the arguments must be an object; repair decodes a string holding one
 	}
 	var w coerceWalk
-	out, changed := w.value(schemaSet(s.schema), v, "")
+	out, changed := w.value(schemawalk.Of(s.schema), v, "")
 	if !changed {
 		return nil
 	}
@@ -198,7 +198,7 @@ type coerceWalk struct {
 
 // value coerces v, the value at path whose schemas (all of which apply)
 // are set, and returns the result and whether it differs from v.
-func (w *coerceWalk) value(set []*jsonschema.Schema, v any, path string) (any, bool) {
+func (w *coerceWalk) value(set schemawalk.Set, v any, path string) (any, bool) {
 	if len(set) == 0 {
 		return v, false
 	}
@@ -213,7 +213,8 @@ func (w *coerceWalk) value(set []*jsonschema.Schema, v any, path string) (any, b
 	case map[string]any:
 		var out map[string]any
 		for _, k := range sortedKeys(x) {
-			nv, ch := w.value(propertySet(set, k), x[k], jsonpointer.Append(path, k))
+			sub, _ := set.Property(k)
+			nv, ch := w.value(sub, x[k], jsonpointer.Append(path, k))
 			if !ch {
 				continue
 			}
@@ -231,7 +232,7 @@ func (w *coerceWalk) value(set []*jsonschema.Schema, v any, path string) (any, b
 	case []any:
 		var out []any
 		for i, item := range x {
-			nv, ch := w.value(itemSet(set, i), item, jsonpointer.Append(path, strconv.Itoa(i)))
+			nv, ch := w.value(set.Item(i), item, jsonpointer.Append(path, strconv.Itoa(i)))
 			if !ch {
 				continue
 			}
@@ -418,36 +419,11 @@ func integerText(s string) (string, bool) {
 	return strconv.FormatInt(i, 10), true
 }
 
-// schemaSet returns s with the schemas it reaches through $ref and allOf:
-// all of them apply to the same value. A nil s gives an empty set.
-func schemaSet(s *jsonschema.Schema) []*jsonschema.Schema {
-	var set []*jsonschema.Schema
-	var add func(s *jsonschema.Schema)
-	add = func(s *jsonschema.Schema) {
-		if s == nil || slices.Contains(set, s) {
-			return
-		}
-		set = append(set, s)
-		if s.Bool != nil {
-			return
-		}
-		add(s.Ref)
-		if s.DraftVersion < 2019 && s.Ref != nil {
-			return // before 2019-09, $ref overrides its siblings
-		}
-		for _, a := range s.AllOf {
-			add(a)
-		}
-	}
-	add(s)
-	return set
-}
-
 // singleType returns the one type the schemas of set demand, or "" when
 // they demand several, none, or disagree, or when one of them has
 // alternatives (anyOf, oneOf) at this location. "integer" with "number"
 // is "integer".
-func singleType(set []*jsonschema.Schema) string {
+func singleType(set schemawalk.Set) string {
 	want := ""
 	for _, s := range set {
 		if len(s.AnyOf) > 0 || len(s.OneOf) > 0 {
@@ -471,52 +447,4 @@ func singleType(set []*jsonschema.Schema) string {
 		}
 	}
 	return want
-}
-
-// propertySet returns the schemas that apply to member k of an object
-// whose schemas are set: properties and matching patternProperties, else
-// additionalProperties.
-func propertySet(set []*jsonschema.Schema, k string) []*jsonschema.Schema {
-	var out []*jsonschema.Schema
-	for _, s := range set {
-		p, named := s.Properties[k]
-		if named {
-			out = append(out, schemaSet(p)...)
-		}
-		matched := false
-		for re, p := range s.PatternProperties {
-			if re.MatchString(k) {
-				out = append(out, schemaSet(p)...)
-				matched = true
-			}
-		}
-		if a, ok := s.AdditionalProperties.(*jsonschema.Schema); ok && !named && !matched {
-			out = append(out, schemaSet(a)...)
-		}
-	}
-	return out
-}
-
-// itemSet returns the schemas that apply to item i of an array whose
-// schemas are set.
-func itemSet(set []*jsonschema.Schema, i int) []*jsonschema.Schema {
-	var out []*jsonschema.Schema
-	for _, s := range set {
-		if i < len(s.PrefixItems) {
-			out = append(out, schemaSet(s.PrefixItems[i])...)
-		} else if s.Items2020 != nil {
-			out = append(out, schemaSet(s.Items2020)...)
-		}
-		switch it := s.Items.(type) {
-		case *jsonschema.Schema:
-			out = append(out, schemaSet(it)...)
-		case []*jsonschema.Schema:
-			if i < len(it) {
-				out = append(out, schemaSet(it[i])...)
-			} else if a, ok := s.AdditionalItems.(*jsonschema.Schema); ok {
-				out = append(out, schemaSet(a)...)
-			}
-		}
-	}
-	return out
 }

@@ -9,8 +9,11 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/tmc/langchaingo/llms"
 	"golang.org/x/sync/errgroup"
+
+	"github.com/saidex/saidex-go/internal/schemawalk"
 )
 
 // DefaultCorrectionContextMessages is the default of
@@ -150,9 +153,9 @@ func (n *ToolNode) correctable(c *call) bool {
 	if n.cfg.correction.missingFields {
 		return true
 	}
-	doc := c.tool.schema.doc
-	missing := missingRequired(doc, c.value)
-	unknown := hasUnknownKey(doc, c.value)
+	set := schemawalk.Of(c.tool.schema.schema)
+	missing := missingRequired(set, c.value)
+	unknown := hasUnknownKey(set, c.value)
 	for _, is := range c.issues {
 		missing = missing || is.Kind == IssueRequired
 		unknown = unknown || is.Kind == IssueAdditional
@@ -160,34 +163,32 @@ func (n *ToolNode) correctable(c *call) bool {
 	return !missing || unknown
 }
 
-// missingRequired reports whether value lacks a member that schema
-// requires, at the root or in nested objects and array items the schema
-// describes.
-func missingRequired(schema map[string]any, value any) bool {
-	return anyObject(schema, value, func(schema, obj map[string]any) bool {
-		req, _ := schema["required"].([]any)
-		for _, k := range req {
-			if name, ok := k.(string); ok {
-				if _, present := obj[name]; !present {
-					return true
-				}
+// missingRequired reports whether value lacks a member that the schemas
+// of set require, at the root or in nested objects and array items the
+// schemas describe (through $ref and allOf too).
+func missingRequired(set schemawalk.Set, value any) bool {
+	return anyObject(set, value, func(set schemawalk.Set, obj map[string]any) bool {
+		for _, name := range set.Required() {
+			if _, present := obj[name]; !present {
+				return true
 			}
 		}
 		return false
 	})
 }
 
-// hasUnknownKey reports whether value holds an object member that schema
-// does not describe, at the root or nested. Objects whose schema lists no
-// properties, or allows pattern properties, are not judged.
-func hasUnknownKey(schema map[string]any, value any) bool {
-	return anyObject(schema, value, func(schema, obj map[string]any) bool {
-		props, _ := schema["properties"].(map[string]any)
-		if _, patterns := schema["patternProperties"]; props == nil || patterns {
+// hasUnknownKey reports whether value holds an object member that the
+// schemas of set do not list under properties, at the root or nested.
+// Objects whose schemas list no properties, or allow pattern properties,
+// are not judged.
+func hasUnknownKey(set schemawalk.Set, value any) bool {
+	return anyObject(set, value, func(set schemawalk.Set, obj map[string]any) bool {
+		names := set.PropertyNames()
+		if len(names) == 0 || slices.ContainsFunc(set, func(s *jsonschema.Schema) bool { return len(s.PatternProperties) > 0 }) {
 			return false
 		}
 		for k := range obj {
-			if _, known := props[k]; !known {
+			if _, known := slices.BinarySearch(names, k); !known {
 				return true
 			}
 		}
@@ -196,26 +197,26 @@ func hasUnknownKey(schema map[string]any, value any) bool {
 }
 
 // anyObject reports whether found holds for an object of value, paired with
-// its schema: the root, or an object nested in the members and array items
-// the schema describes.
-func anyObject(schema map[string]any, value any, found func(schema, obj map[string]any) bool) bool {
+// the schemas that apply to it: the root, or an object nested in the
+// members and array items the schemas describe.
+func anyObject(set schemawalk.Set, value any, found func(set schemawalk.Set, obj map[string]any) bool) bool {
+	if len(set) == 0 {
+		return false
+	}
 	switch v := value.(type) {
 	case map[string]any:
-		if found(schema, v) {
+		if found(set, v) {
 			return true
 		}
-		props, _ := schema["properties"].(map[string]any)
 		for k, val := range v {
-			if ps, ok := props[k].(map[string]any); ok && anyObject(ps, val, found) {
+			if sub, _ := set.Property(k); anyObject(sub, val, found) {
 				return true
 			}
 		}
 	case []any:
-		if items, ok := schema["items"].(map[string]any); ok {
-			for _, val := range v {
-				if anyObject(items, val, found) {
-					return true
-				}
+		for i, val := range v {
+			if anyObject(set.Item(i), val, found) {
+				return true
 			}
 		}
 	}
@@ -249,7 +250,7 @@ func (n *ToolNode) correctOne(ctx context.Context, r *run, c *call) (err error) 
 	}
 	var co *coerced // of the last check (coerce.go)
 	check := func(ctx context.Context, value any, attempt, maxAttempts int) (issues []Issue, err error) {
-		issues, co, err = n.checkCoerce(ctx, r, c, value, checkPhase{phase: PhaseCorrection, attempt: attempt, maxAttempts: maxAttempts})
+		issues, co, err = n.checkCoerce(ctx, r, c, value, "", checkPhase{phase: PhaseCorrection, attempt: attempt, maxAttempts: maxAttempts})
 		return issues, err
 	}
 	ext, err := s.run(ctx, n.cfg.correction.model, c.tool.schema, n.correctionPrompt(r, c), check)

@@ -3,21 +3,20 @@ package saidex
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/saidex/saidex-go/internal/schemawalk"
 )
 
 // missingRequired and hasUnknownKey judge the root, nested objects and
 // array items the schema describes, and nothing the schema does not.
 func TestMissingRequiredAndUnknownKey(t *testing.T) {
-	var schema map[string]any
-	if err := json.Unmarshal([]byte(`{"type":"object","required":["city"],
+	set := schemawalk.Of(mustCompile(t, `{"type":"object","required":["city"],
 		"properties":{"city":{"type":"string"},
 			"loc":{"type":"object","required":["lat"],"properties":{"lat":{},"lon":{}}},
 			"stops":{"type":"array","items":{"type":"object","required":["name"],"properties":{"name":{}}}},
 			"free":{"type":"object"},
 			"pat":{"type":"object","properties":{"a":{}},"patternProperties":{"^x":{}}},
-			"any":true}}`), &schema); err != nil {
-		t.Fatal(err)
-	}
+			"any":true}}`).schema)
 	tests := []struct {
 		name             string
 		value            string
@@ -42,10 +41,10 @@ func TestMissingRequiredAndUnknownKey(t *testing.T) {
 			if err := json.Unmarshal([]byte(tt.value), &v); err != nil {
 				t.Fatal(err)
 			}
-			if got := missingRequired(schema, v); got != tt.missing {
+			if got := missingRequired(set, v); got != tt.missing {
 				t.Errorf("missingRequired = %v, want %v", got, tt.missing)
 			}
-			if got := hasUnknownKey(schema, v); got != tt.unknown {
+			if got := hasUnknownKey(set, v); got != tt.unknown {
 				t.Errorf("hasUnknownKey = %v, want %v", got, tt.unknown)
 			}
 		})

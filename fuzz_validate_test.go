@@ -2,13 +2,12 @@ package saidex
 
 import (
 	"encoding/json"
-	"math/rand/v2"
 	"strings"
 	"testing"
 )
 
 // fuzzSchemas are the schemas FuzzValidate checks arguments against: the
-// common keyword subset (with the fast pre-check), and keywords only
+// common keyword subset (with the precheck), and keywords only
 // santhosh-tekuri handles.
 var fuzzSchemas = []string{
 	orderSchema,
@@ -75,9 +74,6 @@ func FuzzValidate(f *testing.F) {
 		if (len(issues) == 0) != (fullErr == nil) {
 			t.Fatalf("issues %+v, but santhosh-tekuri says %v", issues, fullErr)
 		}
-		if s.fast != nil && s.fast(v) && fullErr != nil {
-			t.Fatalf("the fast check accepts what santhosh-tekuri rejects: %v", fullErr)
-		}
 		seen := map[string]bool{}
 		for i, is := range issues {
 			if is.Path != "" && !strings.HasPrefix(is.Path, "/") {
@@ -102,58 +98,4 @@ func FuzzValidate(f *testing.F) {
 			}
 		}
 	})
-}
-
-// TestFastCheckNeverAcceptsWhatTheFullValidatorRejects generates values
-// around the bounds and types of fuzzSchemas (deterministically) and checks
-// that the pre-check's "valid" always agrees with santhosh-tekuri.
-func TestFastCheckNeverAcceptsWhatTheFullValidatorRejects(t *testing.T) {
-	numbers := []string{"-2.5", "-2.50000000000000001", "-2.4999999999999999", "-3", "0", "-0", "1", "1.0", "1e3", "1000",
-		"999.9999999999999999", "1000.0000000000001", "9007199254740993", "9007199254740992", "9007199254740994",
-		"1e-400", "-1e-400", "1E2", "0.5", "12345678901234567890", "1e308", "4"}
-	strs := []string{`""`, `"a"`, `"abcd"`, `"abcde"`, `"é"`, `"ÉÉ"`, `"2024-01-31T09:00:00Z"`, `"2024-02-30T09:00:00Z"`, `"A"`}
-	others := []string{`null`, `true`, `false`, `[]`, `{}`, `[null]`, `[1, null, 2]`, `[1, 2, 3, 4]`, `[1.5]`, `{"x": true}`, `{"x": 1}`, `{"a": true, "b": false, "c": true}`}
-	all := append(append(append([]string{}, numbers...), strs...), others...)
-	keys := []string{"n", "i", "s", "e", "d", "l", "o", "v", "kids", "zz"}
-	var fast []*compiledSchema
-	for _, src := range fuzzSchemas {
-		if s := mustCompile(t, src); s.fast != nil {
-			fast = append(fast, s)
-		}
-	}
-	r := rand.New(rand.NewPCG(1, 2))
-	checked, accepted := 0, 0
-	for range 5000 {
-		var b strings.Builder
-		b.WriteByte('{')
-		for j, n := 0, r.IntN(4); j < n; j++ {
-			if j > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteString(`"` + keys[r.IntN(len(keys))] + `":`)
-			b.WriteString(all[r.IntN(len(all))])
-		}
-		b.WriteByte('}')
-		v, err := decodeJSON(b.String())
-		if err != nil {
-			continue // duplicate keys are fine for encoding/json; anything else is a generator bug
-		}
-		var f any
-		_ = json.Unmarshal([]byte(b.String()), &f)
-		for _, s := range fast {
-			for _, val := range []any{v, f} {
-				if s.fast(val) {
-					if err := s.schema.Validate(val); err != nil {
-						t.Fatalf("fast check accepts %s, santhosh-tekuri rejects it: %v", b.String(), err)
-					}
-					accepted++
-				}
-				checked++
-			}
-		}
-	}
-	if accepted == 0 {
-		t.Fatal("the fast check accepted nothing: the generator misses the schemas")
-	}
-	t.Logf("%d value/schema pairs checked, %d accepted by the fast check", checked, accepted)
 }

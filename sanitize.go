@@ -3,12 +3,15 @@ package saidex
 import (
 	"encoding/json"
 	"log/slog"
+	"slices"
 	"strings"
 
 	"github.com/invopop/jsonschema"
-	"github.com/saidex/saidex-go/internal/jsonpointer"
 	"github.com/saidex/saidex-go/internal/jsonvalue"
+	santhosh "github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/tmc/langchaingo/llms"
+
+	"github.com/saidex/saidex-go/internal/schemawalk"
 )
 
 // WithSanitizeMessages sets whether [ToolNode.Invoke] replaces the AI
@@ -187,12 +190,12 @@ func isJSONObject(s string) bool {
 // canonicalJSON re-encodes the JSON value s compactly, with object keys
 // sorted, numbers as written and no HTML escaping, after masking the
 // secret values secrets marks. It returns how many values were masked.
-func canonicalJSON(s string, secrets *secretNode) (string, int, bool) {
+func canonicalJSON(s string, secrets *secretSchema) (string, int, bool) {
 	v, err := decodeJSON(s)
 	if err != nil {
 		return "", 0, false
 	}
-	v, masked := secrets.mask(v, 0)
+	v, masked := secrets.mask(v)
 	text, err := jsonvalue.Encode(v)
 	if err != nil {
 		return "", 0, false
@@ -200,182 +203,61 @@ func canonicalJSON(s string, secrets *secretNode) (string, int, bool) {
 	return text, masked, true
 }
 
-// secretNode is the part of a schema that locates secret values: a node is
-// masked itself, or leads to masked nodes through its properties, items or
-// subschemas. The graph may be cyclic (through $ref).
-type secretNode struct {
-	masked      bool
-	props       map[string]*secretNode
-	additional  *secretNode // additionalProperties
-	items       *secretNode // items of an array (after prefixItems)
-	prefixItems []*secretNode
-	branches    []*secretNode // allOf, anyOf, oneOf, $ref, then, else
+// secretSchema locates the secret values of a tool's arguments: those at
+// a location where some schema that may apply ("writeOnly": true or
+// "format": "password") marks them. The schemas that may apply to a value
+// are its schemas with those they reach through $ref and allOf, the
+// alternatives of anyOf and oneOf, then and else (schemawalk.Possible).
+type secretSchema struct {
+	root *santhosh.Schema
 }
 
-// maxSecretHops bounds how many subschemas (allOf, $ref, …) masking follows
-// without descending into the value, against $ref cycles.
-const maxSecretHops = 32
+// secretsOf returns where schema root keeps secrets, or nil when no schema
+// it reaches is a secret.
+func secretsOf(root *santhosh.Schema) *secretSchema {
+	if !slices.ContainsFunc(schemawalk.Reachable(root), isSecret) {
+		return nil
+	}
+	return &secretSchema{root: root}
+}
+
+// isSecret reports whether s marks its value secret.
+func isSecret(s *santhosh.Schema) bool {
+	return s.WriteOnly || (s.Format != nil && s.Format.Name == "password")
+}
 
 // mask replaces every non-null value v holds at a secret location by
 // SecretMask. It may modify v in place; it returns the result and the
-// number of values masked.
-func (s *secretNode) mask(v any, hops int) (any, int) {
-	if s == nil || v == nil || hops > maxSecretHops {
+// number of values masked. A nil s masks nothing.
+func (s *secretSchema) mask(v any) (any, int) {
+	if s == nil {
 		return v, 0
 	}
-	if s.masked {
+	return maskSecrets(schemawalk.Of(s.root).Possible(), v)
+}
+
+func maskSecrets(set schemawalk.Set, v any) (any, int) {
+	if v == nil || len(set) == 0 {
+		return v, 0
+	}
+	if slices.ContainsFunc(set, isSecret) {
 		return SecretMask, 1
 	}
 	total := 0
-	for _, b := range s.branches {
-		var m int
-		v, m = b.mask(v, hops+1)
-		total += m
-	}
 	switch x := v.(type) {
 	case map[string]any:
 		for k, e := range x {
-			sub := s.additional
-			if p, ok := s.props[k]; ok {
-				sub = p
-			}
-			if sub != nil {
-				var m int
-				x[k], m = sub.mask(e, 0)
-				total += m
-			}
+			sub, _ := set.Property(k)
+			var m int
+			x[k], m = maskSecrets(sub.Possible(), e)
+			total += m
 		}
 	case []any:
 		for i, e := range x {
-			sub := s.items
-			if i < len(s.prefixItems) {
-				sub = s.prefixItems[i]
-			}
-			if sub != nil {
-				var m int
-				x[i], m = sub.mask(e, 0)
-				total += m
-			}
+			var m int
+			x[i], m = maskSecrets(set.Item(i).Possible(), e)
+			total += m
 		}
 	}
 	return v, total
-}
-
-// secretsOf returns where schema doc keeps secrets ("writeOnly": true or
-// "format": "password"), or nil when it has none.
-func secretsOf(doc map[string]any) *secretNode {
-	b := secretBuilder{root: doc, refs: map[string]*secretNode{}}
-	root := b.build(doc)
-	if !root.hasSecret(map[*secretNode]bool{}) {
-		return nil
-	}
-	return root
-}
-
-type secretBuilder struct {
-	root map[string]any
-	refs map[string]*secretNode // by $ref, so cycles share nodes
-}
-
-func (b *secretBuilder) build(schema any) *secretNode {
-	m, ok := schema.(map[string]any)
-	if !ok { // true, false or malformed: nothing to mask
-		return nil
-	}
-	s := &secretNode{}
-	if w, _ := m["writeOnly"].(bool); w {
-		s.masked = true
-	}
-	if f, _ := m["format"].(string); f == "password" {
-		s.masked = true
-	}
-	if props, ok := m["properties"].(map[string]any); ok {
-		s.props = make(map[string]*secretNode, len(props))
-		for k, p := range props {
-			s.props[k] = b.build(p)
-		}
-	}
-	s.additional = b.build(m["additionalProperties"])
-	switch it := m["items"].(type) {
-	case map[string]any:
-		s.items = b.build(it)
-	case []any: // draft 7 tuple form
-		for _, p := range it {
-			s.prefixItems = append(s.prefixItems, b.build(p))
-		}
-		s.items = b.build(m["additionalItems"])
-	}
-	if pi, ok := m["prefixItems"].([]any); ok {
-		for _, p := range pi {
-			s.prefixItems = append(s.prefixItems, b.build(p))
-		}
-	}
-	for _, kw := range []string{"allOf", "anyOf", "oneOf"} {
-		if list, ok := m[kw].([]any); ok {
-			for _, p := range list {
-				s.branches = append(s.branches, b.build(p))
-			}
-		}
-	}
-	for _, kw := range []string{"then", "else"} {
-		if sub := b.build(m[kw]); sub != nil {
-			s.branches = append(s.branches, sub)
-		}
-	}
-	if ref, ok := m["$ref"].(string); ok {
-		s.branches = append(s.branches, b.ref(ref))
-	}
-	return s
-}
-
-// ref resolves a local reference ("#/$defs/Name", any JSON Pointer into the
-// root schema). Other references are not followed.
-func (b *secretBuilder) ref(ref string) *secretNode {
-	if s, ok := b.refs[ref]; ok {
-		return s
-	}
-	if ref != "#" && !strings.HasPrefix(ref, "#/") {
-		return nil
-	}
-	var target any = b.root
-	if ref != "#" {
-		for _, tok := range jsonpointer.Tokens(ref[1:]) {
-			m, ok := target.(map[string]any)
-			if !ok {
-				return nil
-			}
-			target = m[tok]
-		}
-	}
-	// Register a placeholder first: the target may refer back to ref.
-	s := &secretNode{}
-	b.refs[ref] = s
-	if built := b.build(target); built != nil {
-		*s = *built
-	}
-	return s
-}
-
-// hasSecret reports whether a masked node is reachable from s.
-func (s *secretNode) hasSecret(seen map[*secretNode]bool) bool {
-	if s == nil || seen[s] {
-		return false
-	}
-	seen[s] = true
-	if s.masked {
-		return true
-	}
-	for _, p := range s.props {
-		if p.hasSecret(seen) {
-			return true
-		}
-	}
-	for _, list := range [][]*secretNode{s.prefixItems, s.branches, {s.additional, s.items}} {
-		for _, p := range list {
-			if p.hasSecret(seen) {
-				return true
-			}
-		}
-	}
-	return false
 }

@@ -469,7 +469,7 @@ func TestSecretMaskingFollowsSchema(t *testing.T) {
 		{"null and absent secrets stay", `{"token":null,"either":null}`, `{"either":null,"token":null}`, 0},
 		{"non-string secret is masked too", `{"token":42}`, `{"token":"**********"}`, 1},
 	}
-	secrets := secretsOf(schema)
+	secrets := secretsOf(mustCompile(t, schema).schema)
 	if secrets == nil {
 		t.Fatal("secretsOf found no secret")
 	}
@@ -488,7 +488,7 @@ func TestSecretsOfSchemaWithoutSecretsIsNil(t *testing.T) {
 		"type":       "object",
 		"properties": map[string]any{"a": map[string]any{"$ref": "#"}, "b": map[string]any{"type": "string", "writeOnly": false}},
 	}
-	if s := secretsOf(schema); s != nil {
+	if s := secretsOf(mustCompile(t, schema).schema); s != nil {
 		t.Errorf("secretsOf = %+v, want nil", s)
 	}
 }

@@ -24,6 +24,13 @@ import (
 // JSON, an [*jsonschema.Schema] from github.com/invopop/jsonschema, or any
 // other value that encoding/json marshals to a JSON Schema object. It is
 // called once, by [NewToolNode].
+//
+// A schema may use $ref into itself ($defs, definitions, an $anchor, a URI
+// its own $id declares), as invopop/jsonschema emits for named structs:
+// validation, coercion, correction routing, feedback and secret masking
+// all follow such references. A $ref to another document is refused by
+// [NewToolNode]: a tool schema must be self-contained, and compiling it
+// never reads files or the network.
 type Tool interface {
 	tools.Tool
 	Schema() any

@@ -36,8 +36,8 @@ type ToolNode struct {
 type boundTool struct {
 	tool       tools.Tool
 	schema     *compiledSchema
-	validators []Validator // from WithValidator, in the order given
-	secret     *secretNode // where the schema keeps secrets; nil for none (sanitize.go)
+	validators []Validator   // from WithValidator, in the order given
+	secret     *secretSchema // where the schema keeps secrets; nil for none (sanitize.go)
 }
 
 // NewToolNode returns a ToolNode that executes tools. Tools that implement
@@ -76,7 +76,7 @@ func NewToolNode(ts []tools.Tool, opts ...Option) (*ToolNode, error) {
 				return nil, fmt.Errorf("%w: tool %q: %w", ErrInvalidConfig, name, err)
 			}
 			bt.schema = s
-			bt.secret = secretsOf(s.doc)
+			bt.secret = secretsOf(s.schema)
 		}
 		n.tools[name] = bt
 		n.order = append(n.order, name)
@@ -333,7 +333,7 @@ func (n *ToolNode) prepare(ctx context.Context, r *run, calls []*call) error {
 			continue
 		}
 		t0 := r.now()
-		if n.rawValid(c) { // fastbytes.go: valid as sent, no repair or decoding
+		if n.rawValid(c) { // validate.go: valid as sent, no repair or decoding
 			c.durations.Validate = r.since(t0)
 			continue
 		}
@@ -398,7 +398,7 @@ type call struct {
 	value    any
 	args     string
 	repaired bool
-	rawValid bool // valid as sent, checked on the raw bytes: value is nil (fastbytes.go)
+	rawValid bool // valid as sent, checked on the raw bytes: value is nil (validate.go)
 	steps    []RepairStep
 	err      error // why the arguments could not be parsed
 

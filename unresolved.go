@@ -322,7 +322,7 @@ func (n *ToolNode) salvage(ctx context.Context, r *run, c *call, args map[string
 		reject("the arguments cannot be encoded as JSON", 0)
 		return nil
 	}
-	issues, err := n.check(ctx, r, c, value, checkPhase{phase: PhaseSalvage})
+	issues, err := n.check(ctx, r, c, value, "", checkPhase{phase: PhaseSalvage})
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
+	"sync"
 
 	"github.com/saidex/saidex-go/internal/jsonpointer"
 	"github.com/saidex/saidex-go/internal/jsonvalue"
@@ -20,6 +21,9 @@ import (
 	"strconv"
 
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+
+	"github.com/saidex/saidex-go/internal/precheck"
+	"github.com/saidex/saidex-go/internal/schemawalk"
 )
 
 // IssueKind is the JSON Schema keyword a field issue is about.
@@ -77,12 +81,10 @@ type compiledSchema struct {
 	// fields are the top-level members, required first, for feedback on
 	// arguments that could not be parsed.
 	fields []schemaField
-	// fast is the compiled pre-check for the common keyword subset; nil
-	// when the schema uses any keyword outside it.
-	fast checker
-	// fastBytes checks raw argument text against the same subset without
-	// decoding it (fastbytes.go); nil when fast is.
-	fastBytes *byteChecker
+	// precheck vouches for argument text of the common keyword subset
+	// without decoding it (internal/precheck); nil when the schema uses
+	// any keyword outside the subset.
+	precheck *precheck.Checker
 }
 
 // schemaField describes one top-level member of an argument schema.
@@ -134,6 +136,9 @@ func compileSchema(name string, schema any) (*compiledSchema, error) {
 	}
 	c := jsonschema.NewCompiler()
 	c.AssertFormat()
+	// "password" asserts nothing; registering it keeps it on the compiled
+	// schema (Schema.Format), where secret masking looks for it.
+	c.RegisterFormat(&jsonschema.Format{Name: "password", Validate: func(any) error { return nil }})
 	c.UseLoader(noLoader{})
 	loc := "mem://tool/" + url.PathEscape(name)
 	if err := c.AddResource(loc, doc); err != nil {
@@ -144,13 +149,14 @@ func compileSchema(name string, schema any) (*compiledSchema, error) {
 		return nil, err
 	}
 	cs := &compiledSchema{doc: m, schema: s, byLocation: map[string]*jsonschema.Schema{}}
-	index(s, cs.byLocation)
+	for _, x := range schemawalk.Reachable(s) {
+		cs.byLocation[x.Location] = x
+	}
 	if err := checkCycles(cs.byLocation); err != nil {
 		return nil, err
 	}
 	cs.fields = topLevelFields(s)
-	cs.fast = compileFast(s)
-	cs.fastBytes = compileFastBytes(s) // fastbytes.go
+	cs.precheck = precheck.Compile(s)
 	return cs, nil
 }
 
@@ -177,66 +183,14 @@ func compactJSON(v any) string {
 }
 
 // noLoader refuses every external schema: a tool schema must be
-// self-contained, and compiling must not read files or the network.
+// self-contained, and compiling must not read files or the network. So
+// every $ref of a compiled tool schema is local ("#/$defs/X", "#anchor",
+// or a URI its own $id declares), resolved by the compiler into
+// Schema.Ref, which internal/schemawalk follows.
 type noLoader struct{}
 
 func (noLoader) Load(url string) (any, error) {
 	return nil, fmt.Errorf("external schema %q not allowed: a tool schema must be self-contained", url)
-}
-
-// subschemas calls fn for every direct subschema of s. sameValue reports
-// whether the subschema applies to the same value as s (an applicator
-// such as $ref or allOf) rather than to a member or item of it.
-func subschemas(s *jsonschema.Schema, fn func(sub *jsonschema.Schema, sameValue bool)) {
-	same := func(ss ...*jsonschema.Schema) {
-		for _, x := range ss {
-			if x != nil {
-				fn(x, true)
-			}
-		}
-	}
-	child := func(ss ...*jsonschema.Schema) {
-		for _, x := range ss {
-			if x != nil {
-				fn(x, false)
-			}
-		}
-	}
-	same(s.Ref, s.RecursiveRef, s.Not, s.If, s.Then, s.Else)
-	if s.DynamicRef != nil {
-		same(s.DynamicRef.Ref)
-	}
-	same(s.AllOf...)
-	same(s.AnyOf...)
-	same(s.OneOf...)
-	for _, k := range sortedKeys(s.DependentSchemas) {
-		same(s.DependentSchemas[k])
-	}
-	for _, k := range sortedKeys(s.Dependencies) {
-		if d, ok := s.Dependencies[k].(*jsonschema.Schema); ok {
-			same(d)
-		}
-	}
-	for _, k := range sortedKeys(s.Properties) {
-		child(s.Properties[k])
-	}
-	for _, p := range s.PatternProperties {
-		child(p)
-	}
-	if a, ok := s.AdditionalProperties.(*jsonschema.Schema); ok {
-		child(a)
-	}
-	child(s.PropertyNames, s.UnevaluatedProperties, s.Contains, s.Items2020, s.UnevaluatedItems, s.ContentSchema)
-	child(s.PrefixItems...)
-	switch it := s.Items.(type) {
-	case *jsonschema.Schema:
-		child(it)
-	case []*jsonschema.Schema:
-		child(it...)
-	}
-	if a, ok := s.AdditionalItems.(*jsonschema.Schema); ok {
-		child(a)
-	}
 }
 
 func sortedKeys[V any](m map[string]V) []string {
@@ -246,15 +200,6 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	slices.Sort(keys)
 	return keys
-}
-
-// index records every schema reachable from s by its Location.
-func index(s *jsonschema.Schema, out map[string]*jsonschema.Schema) {
-	if _, seen := out[s.Location]; seen {
-		return
-	}
-	out[s.Location] = s
-	subschemas(s, func(sub *jsonschema.Schema, _ bool) { index(sub, out) })
 }
 
 // checkCycles returns an error wrapping errSchemaCycle when the graph of
@@ -273,7 +218,7 @@ func checkCycles(all map[string]*jsonschema.Schema) error {
 	var visit func(s *jsonschema.Schema)
 	visit = func(s *jsonschema.Schema) {
 		state[s] = onStack
-		subschemas(s, func(sub *jsonschema.Schema, sameValue bool) {
+		schemawalk.Subschemas(s, func(sub *jsonschema.Schema, sameValue bool) {
 			if cyc != "" || !sameValue {
 				return
 			}
@@ -297,40 +242,21 @@ func checkCycles(all map[string]*jsonschema.Schema) error {
 	return nil
 }
 
-// topLevelFields lists the members of the root object schema (following
-// $ref and allOf), required first, each group in name order.
+// topLevelFields lists the members of the root object schema (with the
+// schemas it reaches through $ref and allOf), required first, each group
+// in name order.
 func topLevelFields(root *jsonschema.Schema) []schemaField {
-	props := map[string]*jsonschema.Schema{}
-	required := map[string]bool{}
-	seen := map[*jsonschema.Schema]bool{}
-	var collect func(s *jsonschema.Schema)
-	collect = func(s *jsonschema.Schema) {
-		if s == nil || seen[s] {
-			return
-		}
-		seen[s] = true
-		for name, p := range s.Properties {
-			if _, ok := props[name]; !ok {
-				props[name] = p
-			}
-		}
-		for _, r := range s.Required {
-			required[r] = true
-		}
-		collect(s.Ref)
-		for _, a := range s.AllOf {
-			collect(a)
-		}
-	}
-	collect(root)
+	set := schemawalk.Of(root)
+	required := set.Required()
 	var fields []schemaField
-	for name, p := range props {
-		f := schemaField{name: name, required: required[name]}
-		f.expected, f.allowed = describe(p)
+	for _, name := range set.PropertyNames() {
+		sub, _ := set.Property(name)
+		f := schemaField{name: name, required: slices.Contains(required, name)}
+		f.expected, f.allowed = describe(sub)
 		fields = append(fields, f)
 	}
-	for name := range required {
-		if _, ok := props[name]; !ok {
+	for _, name := range required {
+		if !slices.ContainsFunc(fields, func(f schemaField) bool { return f.name == name }) {
 			fields = append(fields, schemaField{name: name, required: true})
 		}
 	}
@@ -346,51 +272,61 @@ func topLevelFields(root *jsonschema.Schema) []schemaField {
 	return fields
 }
 
-// describe returns the type a schema wants ("string", "integer or null")
-// and its allowed values when it is an enum or const. It follows $ref and
-// looks into anyOf/oneOf alternatives.
-func describe(s *jsonschema.Schema) (expected string, allowed []any) {
+// describe returns the type a set of schemas wants ("string", "integer or
+// null") and its allowed values when it is an enum or const: those of the
+// first schema of the set that names a type (an enum's or a const's values
+// name theirs). When no schema of the set does, it looks into the anyOf
+// and oneOf alternatives.
+func describe(set schemawalk.Set) (expected string, allowed []any) {
 	var types []string
 	add := func(t string) {
 		if t != "" && !slices.Contains(types, t) {
 			types = append(types, t)
 		}
 	}
-	var walk func(s *jsonschema.Schema, depth int)
-	walk = func(s *jsonschema.Schema, depth int) {
-		if s == nil || depth > 8 {
+	var walk func(set schemawalk.Set, depth int)
+	walk = func(set schemawalk.Set, depth int) {
+		if depth > 8 {
 			return
 		}
-		switch {
-		case s.Types != nil && !s.Types.IsEmpty():
-			for _, t := range s.Types.ToStrings() {
-				add(t)
+		typed := false
+		for _, s := range set {
+			if allowed == nil {
+				if s.Enum != nil {
+					allowed = slices.Clone(s.Enum.Values)
+				} else if s.Const != nil {
+					allowed = []any{*s.Const}
+				}
 			}
-		case s.Enum != nil:
-			for _, v := range s.Enum.Values {
-				add(jsonTypeOf(v))
+			if typed {
+				continue
 			}
-		case s.Const != nil:
-			add(jsonTypeOf(*s.Const))
+			switch {
+			case s.Types != nil && !s.Types.IsEmpty():
+				for _, t := range s.Types.ToStrings() {
+					add(t)
+				}
+			case s.Enum != nil:
+				for _, v := range s.Enum.Values {
+					add(jsonTypeOf(v))
+				}
+			case s.Const != nil:
+				add(jsonTypeOf(*s.Const))
+			default:
+				continue
+			}
+			typed = true
 		}
-		if allowed == nil {
-			if s.Enum != nil {
-				allowed = slices.Clone(s.Enum.Values)
-			} else if s.Const != nil {
-				allowed = []any{*s.Const}
-			}
+		if typed {
+			return
 		}
-		if s.Types == nil {
-			walk(s.Ref, depth+1)
-			for _, alt := range s.AnyOf {
-				walk(alt, depth+1)
-			}
-			for _, alt := range s.OneOf {
+		for _, group := range set.Alternatives() {
+			for _, alt := range group {
 				walk(alt, depth+1)
 			}
 		}
 	}
-	walk(s, 0)
+	walk(set, 0)
 	return strings.Join(types, " or "), allowed
 }
 
@@ -442,7 +378,7 @@ func (n *ToolNode) validate(ctx context.Context, r *run, c *call) error {
 	if c.status != statusPending {
 		return nil
 	}
-	issues, co, err := n.checkCoerce(ctx, r, c, c.value, checkPhase{phase: PhaseInitial}) // coerce.go
+	issues, co, err := n.checkCoerce(ctx, r, c, c.value, c.args, checkPhase{phase: PhaseInitial}) // coerce.go
 	if err != nil {
 		return err
 	}
@@ -475,7 +411,8 @@ type checkPhase struct {
 
 // check validates a candidate argument value for call c: against the
 // tool's schema first, then (when the schema passes) with the tool's
-// validators. It returns the issues, nil when value is valid. Every stage
+// validators. text is value's JSON text when the caller has it, else "":
+// the precheck may then vouch for it without the full validator. It returns the issues, nil when value is valid. Every stage
 // that produces arguments (validation, correction, salvage) checks them
 // here. A non-nil error (an interrupt) stops the run.
 //
@@ -483,9 +420,9 @@ type checkPhase struct {
 // for value, replacing those of an earlier check of c: after the last check
 // they belong to the arguments the call ends with. Checks of one call never
 // run concurrently; checks of different calls may.
-func (n *ToolNode) check(ctx context.Context, r *run, c *call, value any, ph checkPhase) ([]Issue, error) {
+func (n *ToolNode) check(ctx context.Context, r *run, c *call, value any, text string, ph checkPhase) ([]Issue, error) {
 	c.flagged = nil
-	issues := c.tool.schema.validate(value)
+	issues := c.tool.schema.validateText(text, value)
 	if len(issues) > 0 || len(c.tool.validators) == 0 {
 		return issues, nil
 	}
@@ -501,9 +438,6 @@ func (s *compiledSchema) validate(v any) []Issue {
 	if _, isObj := v.(map[string]any); !isObj {
 		return []Issue{typeIssue("", []string{"object"}, gotTypeOf(v))}
 	}
-	if s.fast != nil && s.fast(v) {
-		return nil
-	}
 	err := s.schema.Validate(v)
 	if err == nil {
 		return nil
@@ -517,6 +451,67 @@ func (s *compiledSchema) validate(v any) []Issue {
 		return issues
 	}
 	return []Issue{{Kind: IssueOther, Message: "does not match the schema"}}
+}
+
+// validateText is validate for a value whose JSON text is known ("" when
+// not): the precheck vouches for most valid arguments on their text
+// without the full validator. Above maxPooledText the value, decoded
+// already, goes to the full validator at once: its cost follows the
+// number of values, the precheck's the number of bytes (a 10 MB string
+// is one value).
+func (s *compiledSchema) validateText(text string, v any) []Issue {
+	if len(text) <= maxPooledText && s.prechecked(text, false) {
+		return nil
+	}
+	return s.validate(v)
+}
+
+// prechecked reports whether text is certainly arguments the schema
+// accepts, by the precheck on its bytes (internal/precheck); plain also
+// refuses text holding a number written with a fraction or an exponent,
+// which CoerceLax may rewrite. false means only "not known to be valid".
+func (s *compiledSchema) prechecked(text string, plain bool) bool {
+	if s.precheck == nil || text == "" {
+		return false
+	}
+	// The precheck reads bytes; the string is copied once, into a pooled
+	// buffer.
+	bp := textBuffers.Get().(*[]byte)
+	b := append((*bp)[:0], text...)
+	var ok bool
+	if plain {
+		ok = s.precheck.ValidPlainNumbers(b)
+	} else {
+		ok = s.precheck.Valid(b)
+	}
+	if cap(b) <= maxPooledText {
+		*bp = b[:0]
+		textBuffers.Put(bp)
+	}
+	return ok
+}
+
+// textBuffers are the buffers of prechecked.
+var textBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxPooledText is the largest buffer textBuffers keeps, so that one huge
+// argument string does not stay allocated.
+const maxPooledText = 64 << 10
+
+// rawValid is the fast path of [ToolNode.prepare]: when c's arguments, as
+// sent, are certainly valid for a tool without validators (which need the
+// decoded value), it marks c valid with its raw text as the arguments and
+// no decoded value, and reports true. Otherwise it leaves c untouched.
+func (n *ToolNode) rawValid(c *call) bool {
+	t := c.tool
+	if t == nil || t.schema == nil || len(t.validators) > 0 || len(c.raw) > n.cfg.maxArgumentBytes {
+		return false
+	}
+	if !t.schema.prechecked(c.raw, n.cfg.coercion == CoerceLax) {
+		return false
+	}
+	c.args, c.status, c.rawValid = c.raw, statusValid, true
+	return true
 }
 
 // issueMapper turns santhosh-tekuri's error tree into issues.
@@ -588,15 +583,12 @@ func (m *issueMapper) collect(e *jsonschema.ValidationError) []Issue {
 // missing maps the members a required-like keyword names to issues at
 // where each member would be.
 func (m *issueMapper) missing(e *jsonschema.ValidationError, path string, names []string, because string) []Issue {
-	var props map[string]*jsonschema.Schema
-	if s := m.s.byLocation[e.SchemaURL]; s != nil {
-		props = s.Properties
-	}
+	set := schemawalk.Of(m.s.byLocation[e.SchemaURL])
 	out := make([]Issue, 0, len(names))
 	for _, name := range names {
 		is := Issue{Path: jsonpointer.Append(path, name), Kind: IssueRequired}
-		if p := props[name]; p != nil {
-			is.Expected, is.Allowed = describe(p)
+		if sub, _ := set.Property(name); len(sub) > 0 {
+			is.Expected, is.Allowed = describe(sub)
 		}
 		is.Message = "required field is missing"
 		if because != "" {

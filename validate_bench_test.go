@@ -18,7 +18,9 @@ const (
 	benchArgs = `{"city": "Oslo", "days": 3, "unit": "celsius", "location": {"lat": 59.91, "lon": 10.75}, "fields": ["temp", "wind", "rain"]}`
 )
 
-// BenchmarkValidate compares validating a valid call with decoding it.
+// BenchmarkValidate compares validating a valid call with decoding it:
+// the precheck on the raw text (the path of valid and repaired arguments)
+// and the full validation of a decoded value (correction and salvage).
 func BenchmarkValidate(b *testing.B) {
 	s := mustCompile(b, benchSchema)
 	v := mustDecode(b, benchArgs)
@@ -28,6 +30,14 @@ func BenchmarkValidate(b *testing.B) {
 			var x any
 			if err := json.Unmarshal([]byte(benchArgs), &x); err != nil {
 				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("precheck", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if !s.prechecked(benchArgs, false) {
+				b.Fatal("refused")
 			}
 		}
 	})

@@ -425,7 +425,7 @@ func TestNewToolNodeReportsSchemaErrorsAsConfigErrors(t *testing.T) {
 	}
 }
 
-func TestFastCheckCoversCommonSchemas(t *testing.T) {
+func TestPrecheckCoversCommonSchemas(t *testing.T) {
 	tests := []struct {
 		name   string
 		schema string
@@ -442,19 +442,19 @@ func TestFastCheckCoversCommonSchemas(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := mustCompile(t, tt.schema).fast != nil; got != tt.fast {
-				t.Errorf("fast check compiled = %v, want %v", got, tt.fast)
+			if got := mustCompile(t, tt.schema).precheck != nil; got != tt.fast {
+				t.Errorf("precheck compiled = %v, want %v", got, tt.fast)
 			}
 		})
 	}
 }
 
-func TestFastCheckDefersOnDoubtfulNumbers(t *testing.T) {
+func TestPrecheckDefersOnDoubtfulNumbers(t *testing.T) {
 	s := mustCompile(t, `{"type": "object", "properties": {"n": {"type": "number", "minimum": 0.1, "exclusiveMaximum": 5},
 		"i": {"type": "integer", "minimum": 0, "maximum": 10}}}`)
 	tests := []struct {
 		args string
-		fast bool // the pre-check alone accepts it
+		fast bool // the precheck alone accepts it
 		ok   bool // the arguments are valid
 	}{
 		{`{"n": 1, "i": 3}`, true, true},
@@ -469,8 +469,8 @@ func TestFastCheckDefersOnDoubtfulNumbers(t *testing.T) {
 	}
 	for _, tt := range tests {
 		v := mustDecode(t, tt.args)
-		if got := s.fast(v); got != tt.fast {
-			t.Errorf("%s: fast = %v, want %v", tt.args, got, tt.fast)
+		if got := s.prechecked(tt.args, false); got != tt.fast {
+			t.Errorf("%s: precheck = %v, want %v", tt.args, got, tt.fast)
 		}
 		if got := s.validate(v) == nil; got != tt.ok {
 			t.Errorf("%s: valid = %v, want %v", tt.args, got, tt.ok)

@@ -428,7 +428,7 @@ func TestCheckPassesCorrectionAttempts(t *testing.T) {
 	r := &run{state: "st"}
 	value := map[string]any{"order_id": "o", "user_id": "u"}
 	for attempt := 1; attempt <= 2; attempt++ {
-		issues, err := n.check(context.Background(), r, c, value, checkPhase{phase: PhaseCorrection, attempt: attempt, maxAttempts: 2})
+		issues, err := n.check(context.Background(), r, c, value, "", checkPhase{phase: PhaseCorrection, attempt: attempt, maxAttempts: 2})
 		if err != nil || len(issues) != 1 {
 			t.Fatalf("attempt %d: check = %v, %v", attempt, issues, err)
 		}

@@ -1,0 +1,401 @@
+// Package precheck decides, on raw JSON bytes and without decoding them,
+// whether a tool call's arguments are certainly valid for the tool's
+// schema. It is compiled from the schema santhosh-tekuri/jsonschema
+// compiled, and understands a subset of JSON Schema: type, enum of
+// strings, booleans and null, properties, required, additionalProperties,
+// minProperties, maxProperties, items (one schema for every item),
+// minItems, maxItems, minLength, maxLength, pattern, format, minimum,
+// maximum, exclusiveMinimum, exclusiveMaximum, $ref, allOf and anyOf, plus
+// annotations. A schema that uses any other keyword anywhere it reaches
+// gets no Checker: santhosh-tekuri stays the authority outside the subset,
+// and for explaining why arguments are invalid.
+//
+// A Checker's true is a promise, its false only "not known to be valid":
+// the caller then decodes and runs the full validator, which decides and
+// explains. Duplicate member names, invalid UTF-8, trailing data, a root
+// that is not an object, nesting deeper than 10,000 levels (the limit of
+// encoding/json and of jsontext), numbers so close to a bound that float64
+// rounding could matter, and anything else in doubt answer false.
+package precheck
+
+import (
+	"math"
+	"math/big"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/saidex/saidex-go/internal/schemawalk"
+)
+
+// Checker is the compiled precheck of one schema. It is safe for
+// concurrent use.
+type Checker struct {
+	root *node
+}
+
+// Kind bits: the JSON types a value may have.
+const (
+	kNull uint8 = 1 << iota
+	kBoolean
+	kNumber
+	kInteger
+	kString
+	kArray
+	kObject
+)
+
+const kAll = kNull | kBoolean | kNumber | kInteger | kString | kArray | kObject
+
+// node is the compiled form of the set of schemas that apply to one value
+// (see schemawalk.Of): every constraint of every schema in the set.
+type node struct {
+	never   bool // the set holds the schema false
+	free    bool // nothing to check: any value is accepted
+	ownFree bool // nothing to check but anyOf
+
+	kinds    uint8  // the kinds every schema of the set allows (numbers: see scalars)
+	scalars  []*own // the schemas with a keyword on scalar values
+	compound bool   // a schema has an enum or a format: objects and arrays are left to the validator
+
+	// Object keywords, merged over the set.
+	hasObj      bool
+	members     map[string]member // names some properties or required entry lists
+	other       *node             // any other member; nil: unconstrained
+	rejectOther bool
+	reqMask     uint64 // the bits of every required name
+	minP, maxP  int    // -1: none
+
+	// Array keywords, merged over the set.
+	hasArr     bool
+	items      *node // nil: unconstrained
+	minI, maxI int
+
+	// anyOf: for each group one alternative must accept the value.
+	anyOf [][]*node
+}
+
+// member is what an object node knows of one member name: one map lookup
+// per member read.
+type member struct {
+	child  *node  // the member's node, when named under properties
+	listed bool   // named under properties; else the member is another
+	reqBit uint64 // its bit in reqMask, 0 when not required
+}
+
+// own is one schema's keywords on a scalar value.
+type own struct {
+	types      uint8 // 0: any
+	enum       []any // strings, booleans, nil
+	hasEnum    bool
+	format     func(any) error
+	minL, maxL int // -1: none
+	pattern    jsonschema.Regexp
+	bounds     []bound
+}
+
+// supportedFields are the fields of a compiled jsonschema.Schema the
+// precheck understands: keywords it checks exactly, annotations, and
+// bookkeeping. A schema with any other field set gets no Checker, so a
+// keyword added to the library later cannot be skipped silently.
+var supportedFields = map[string]bool{
+	"DraftVersion": true, "Location": true, "ID": true, "Anchor": true,
+	"DynamicAnchor": true, "RecursiveAnchor": true,
+	"Bool": true, "Ref": true, "Types": true, "Enum": true, "AllOf": true, "AnyOf": true, "Format": true,
+	"MaxProperties": true, "MinProperties": true, "Required": true, "Properties": true, "AdditionalProperties": true,
+	"MinItems": true, "MaxItems": true, "Items2020": true, "Items": true,
+	"MinLength": true, "MaxLength": true, "Pattern": true,
+	"Maximum": true, "Minimum": true, "ExclusiveMaximum": true, "ExclusiveMinimum": true,
+	"Title": true, "Description": true, "Default": true, "Comment": true,
+	"ReadOnly": true, "WriteOnly": true, "Examples": true, "Deprecated": true,
+}
+
+// supported reports whether the precheck understands every keyword of s.
+func supported(s *jsonschema.Schema) bool {
+	rv := reflect.ValueOf(s).Elem()
+	rt := rv.Type()
+	for i := range rt.NumField() {
+		f := rt.Field(i)
+		if f.IsExported() && !supportedFields[f.Name] && !rv.Field(i).IsZero() {
+			return false
+		}
+	}
+	if s.Enum != nil {
+		for _, v := range s.Enum.Values {
+			switch v.(type) {
+			case string, bool, nil:
+			default:
+				return false
+			}
+		}
+	}
+	switch s.Items.(type) {
+	case nil, *jsonschema.Schema:
+	default: // the tuple form
+		return false
+	}
+	switch s.AdditionalProperties.(type) {
+	case nil, bool, *jsonschema.Schema:
+	default:
+		return false
+	}
+	return true
+}
+
+// Compile returns the precheck of root, or nil when some schema root
+// reaches uses a keyword outside the subset (or an object needs more than
+// 64 distinct required names).
+func Compile(root *jsonschema.Schema) *Checker {
+	for _, s := range schemawalk.Reachable(root) {
+		if !supported(s) {
+			return nil
+		}
+	}
+	b := builder{memo: map[string]*node{}}
+	n, ok := b.build(schemawalk.Of(root))
+	if !ok {
+		return nil
+	}
+	return &Checker{root: n}
+}
+
+type builder struct {
+	memo map[string]*node // by the locations of a set's schemas
+}
+
+// setKey identifies a set by its schemas' locations, in sorted order: the
+// same schemas reached in another order share one node.
+func setKey(set schemawalk.Set) string {
+	locs := make([]string, len(set))
+	for i, s := range set {
+		locs[i] = s.Location
+	}
+	slices.Sort(locs)
+	return strings.Join(locs, "\x00")
+}
+
+// build compiles the set of schemas that apply to one value.
+func (b *builder) build(set schemawalk.Set) (*node, bool) {
+	key := setKey(set)
+	if n, ok := b.memo[key]; ok {
+		return n, true // a recursive schema: filled in by the outer call
+	}
+	n := &node{kinds: kAll, minP: -1, maxP: -1, minI: -1, maxI: -1}
+	b.memo[key] = n
+	for _, s := range set {
+		if s.Bool != nil && !*s.Bool {
+			n.never = true
+		}
+	}
+	if n.never {
+		return n, true
+	}
+	for _, s := range set {
+		if s.Bool != nil {
+			continue
+		}
+		o, ok := newOwn(s)
+		if !ok {
+			return nil, false
+		}
+		if o.types != 0 {
+			n.kinds &= o.types | numberKinds(o.types)
+		}
+		if o.hasEnum || o.format != nil {
+			n.compound = true
+		}
+		if o.hasEnum || o.format != nil || o.types != 0 || o.minL >= 0 || o.maxL >= 0 || o.pattern != nil || len(o.bounds) > 0 {
+			n.scalars = append(n.scalars, o)
+		}
+	}
+	if !b.object(n, set) || !b.array(n, set) {
+		return nil, false
+	}
+	for _, group := range set.Alternatives() {
+		alts := make([]*node, len(group))
+		for i, alt := range group {
+			a, ok := b.build(alt)
+			if !ok {
+				return nil, false
+			}
+			alts[i] = a
+		}
+		n.anyOf = append(n.anyOf, alts)
+	}
+	n.ownFree = len(n.scalars) == 0 && !n.hasObj && !n.hasArr
+	n.free = n.ownFree && len(n.anyOf) == 0
+	return n, true
+}
+
+// numberKinds makes a type mask that allows integers allow numbers too at
+// the node level: whether a number is an integer is decided per schema.
+func numberKinds(t uint8) uint8 {
+	if t&kInteger != 0 {
+		return kNumber
+	}
+	return 0
+}
+
+func newOwn(s *jsonschema.Schema) (*own, bool) {
+	o := &own{minL: -1, maxL: -1}
+	if s.Types != nil && !s.Types.IsEmpty() {
+		for _, t := range s.Types.ToStrings() {
+			switch t {
+			case "null":
+				o.types |= kNull
+			case "boolean":
+				o.types |= kBoolean
+			case "number":
+				o.types |= kNumber
+			case "integer":
+				o.types |= kInteger
+			case "string":
+				o.types |= kString
+			case "array":
+				o.types |= kArray
+			case "object":
+				o.types |= kObject
+			default:
+				return nil, false
+			}
+		}
+	}
+	if s.Enum != nil {
+		o.enum, o.hasEnum = s.Enum.Values, true
+	}
+	if s.Format != nil {
+		o.format = s.Format.Validate
+	}
+	if s.MinLength != nil {
+		o.minL = *s.MinLength
+	}
+	if s.MaxLength != nil {
+		o.maxL = *s.MaxLength
+	}
+	o.pattern = s.Pattern
+	for _, r := range []struct {
+		rat *big.Rat
+		ok  func(c int) bool
+	}{
+		{s.Minimum, func(c int) bool { return c >= 0 }},
+		{s.Maximum, func(c int) bool { return c <= 0 }},
+		{s.ExclusiveMinimum, func(c int) bool { return c > 0 }},
+		{s.ExclusiveMaximum, func(c int) bool { return c < 0 }},
+	} {
+		if r.rat != nil {
+			f, exact := r.rat.Float64()
+			o.bounds = append(o.bounds, bound{f: f, exact: exact && !math.IsInf(f, 0), ok: r.ok})
+		}
+	}
+	return o, true
+}
+
+// object merges the object keywords of set into n.
+func (b *builder) object(n *node, set schemawalk.Set) bool {
+	for _, s := range set {
+		if s.Properties != nil || s.Required != nil || s.AdditionalProperties != nil || s.MinProperties != nil || s.MaxProperties != nil {
+			n.hasObj = true
+		}
+		if s.MinProperties != nil {
+			n.minP = max(n.minP, *s.MinProperties)
+		}
+		if s.MaxProperties != nil && (n.maxP < 0 || *s.MaxProperties < n.maxP) {
+			n.maxP = *s.MaxProperties
+		}
+	}
+	if !n.hasObj {
+		return true
+	}
+	names := set.PropertyNames()
+	n.members = make(map[string]member, len(names))
+	for _, name := range names {
+		sub, allowed := set.Property(name)
+		if !allowed {
+			n.members[name] = member{child: &node{never: true}, listed: true}
+			continue
+		}
+		c, ok := b.build(sub)
+		if !ok {
+			return false
+		}
+		n.members[name] = member{child: c, listed: true}
+	}
+	other, allowed := set.Additional()
+	if !allowed {
+		n.rejectOther = true
+	} else if len(other) > 0 {
+		c, ok := b.build(other)
+		if !ok {
+			return false
+		}
+		n.other = c
+	}
+	required := set.Required()
+	if len(required) > 64 {
+		return false
+	}
+	for i, r := range required {
+		m := n.members[r]
+		m.reqBit = 1 << i
+		n.members[r] = m
+		n.reqMask |= m.reqBit
+	}
+	return true
+}
+
+// array merges the array keywords of set into n.
+func (b *builder) array(n *node, set schemawalk.Set) bool {
+	for _, s := range set {
+		if s.MinItems != nil || s.MaxItems != nil || s.Items2020 != nil || s.Items != nil {
+			n.hasArr = true
+		}
+		if s.MinItems != nil {
+			n.minI = max(n.minI, *s.MinItems)
+		}
+		if s.MaxItems != nil && (n.maxI < 0 || *s.MaxItems < n.maxI) {
+			n.maxI = *s.MaxItems
+		}
+	}
+	if items := set.Item(0); n.hasArr && len(items) > 0 {
+		c, ok := b.build(items)
+		if !ok {
+			return false
+		}
+		n.items = c
+	}
+	return true
+}
+
+// bound is a numeric bound of a schema as a float64, with whether the
+// float is exactly the bound's value, and the comparisons it accepts.
+type bound struct {
+	f     float64
+	exact bool
+	ok    func(c int) bool // c: -1, 0, +1 as the number is below, at or above f
+}
+
+// holds reports whether x certainly meets the bound; xExact says whether
+// x is exactly the number as written.
+func (b bound) holds(x float64, xExact bool) bool {
+	if xExact && b.exact {
+		switch {
+		case x < b.f:
+			return b.ok(-1)
+		case x > b.f:
+			return b.ok(1)
+		}
+		return b.ok(0)
+	}
+	// Both sides are within a relative 1e-15 of their true value; demand a
+	// clear gap.
+	gap := 1e-12*(math.Abs(x)+math.Abs(b.f)) + 1e-300
+	switch {
+	case x < b.f-gap:
+		return b.ok(-1)
+	case x > b.f+gap:
+		return b.ok(1)
+	}
+	return false
+}

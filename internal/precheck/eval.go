@@ -1,0 +1,463 @@
+package precheck
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"strconv"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// Valid reports whether data is certainly one JSON object, decoded by
+// encoding/json to exactly the value jsontext reads, that the schema
+// accepts. data is read in place and never written; it is not retained.
+// A nil Checker reports false.
+func (c *Checker) Valid(data []byte) bool {
+	return c.valid(data, false)
+}
+
+// ValidPlainNumbers is [Checker.Valid] that also reports false when data
+// holds a number written with a fraction or an exponent (5.0, 1e2, 0.5),
+// which lax coercion may rewrite even in valid arguments.
+func (c *Checker) ValidPlainNumbers(data []byte) bool {
+	return c.valid(data, true)
+}
+
+func (c *Checker) valid(data []byte, plain bool) bool {
+	if c == nil {
+		return false
+	}
+	s := newScan(data, plain)
+	defer s.release()
+	if s.dec.PeekKind() != '{' {
+		return false
+	}
+	return s.value(c.root) && s.atEOF() && !s.loose
+}
+
+// scan is one pass over a JSON text: a decoder reading the caller's bytes
+// in place (jsontext reads a bytes.Buffer without copying and never writes
+// to it).
+type scan struct {
+	data    []byte
+	in      bytes.Buffer
+	dec     jsontext.Decoder
+	scratch []byte // unquoted strings with escapes
+	plain   bool   // record numbers written with a fraction or exponent
+	loose   bool   // such a number was seen (plain only)
+}
+
+var scanPool = sync.Pool{New: func() any { return new(scan) }}
+
+// maxPooledScratch is the largest scratch buffer a pooled scan keeps.
+const maxPooledScratch = 64 << 10
+
+// decoderOptions make jsontext refuse what encoding/json would read
+// differently: duplicate names (encoding/json keeps the last) and invalid
+// UTF-8 (it substitutes U+FFFD). They are jsontext's defaults, spelled out
+// so a change of default cannot loosen the check.
+var decoderOptions = []jsontext.Options{
+	jsontext.AllowDuplicateNames(false),
+	jsontext.AllowInvalidUTF8(false),
+}
+
+// newScan returns a pooled scan over data; the caller releases it. It is
+// the one place a decoder is made.
+func newScan(data []byte, plain bool) *scan {
+	s := scanPool.Get().(*scan)
+	s.data, s.plain, s.loose = data, plain, false
+	s.in = *bytes.NewBuffer(data)
+	s.dec.Reset(&s.in, decoderOptions...)
+	return s
+}
+
+func (s *scan) release() {
+	s.data = nil
+	s.in = bytes.Buffer{}
+	s.dec.Reset(&s.in, decoderOptions...)
+	if cap(s.scratch) > maxPooledScratch {
+		s.scratch = nil
+	}
+	scanPool.Put(s)
+}
+
+// atEOF reports whether nothing but white space follows the value read.
+func (s *scan) atEOF() bool {
+	_, err := s.dec.ReadValue()
+	return err == io.EOF
+}
+
+// value reads one value and reports whether n certainly accepts it.
+func (s *scan) value(n *node) bool {
+	switch {
+	case n.never:
+		return false
+	case len(n.anyOf) > 0:
+		return s.alternatives(n)
+	case n.free:
+		return s.skip()
+	}
+	return s.own(n)
+}
+
+// alternatives checks a value against a node with anyOf: it reads the
+// value once, then checks it on a fresh decoder over the same bytes for
+// the node's other keywords and for the alternatives of each group.
+func (s *scan) alternatives(n *node) bool {
+	v, err := s.dec.ReadValue()
+	if err != nil {
+		return false
+	}
+	end := int(s.dec.InputOffset())
+	raw := s.data[end-len(v) : end] // the caller's bytes, not the decoder's view
+	if !n.ownFree && !s.pass(raw, n, true) {
+		return false
+	}
+	for _, group := range n.anyOf {
+		matched := false
+		for _, alt := range group {
+			if s.pass(raw, alt, false) {
+				matched = true
+				break
+			}
+		}
+		if !matched {
+			return false
+		}
+	}
+	return true
+}
+
+// pass checks the single value raw against n on a decoder of its own;
+// ownOnly checks n without its anyOf groups.
+func (s *scan) pass(raw []byte, n *node, ownOnly bool) bool {
+	p := newScan(raw, s.plain)
+	defer p.release()
+	var ok bool
+	if ownOnly {
+		ok = p.own(n)
+	} else {
+		ok = p.value(n)
+	}
+	ok = ok && p.atEOF()
+	s.loose = s.loose || p.loose
+	return ok
+}
+
+// skip reads one value that no keyword constrains.
+func (s *scan) skip() bool {
+	if !s.plain {
+		return s.dec.SkipValue() == nil
+	}
+	switch s.dec.PeekKind() {
+	case '{', '[':
+		if _, err := s.dec.ReadToken(); err != nil {
+			return false
+		}
+		for {
+			switch s.dec.PeekKind() {
+			case '}', ']':
+				_, err := s.dec.ReadToken()
+				return err == nil
+			case '"':
+				if _, err := s.dec.ReadValue(); err != nil { // a name or a string
+					return false
+				}
+			case 0:
+				return false
+			default:
+				if !s.skip() {
+					return false
+				}
+			}
+		}
+	case '0':
+		v, err := s.dec.ReadValue()
+		if err != nil {
+			return false
+		}
+		s.noteNumber(v)
+		return true
+	case 0:
+		return false
+	}
+	_, err := s.dec.ReadValue()
+	return err == nil
+}
+
+func (s *scan) noteNumber(lit []byte) {
+	if s.plain && bytes.ContainsAny(lit, ".eE") {
+		s.loose = true
+	}
+}
+
+// own reads one value and checks n's keywords other than anyOf.
+func (s *scan) own(n *node) bool {
+	switch s.dec.PeekKind() {
+	case 'n':
+		if _, err := s.dec.ReadValue(); err != nil {
+			return false
+		}
+		return n.kinds&kNull != 0 && n.scalarOK(kNull, nil)
+	case 't', 'f':
+		v, err := s.dec.ReadValue()
+		if err != nil {
+			return false
+		}
+		b := v[0] == 't'
+		return n.kinds&kBoolean != 0 && n.scalarOK(kBoolean, b)
+	case '"':
+		v, err := s.dec.ReadValue()
+		if err != nil {
+			return false
+		}
+		str, ok := s.unquote(v)
+		return ok && n.kinds&kString != 0 && n.stringOK(str)
+	case '0':
+		v, err := s.dec.ReadValue()
+		if err != nil {
+			return false
+		}
+		s.noteNumber(v)
+		return n.kinds&(kNumber|kInteger) != 0 && n.numberOK(v)
+	case '{':
+		return n.kinds&kObject != 0 && !n.compound && s.object(n)
+	case '[':
+		return n.kinds&kArray != 0 && !n.compound && s.array(n)
+	}
+	return false
+}
+
+// scalarOK checks null and boolean values against the schemas' types,
+// enums and formats.
+func (n *node) scalarOK(kind uint8, v any) bool {
+	for _, o := range n.scalars {
+		if o.types != 0 && o.types&kind == 0 {
+			return false
+		}
+		if o.hasEnum && !enumHas(o.enum, v) {
+			return false
+		}
+		if o.format != nil && o.format(v) != nil {
+			return false
+		}
+	}
+	return true
+}
+
+func enumHas(enum []any, v any) bool {
+	for _, w := range enum {
+		if v == w {
+			return true
+		}
+	}
+	return false
+}
+
+// unquote returns the decoded content of a JSON string token. The result
+// may alias the decoder's buffer or s.scratch: use it before the next read.
+func (s *scan) unquote(v []byte) ([]byte, bool) {
+	if len(v) < 2 {
+		return nil, false
+	}
+	if bytes.IndexByte(v, '\\') < 0 {
+		return v[1 : len(v)-1], true // the decoder checked it is valid UTF-8
+	}
+	out, err := jsontext.AppendUnquote(s.scratch[:0], v)
+	if err != nil {
+		return nil, false
+	}
+	s.scratch = out
+	return out, true
+}
+
+func (n *node) stringOK(str []byte) bool {
+	for _, o := range n.scalars {
+		if o.types != 0 && o.types&kString == 0 {
+			return false
+		}
+		if o.hasEnum {
+			found := false
+			for _, w := range o.enum {
+				if ws, ok := w.(string); ok && ws == string(str) {
+					found = true
+					break
+				}
+			}
+			if !found {
+				return false
+			}
+		}
+		if o.minL >= 0 || o.maxL >= 0 {
+			c := utf8.RuneCount(str) // lengths count code points
+			if (o.minL >= 0 && c < o.minL) || (o.maxL >= 0 && c > o.maxL) {
+				return false
+			}
+		}
+		if o.pattern != nil || o.format != nil {
+			v := string(str)
+			if o.pattern != nil && !o.pattern.MatchString(v) {
+				return false
+			}
+			if o.format != nil && o.format(v) != nil {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func (n *node) numberOK(lit []byte) bool {
+	plainInt := isPlainInteger(lit)
+	var x float64
+	parsed := false
+	for _, o := range n.scalars {
+		if o.types != 0 && o.types&kNumber == 0 && (o.types&kInteger == 0 || !plainInt) {
+			return false
+		}
+		if o.hasEnum {
+			return false // the enum holds no numbers (supported)
+		}
+		if o.format != nil && o.format(json.Number(lit)) != nil {
+			return false
+		}
+		if len(o.bounds) == 0 {
+			continue
+		}
+		if !parsed {
+			f, ok := parseNumber(lit, plainInt)
+			if !ok {
+				return false
+			}
+			x, parsed = f, true
+		}
+		for _, b := range o.bounds {
+			if !b.holds(x, plainInt) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// parseNumber returns the float64 nearest to the JSON number lit; false
+// when it is out of range. plainInt says lit is a plain integer of at most
+// 15 digits, which converts exactly without strconv.
+func parseNumber(lit []byte, plainInt bool) (float64, bool) {
+	if !plainInt {
+		f, err := strconv.ParseFloat(string(lit), 64)
+		return f, err == nil // out of range: ±Inf and an error
+	}
+	neg := lit[0] == '-'
+	if neg {
+		lit = lit[1:]
+	}
+	var v int64
+	for _, c := range lit {
+		v = v*10 + int64(c-'0')
+	}
+	if neg {
+		v = -v
+	}
+	return float64(v), true
+}
+
+// isPlainInteger reports whether b is an optional minus sign followed by
+// 1 to 15 digits: an integer a float64 holds exactly.
+func isPlainInteger(b []byte) bool {
+	if len(b) > 0 && b[0] == '-' {
+		b = b[1:]
+	}
+	if len(b) == 0 || len(b) > 15 {
+		return false
+	}
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *scan) object(n *node) bool {
+	if !n.hasObj {
+		return s.skip()
+	}
+	if _, err := s.dec.ReadToken(); err != nil { // '{'
+		return false
+	}
+	count := 0
+	var seen uint64
+	for {
+		switch s.dec.PeekKind() {
+		case '}':
+			if _, err := s.dec.ReadToken(); err != nil {
+				return false
+			}
+			return seen == n.reqMask && (n.minP < 0 || count >= n.minP) && (n.maxP < 0 || count <= n.maxP)
+		case '"':
+		default:
+			return false
+		}
+		v, err := s.dec.ReadValue() // the member name
+		if err != nil {
+			return false
+		}
+		name, ok := s.unquote(v)
+		if !ok {
+			return false
+		}
+		count++
+		m := n.members[string(name)]
+		seen |= m.reqBit
+		child := m.child
+		if !m.listed {
+			if n.rejectOther {
+				return false
+			}
+			child = n.other
+		}
+		if child == nil {
+			ok = s.skip()
+		} else {
+			ok = s.value(child)
+		}
+		if !ok {
+			return false
+		}
+	}
+}
+
+func (s *scan) array(n *node) bool {
+	if !n.hasArr {
+		return s.skip()
+	}
+	if _, err := s.dec.ReadToken(); err != nil { // '['
+		return false
+	}
+	count := 0
+	for {
+		switch s.dec.PeekKind() {
+		case ']':
+			if _, err := s.dec.ReadToken(); err != nil {
+				return false
+			}
+			return (n.minI < 0 || count >= n.minI) && (n.maxI < 0 || count <= n.maxI)
+		case 0:
+			return false
+		}
+		count++
+		var ok bool
+		if n.items == nil {
+			ok = s.skip()
+		} else {
+			ok = s.value(n.items)
+		}
+		if !ok {
+			return false
+		}
+	}
+}
