@@ -1,12 +1,20 @@
 package saidex
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
+	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/saidex/saidex-go/internal/jsonpointer"
+	"github.com/saidex/saidex-go/internal/jsonvalue"
+	"github.com/saidex/saidex-go/internal/schemawalk"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 )
 
 // maxQuotedArguments is how much of an unparseable argument string the
@@ -223,4 +231,216 @@ func isPlainName(s string) bool {
 		}
 	}
 	return true
+}
+
+// compactJSON renders a schema value in a message; a value no JSON can
+// hold (not from a decoded schema) is printed with fmt.
+func compactJSON(v any) string {
+	s, err := jsonvalue.Encode(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return s
+}
+
+// describe returns the type a set of schemas wants ("string", "integer or
+// null") and its allowed values when it is an enum or const: those of the
+// first schema of the set that names a type (an enum's or a const's values
+// name theirs). When no schema of the set does, it looks into the anyOf
+// and oneOf alternatives.
+func describe(set schemawalk.Set) (expected string, allowed []any) {
+	var types []string
+	add := func(t string) {
+		if t != "" && !slices.Contains(types, t) {
+			types = append(types, t)
+		}
+	}
+	var walk func(set schemawalk.Set, depth int)
+	walk = func(set schemawalk.Set, depth int) {
+		if depth > 8 {
+			return
+		}
+		typed := false
+		for _, s := range set {
+			if allowed == nil {
+				if s.Enum != nil {
+					allowed = slices.Clone(s.Enum.Values)
+				} else if s.Const != nil {
+					allowed = []any{*s.Const}
+				}
+			}
+			if typed {
+				continue
+			}
+			switch {
+			case s.Types != nil && !s.Types.IsEmpty():
+				for _, t := range s.Types.ToStrings() {
+					add(t)
+				}
+			case s.Enum != nil:
+				for _, v := range s.Enum.Values {
+					add(jsonTypeOf(v))
+				}
+			case s.Const != nil:
+				add(jsonTypeOf(*s.Const))
+			default:
+				continue
+			}
+			typed = true
+		}
+		if typed {
+			return
+		}
+		for _, group := range set.Alternatives() {
+			for _, alt := range group {
+				walk(alt, depth+1)
+			}
+		}
+	}
+	walk(set, 0)
+	return strings.Join(types, " or "), allowed
+}
+
+// gotTypeOf names the JSON type of a value that failed a type check the
+// way santhosh-tekuri does: every number is a "number".
+func gotTypeOf(v any) string {
+	if t := jsonTypeOf(v); t != "integer" {
+		return t
+	}
+	return "number"
+}
+
+// jsonTypeOf names the JSON type of a decoded value; a json.Number that is
+// an integer is an "integer".
+func jsonTypeOf(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case json.Number:
+		if _, err := strconv.ParseInt(string(v), 10, 64); err == nil {
+			return "integer"
+		}
+		return "number"
+	case float64, float32, int, int64, int32:
+		return "number"
+	case string:
+		return "string"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return ""
+}
+
+func typeIssue(path string, want []string, got string) Issue {
+	exp := strings.Join(want, " or ")
+	msg := "expected " + article(exp)
+	if got != "" {
+		msg += ", got " + article(got)
+	}
+	return Issue{Path: path, Kind: IssueType, Expected: exp, Message: msg}
+}
+
+// article prefixes a type description with "a"/"an" where it reads
+// better: "an integer", "a string or null"; null is left bare.
+func article(t string) string {
+	switch {
+	case t == "" || t == "null":
+		return t
+	case strings.HasPrefix(t, "integer"), strings.HasPrefix(t, "object"), strings.HasPrefix(t, "array"):
+		return "an " + t
+	}
+	return "a " + t
+}
+
+// oneOf renders allowed values: `"a"` or `one of "a", "b"`.
+func oneOf(vals []any) string {
+	parts := make([]string, len(vals))
+	for i, v := range vals {
+		parts[i] = compactJSON(v)
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return "one of " + strings.Join(parts, ", ")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// ratString renders a schema bound: 3, 0.5, 1e+21.
+func ratString(r *big.Rat) string {
+	if r == nil {
+		return "?"
+	}
+	if r.IsInt() {
+		return r.Num().String()
+	}
+	f, _ := r.Float64()
+	return strconv.FormatFloat(f, 'g', -1, 64)
+}
+
+// formatMessage says what a string of a format looks like.
+func formatMessage(format string) string {
+	switch format {
+	case "date":
+		return "must be a date in the form YYYY-MM-DD"
+	case "date-time":
+		return "must be an RFC 3339 date-time such as 2024-01-31T09:30:00Z"
+	case "time":
+		return "must be an RFC 3339 time such as 09:30:00Z"
+	case "email":
+		return "must be an email address"
+	case "uri":
+		return "must be an absolute URI such as https://example.com/page"
+	case "uuid":
+		return "must be a UUID such as 123e4567-e89b-12d3-a456-426614174000"
+	}
+	return "must be a valid " + format
+}
+
+// otherMessage renders the keywords without an IssueKind of their own.
+func otherMessage(k jsonschema.ErrorKind) string {
+	switch k := k.(type) {
+	case *kind.MaxItems:
+		return fmt.Sprintf("must have at most %d %s", k.Want, plural(k.Want, "item", "items"))
+	case *kind.MinLength:
+		return fmt.Sprintf("must be at least %d %s long", k.Want, plural(k.Want, "character", "characters"))
+	case *kind.MaxLength:
+		return fmt.Sprintf("must be at most %d %s long", k.Want, plural(k.Want, "character", "characters"))
+	case *kind.MinProperties:
+		return fmt.Sprintf("must have at least %d %s", k.Want, plural(k.Want, "member", "members"))
+	case *kind.MaxProperties:
+		return fmt.Sprintf("must have at most %d %s", k.Want, plural(k.Want, "member", "members"))
+	case *kind.MultipleOf:
+		return "must be a multiple of " + ratString(k.Want)
+	case *kind.UniqueItems:
+		return fmt.Sprintf("items must be unique, but items %d and %d are equal", k.Duplicates[0], k.Duplicates[1])
+	case *kind.AdditionalItems:
+		return fmt.Sprintf("has %d more %s than the schema allows", k.Count, plural(k.Count, "item", "items"))
+	case *kind.PropertyNames:
+		return fmt.Sprintf("member name %q is not allowed", k.Property)
+	case *kind.Contains, *kind.MinContains:
+		return "must contain an item matching the schema"
+	case *kind.MaxContains:
+		return "contains too many items matching the schema"
+	case *kind.Not:
+		return "matches a schema it must not match"
+	case *kind.ContentEncoding:
+		return "must be " + k.Want + " encoded"
+	case *kind.ContentMediaType:
+		return "must be of media type " + k.Want
+	case *kind.RefCycle:
+		return "the schema has a reference cycle"
+	case *kind.InvalidJsonValue:
+		return "is not a JSON value"
+	}
+	return "does not match the schema"
 }

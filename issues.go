@@ -1,0 +1,290 @@
+package saidex
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/saidex/saidex-go/internal/jsonpointer"
+	"github.com/saidex/saidex-go/internal/schemawalk"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+)
+
+// IssueKind is the JSON Schema keyword a field issue is about.
+type IssueKind string
+
+// The kinds of field issue.
+const (
+	IssueRequired   IssueKind = "required"   // a required member is missing
+	IssueType       IssueKind = "type"       // the value has the wrong type
+	IssueEnum       IssueKind = "enum"       // the value is not one of the allowed values (enum or const)
+	IssueAdditional IssueKind = "additional" // the member is not in the schema
+	IssueFormat     IssueKind = "format"     // the string does not match its format
+	IssueMinimum    IssueKind = "minimum"    // the number is below the minimum (or exclusive minimum)
+	IssueMaximum    IssueKind = "maximum"    // the number is above the maximum (or exclusive maximum)
+	IssuePattern    IssueKind = "pattern"    // the string does not match the pattern
+	IssueMinItems   IssueKind = "minItems"   // the array has too few items
+	IssueOther      IssueKind = "other"      // any other keyword
+)
+
+// Issue is one field-level problem with a call's arguments.
+//
+// Validation reports each problem once, at the deepest location it applies
+// to: a value of the wrong type yields only an IssueType for that value.
+// Issues are sorted by Path (array indexes in numeric order), then by Kind.
+type Issue struct {
+	// Path is an RFC 6901 JSON Pointer into the arguments; "" is the root.
+	// For IssueRequired it points to where the missing member would be; for
+	// IssueAdditional to the unexpected member; otherwise to the offending
+	// value.
+	Path string
+	// Kind is the keyword that failed.
+	Kind IssueKind
+	// Message says what is wrong, for a human or a model, without the field
+	// name and without the value that was sent (so it is safe to log).
+	Message string
+	// Allowed lists the allowed values of an IssueEnum, and of a missing
+	// member (IssueRequired) whose schema is an enum, as the schema gives
+	// them (numbers as json.Number).
+	Allowed []any
+	// Expected is the type the schema wants ("integer", "string or null"),
+	// for IssueType and IssueRequired; "" when the schema names no type.
+	Expected string
+	// Flagged reports that a tool validator recorded the issue with [Flag]
+	// or [FlagOnly] without rejecting the call.
+	Flagged bool
+}
+
+// issueMapper turns santhosh-tekuri's error tree into issues.
+type issueMapper struct {
+	s    *compiledSchema
+	root any
+}
+
+// collect maps one error and its causes.
+func (m *issueMapper) collect(e *jsonschema.ValidationError) []Issue {
+	path := jsonpointer.Format(e.InstanceLocation)
+	switch k := e.ErrorKind.(type) {
+	case *kind.Schema, *kind.Group, *kind.Reference, *kind.AllOf:
+		var out []Issue
+		for _, c := range e.Causes {
+			out = append(out, m.collect(c)...)
+		}
+		return out
+	case *kind.AnyOf:
+		return m.bestAlternative(path, e.Causes)
+	case *kind.OneOf:
+		if len(k.Subschemas) == 0 {
+			return m.bestAlternative(path, e.Causes)
+		}
+		return []Issue{{Path: path, Kind: IssueOther, Message: "matches more than one of the alternatives the schema allows; it must match exactly one"}}
+	case *kind.Type:
+		return []Issue{typeIssue(path, k.Want, k.Got)}
+	case *kind.Enum:
+		return []Issue{{Path: path, Kind: IssueEnum, Allowed: slices.Clone(k.Want), Message: "must be " + oneOf(k.Want)}}
+	case *kind.Const:
+		return []Issue{{Path: path, Kind: IssueEnum, Allowed: []any{k.Want}, Message: "must be " + oneOf([]any{k.Want})}}
+	case *kind.Required:
+		return m.missing(e, path, k.Missing, "")
+	case *kind.DependentRequired:
+		return m.missing(e, path, k.Missing, k.Prop)
+	case *kind.Dependency:
+		return m.missing(e, path, k.Missing, k.Prop)
+	case *kind.AdditionalProperties:
+		out := make([]Issue, 0, len(k.Properties))
+		for _, p := range k.Properties {
+			out = append(out, Issue{Path: jsonpointer.Append(path, p), Kind: IssueAdditional, Message: "unknown field; remove it"})
+		}
+		return out
+	case *kind.FalseSchema:
+		if len(e.InstanceLocation) > 0 {
+			if _, inObject := valueAt(m.root, e.InstanceLocation[:len(e.InstanceLocation)-1]).(map[string]any); inObject {
+				return []Issue{{Path: path, Kind: IssueAdditional, Message: "unknown field; remove it"}}
+			}
+		}
+		return []Issue{{Path: path, Kind: IssueOther, Message: "the schema allows no value here"}}
+	case *kind.Format:
+		return []Issue{{Path: path, Kind: IssueFormat, Message: formatMessage(k.Want)}}
+	case *kind.Minimum:
+		return []Issue{{Path: path, Kind: IssueMinimum, Message: "must be at least " + ratString(k.Want)}}
+	case *kind.ExclusiveMinimum:
+		return []Issue{{Path: path, Kind: IssueMinimum, Message: "must be greater than " + ratString(k.Want)}}
+	case *kind.Maximum:
+		return []Issue{{Path: path, Kind: IssueMaximum, Message: "must be at most " + ratString(k.Want)}}
+	case *kind.ExclusiveMaximum:
+		return []Issue{{Path: path, Kind: IssueMaximum, Message: "must be less than " + ratString(k.Want)}}
+	case *kind.Pattern:
+		return []Issue{{Path: path, Kind: IssuePattern, Message: "must match the regular expression " + strconv.Quote(k.Want)}}
+	case *kind.MinItems:
+		return []Issue{{Path: path, Kind: IssueMinItems, Message: fmt.Sprintf("must have at least %d %s", k.Want, plural(k.Want, "item", "items"))}}
+	}
+	return []Issue{{Path: path, Kind: IssueOther, Message: otherMessage(e.ErrorKind)}}
+}
+
+// missing maps the members a required-like keyword names to issues at
+// where each member would be.
+func (m *issueMapper) missing(e *jsonschema.ValidationError, path string, names []string, because string) []Issue {
+	set := schemawalk.Of(m.s.byLocation[e.SchemaURL])
+	out := make([]Issue, 0, len(names))
+	for _, name := range names {
+		is := Issue{Path: jsonpointer.Append(path, name), Kind: IssueRequired}
+		if sub, _ := set.Property(name); len(sub) > 0 {
+			is.Expected, is.Allowed = describe(sub)
+		}
+		is.Message = "required field is missing"
+		if because != "" {
+			is.Message = fmt.Sprintf("required when %q is present, but missing", because)
+		}
+		if is.Expected != "" {
+			is.Message += "; expected " + article(is.Expected)
+		}
+		if len(is.Allowed) > 0 {
+			is.Message += ", " + oneOf(is.Allowed)
+		}
+		out = append(out, is)
+	}
+	return out
+}
+
+// bestAlternative picks the issues of the anyOf/oneOf alternative that
+// best explains the failure at path. Alternatives whose only complaint is
+// the type of the value itself are set aside: if every alternative is one,
+// the value gets a single type issue naming every type allowed; otherwise
+// the alternative with the fewest issues (then the deepest, then the first)
+// is reported.
+func (m *issueMapper) bestAlternative(path string, causes []*jsonschema.ValidationError) []Issue {
+	var (
+		best      []Issue
+		bestFound bool
+		wants     []string
+		got       string
+	)
+	for _, c := range causes {
+		issues := finishIssues(m.collect(c))
+		if len(issues) == 1 && issues[0].Kind == IssueType && issues[0].Path == path {
+			for _, t := range strings.Split(issues[0].Expected, " or ") {
+				if !slices.Contains(wants, t) {
+					wants = append(wants, t)
+				}
+			}
+			got = gotType(m.root, path)
+			continue
+		}
+		if len(issues) == 0 {
+			continue
+		}
+		if !bestFound || len(issues) < len(best) || (len(issues) == len(best) && maxDepth(issues) > maxDepth(best)) {
+			best, bestFound = issues, true
+		}
+	}
+	if bestFound {
+		return best
+	}
+	if len(wants) > 0 {
+		return []Issue{typeIssue(path, wants, got)}
+	}
+	return []Issue{{Path: path, Kind: IssueOther, Message: "matches none of the alternatives the schema allows"}}
+}
+
+// gotType names the JSON type of the value at a JSON pointer of root.
+func gotType(root any, path string) string {
+	return gotTypeOf(valueAt(root, jsonpointer.Tokens(path)))
+}
+
+func maxDepth(issues []Issue) int {
+	d := 0
+	for _, is := range issues {
+		d = max(d, strings.Count(is.Path, "/"))
+	}
+	return d
+}
+
+// valueAt returns the value at an instance location of root, nil if absent.
+func valueAt(root any, loc []string) any {
+	v := root
+	for _, tok := range loc {
+		switch x := v.(type) {
+		case map[string]any:
+			v = x[tok]
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(x) {
+				return nil
+			}
+			v = x[i]
+		default:
+			return nil
+		}
+	}
+	return v
+}
+
+// finishIssues deduplicates issues by (Path, Kind), drops every issue at
+// or below a location whose value has the wrong type, and sorts them.
+func finishIssues(issues []Issue) []Issue {
+	if len(issues) == 0 {
+		return nil
+	}
+	var typed []string
+	for _, is := range issues {
+		if is.Kind == IssueType {
+			typed = append(typed, is.Path)
+		}
+	}
+	out := issues[:0:0]
+	seen := map[[2]string]bool{}
+	for _, is := range issues {
+		key := [2]string{is.Path, string(is.Kind)}
+		if seen[key] {
+			continue
+		}
+		if is.Kind != IssueType && under(is.Path, typed) {
+			continue
+		}
+		seen[key] = true
+		out = append(out, is)
+	}
+	slices.SortStableFunc(out, compareIssues)
+	return out
+}
+
+// under reports whether path is one of locs or below one of them.
+func under(path string, locs []string) bool {
+	for _, l := range locs {
+		if path == l || strings.HasPrefix(path, l+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+var kindRank = map[IssueKind]int{
+	IssueRequired: 0, IssueAdditional: 1, IssueType: 2, IssueEnum: 3, IssueFormat: 4,
+	IssueMinimum: 5, IssueMaximum: 6, IssuePattern: 7, IssueMinItems: 8, IssueOther: 9,
+}
+
+// compareIssues orders issues by path, token by token with array indexes
+// in numeric order, then by kind.
+func compareIssues(a, b Issue) int {
+	if c := jsonpointer.Compare(a.Path, b.Path); c != 0 {
+		return c
+	}
+	ra, oka := kindRank[a.Kind]
+	rb, okb := kindRank[b.Kind]
+	if !oka {
+		ra = len(kindRank)
+	}
+	if !okb {
+		rb = len(kindRank)
+	}
+	if c := cmp.Compare(ra, rb); c != 0 {
+		return c
+	}
+	if c := strings.Compare(string(a.Kind), string(b.Kind)); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Message, b.Message)
+}

@@ -1,0 +1,214 @@
+package saidex
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/saidex/saidex-go/internal/precheck"
+	"github.com/saidex/saidex-go/internal/schemawalk"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// compiledSchema is a tool's argument schema, compiled once.
+type compiledSchema struct {
+	doc    map[string]any
+	schema *jsonschema.Schema
+	// byLocation indexes every reachable subschema by its Location, to
+	// describe the members a "required" error names.
+	byLocation map[string]*jsonschema.Schema
+	// fields are the top-level members, required first, for feedback on
+	// arguments that could not be parsed.
+	fields []schemaField
+	// precheck vouches for argument text of the common keyword subset
+	// without decoding it (internal/precheck); nil when the schema uses
+	// any keyword outside the subset.
+	precheck *precheck.Checker
+}
+
+// schemaField describes one top-level member of an argument schema.
+type schemaField struct {
+	name     string
+	expected string // type description, "" when the schema names none
+	allowed  []any  // enum values, if any
+	required bool
+}
+
+// errSchemaCycle is wrapped by the compile error of a schema whose
+// references loop back to the same value without descending into it.
+var errSchemaCycle = errors.New("the schema's references loop without descending into the value (a $ref cycle)")
+
+// compileSchema compiles a schema given in any form Tool.Schema documents:
+// map[string]any, json.RawMessage, []byte or string holding JSON, an
+// invopop *jsonschema.Schema, or any other value encoding/json marshals to
+// a schema object. A top-level "type" other than "object", a $ref cycle
+// that never descends into the value, and a $ref to another document are
+// errors.
+func compileSchema(name string, schema any) (*compiledSchema, error) {
+	var raw []byte
+	switch s := schema.(type) {
+	case nil:
+		return nil, errors.New("Schema() returned nil")
+	case json.RawMessage:
+		raw = s
+	case []byte:
+		raw = s
+	case string:
+		raw = []byte(s)
+	default:
+		b, err := json.Marshal(s)
+		if err != nil {
+			return nil, fmt.Errorf("marshal schema: %w", err)
+		}
+		raw = b
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return nil, fmt.Errorf("schema is not JSON: %w", err)
+	}
+	m, ok := doc.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("schema is not a JSON object")
+	}
+	if t, ok := m["type"]; ok && !isObjectType(t) {
+		return nil, fmt.Errorf("the schema's top-level type must be \"object\", got %s", compactJSON(t))
+	}
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	// "password" asserts nothing; registering it keeps it on the compiled
+	// schema (Schema.Format), where secret masking looks for it.
+	c.RegisterFormat(&jsonschema.Format{Name: "password", Validate: func(any) error { return nil }})
+	c.UseLoader(noLoader{})
+	loc := "mem://tool/" + url.PathEscape(name)
+	if err := c.AddResource(loc, doc); err != nil {
+		return nil, err
+	}
+	s, err := c.Compile(loc)
+	if err != nil {
+		return nil, err
+	}
+	cs := &compiledSchema{doc: m, schema: s, byLocation: map[string]*jsonschema.Schema{}}
+	for _, x := range schemawalk.Reachable(s) {
+		cs.byLocation[x.Location] = x
+	}
+	if err := checkCycles(cs.byLocation); err != nil {
+		return nil, err
+	}
+	cs.fields = topLevelFields(s)
+	cs.precheck = precheck.Compile(s)
+	return cs, nil
+}
+
+// isObjectType reports whether a top-level "type" value is "object" or
+// ["object"].
+func isObjectType(t any) bool {
+	switch t := t.(type) {
+	case string:
+		return t == "object"
+	case []any:
+		return len(t) == 1 && t[0] == "object"
+	}
+	return false
+}
+
+// noLoader refuses every external schema: a tool schema must be
+// self-contained, and compiling must not read files or the network. So
+// every $ref of a compiled tool schema is local ("#/$defs/X", "#anchor",
+// or a URI its own $id declares), resolved by the compiler into
+// Schema.Ref, which internal/schemawalk follows.
+type noLoader struct{}
+
+func (noLoader) Load(url string) (any, error) {
+	return nil, fmt.Errorf("external schema %q not allowed: a tool schema must be self-contained", url)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// checkCycles returns an error wrapping errSchemaCycle when the graph of
+// applicators that stay on the same value ($ref, allOf, anyOf, …) has a
+// cycle: validating such a schema would recurse without end (santhosh-tekuri
+// reports it on every call as a "reference cycle"). Recursion through
+// properties or items descends into the value and is fine.
+func checkCycles(all map[string]*jsonschema.Schema) error {
+	const (
+		unvisited = iota
+		onStack
+		done
+	)
+	state := map[*jsonschema.Schema]int{}
+	var cyc string
+	var visit func(s *jsonschema.Schema)
+	visit = func(s *jsonschema.Schema) {
+		state[s] = onStack
+		schemawalk.Subschemas(s, func(sub *jsonschema.Schema, sameValue bool) {
+			if cyc != "" || !sameValue {
+				return
+			}
+			switch state[sub] {
+			case onStack:
+				cyc = sub.Location
+			case unvisited:
+				visit(sub)
+			}
+		})
+		state[s] = done
+	}
+	for _, loc := range sortedKeys(all) {
+		if s := all[loc]; state[s] == unvisited && cyc == "" {
+			visit(s)
+		}
+	}
+	if cyc != "" {
+		return fmt.Errorf("%w at %s", errSchemaCycle, cyc)
+	}
+	return nil
+}
+
+// topLevelFields lists the members of the root object schema (with the
+// schemas it reaches through $ref and allOf), required first, each group
+// in name order.
+func topLevelFields(root *jsonschema.Schema) []schemaField {
+	set := schemawalk.Of(root)
+	required := set.Required()
+	var fields []schemaField
+	for _, name := range set.PropertyNames() {
+		sub, _ := set.Property(name)
+		f := schemaField{name: name, required: slices.Contains(required, name)}
+		f.expected, f.allowed = describe(sub)
+		fields = append(fields, f)
+	}
+	for _, name := range required {
+		if !slices.ContainsFunc(fields, func(f schemaField) bool { return f.name == name }) {
+			fields = append(fields, schemaField{name: name, required: true})
+		}
+	}
+	slices.SortFunc(fields, func(a, b schemaField) int {
+		if a.required != b.required {
+			if a.required {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.name, b.name)
+	})
+	return fields
+}
+
+// parameters returns the schema as a fresh map for llms.FunctionDefinition.
+func (s *compiledSchema) parameters() map[string]any {
+	var m map[string]any
+	b, _ := json.Marshal(s.doc)
+	_ = json.Unmarshal(b, &m)
+	return m
+}
