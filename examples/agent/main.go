@@ -27,7 +27,7 @@ import (
 
 	"github.com/saidex/saidex-go"
 	"github.com/saidex/saidex-go/agent"
-	"github.com/saidex/saidex-go/internal/scripted"
+	"github.com/saidex/saidex-go/saidextest"
 	"github.com/tmc/langchaingo/agents"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/llms/openai"
@@ -56,18 +56,18 @@ func main() {
 
 // scriptedModel plays three turns: a call in Python keyword syntax, the
 // valid call, the answer.
-func scriptedModel() *scripted.Model {
-	call := func(id, args string) scripted.Func {
-		return func(context.Context, scripted.Request) (*llms.ContentResponse, error) {
+func scriptedModel() *saidextest.Model {
+	call := func(id, args string) saidextest.Reply {
+		return func(context.Context, saidextest.Request) (*llms.ContentResponse, error) {
 			return &llms.ContentResponse{Choices: []*llms.ContentChoice{{ToolCalls: []llms.ToolCall{{
 				ID: id, Type: "function", FunctionCall: &llms.FunctionCall{Name: "get_forecast", Arguments: args},
 			}}}}}, nil
 		}
 	}
-	return scripted.New(scripted.Sequence(
+	return saidextest.NewModel(saidextest.Sequence(
 		call("call_1", `city="Paris", days=2`),
 		call("call_2", `{"city": "Paris", "days": 2}`),
-		scripted.Text("Paris: sunny, 21°C, for the next 2 days."),
+		saidextest.Text("Paris: sunny, 21°C, for the next 2 days."),
 	))
 }
 

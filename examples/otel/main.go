@@ -38,7 +38,7 @@ import (
 	"strings"
 
 	"github.com/saidex/saidex-go"
-	"github.com/saidex/saidex-go/internal/scripted"
+	"github.com/saidex/saidex-go/saidextest"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/tools"
 	"go.opentelemetry.io/otel/attribute"
@@ -113,7 +113,7 @@ func newNode(opts ...saidex.Option) (*saidex.ToolNode, error) {
 		func(_ context.Context, a ForecastArgs) (string, error) {
 			return fmt.Sprintf("%s: sunny, 21 degrees, for %d days", a.City, a.Days), nil
 		})
-	corrector := scripted.New(scripted.ForcedToolCall(`{"city": "Oslo", "days": 3}`))
+	corrector := saidextest.NewModel(saidextest.ForcedToolCall(`{"city": "Oslo", "days": 3}`))
 	return saidex.NewToolNode([]tools.Tool{forecast},
 		append([]saidex.Option{saidex.WithCorrectionModel(corrector)}, opts...)...)
 }

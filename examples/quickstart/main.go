@@ -20,7 +20,7 @@ import (
 	"os"
 
 	"github.com/saidex/saidex-go"
-	"github.com/saidex/saidex-go/internal/scripted"
+	"github.com/saidex/saidex-go/saidextest"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/tools"
 )
@@ -46,8 +46,8 @@ func run(ctx context.Context, w io.Writer) error {
 		})
 
 	// The agent model: a scripted stand-in that emits broken calls.
-	agent := scripted.New(scripted.Sequence(
-		func(context.Context, scripted.Request) (*llms.ContentResponse, error) {
+	agent := saidextest.NewModel(saidextest.Sequence(
+		func(context.Context, saidextest.Request) (*llms.ContentResponse, error) {
 			return &llms.ContentResponse{Choices: []*llms.ContentChoice{{ToolCalls: []llms.ToolCall{
 				call("call_1", `<think>The user wants Paris.</think>{"city": "Paris", "days": 2,}`),
 				call("call_2", `{"city": "Oslo", "days": "three"}`),
@@ -56,7 +56,7 @@ func run(ctx context.Context, w io.Writer) error {
 		},
 	))
 	// The correction model: a scripted stand-in for a small, cheap model.
-	corrector := scripted.New(scripted.ForcedToolCall(`{"city": "Oslo", "days": 3}`))
+	corrector := saidextest.NewModel(saidextest.ForcedToolCall(`{"city": "Oslo", "days": 3}`))
 
 	node, err := saidex.NewToolNode([]tools.Tool{forecast}, saidex.WithCorrectionModel(corrector))
 	if err != nil {

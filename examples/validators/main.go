@@ -22,7 +22,7 @@ import (
 	"os"
 
 	"github.com/saidex/saidex-go"
-	"github.com/saidex/saidex-go/internal/scripted"
+	"github.com/saidex/saidex-go/saidextest"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/llms/openai"
 	"github.com/tmc/langchaingo/tools"
@@ -65,11 +65,11 @@ func main() {
 
 // scriptedAgent sends four calls: one without user_id, one for another
 // user's order, one for a shipped order, and one with a guessed user_id.
-func scriptedAgent() *scripted.Model {
+func scriptedAgent() *saidextest.Model {
 	call := func(id, args string) llms.ToolCall {
 		return llms.ToolCall{ID: id, Type: "function", FunctionCall: &llms.FunctionCall{Name: "cancel_order", Arguments: args}}
 	}
-	return scripted.New(func(context.Context, scripted.Request) (*llms.ContentResponse, error) {
+	return saidextest.NewModel(func(context.Context, saidextest.Request) (*llms.ContentResponse, error) {
 		return &llms.ContentResponse{Choices: []*llms.ContentChoice{{ToolCalls: []llms.ToolCall{
 			call("call_1", `{"order_id": "A-100"}`),
 			call("call_2", `{"order_id": "B-200", "user_id": "u1"}`),
