@@ -67,20 +67,14 @@ func main() {
 // scriptedModel plays three turns: two calls (one with single-quoted JSON,
 // one with "town" for "city"), then the fixed call, then the answer.
 func scriptedModel() *saidextest.Model {
-	calls := func(cs ...llms.ToolCall) saidextest.Reply {
-		return func(context.Context, saidextest.Request) (*llms.ContentResponse, error) {
-			return &llms.ContentResponse{Choices: []*llms.ContentChoice{{ToolCalls: cs}}}, nil
-		}
-	}
 	return saidextest.NewModel(saidextest.Sequence(
-		calls(weatherCall("call_1", `{'city': 'Paris'}`), weatherCall("call_2", `{"town": "Rome"}`)),
-		calls(weatherCall("call_3", `{"city": "Rome"}`)),
+		saidextest.ToolCalls(
+			saidextest.Call("call_1", "get_weather", `{'city': 'Paris'}`),
+			saidextest.Call("call_2", "get_weather", `{"town": "Rome"}`),
+		),
+		saidextest.ToolCalls(saidextest.Call("call_3", "get_weather", `{"city": "Rome"}`)),
 		saidextest.Text("Paris is sunny (21°C); Rome is cloudy (17°C)."),
 	))
-}
-
-func weatherCall(id, args string) llms.ToolCall {
-	return llms.ToolCall{ID: id, Type: "function", FunctionCall: &llms.FunctionCall{Name: "get_weather", Arguments: args}}
 }
 
 func run(ctx context.Context, w io.Writer, loopModel, graphModel llms.Model) error {

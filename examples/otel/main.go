@@ -211,18 +211,16 @@ func newNode(opts ...saidex.Option) (*saidex.ToolNode, error) {
 // conversation returns a user question and the scripted AI message that
 // answers it with five tool calls.
 func conversation() []llms.MessageContent {
-	call := func(id, name, args string) llms.ToolCall {
-		return llms.ToolCall{ID: id, Type: "function", FunctionCall: &llms.FunctionCall{Name: name, Arguments: args}}
-	}
+	call := saidextest.Call
 	return []llms.MessageContent{
 		llms.TextParts(llms.ChatMessageTypeHuman, "Weather in Paris, Lisbon, Oslo and Rome, and the tides in Brest?"),
-		{Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{
+		saidextest.AIMessage(
 			call("call_1", forecastTool, `{"city": "Paris", "days": 2}`),       // valid
 			call("call_2", forecastTool, `{'city': 'Lisbon', 'days': 3,}`),     // repaired
 			call("call_3", forecastTool, `{"city": "Oslo", "days": "three"}`),  // corrected
 			call("call_4", forecastTool, `{"days": 5}`),                        // feedback: city is missing
 			call("call_5", "get_tides", `{"port": "Brest", "date": "Friday"}`), // unknown tool
-		}},
+		),
 	}
 }
 
