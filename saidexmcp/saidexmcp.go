@@ -72,8 +72,13 @@ type Tool struct {
 
 var _ saidex.Tool = (*Tool)(nil)
 
-// NewTool returns the server tool t, as listed by session, as a [*Tool].
-// [Tools] calls it for every listed tool.
+// NewTool returns the server tool t, as listed by session, as a [*Tool];
+// t must not be nil. [Tools] calls it for every listed tool; call it
+// yourself to pick tools, or to hand the node a tool whose inputSchema you
+// have edited. A nil session makes every Call fail.
+//
+// saidex.NewToolNode compiles every tool's schema and refuses the whole
+// set when one does not compile, naming the tool.
 func NewTool(session *mcp.ClientSession, t *mcp.Tool) *Tool {
 	return &Tool{session: session, tool: t}
 }
@@ -107,6 +112,9 @@ func (t *Tool) Schema() any { return t.tool.InputSchema }
 // returned wrapped; ctx is the request's context, so cancelling it cancels
 // the call on the server too.
 func (t *Tool) Call(ctx context.Context, input string) (string, error) {
+	if t.session == nil {
+		return "", fmt.Errorf("saidexmcp: call %s: nil session", t.tool.Name)
+	}
 	args := json.RawMessage(input)
 	if !isObject(args) {
 		return "", fmt.Errorf("%w: %s: the arguments are not one JSON object", saidex.ErrInvalidArguments, t.tool.Name)

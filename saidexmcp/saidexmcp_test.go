@@ -357,3 +357,74 @@ func TestManyCallsLeakNoGoroutine(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestDraft07SchemaWithDefinitions checks a schema in the shape many
+// TypeScript servers send (draft-07, definitions and $ref): a nested value
+// the schema refuses gets feedback at its path, a valid call runs.
+func TestDraft07SchemaWithDefinitions(t *testing.T) {
+	rec := &server{}
+	srv := mcp.NewServer(&mcp.Implementation{Name: "issues", Version: "v0.0.1"}, nil)
+	srv.AddTool(&mcp.Tool{Name: "create_issue", InputSchema: json.RawMessage(`{
+		"$schema": "http://json-schema.org/draft-07/schema#",
+		"type": "object",
+		"properties": {
+			"title": {"type": "string"},
+			"labels": {"type": "array", "items": {"$ref": "#/definitions/label"}}
+		},
+		"required": ["title"],
+		"additionalProperties": false,
+		"definitions": {"label": {"type": "string", "enum": ["bug", "feature"]}}
+	}`)}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		rec.record(req)
+		return text("created"), nil
+	})
+	res, err := runTurn(t, newNode(t, start(t, srv)),
+		saidextest.Call("call_1", "create_issue", `{"title": "crash", "labels": ["bug", "urgent"]}`),
+		saidextest.Call("call_2", "create_issue", `{"title": "crash", "labels": ["bug"]}`),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := res.Calls[0]; c.Outcome != saidex.OutcomeFeedback || len(c.Issues) != 1 || c.Issues[0].Path != "/labels/1" {
+		t.Errorf("call_1: outcome %s, issues %+v; want feedback on /labels/1", c.Outcome, c.Issues)
+	}
+	if c := res.Calls[1]; c.Outcome != saidex.OutcomeExecuted {
+		t.Errorf("call_2: outcome %s, want executed", c.Outcome)
+	}
+	if got := rec.received(); len(got) != 1 || got[0] != `{"title":"crash","labels":["bug"]}` {
+		t.Errorf("the server received %q, want only call_2", got)
+	}
+}
+
+// TestToolsRefusesACursorThatDoesNotAdvance checks that a server returning
+// the same cursor again ends the listing with an error, not a loop.
+func TestToolsRefusesACursorThatDoesNotAdvance(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "stuck", Version: "v0.0.1"}, nil)
+	srv.AddTool(&mcp.Tool{Name: "t", InputSchema: forecastSchema},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return text("ok"), nil })
+	srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method != "tools/list" {
+				return next(ctx, method, req)
+			}
+			return &mcp.ListToolsResult{
+				Tools:      []*mcp.Tool{{Name: "t", InputSchema: map[string]any{"type": "object"}}},
+				NextCursor: "page-2",
+			}, nil
+		}
+	})
+	ts, err := saidexmcp.Tools(context.Background(), start(t, srv))
+	if err == nil || !strings.Contains(err.Error(), `cursor "page-2" again`) {
+		t.Errorf("Tools = %d tools, %v; want an error about the repeated cursor", len(ts), err)
+	}
+}
+
+func TestCallWithoutSessionFails(t *testing.T) {
+	tool := saidexmcp.NewTool(nil, &mcp.Tool{Name: "t", InputSchema: map[string]any{"type": "object"}})
+	if _, err := tool.Call(context.Background(), `{}`); err == nil {
+		t.Error("Call without a session succeeded")
+	}
+	if tool.Name() != "t" || tool.Description() != "" {
+		t.Errorf("Name, Description = %q, %q", tool.Name(), tool.Description())
+	}
+}
