@@ -173,7 +173,7 @@ func TestCorrectionReadsAnswerFromAnyChoice(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			model := saidextest.NewModel(func(context.Context, saidextest.Request) (*llms.ContentResponse, error) { return tt.resp, nil })
+			model := saidextest.NewModel(saidextest.Respond(tt.resp))
 			n := cxNode(t, []tools.Tool{(&cxRecorder{}).tool()}, WithCorrectionModel(model))
 			res, err := n.Run(context.Background(), cxConversation(cxCall("c1", "forecast", `{"city":"Paris","days":"3"}`)))
 			if err != nil {

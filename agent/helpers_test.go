@@ -60,7 +60,7 @@ type scriptModel struct{ *saidextest.Model }
 func script(responses ...*llms.ContentResponse) *scriptModel {
 	fns := make([]saidextest.Reply, len(responses))
 	for i, r := range responses {
-		fns[i] = func(context.Context, saidextest.Request) (*llms.ContentResponse, error) { return r, nil }
+		fns[i] = saidextest.Respond(r)
 	}
 	return &scriptModel{saidextest.NewModel(saidextest.Sequence(fns...))}
 }

@@ -4,10 +4,11 @@
 //
 // A [Model] answers every GenerateContent call with a [Reply] chosen by the
 // test: replies in order ([Sequence]), chosen by a matcher over the request
-// ([Match]), or any function of the request. It records every request, and
-// it returns text, tool calls (with argument strings as broken as the test
-// needs), errors and token usage. Unlike langchaingo's llms/fake it returns
-// tool calls, and it is safe for concurrent use.
+// ([Match]), or any function of the request. Replies return text ([Text]),
+// tool calls with argument strings as broken as the test needs
+// ([ToolCalls]), any response ([Respond]), errors ([Fail]) and token usage
+// ([WithUsage]). The model records every request. Unlike langchaingo's
+// llms/fake it returns tool calls, and it is safe for concurrent use.
 //
 //	model := saidextest.NewModel(saidextest.Sequence(
 //		saidextest.ToolCalls(saidextest.Call("call_1", "get_weather", `{"city": "Paris",}`)),
@@ -22,6 +23,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -202,6 +204,54 @@ func ToolCalls(calls ...llms.ToolCall) Reply {
 	}
 }
 
+// Respond answers with a copy of resp, for responses [Text] and [ToolCalls]
+// do not build: text and tool calls in one choice, or several choices (as
+// langchaingo's Anthropic client returns one choice per content block).
+// Each answer is a fresh copy, so callers that modify a response do not
+// affect later answers; GenerationInfo maps are copied one level deep.
+func Respond(resp *llms.ContentResponse) Reply {
+	return func(context.Context, Request) (*llms.ContentResponse, error) {
+		return copyResponse(resp), nil
+	}
+}
+
+func copyResponse(resp *llms.ContentResponse) *llms.ContentResponse {
+	if resp == nil {
+		return nil
+	}
+	out := &llms.ContentResponse{Choices: make([]*llms.ContentChoice, len(resp.Choices))}
+	for i, c := range resp.Choices {
+		if c == nil {
+			continue
+		}
+		cc := *c
+		cc.ToolCalls = copyCalls(c.ToolCalls)
+		if c.FuncCall != nil {
+			fc := *c.FuncCall
+			cc.FuncCall = &fc
+		}
+		cc.GenerationInfo = maps.Clone(c.GenerationInfo)
+		out.Choices[i] = &cc
+	}
+	return out
+}
+
+// copyCalls copies calls and their FunctionCall values; nil stays nil.
+func copyCalls(calls []llms.ToolCall) []llms.ToolCall {
+	if calls == nil {
+		return nil
+	}
+	out := make([]llms.ToolCall, len(calls))
+	for i, c := range calls {
+		if c.FunctionCall != nil {
+			fc := *c.FunctionCall
+			c.FunctionCall = &fc
+		}
+		out[i] = c
+	}
+	return out
+}
+
 // ForcedToolCall answers with a call, with id "forced_call" and the given
 // argument string, of the function the request forces with
 // llms.WithToolChoice, as a saidex correction model in its default mode is
@@ -315,13 +365,8 @@ func TextResponse(text string) *llms.ContentResponse {
 // calls (stop reason "tool_calls"), so that responses built from the same
 // calls share no FunctionCall.
 func ToolCallResponse(calls ...llms.ToolCall) *llms.ContentResponse {
-	copies := make([]llms.ToolCall, len(calls))
-	for i, c := range calls {
-		if c.FunctionCall != nil {
-			fc := *c.FunctionCall
-			c.FunctionCall = &fc
-		}
-		copies[i] = c
+	if calls == nil {
+		calls = []llms.ToolCall{}
 	}
-	return &llms.ContentResponse{Choices: []*llms.ContentChoice{{StopReason: "tool_calls", ToolCalls: copies}}}
+	return &llms.ContentResponse{Choices: []*llms.ContentChoice{{StopReason: "tool_calls", ToolCalls: copyCalls(calls)}}}
 }

@@ -225,3 +225,28 @@ func TestMessages(t *testing.T) {
 		t.Errorf("ToolResults after a human message = %+v, want none", got)
 	}
 }
+
+func TestRespondAnswersWithFreshCopies(t *testing.T) {
+	resp := &llms.ContentResponse{Choices: []*llms.ContentChoice{
+		{Content: "Let me look.", GenerationInfo: map[string]any{"InputTokens": 3}},
+		{ToolCalls: []llms.ToolCall{saidextest.Call("toolu_1", "f", `{"a":`)}},
+	}}
+	m := saidextest.NewModel(saidextest.Respond(resp))
+	a, err := m.GenerateContent(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Choices) != 2 || a.Choices[0].Content != "Let me look." || a.Choices[1].ToolCalls[0].FunctionCall.Arguments != `{"a":` {
+		t.Fatalf("answer = %+v", a.Choices)
+	}
+	a.Choices[0].Content = "changed"
+	a.Choices[0].GenerationInfo["InputTokens"] = 99
+	a.Choices[1].ToolCalls[0].FunctionCall.Arguments = "changed"
+	b, _ := m.GenerateContent(context.Background(), nil)
+	if b.Choices[0].Content != "Let me look." || b.Choices[0].GenerationInfo["InputTokens"] != 3 || b.Choices[1].ToolCalls[0].FunctionCall.Arguments != `{"a":` {
+		t.Errorf("a changed answer leaked into the next one: %+v %+v", b.Choices[0], b.Choices[1].ToolCalls[0].FunctionCall)
+	}
+	if resp.Choices[1].ToolCalls[0].FunctionCall.Arguments != `{"a":` {
+		t.Error("the scripted response itself was changed")
+	}
+}
