@@ -289,16 +289,16 @@ func Sequence(replies ...Reply) Reply {
 	}
 }
 
-// Case is one branch of a [Match]: When selects the requests Reply answers.
-// A nil When selects every request.
+// Case is one branch of a [Match], made by [When].
 type Case struct {
-	When  func(Request) bool
-	Reply Reply
+	when  func(Request) bool
+	reply Reply
 }
 
 // When returns the Case that answers the requests pred selects with reply.
+// A nil pred selects every request, for a last, default case.
 func When(pred func(Request) bool, reply Reply) Case {
-	return Case{When: pred, Reply: reply}
+	return Case{when: pred, reply: reply}
 }
 
 // Match answers each request with the Reply of the first case that selects
@@ -308,8 +308,8 @@ func When(pred func(Request) bool, reply Reply) Case {
 func Match(cases ...Case) Reply {
 	return func(ctx context.Context, req Request) (*llms.ContentResponse, error) {
 		for _, c := range cases {
-			if c.When == nil || c.When(req) {
-				return c.Reply(ctx, req)
+			if c.when == nil || c.when(req) {
+				return c.reply(ctx, req)
 			}
 		}
 		return nil, fmt.Errorf("%w: no case matches request %d", ErrUnexpectedCall, req.Seq)
