@@ -79,9 +79,16 @@ func start(t testing.TB, srv *mcp.Server) *mcp.ClientSession {
 	return cs
 }
 
+// slowTool reports on a server's "slow" tool, which waits for its context.
+type slowTool struct {
+	started chan struct{} // receives when a call starts
+	done    chan error    // receives the handler context's error
+}
+
 // weatherServer returns a server with get_forecast (it answers unknown
-// cities with an IsError result) and slow (it waits for its context).
-func weatherServer(rec *server, slowDone chan<- error) *mcp.Server {
+// cities with an IsError result) and slow (it waits for its context and
+// reports to slow, if not nil).
+func weatherServer(rec *server, slow *slowTool) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "weather", Version: "v0.0.1"}, nil)
 	srv.AddTool(&mcp.Tool{Name: "get_forecast", Description: "Weather forecast for a city.", InputSchema: forecastSchema},
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -101,9 +108,12 @@ func weatherServer(rec *server, slowDone chan<- error) *mcp.Server {
 	srv.AddTool(&mcp.Tool{Name: "slow", InputSchema: map[string]any{"type": "object"}},
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			rec.record(req)
+			if slow != nil {
+				slow.started <- struct{}{}
+			}
 			<-ctx.Done()
-			if slowDone != nil {
-				slowDone <- ctx.Err()
+			if slow != nil {
+				slow.done <- ctx.Err()
 			}
 			return nil, ctx.Err()
 		})
@@ -244,20 +254,24 @@ func TestServerErrorIsAToolError(t *testing.T) {
 }
 
 func TestCancellationReachesTheServer(t *testing.T) {
-	slowDone := make(chan error, 1)
-	node := newNode(t, start(t, weatherServer(&server{}, slowDone)), saidex.WithHandleToolErrors(true))
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	slow := &slowTool{started: make(chan struct{}, 1), done: make(chan error, 1)}
+	node := newNode(t, start(t, weatherServer(&server{}, slow)), saidex.WithHandleToolErrors(true))
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	go func() {
+		<-slow.started // the call reached the server
+		cancel()
+	}()
 	_, err := node.Run(ctx, []llms.MessageContent{saidextest.AIMessage(saidextest.Call("call_1", "slow", `{}`))})
-	if !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("Run = %v, want context.DeadlineExceeded", err)
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("Run = %v, want context.Canceled", err)
 	}
 	select {
-	case err := <-slowDone:
+	case err := <-slow.done:
 		if err == nil {
 			t.Error("the server handler's context ended without an error")
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(10 * time.Second):
 		t.Fatal("the server handler's context was not cancelled")
 	}
 }
