@@ -36,6 +36,8 @@ import (
 // saidex.NewToolNode takes. ctx bounds the listing only.
 //
 // It returns the session's error, wrapped, when a page cannot be listed.
+// The tools of several servers can share one node as long as their names
+// differ: saidex.NewToolNode refuses a duplicate name.
 func Tools(ctx context.Context, session *mcp.ClientSession) ([]tools.Tool, error) {
 	if session == nil {
 		return nil, errors.New("saidexmcp: nil session")
@@ -109,7 +111,8 @@ func (t *Tool) Schema() any { return t.tool.InputSchema }
 // treats as any tool error: it stops the run by default, and becomes an
 // error tool message with [saidex.WithHandleToolErrors]. An error of the
 // request itself (the session closed, a protocol error, ctx done) is
-// returned wrapped; ctx is the request's context, so cancelling it cancels
+// returned wrapped, as is a result asking for client input, which the
+// session answers itself unless its multi round-trip handling is disabled; ctx is the request's context, so cancelling it cancels
 // the call on the server too.
 func (t *Tool) Call(ctx context.Context, input string) (string, error) {
 	if t.session == nil {
@@ -125,6 +128,11 @@ func (t *Tool) Call(ctx context.Context, input string) (string, error) {
 			err = fmt.Errorf("%w (%w)", ctxErr, err)
 		}
 		return "", fmt.Errorf("saidexmcp: call %s: %w", t.tool.Name, err)
+	}
+	if res.NeedsInput() {
+		// The session's multi round-trip middleware, on by default,
+		// answers input requests itself; it was disabled.
+		return "", fmt.Errorf("saidexmcp: call %s: the server asks for client input (%d requests), which a tool call cannot give: keep the session's multi round-trip handling enabled", t.tool.Name, len(res.InputRequests))
 	}
 	text := ResultText(res)
 	if res.IsError {

@@ -442,3 +442,37 @@ func TestCallWithoutSessionFails(t *testing.T) {
 		t.Errorf("Name, Description = %q, %q", tool.Name(), tool.Description())
 	}
 }
+
+// TestInputRequiredIsAnError checks a session whose multi round-trip
+// handling is disabled: a result asking for client input is an error, not
+// an empty tool output.
+func TestInputRequiredIsAnError(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "asks", Version: "v0.0.1"}, nil)
+	srv.AddTool(&mcp.Tool{Name: "ask", InputSchema: map[string]any{"type": "object"}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"confirm": &mcp.ElicitParams{Message: "Proceed?", RequestedSchema: map[string]any{"type": "object"}}}}, nil
+		})
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "v0.0.1"},
+		&mcp.ClientOptions{MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true}}).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		_ = cs.Close()
+		_ = ss.Wait()
+	}()
+	ts, err := saidexmcp.Tools(ctx, cs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := ts[0].Call(ctx, `{}`)
+	if err == nil || !strings.Contains(err.Error(), "asks for client input") {
+		t.Errorf("Call = %q, %v; want an error about the input request", out, err)
+	}
+}
