@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/saidex/saidex-go/internal/jsonvalue"
-	"github.com/saidex/saidex-go/internal/scripted"
+	"github.com/saidex/saidex-go/saidextest"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/tools"
 )
@@ -418,7 +418,7 @@ func TestCoerceValidatorRejectionAloneIsNotCoerced(t *testing.T) {
 
 func TestCoerceAppliesToCorrectionAnswers(t *testing.T) {
 	rec := &coRecorder{}
-	model := scripted.New(scripted.ForcedToolCall(`{"query": "q", "limit": "4"}`))
+	model := saidextest.NewModel(saidextest.ForcedToolCall(`{"query": "q", "limit": "4"}`))
 	n := mustNode(t, []tools.Tool{rec.tool()}, WithCoercion(CoerceLax), WithCorrectionModel(model))
 	// "five" cannot be coerced: the call goes to the correction model,
 	// whose answer is coerced.

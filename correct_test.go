@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/saidex/saidex-go/internal/scripted"
+	"github.com/saidex/saidex-go/saidextest"
 	"github.com/tmc/langchaingo/callbacks"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/tools"
@@ -72,7 +72,7 @@ func cxNode(t *testing.T, ts []tools.Tool, opts ...Option) *ToolNode {
 
 func TestCorrectionRunsCorrectedArgumentsInToolCallingMode(t *testing.T) {
 	rec := &cxRecorder{}
-	model := scripted.New(scripted.ForcedToolCall(`{"city": "Paris", "days": 3}`))
+	model := saidextest.NewModel(saidextest.ForcedToolCall(`{"city": "Paris", "days": 3}`))
 	n := cxNode(t, []tools.Tool{rec.tool()}, WithCorrectionModel(model))
 	msgs := cxConversation(cxCall("c1", "forecast", `{"city":"Paris","days":"three"}`))
 
@@ -126,7 +126,7 @@ func TestCorrectionRunsCorrectedArgumentsInToolCallingMode(t *testing.T) {
 // (coerced, salvaged, sanitized): compact, keys sorted, "<", ">" and "&"
 // as written rather than HTML-escaped.
 func TestCorrectedArgumentsAreEncodedLikeOtherArguments(t *testing.T) {
-	model := scripted.New(scripted.ForcedToolCall(`{"days": 3, "city": "Paris <Nord> & co"}`))
+	model := saidextest.NewModel(saidextest.ForcedToolCall(`{"days": 3, "city": "Paris <Nord> & co"}`))
 	n := cxNode(t, []tools.Tool{(&cxRecorder{}).tool()}, WithCorrectionModel(model))
 	res, err := n.Run(context.Background(), cxConversation(cxCall("c1", "forecast", `{"city":"Paris","days":"three"}`)))
 	if err != nil {
@@ -139,7 +139,7 @@ func TestCorrectedArgumentsAreEncodedLikeOtherArguments(t *testing.T) {
 
 func TestCorrectionJSONModeParsesText(t *testing.T) {
 	rec := &cxRecorder{}
-	model := scripted.New(scripted.Text(`{"city": "Paris", "days": 3}`))
+	model := saidextest.NewModel(saidextest.Text(`{"city": "Paris", "days": 3}`))
 	n := cxNode(t, []tools.Tool{rec.tool()}, WithCorrectionModel(model), WithCorrectionMode(JSON))
 	res, err := n.Run(context.Background(), cxConversation(cxCall("c1", "forecast", `{"city":"Paris","days":"3"}`)))
 	if err != nil {
@@ -166,14 +166,14 @@ func TestCorrectionReadsAnswerFromAnyChoice(t *testing.T) {
 			{Content: "I will fix the call."},
 			{ToolCalls: []llms.ToolCall{{ID: "toolu_1", FunctionCall: &llms.FunctionCall{Name: "forecast", Arguments: `{"city":"Paris","days":3}`}}}},
 		}}},
-		{"tool choice ignored, answer in text", scripted.TextResponse(`{"city":"Paris","days":3}`, nil)},
+		{"tool choice ignored, answer in text", saidextest.TextResponse(`{"city":"Paris","days":3}`)},
 		{"legacy function call", &llms.ContentResponse{Choices: []*llms.ContentChoice{
 			{FuncCall: &llms.FunctionCall{Name: "forecast", Arguments: `{"city":"Paris","days":3}`}},
 		}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			model := scripted.New(func(context.Context, scripted.Request) (*llms.ContentResponse, error) { return tt.resp, nil })
+			model := saidextest.NewModel(saidextest.Respond(tt.resp))
 			n := cxNode(t, []tools.Tool{(&cxRecorder{}).tool()}, WithCorrectionModel(model))
 			res, err := n.Run(context.Background(), cxConversation(cxCall("c1", "forecast", `{"city":"Paris","days":"3"}`)))
 			if err != nil {
@@ -210,7 +210,7 @@ func TestCorrectionRouting(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			model := scripted.New(scripted.ForcedToolCall(`{"city":"Paris","days":3}`))
+			model := saidextest.NewModel(saidextest.ForcedToolCall(`{"city":"Paris","days":3}`))
 			name := tt.toolName
 			if name == "" {
 				name = "forecast"
@@ -270,7 +270,7 @@ func TestCorrectionPromptContext(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			model := scripted.New(scripted.ForcedToolCall(`{"city":"Paris","days":3}`))
+			model := saidextest.NewModel(saidextest.ForcedToolCall(`{"city":"Paris","days":3}`))
 			n := cxNode(t, []tools.Tool{(&cxRecorder{}).tool()}, append([]Option{WithCorrectionModel(model)}, tt.opts...)...)
 			if _, err := n.Run(context.Background(), msgs); err != nil {
 				t.Fatal(err)
@@ -294,17 +294,17 @@ func TestCorrectionModelErrorFallsThroughToFeedback(t *testing.T) {
 	errRate := errors.New("openai: 429 Too Many Requests")
 	tests := []struct {
 		name string
-		fn   scripted.Func
+		fn   saidextest.Reply
 		want error
 	}{
-		{"HTTP 429", scripted.Fail(errRate), errRate},
-		{"timeout", scripted.Fail(context.DeadlineExceeded), context.DeadlineExceeded},
-		{"panic", func(context.Context, scripted.Request) (*llms.ContentResponse, error) { panic("boom") }, nil},
+		{"HTTP 429", saidextest.Fail(errRate), errRate},
+		{"timeout", saidextest.Fail(context.DeadlineExceeded), context.DeadlineExceeded},
+		{"panic", func(context.Context, saidextest.Request) (*llms.ContentResponse, error) { panic("boom") }, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			rec := &cxRecorder{}
-			model := scripted.New(tt.fn)
+			model := saidextest.NewModel(tt.fn)
 			n := cxNode(t, []tools.Tool{rec.tool()}, WithCorrectionModel(model))
 			res, err := n.Run(context.Background(), cxConversation(
 				cxCall("c1", "forecast", `{"city":"Paris","days":"3"}`),
@@ -355,11 +355,11 @@ func TestCorrectionRetries(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var fns []scripted.Func
+			var fns []saidextest.Reply
 			for _, a := range tt.answers {
-				fns = append(fns, scripted.ForcedToolCall(a))
+				fns = append(fns, saidextest.ForcedToolCall(a))
 			}
-			model := scripted.New(scripted.Sequence(fns...))
+			model := saidextest.NewModel(saidextest.Sequence(fns...))
 			n := cxNode(t, []tools.Tool{(&cxRecorder{}).tool()}, append([]Option{WithCorrectionModel(model)}, tt.opts...)...)
 			res, err := n.Run(context.Background(), cxConversation(cxCall("c1", "forecast", `{"city":"Paris","days":"3"}`)))
 			if err != nil {
@@ -402,7 +402,7 @@ func TestCorrectionRetries(t *testing.T) {
 }
 
 func TestNewToolNodeRejectsInvalidCorrectionOptions(t *testing.T) {
-	model := scripted.New(scripted.Text("{}"))
+	model := saidextest.NewModel(saidextest.Text("{}"))
 	tool := (&cxRecorder{}).tool()
 	tests := []struct {
 		name    string
@@ -438,7 +438,7 @@ func TestCorrectionConcurrencyIsBounded(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			model := scripted.New(scripted.Delay(100*time.Millisecond, scripted.ForcedToolCall(`{"city":"Paris","days":3}`)))
+			model := saidextest.NewModel(saidextest.Delay(100*time.Millisecond, saidextest.ForcedToolCall(`{"city":"Paris","days":3}`)))
 			n := cxNode(t, []tools.Tool{(&cxRecorder{}).tool()}, append([]Option{WithCorrectionModel(model)}, tt.opts...)...)
 			var calls []llms.ToolCall
 			for i := range 8 {
@@ -463,7 +463,7 @@ func TestCorrectionConcurrencyIsBounded(t *testing.T) {
 func TestCorrectionCancelledReturnsCtxErrWithoutLeaks(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	started := make(chan struct{}, 8)
-	model := scripted.New(func(ctx context.Context, req scripted.Request) (*llms.ContentResponse, error) {
+	model := saidextest.NewModel(func(ctx context.Context, req saidextest.Request) (*llms.ContentResponse, error) {
 		started <- struct{}{}
 		<-ctx.Done()
 		return nil, ctx.Err()
@@ -493,41 +493,41 @@ func TestCorrectionCountsTokensPerModel(t *testing.T) {
 	tests := []struct {
 		name string
 		opts []llms.CallOption
-		fn   scripted.Func
+		fn   saidextest.Reply
 		want map[string]TokenUsage
 	}{
 		{
 			name: "openai keys summed over retries, named by llms.WithModel",
 			opts: []llms.CallOption{llms.WithModel("small-model")},
-			fn:   scripted.WithUsage(openaiUsage, scripted.Sequence(scripted.ForcedToolCall(bad), scripted.ForcedToolCall(good))),
+			fn:   saidextest.WithUsage(openaiUsage, saidextest.Sequence(saidextest.ForcedToolCall(bad), saidextest.ForcedToolCall(good))),
 			want: map[string]TokenUsage{"small-model": {200, 40, 240}},
 		},
 		{
 			name: "anthropic keys counted once across choices, named by type",
-			fn: func(context.Context, scripted.Request) (*llms.ContentResponse, error) {
+			fn: func(context.Context, saidextest.Request) (*llms.ContentResponse, error) {
 				info := map[string]any{"InputTokens": 50, "OutputTokens": 7, "CacheReadInputTokens": 3}
 				return &llms.ContentResponse{Choices: []*llms.ContentChoice{
 					{Content: "fixing", GenerationInfo: info},
 					{GenerationInfo: info, ToolCalls: []llms.ToolCall{{FunctionCall: &llms.FunctionCall{Name: "forecast", Arguments: good}}}},
 				}}, nil
 			},
-			want: map[string]TokenUsage{"*scripted.Model": {50, 7, 57}},
+			want: map[string]TokenUsage{"*saidextest.Model": {50, 7, 57}},
 		},
 		{
 			name: "googleai keys and a model name from the response",
-			fn: scripted.WithUsage(map[string]any{"input_tokens": int32(30), "output_tokens": int32(5), "total_tokens": int32(35), "model": "gemini-x"},
-				scripted.ForcedToolCall(good)),
+			fn: saidextest.WithUsage(map[string]any{"input_tokens": int32(30), "output_tokens": int32(5), "total_tokens": int32(35), "model": "gemini-x"},
+				saidextest.ForcedToolCall(good)),
 			want: map[string]TokenUsage{"gemini-x": {30, 5, 35}},
 		},
 		{
 			name: "no usage data",
-			fn:   scripted.ForcedToolCall(good),
+			fn:   saidextest.ForcedToolCall(good),
 			want: nil,
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			n := cxNode(t, []tools.Tool{(&cxRecorder{}).tool()}, WithCorrectionModel(scripted.New(tt.fn), tt.opts...))
+			n := cxNode(t, []tools.Tool{(&cxRecorder{}).tool()}, WithCorrectionModel(saidextest.NewModel(tt.fn), tt.opts...))
 			res, err := n.Run(context.Background(), cxConversation(cxCall("c1", "forecast", `{"city":"Paris","days":"3"}`)))
 			if err != nil {
 				t.Fatal(err)
@@ -572,16 +572,16 @@ func (h *cxChainRecorder) HandleChainError(context.Context, error) {
 func TestCorrectionReportsChainRunToCallbacks(t *testing.T) {
 	tests := []struct {
 		name string
-		fn   scripted.Func
+		fn   saidextest.Reply
 		want string
 	}{
-		{"success", scripted.ForcedToolCall(`{"city":"Paris","days":3}`), "start end"},
-		{"failure", scripted.Fail(errors.New("503")), "start error"},
+		{"success", saidextest.ForcedToolCall(`{"city":"Paris","days":3}`), "start end"},
+		{"failure", saidextest.Fail(errors.New("503")), "start error"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			h := &cxChainRecorder{}
-			n := cxNode(t, []tools.Tool{(&cxRecorder{}).tool()}, WithCorrectionModel(scripted.New(tt.fn)), WithCallbacks(h))
+			n := cxNode(t, []tools.Tool{(&cxRecorder{}).tool()}, WithCorrectionModel(saidextest.NewModel(tt.fn)), WithCallbacks(h))
 			if _, err := n.Run(context.Background(), cxConversation(cxCall("c1", "forecast", `{"city":"Paris","days":"3"}`))); err != nil {
 				t.Fatal(err)
 			}
@@ -599,7 +599,7 @@ func TestCorrectionReportsChainRunToCallbacks(t *testing.T) {
 }
 
 func TestCorrectionKeepsOriginalArguments(t *testing.T) {
-	model := scripted.New(scripted.ForcedToolCall(`{"city":"Paris","days":3}`))
+	model := saidextest.NewModel(saidextest.ForcedToolCall(`{"city":"Paris","days":3}`))
 	n := cxNode(t, []tools.Tool{(&cxRecorder{}).tool()}, WithCorrectionModel(model))
 	msgs := cxConversation(cxCall("c1", "forecast", `{"city":"Paris","days":"3"}`))
 	r := &run{messages: msgs, aiIndex: 1}
@@ -630,24 +630,24 @@ func TestExtract(t *testing.T) {
 	errDown := errors.New("provider down")
 	tests := []struct {
 		name      string
-		fn        scripted.Func
+		fn        saidextest.Reply
 		opts      []ExtractOption
 		want      string
 		wantErrIs error
 		wantCalls int
 	}{
-		{"valid first answer", scripted.ForcedToolCall(`{"name":"Ada","age":36}`), nil, `{"age":36,"name":"Ada"}`, nil, 1},
-		{"repaired answer", scripted.ForcedToolCall(`{"name":"Ada","age":36}`), []ExtractOption{WithCorrectionMode(JSON)}, `{"age":36,"name":"Ada"}`, nil, 1},
-		{"retry then valid", scripted.Sequence(scripted.ForcedToolCall(`{"name":"Ada"}`), scripted.ForcedToolCall(`{"name":"Ada","age":36}`)), nil, `{"age":36,"name":"Ada"}`, nil, 2},
-		{"invalid answers", scripted.ForcedToolCall(`{"name":"Ada"}`), []ExtractOption{WithMaxCorrectionRetries(3)}, "", ErrExtraction, 3},
-		{"model error", scripted.Fail(errDown), nil, "", errDown, 1},
-		{"custom function name", func(_ context.Context, req scripted.Request) (*llms.ContentResponse, error) {
-			return scripted.ToolCallResponse(req.ToolChoiceName(), fmt.Sprintf(`{"name":%q,"age":1}`, req.ToolChoiceName()), nil), nil
+		{"valid first answer", saidextest.ForcedToolCall(`{"name":"Ada","age":36}`), nil, `{"age":36,"name":"Ada"}`, nil, 1},
+		{"repaired answer", saidextest.ForcedToolCall(`{"name":"Ada","age":36}`), []ExtractOption{WithCorrectionMode(JSON)}, `{"age":36,"name":"Ada"}`, nil, 1},
+		{"retry then valid", saidextest.Sequence(saidextest.ForcedToolCall(`{"name":"Ada"}`), saidextest.ForcedToolCall(`{"name":"Ada","age":36}`)), nil, `{"age":36,"name":"Ada"}`, nil, 2},
+		{"invalid answers", saidextest.ForcedToolCall(`{"name":"Ada"}`), []ExtractOption{WithMaxCorrectionRetries(3)}, "", ErrExtraction, 3},
+		{"model error", saidextest.Fail(errDown), nil, "", errDown, 1},
+		{"custom function name", func(_ context.Context, req saidextest.Request) (*llms.ContentResponse, error) {
+			return saidextest.ToolCallResponse(saidextest.Call("call", req.ToolChoiceName(), fmt.Sprintf(`{"name":%q,"age":1}`, req.ToolChoiceName()))), nil
 		}, []ExtractOption{WithExtractFunction("person", "A person.")}, `{"age":1,"name":"person"}`, nil, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			model := scripted.New(tt.fn)
+			model := saidextest.NewModel(tt.fn)
 			got, err := Extract(context.Background(), model, schema, "Ada Lovelace, 36.", tt.opts...)
 			if tt.wantErrIs != nil {
 				if !errors.Is(err, tt.wantErrIs) {
@@ -664,22 +664,22 @@ func TestExtract(t *testing.T) {
 	if _, err := Extract(context.Background(), nil, schema, "x"); !errors.Is(err, ErrInvalidConfig) {
 		t.Errorf("nil model: err = %v", err)
 	}
-	if _, err := Extract(context.Background(), scripted.New(nil), "not a schema", "x"); !errors.Is(err, ErrInvalidConfig) {
+	if _, err := Extract(context.Background(), saidextest.NewModel(nil), "not a schema", "x"); !errors.Is(err, ErrInvalidConfig) {
 		t.Errorf("bad schema: err = %v", err)
 	}
-	if _, err := Extract(context.Background(), scripted.New(nil), schema, "x", WithMaxCorrectionRetries(0)); !errors.Is(err, ErrInvalidConfig) {
+	if _, err := Extract(context.Background(), saidextest.NewModel(nil), schema, "x", WithMaxCorrectionRetries(0)); !errors.Is(err, ErrInvalidConfig) {
 		t.Errorf("zero attempts: err = %v", err)
 	}
 }
 
 func TestExtractIntoDecodesTypedValue(t *testing.T) {
-	model := scripted.New(scripted.ForcedToolCall(`{"city":"Oslo","days":"2"}`))
+	model := saidextest.NewModel(saidextest.ForcedToolCall(`{"city":"Oslo","days":"2"}`))
 	_, err := ExtractInto[cxForecastArgs](context.Background(), model, "Oslo, two days")
 	var ee *ExtractionError
 	if !errors.As(err, &ee) || ee.Attempts != 2 || len(ee.Issues) == 0 {
 		t.Fatalf("err = %v, want an ExtractionError after 2 attempts with issues", err)
 	}
-	model = scripted.New(scripted.ForcedToolCall(`{"city":"Oslo","days":2}`))
+	model = saidextest.NewModel(saidextest.ForcedToolCall(`{"city":"Oslo","days":2}`))
 	got, err := ExtractInto[cxForecastArgs](context.Background(), model, "Oslo, two days")
 	if err != nil || got != (cxForecastArgs{"Oslo", 2}) {
 		t.Fatalf("ExtractInto = %+v, %v", got, err)
@@ -694,16 +694,16 @@ func TestCorrectionFailureLogsNoArgumentValues(t *testing.T) {
 	logger := slog.New(slog.NewTextHandler(&buf, nil))
 	tests := []struct {
 		name string
-		fn   scripted.Func
+		fn   saidextest.Reply
 	}{
-		{"model error", scripted.Fail(errors.New("429"))},
-		{"unparseable answers", scripted.Text("SECRET-ANSWER is not json")},
-		{"invalid answers", scripted.ForcedToolCall(`{"city":"SECRET-CITY","days":"SECRET-DAYS"}`)},
+		{"model error", saidextest.Fail(errors.New("429"))},
+		{"unparseable answers", saidextest.Text("SECRET-ANSWER is not json")},
+		{"invalid answers", saidextest.ForcedToolCall(`{"city":"SECRET-CITY","days":"SECRET-DAYS"}`)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			buf.Reset()
-			n := cxNode(t, []tools.Tool{(&cxRecorder{}).tool()}, WithCorrectionModel(scripted.New(tt.fn)), WithLogger(logger))
+			n := cxNode(t, []tools.Tool{(&cxRecorder{}).tool()}, WithCorrectionModel(saidextest.NewModel(tt.fn)), WithLogger(logger))
 			res, err := n.Run(context.Background(), cxConversation(cxCall("c1", "forecast", `{"city":"SECRET-ARG","days":"x"}`)))
 			if err != nil || res.Calls[0].Outcome != OutcomeFeedback {
 				t.Fatalf("Run = %v, %v", res, err)
@@ -725,7 +725,7 @@ func TestExtractionStopsOnCheckInterrupt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	model := scripted.New(scripted.ForcedToolCall(`{"city":"Paris","days":3}`))
+	model := saidextest.NewModel(saidextest.ForcedToolCall(`{"city":"Paris","days":3}`))
 	s := defaultExtractSettings()
 	var gotAttempt, gotMax int
 	_, err = s.run(context.Background(), model, cs, "prompt", func(_ context.Context, _ any, attempt, maxAttempts int) ([]Issue, error) {

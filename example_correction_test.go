@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/saidex/saidex-go"
-	"github.com/saidex/saidex-go/internal/scripted"
+	"github.com/saidex/saidex-go/saidextest"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/tools"
 )
@@ -48,7 +48,7 @@ func Example_correction() {
 	fmt.Println("agent corrects:", res.Calls[0].Outcome, "error:", res.Calls[0].IsError)
 
 	// saidex corrects: the correction model answers with valid arguments.
-	correctionModel := scripted.New(scripted.ForcedToolCall(`{"city": "Paris", "days": 3}`))
+	correctionModel := saidextest.NewModel(saidextest.ForcedToolCall(`{"city": "Paris", "days": 3}`))
 	saidexFixes, err := saidex.NewToolNode([]tools.Tool{forecast},
 		saidex.WithCorrectionModel(correctionModel),
 		saidex.WithMaxCorrectionRetries(2),
@@ -78,7 +78,7 @@ func ExampleExtractInto() {
 		Name string `json:"name"`
 		Age  int    `json:"age"`
 	}
-	model := scripted.New(scripted.ForcedToolCall(`{"name": "Ada", "age": 36}`))
+	model := saidextest.NewModel(saidextest.ForcedToolCall(`{"name": "Ada", "age": 36}`))
 	p, err := saidex.ExtractInto[person](context.Background(), model, "Ada Lovelace was 36.")
 	if err != nil {
 		fmt.Println(err)

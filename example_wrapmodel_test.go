@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	saidex "github.com/saidex/saidex-go"
-	"github.com/saidex/saidex-go/internal/scripted"
+	"github.com/saidex/saidex-go/saidextest"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/tools"
 )
@@ -26,15 +26,10 @@ func ExampleWrapModel() {
 		fmt.Println(err)
 		return
 	}
-	call := func(id, args string) llms.ToolCall {
-		return llms.ToolCall{ID: id, Type: "function", FunctionCall: &llms.FunctionCall{Name: "get_weather", Arguments: args}}
-	}
-	inner := scripted.New(func(context.Context, scripted.Request) (*llms.ContentResponse, error) {
-		return &llms.ContentResponse{Choices: []*llms.ContentChoice{{ToolCalls: []llms.ToolCall{
-			call("call_1", `{"city":"Paris"}`),
-			call("call_2", `{"city":["Rome"]}`),
-		}}}}, nil
-	})
+	inner := saidextest.NewModel(saidextest.ToolCalls(
+		saidextest.Call("call_1", "get_weather", `{"city":"Paris"}`),
+		saidextest.Call("call_2", "get_weather", `{"city":["Rome"]}`),
+	))
 
 	model := saidex.WrapModel(inner, node)
 	resp, err := model.GenerateContent(context.Background(), []llms.MessageContent{

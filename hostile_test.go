@@ -10,7 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/saidex/saidex-go/internal/scripted"
+	"github.com/saidex/saidex-go/saidextest"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/tools"
 	"go.uber.org/goleak"
@@ -569,9 +569,9 @@ func TestCancellationMidExecution(t *testing.T) {
 func TestCancellationMidCorrection(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	started := make(chan struct{}, 4)
-	model := scripted.New(func(ctx context.Context, req scripted.Request) (*llms.ContentResponse, error) {
+	model := saidextest.NewModel(func(ctx context.Context, req saidextest.Request) (*llms.ContentResponse, error) {
 		started <- struct{}{}
-		return scripted.Delay(time.Hour, scripted.ForcedToolCall(`{"city":"Paris","days":3}`))(ctx, req)
+		return saidextest.Delay(time.Hour, saidextest.ForcedToolCall(`{"city":"Paris","days":3}`))(ctx, req)
 	})
 	rec := &cxRecorder{}
 	n := cxNode(t, []tools.Tool{rec.tool()}, WithCorrectionModel(model))

@@ -11,7 +11,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/saidex/saidex-go/internal/scripted"
+	"github.com/saidex/saidex-go/saidextest"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/tools"
 )
@@ -48,16 +48,16 @@ func newInvariantHarness(t testing.TB) *invariantHarness {
 	// A correction model whose answers cycle through a valid correction, an
 	// invalid one, a provider error and unparseable text.
 	var turn atomic.Int64
-	corrector := scripted.New(func(ctx context.Context, req scripted.Request) (*llms.ContentResponse, error) {
+	corrector := saidextest.NewModel(func(ctx context.Context, req saidextest.Request) (*llms.ContentResponse, error) {
 		switch turn.Add(1) % 4 {
 		case 0:
-			return scripted.ToolCallResponse(req.ToolChoiceName(), `{"city":"Fixed"}`, nil), nil
+			return saidextest.ToolCallResponse(saidextest.Call("call", req.ToolChoiceName(), `{"city":"Fixed"}`)), nil
 		case 1:
-			return scripted.ToolCallResponse(req.ToolChoiceName(), `{"city":5}`, nil), nil
+			return saidextest.ToolCallResponse(saidextest.Call("call", req.ToolChoiceName(), `{"city":5}`)), nil
 		case 2:
 			return nil, errors.New("HTTP 429: rate limited")
 		default:
-			return scripted.TextResponse("I cannot help with that.", nil), nil
+			return saidextest.TextResponse("I cannot help with that."), nil
 		}
 	})
 	h.node = mustNode(t, []tools.Tool{weather, echo}, WithHandleToolErrors(true),

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/saidex/saidex-go/internal/scripted"
+	"github.com/saidex/saidex-go/saidextest"
 	"github.com/tmc/langchaingo/tools"
 )
 
@@ -35,9 +35,9 @@ func TestValidatorsRerunDuringCorrectionWithAttemptNumbers(t *testing.T) {
 		return nil
 	}
 	// The correction model first answers with the wrong user, then the right one.
-	model := scripted.New(scripted.Sequence(
-		scripted.ForcedToolCall(`{"order_id":"o1","user_id":"u2"}`),
-		scripted.ForcedToolCall(`{"order_id":"o1","user_id":"u1"}`),
+	model := saidextest.NewModel(saidextest.Sequence(
+		saidextest.ForcedToolCall(`{"order_id":"o1","user_id":"u2"}`),
+		saidextest.ForcedToolCall(`{"order_id":"o1","user_id":"u1"}`),
 	))
 	tool := newURTool("get_orders")
 	n := urNode(t, []tools.Tool{tool}, WithValidator("get_orders", v),
@@ -65,7 +65,7 @@ func TestValidatorsRerunDuringCorrectionWithAttemptNumbers(t *testing.T) {
 }
 
 func TestHookAfterFailedCorrectionSeesTheModelsArguments(t *testing.T) {
-	model := scripted.New(scripted.ForcedToolCall(`{"order_id":"o1","user_id":42}`)) // always wrong type
+	model := saidextest.NewModel(saidextest.ForcedToolCall(`{"order_id":"o1","user_id":42}`)) // always wrong type
 	var got UnresolvedToolCall
 	hook := func(_ context.Context, c UnresolvedToolCall) (Resolution, error) {
 		got = c
@@ -112,7 +112,7 @@ func TestEventCarriesPerCallStageDurations(t *testing.T) {
 		time.Sleep(pause)
 		return "ok", nil
 	})
-	model := scripted.New(scripted.Delay(pause, scripted.ForcedToolCall(`{"order_id":"o2","user_id":"u1"}`)))
+	model := saidextest.NewModel(saidextest.Delay(pause, saidextest.ForcedToolCall(`{"order_id":"o2","user_id":"u1"}`)))
 	n := urNode(t, []tools.Tool{slowTool}, WithCorrectionModel(model))
 	ctx, sink := CollectStats(context.Background())
 	if _, err := n.Invoke(ctx, urConversation(

@@ -11,7 +11,7 @@ import (
 
 	"github.com/saidex/saidex-go"
 	"github.com/saidex/saidex-go/internal/fakeprovider"
-	"github.com/saidex/saidex-go/internal/scripted"
+	"github.com/saidex/saidex-go/saidextest"
 	"github.com/tmc/langchaingo/agents"
 	"github.com/tmc/langchaingo/chains"
 	"github.com/tmc/langchaingo/llms"
@@ -194,7 +194,7 @@ func TestAgentToolsRunThroughTheNodeOutsideAnExecutor(t *testing.T) {
 func TestAgentConcurrentExecutors(t *testing.T) {
 	weather, runs := countingWeather()
 	node := mustNode(t, []tools.Tool{weather})
-	model := &scriptModel{Model: scripted.New(func(_ context.Context, req scripted.Request) (*llms.ContentResponse, error) {
+	model := &scriptModel{Model: saidextest.NewModel(func(_ context.Context, req saidextest.Request) (*llms.ContentResponse, error) {
 		msgs := req.Messages
 		last := msgs[len(msgs)-1]
 		if last.Role == llms.ChatMessageTypeTool {

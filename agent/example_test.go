@@ -3,33 +3,14 @@ package agent_test
 import (
 	"context"
 	"fmt"
-	"sync"
 
 	"github.com/saidex/saidex-go"
 	"github.com/saidex/saidex-go/agent"
+	"github.com/saidex/saidex-go/saidextest"
 	"github.com/tmc/langchaingo/agents"
-	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/schema"
 	"github.com/tmc/langchaingo/tools"
 )
-
-// agentExampleModel answers with scripted responses, in order.
-type agentExampleModel struct {
-	mu        sync.Mutex
-	responses []*llms.ContentResponse
-}
-
-func (m *agentExampleModel) GenerateContent(ctx context.Context, _ []llms.MessageContent, _ ...llms.CallOption) (*llms.ContentResponse, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	r := m.responses[0]
-	m.responses = m.responses[1:]
-	return r, nil
-}
-
-func (m *agentExampleModel) Call(ctx context.Context, prompt string, opts ...llms.CallOption) (string, error) {
-	return llms.GenerateFromSinglePrompt(ctx, m, prompt, opts...)
-}
 
 // An agents.Executor runs an [agent.Agent] like any langchaingo agent. The
 // model's first turn holds a valid call and one whose arguments miss the
@@ -48,16 +29,14 @@ func ExampleNew() {
 		fmt.Println(err)
 		return
 	}
-	call := func(id, args string) llms.ToolCall {
-		return llms.ToolCall{ID: id, Type: "function", FunctionCall: &llms.FunctionCall{Name: "get_weather", Arguments: args}}
-	}
-	model := &agentExampleModel{responses: []*llms.ContentResponse{
-		{Choices: []*llms.ContentChoice{{ToolCalls: []llms.ToolCall{
-			call("call_1", `{"city":"Paris"}`),
-			call("call_2", `{"town":"Rome"}`),
-		}}}},
-		{Choices: []*llms.ContentChoice{{Content: "It is sunny in Paris."}}},
-	}}
+	// A scripted model (package saidextest): two calls, then the answer.
+	model := saidextest.NewModel(saidextest.Sequence(
+		saidextest.ToolCalls(
+			saidextest.Call("call_1", "get_weather", `{"city":"Paris"}`),
+			saidextest.Call("call_2", "get_weather", `{"town":"Rome"}`),
+		),
+		saidextest.Text("It is sunny in Paris."),
+	))
 
 	a, err := agent.New(model, node)
 	if err != nil {

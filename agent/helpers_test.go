@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/saidex/saidex-go"
-	"github.com/saidex/saidex-go/internal/scripted"
+	"github.com/saidex/saidex-go/saidextest"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/tools"
 	"go.uber.org/goleak"
@@ -54,15 +54,15 @@ func mustAgent(t testing.TB, m llms.Model, node *saidex.ToolNode, opts ...Option
 }
 
 // scriptModel is a scripted model whose requests the tests read back.
-type scriptModel struct{ *scripted.Model }
+type scriptModel struct{ *saidextest.Model }
 
 // script returns a model answering the i-th request with responses[i].
 func script(responses ...*llms.ContentResponse) *scriptModel {
-	fns := make([]scripted.Func, len(responses))
+	fns := make([]saidextest.Reply, len(responses))
 	for i, r := range responses {
-		fns[i] = func(context.Context, scripted.Request) (*llms.ContentResponse, error) { return r, nil }
+		fns[i] = saidextest.Respond(r)
 	}
-	return &scriptModel{scripted.New(scripted.Sequence(fns...))}
+	return &scriptModel{saidextest.NewModel(saidextest.Sequence(fns...))}
 }
 
 // calls returns what the model received, per call.

@@ -8,13 +8,17 @@
 // call becomes an observation the model reads.
 //
 // What to notice: the model's first call is not JSON at all; it is answered
-// with feedback (the tool never runs), the model sends a valid call next, and
-// the executor run completes with the model's answer.
+// with feedback (the tool never runs) and kept in the history as "{}", so
+// that no later request carries text that is not JSON; the model sends a
+// valid call next, and the executor run completes with the model's answer.
+// Each step prints the arguments as the model sent them and as the history
+// holds them.
 //
 // The model is scripted without an API key; with OPENAI_API_KEY set it is
 // OpenAI's OPENAI_MODEL (default gpt-4o-mini).
 //
-//	go run ./examples/agent
+//	go run ./examples/agent              # from the repository root
+//	cd examples/agent && go run .        # or from this directory
 package main
 
 import (
@@ -24,10 +28,11 @@ import (
 	"log"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/saidex/saidex-go"
 	"github.com/saidex/saidex-go/agent"
-	"github.com/saidex/saidex-go/internal/scripted"
+	"github.com/saidex/saidex-go/saidextest"
 	"github.com/tmc/langchaingo/agents"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/llms/openai"
@@ -56,18 +61,11 @@ func main() {
 
 // scriptedModel plays three turns: a call in Python keyword syntax, the
 // valid call, the answer.
-func scriptedModel() *scripted.Model {
-	call := func(id, args string) scripted.Func {
-		return func(context.Context, scripted.Request) (*llms.ContentResponse, error) {
-			return &llms.ContentResponse{Choices: []*llms.ContentChoice{{ToolCalls: []llms.ToolCall{{
-				ID: id, Type: "function", FunctionCall: &llms.FunctionCall{Name: "get_forecast", Arguments: args},
-			}}}}}, nil
-		}
-	}
-	return scripted.New(scripted.Sequence(
-		call("call_1", `city="Paris", days=2`),
-		call("call_2", `{"city": "Paris", "days": 2}`),
-		scripted.Text("Paris: sunny, 21°C, for the next 2 days."),
+func scriptedModel() *saidextest.Model {
+	return saidextest.NewModel(saidextest.Sequence(
+		saidextest.ToolCalls(saidextest.Call("call_1", "get_forecast", `city="Paris", days=2`)),
+		saidextest.ToolCalls(saidextest.Call("call_2", "get_forecast", `{"city": "Paris", "days": 2}`)),
+		saidextest.Text("Paris: sunny, 21°C, for the next 2 days."),
 	))
 }
 
@@ -80,7 +78,8 @@ func run(ctx context.Context, w io.Writer, model llms.Model) error {
 	if err != nil {
 		return err
 	}
-	a, err := agent.New(model, node)
+	sent := &sentCalls{Model: model, args: map[string]string{}}
+	a, err := agent.New(sent, node)
 	if err != nil {
 		return err
 	}
@@ -92,11 +91,47 @@ func run(ctx context.Context, w io.Writer, model llms.Model) error {
 	}
 	steps, _ := out["intermediateSteps"].([]schema.AgentStep)
 	for i, s := range steps {
-		fmt.Fprintf(w, "step %d: %s %s %s\n", i+1, s.Action.ToolID, s.Action.Tool, s.Action.ToolInput)
-		fmt.Fprintf(w, "  observation: %s\n", strings.ReplaceAll(s.Observation, "\n", "\n               "))
+		fmt.Fprintf(w, "step %d: %s, call %s\n", i+1, s.Action.Tool, s.Action.ToolID)
+		fmt.Fprintf(w, "  the model sent:    %s\n", sent.arguments(s.Action.ToolID))
+		fmt.Fprintf(w, "  the history holds: %s\n", s.Action.ToolInput)
+		fmt.Fprintf(w, "  observation:       %s\n", strings.ReplaceAll(s.Observation, "\n", "\n                     "))
 	}
 	fmt.Fprintf(w, "answer: %s\n", out["output"])
 	return nil
+}
+
+// sentCalls is an llms.Model that passes every request to Model and keeps
+// the argument string of each tool call the model sends, by call id: the
+// executor's steps hold the arguments as the history keeps them, which for
+// a call that is not JSON is "{}".
+type sentCalls struct {
+	llms.Model
+	mu   sync.Mutex
+	args map[string]string
+}
+
+// GenerateContent calls the wrapped model and records its tool calls.
+func (m *sentCalls) GenerateContent(ctx context.Context, messages []llms.MessageContent, options ...llms.CallOption) (*llms.ContentResponse, error) {
+	resp, err := m.Model.GenerateContent(ctx, messages, options...)
+	if err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, c := range resp.Choices {
+		for _, tc := range c.ToolCalls {
+			if tc.FunctionCall != nil {
+				m.args[tc.ID] = tc.FunctionCall.Arguments
+			}
+		}
+	}
+	return resp, nil
+}
+
+func (m *sentCalls) arguments(id string) string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.args[id]
 }
 
 func env(key, def string) string {

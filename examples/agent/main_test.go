@@ -26,10 +26,11 @@ func TestAgent(t *testing.T) {
 	for _, tc := range []struct {
 		name, text, want string
 	}{
-		{"the broken call is recorded with {} as its input", steps[0], `step 1: call_1 get_forecast {}`},
+		{"the broken call is printed as sent", steps[0], `the model sent:    city="Paris", days=2`},
+		{"the history holds {} for it", steps[0], `the history holds: {}`},
 		{"the broken call gets feedback quoting it", steps[0], `It received: city="Paris", days=2`},
 		{"the feedback lists the fields", steps[0], `- days: integer, required`},
-		{"the valid call runs", steps[1], "2: call_2 get_forecast {\"city\": \"Paris\", \"days\": 2}\n  observation: Paris: sunny, 21°C, for 2 days"},
+		{"the valid call runs", steps[1], "the history holds: {\"city\": \"Paris\", \"days\": 2}\n  observation:       Paris: sunny, 21°C, for 2 days"},
 		{"the run ends with the answer", steps[1], "answer: Paris: sunny, 21°C, for the next 2 days.\n"},
 	} {
 		if !strings.Contains(tc.text, tc.want) {

@@ -28,7 +28,7 @@ import (
 	"sync"
 
 	"github.com/saidex/saidex-go"
-	"github.com/saidex/saidex-go/internal/scripted"
+	"github.com/saidex/saidex-go/saidextest"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/llms/openai"
 	"github.com/tmc/langchaingo/tools"
@@ -64,9 +64,9 @@ func main() {
 // has read the feedback, and a correction model that answers with valid
 // arguments and reports token usage the way langchaingo's OpenAI client does.
 func scriptedModels() models {
-	agent := scripted.New(scripted.ToolCall("get_forecast", `{"city": "Oslo", "days": 3}`))
+	agent := saidextest.NewModel(saidextest.ToolCalls(saidextest.Call("call_1", "get_forecast", `{"city": "Oslo", "days": 3}`)))
 	usage := map[string]any{"PromptTokens": 212, "CompletionTokens": 14, "TotalTokens": 226}
-	corrector := scripted.New(scripted.WithUsage(usage, scripted.ForcedToolCall(`{"city": "Oslo", "days": 3}`)))
+	corrector := saidextest.NewModel(saidextest.WithUsage(usage, saidextest.ForcedToolCall(`{"city": "Oslo", "days": 3}`)))
 	return models{agent: agent, corrector: corrector, correctorName: "small-model"}
 }
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/saidex/saidex-go/internal/scripted"
+	"github.com/saidex/saidex-go/saidextest"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -46,16 +46,16 @@ func TestCorrection(t *testing.T) {
 
 	// The agent's second turn was asked with the feedback in its history,
 	// and the correction model was called exactly once.
-	reqs := m.agent.(*scripted.Model).Requests()
+	reqs := m.agent.(*saidextest.Model).Requests()
 	if len(reqs) != 1 || !strings.Contains(lastToolResult(reqs[0]), "days: expected an integer") {
 		t.Errorf("agent requests = %d, want 1 whose history ends with the feedback", len(reqs))
 	}
-	if n := m.corrector.(*scripted.Model).CallCount(); n != 1 {
+	if n := m.corrector.(*saidextest.Model).CallCount(); n != 1 {
 		t.Errorf("correction model called %d times, want 1", n)
 	}
 }
 
-func lastToolResult(req scripted.Request) string {
+func lastToolResult(req saidextest.Request) string {
 	msgs := req.Messages
 	if len(msgs) == 0 {
 		return ""

@@ -34,7 +34,7 @@ import (
 	"strings"
 
 	"github.com/saidex/saidex-go"
-	"github.com/saidex/saidex-go/internal/scripted"
+	"github.com/saidex/saidex-go/saidextest"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/llms/openai"
 	"github.com/tmc/langchaingo/tools"
@@ -66,21 +66,15 @@ func main() {
 
 // scriptedModel plays three turns: two calls (one with single-quoted JSON,
 // one with "town" for "city"), then the fixed call, then the answer.
-func scriptedModel() *scripted.Model {
-	calls := func(cs ...llms.ToolCall) scripted.Func {
-		return func(context.Context, scripted.Request) (*llms.ContentResponse, error) {
-			return &llms.ContentResponse{Choices: []*llms.ContentChoice{{ToolCalls: cs}}}, nil
-		}
-	}
-	return scripted.New(scripted.Sequence(
-		calls(weatherCall("call_1", `{'city': 'Paris'}`), weatherCall("call_2", `{"town": "Rome"}`)),
-		calls(weatherCall("call_3", `{"city": "Rome"}`)),
-		scripted.Text("Paris is sunny (21°C); Rome is cloudy (17°C)."),
+func scriptedModel() *saidextest.Model {
+	return saidextest.NewModel(saidextest.Sequence(
+		saidextest.ToolCalls(
+			saidextest.Call("call_1", "get_weather", `{'city': 'Paris'}`),
+			saidextest.Call("call_2", "get_weather", `{"town": "Rome"}`),
+		),
+		saidextest.ToolCalls(saidextest.Call("call_3", "get_weather", `{"city": "Rome"}`)),
+		saidextest.Text("Paris is sunny (21°C); Rome is cloudy (17°C)."),
 	))
-}
-
-func weatherCall(id, args string) llms.ToolCall {
-	return llms.ToolCall{ID: id, Type: "function", FunctionCall: &llms.FunctionCall{Name: "get_weather", Arguments: args}}
 }
 
 func run(ctx context.Context, w io.Writer, loopModel, graphModel llms.Model) error {

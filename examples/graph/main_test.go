@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/saidex/saidex-go/internal/scripted"
+	"github.com/saidex/saidex-go/saidextest"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -47,7 +47,7 @@ func TestGraph(t *testing.T) {
 
 	// Each model turn after the first was sent the previous turn's calls
 	// with every id answered, the broken one in its repaired form.
-	for name, m := range map[string]*scripted.Model{"ReAct loop": loopModel, "state graph": graphModel} {
+	for name, m := range map[string]*saidextest.Model{"ReAct loop": loopModel, "state graph": graphModel} {
 		reqs := m.Requests()
 		if len(reqs) != 3 {
 			t.Fatalf("%s: %d model turns, want 3", name, len(reqs))

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"slices"
@@ -401,7 +402,7 @@ func TestExportHoldsNoArgumentValue(t *testing.T) {
 		}
 	}
 	var out bytes.Buffer
-	if err := run(context.Background(), &out); err != nil {
+	if err := run(context.Background(), &out, true); err != nil {
 		t.Fatal(err)
 	}
 	exported = append(exported, out.String())
@@ -415,43 +416,76 @@ func TestExportHoldsNoArgumentValue(t *testing.T) {
 	}
 }
 
-func TestRunPrintsTheSpansAndMetrics(t *testing.T) {
-	var out bytes.Buffer
-	if err := run(context.Background(), &out); err != nil {
-		t.Fatal(err)
-	}
-	spansText, metricsText, ok := strings.Cut(out.String(), "\nmetrics:\n")
-	if !ok {
-		t.Fatalf("no metrics section in the output:\n%s", out.String())
-	}
-	var names []string
-	dec := json.NewDecoder(strings.NewReader(spansText))
-	for {
-		var span struct{ Name string }
-		if err := dec.Decode(&span); err == io.EOF {
-			break
-		} else if err != nil {
-			t.Fatalf("decoding span %d: %v", len(names)+1, err)
-		}
-		names = append(names, span.Name)
-	}
-	slices.Sort(names)
-	want := []string{
-		callSpanName + " get_forecast", callSpanName + " get_forecast", callSpanName + " get_forecast", callSpanName + " get_forecast",
-		callSpanName + " get_tides", runSpanName,
-	}
-	if !slices.Equal(names, want) {
-		t.Errorf("printed spans %q, want %q", names, want)
-	}
-	for _, line := range []string{
-		callsMetric + "{gen_ai.tool.name=get_forecast,saidex.outcome=executed} 2",
-		callsMetric + "{gen_ai.tool.name=get_forecast,saidex.outcome=corrected} 1",
-		callsMetric + "{gen_ai.tool.name=get_forecast,saidex.outcome=feedback} 1",
-		callsMetric + "{gen_ai.tool.name=(unknown),saidex.outcome=executed} 1",
-		runDurationMetric + " count=1 ",
-	} {
-		if !strings.Contains(metricsText, line) {
-			t.Errorf("metrics output lacks %q:\n%s", line, metricsText)
-		}
+// TestRunPrintsTheSummaryFirst checks the command's output: the metrics
+// first, then one line per span, the run's span before its call spans,
+// and with verbose the stdout exporter's JSON after them.
+func TestRunPrintsTheSummaryFirst(t *testing.T) {
+	for _, verbose := range []bool{false, true} {
+		t.Run(fmt.Sprintf("verbose=%v", verbose), func(t *testing.T) {
+			var out bytes.Buffer
+			if err := run(context.Background(), &out, verbose); err != nil {
+				t.Fatal(err)
+			}
+			summary, rest, ok := strings.Cut(out.String(), "\nspans (the run, then one per call")
+			if !ok || !strings.HasPrefix(summary, "summary (metrics):\n") {
+				t.Fatalf("the output does not open with the summary, then the spans:\n%s", out.String())
+			}
+			for _, line := range []string{
+				callsMetric + "{gen_ai.tool.name=get_forecast,saidex.outcome=executed} 2",
+				callsMetric + "{gen_ai.tool.name=get_forecast,saidex.outcome=corrected} 1",
+				callsMetric + "{gen_ai.tool.name=get_forecast,saidex.outcome=feedback} 1",
+				callsMetric + "{gen_ai.tool.name=(unknown),saidex.outcome=executed} 1",
+				runDurationMetric + " count=1 ",
+			} {
+				if !strings.Contains(summary, line) {
+					t.Errorf("summary lacks %q:\n%s", line, summary)
+				}
+			}
+
+			lines, jsonText, _ := strings.Cut(rest, "\nspans (stdout trace exporter):\n")
+			var names []string
+			for _, l := range strings.Split(lines, "\n")[1:] {
+				if name, _, ok := strings.Cut(strings.TrimSpace(l), " ("); ok && strings.HasPrefix(l, "  ") {
+					names = append(names, name)
+				}
+			}
+			want := []string{
+				runSpanName,
+				callSpanName + " get_forecast", callSpanName + " get_forecast", callSpanName + " get_forecast", callSpanName + " get_forecast",
+				callSpanName + " get_tides",
+			}
+			if !slices.Equal(names, want) {
+				t.Errorf("span lines name %q, want %q:\n%s", names, want, lines)
+			}
+			if n := strings.Count(lines, "\n"); n > 12 {
+				t.Errorf("the span lines take %d lines:\n%s", n, lines)
+			}
+			if !strings.Contains(lines, "gen_ai.tool.call.id=call_4 saidex.call.index=3 saidex.outcome=feedback") {
+				t.Errorf("the span lines lack call_4's outcome:\n%s", lines)
+			}
+
+			if !verbose {
+				if jsonText != "" {
+					t.Errorf("JSON spans printed without verbose")
+				}
+				return
+			}
+			var jsonNames []string
+			dec := json.NewDecoder(strings.NewReader(jsonText))
+			for {
+				var span struct{ Name string }
+				if err := dec.Decode(&span); err == io.EOF {
+					break
+				} else if err != nil {
+					t.Fatalf("decoding span %d: %v", len(jsonNames)+1, err)
+				}
+				jsonNames = append(jsonNames, span.Name)
+			}
+			slices.Sort(jsonNames)
+			slices.Sort(want)
+			if !slices.Equal(jsonNames, want) {
+				t.Errorf("verbose spans %q, want %q", jsonNames, want)
+			}
+		})
 	}
 }

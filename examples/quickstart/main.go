@@ -1,5 +1,8 @@
 // Command quickstart runs one agent turn through a saidex ToolNode with no
-// API key: a scripted agent model emits three broken tool calls, and saidex
+// API key, and prints the turn before and after the node: what the model
+// sent, what saidex did and what each tool received, and what the history
+// now holds. A scripted agent model (package saidextest) emits three broken
+// tool calls, and saidex
 //
 //   - repairs the first (reasoning text and a trailing comma around the JSON)
 //     and executes it,
@@ -7,9 +10,13 @@
 //   - answers the third, which lacks a required field, with field-level
 //     feedback so the agent can fix it in its next turn.
 //
-// Run it with:
+// The history keeps the repaired and corrected arguments, so no later
+// request carries the broken JSON, and one tool message per call.
+//
+// Run it from the repository root or from this directory:
 //
 //	go run ./examples/quickstart
+//	cd examples/quickstart && go run .
 package main
 
 import (
@@ -18,9 +25,10 @@ import (
 	"io"
 	"log"
 	"os"
+	"strings"
 
 	"github.com/saidex/saidex-go"
-	"github.com/saidex/saidex-go/internal/scripted"
+	"github.com/saidex/saidex-go/saidextest"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/tools"
 )
@@ -45,18 +53,14 @@ func run(ctx context.Context, w io.Writer) error {
 			return fmt.Sprintf("%s: sunny, 21 degrees, for %d days", a.City, a.Days), nil
 		})
 
-	// The agent model: a scripted stand-in that emits broken calls.
-	agent := scripted.New(scripted.Sequence(
-		func(context.Context, scripted.Request) (*llms.ContentResponse, error) {
-			return &llms.ContentResponse{Choices: []*llms.ContentChoice{{ToolCalls: []llms.ToolCall{
-				call("call_1", `<think>The user wants Paris.</think>{"city": "Paris", "days": 2,}`),
-				call("call_2", `{"city": "Oslo", "days": "three"}`),
-				call("call_3", `{"days": 5}`),
-			}}}}, nil
-		},
+	// The agent model: a scripted stand-in that emits three broken calls.
+	agent := saidextest.NewModel(saidextest.ToolCalls(
+		saidextest.Call("call_1", "get_forecast", `<think>The user wants Paris.</think>{"city": "Paris", "days": 2,}`),
+		saidextest.Call("call_2", "get_forecast", `{"city": "Oslo", "days": "three"}`),
+		saidextest.Call("call_3", "get_forecast", `{"days": 5}`),
 	))
 	// The correction model: a scripted stand-in for a small, cheap model.
-	corrector := scripted.New(scripted.ForcedToolCall(`{"city": "Oslo", "days": 3}`))
+	corrector := saidextest.NewModel(saidextest.ForcedToolCall(`{"city": "Oslo", "days": 3}`))
 
 	node, err := saidex.NewToolNode([]tools.Tool{forecast}, saidex.WithCorrectionModel(corrector))
 	if err != nil {
@@ -71,8 +75,10 @@ func run(ctx context.Context, w io.Writer) error {
 		return err
 	}
 	ai := llms.MessageContent{Role: llms.ChatMessageTypeAI}
+	fmt.Fprintln(w, "BEFORE: the model sent")
 	for _, tc := range resp.Choices[0].ToolCalls {
 		ai.Parts = append(ai.Parts, tc)
+		fmt.Fprintf(w, "  %s %s %s\n", tc.ID, tc.FunctionCall.Name, tc.FunctionCall.Arguments)
 	}
 	messages = append(messages, ai)
 
@@ -80,30 +86,33 @@ func run(ctx context.Context, w io.Writer) error {
 	if err != nil {
 		return err
 	}
+	fmt.Fprintln(w, "\nWHAT SAIDEX DID")
 	for _, c := range res.Calls {
-		fmt.Fprintf(w, "%s  %-9s repaired=%-5v args=%s\n", c.ID, c.Outcome, c.Repaired, orNone(string(c.Arguments)))
-		if c.Repaired {
-			fmt.Fprintf(w, "        repair steps: %v\n", c.RepairSteps)
-		}
-		fmt.Fprintf(w, "        answer: %s\n\n", c.Output)
-	}
-	fmt.Fprintln(w, "The AI message as stored in the conversation (sanitized):")
-	for _, p := range res.AIMessage.Parts {
-		if tc, ok := p.(llms.ToolCall); ok {
-			fmt.Fprintf(w, "  %s %s\n", tc.ID, tc.FunctionCall.Arguments)
+		switch c.Outcome {
+		case saidex.OutcomeExecuted:
+			fmt.Fprintf(w, "  %s executed; repair steps %v; the tool got %s\n", c.ID, c.RepairSteps, c.Arguments)
+		case saidex.OutcomeCorrected:
+			fmt.Fprintf(w, "  %s corrected by the correction model; the tool got %s\n", c.ID, c.Arguments)
+		default:
+			fmt.Fprintf(w, "  %s %s: not executed; the model will read the feedback\n", c.ID, c.Outcome)
 		}
 	}
-	fmt.Fprintln(w, "\nnode.Invoke(ctx, messages) returns the conversation with the sanitized AI message and these answers.")
+
+	// node.Invoke(ctx, messages) returns this conversation in one call.
+	messages[res.AIMessageIndex] = res.AIMessage
+	messages = append(messages, res.ToolMessages...)
+	fmt.Fprintln(w, "\nAFTER: the history now holds")
+	for _, m := range messages {
+		for _, p := range m.Parts {
+			switch p := p.(type) {
+			case llms.TextContent:
+				fmt.Fprintf(w, "  %-5s %s\n", m.Role, p.Text)
+			case llms.ToolCall:
+				fmt.Fprintf(w, "  %-5s %s %s %s\n", m.Role, p.ID, p.FunctionCall.Name, p.FunctionCall.Arguments)
+			case llms.ToolCallResponse:
+				fmt.Fprintf(w, "  %-5s %s %s\n", m.Role, p.ToolCallID, strings.ReplaceAll(p.Content, "\n", "\n               "))
+			}
+		}
+	}
 	return nil
-}
-
-func call(id, args string) llms.ToolCall {
-	return llms.ToolCall{ID: id, Type: "function", FunctionCall: &llms.FunctionCall{Name: "get_forecast", Arguments: args}}
-}
-
-func orNone(s string) string {
-	if s == "" {
-		return "(not executed)"
-	}
-	return s
 }

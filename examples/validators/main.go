@@ -22,7 +22,7 @@ import (
 	"os"
 
 	"github.com/saidex/saidex-go"
-	"github.com/saidex/saidex-go/internal/scripted"
+	"github.com/saidex/saidex-go/saidextest"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/llms/openai"
 	"github.com/tmc/langchaingo/tools"
@@ -65,18 +65,13 @@ func main() {
 
 // scriptedAgent sends four calls: one without user_id, one for another
 // user's order, one for a shipped order, and one with a guessed user_id.
-func scriptedAgent() *scripted.Model {
-	call := func(id, args string) llms.ToolCall {
-		return llms.ToolCall{ID: id, Type: "function", FunctionCall: &llms.FunctionCall{Name: "cancel_order", Arguments: args}}
-	}
-	return scripted.New(func(context.Context, scripted.Request) (*llms.ContentResponse, error) {
-		return &llms.ContentResponse{Choices: []*llms.ContentChoice{{ToolCalls: []llms.ToolCall{
-			call("call_1", `{"order_id": "A-100"}`),
-			call("call_2", `{"order_id": "B-200", "user_id": "u1"}`),
-			call("call_3", `{"order_id": "A-101", "user_id": "u1"}`),
-			call("call_4", `{"order_id": "A-102", "user_id": "user-123"}`),
-		}}}}, nil
-	})
+func scriptedAgent() *saidextest.Model {
+	return saidextest.NewModel(saidextest.ToolCalls(
+		saidextest.Call("call_1", "cancel_order", `{"order_id": "A-100"}`),
+		saidextest.Call("call_2", "cancel_order", `{"order_id": "B-200", "user_id": "u1"}`),
+		saidextest.Call("call_3", "cancel_order", `{"order_id": "A-101", "user_id": "u1"}`),
+		saidextest.Call("call_4", "cancel_order", `{"order_id": "A-102", "user_id": "user-123"}`),
+	))
 }
 
 // belongsToUser rejects calls the signed-in user may not make.
