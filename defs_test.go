@@ -10,7 +10,7 @@ import (
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/tools"
 
-	"github.com/saidex/saidex-go/internal/scripted"
+	"github.com/saidex/saidex-go/saidextest"
 )
 
 // Argument types whose reflected schema (invopop/jsonschema without
@@ -79,7 +79,7 @@ func TestDefsCorrectionRouting(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			model := scripted.New(scripted.ForcedToolCall(defsValid))
+			model := saidextest.NewModel(saidextest.ForcedToolCall(defsValid))
 			n, _ := defsNode(t, tt.open, WithCorrectionModel(model))
 			res, err := n.Run(context.Background(), conversation(tc("c1", "record", tt.args)))
 			if err != nil {
