@@ -16,23 +16,6 @@ import (
 	"github.com/tmc/langchaingo/tools"
 )
 
-// aiFromResponse is what a hand-written agent loop does with a response:
-// one AI message with the text and the tool calls of every choice.
-func aiFromResponse(resp *llms.ContentResponse) llms.MessageContent {
-	ai := llms.MessageContent{Role: llms.ChatMessageTypeAI}
-	for _, ch := range resp.Choices {
-		if ch.Content != "" {
-			ai.Parts = append(ai.Parts, llms.TextPart(ch.Content))
-		}
-	}
-	for _, ch := range resp.Choices {
-		for _, tc := range ch.ToolCalls {
-			ai.Parts = append(ai.Parts, tc)
-		}
-	}
-	return ai
-}
-
 // naiveTools is the loop a user writes without saidex: arguments that do
 // not parse are skipped, unknown tools and tool errors are reported.
 func naiveTools(ctx context.Context, ts []tools.Tool, conv []llms.MessageContent) []llms.MessageContent {
@@ -95,7 +78,7 @@ func TestContractOpenAIAgentLoop(t *testing.T) {
 			if err != nil {
 				t.Fatalf("first turn: %v", err)
 			}
-			conv = append(conv, aiFromResponse(resp))
+			conv = append(conv, AIMessageFromResponse(resp))
 			conv = tt.execute(t, node, ts, conv)
 			resp, err = llm.GenerateContent(ctx, conv, llms.WithTools(node.Definitions()))
 			if tt.wantErr != "" {
@@ -156,7 +139,7 @@ func TestContractAnthropicAgentLoop(t *testing.T) {
 			if len(resp.Choices) != 4 {
 				t.Fatalf("anthropic client returned %d choices, want one per block (4)", len(resp.Choices))
 			}
-			conv, err = node.Invoke(ctx, append(conv, aiFromResponse(resp)))
+			conv, err = node.Invoke(ctx, append(conv, AIMessageFromResponse(resp)))
 			if err != nil {
 				t.Fatalf("Invoke: %v", err)
 			}

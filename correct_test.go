@@ -205,7 +205,7 @@ func TestCorrectionRouting(t *testing.T) {
 		{name: "unparseable arguments are corrected", args: `city=Paris days=3`, wantSent: true, wantOut: OutcomeCorrected},
 		{name: "oversized arguments go to the agent", args: `city=Paris days=3`, opts: []Option{WithMaxArgumentBytes(10)}, wantSent: false, wantOut: OutcomeFeedback},
 		{name: "valid call is not sent", args: `{"city":"Paris","days":3}`, wantSent: false, wantOut: OutcomeExecuted},
-		{name: "unknown tool is not sent", args: `{}`, toolName: "nope", wantSent: false, wantOut: OutcomeExecuted},
+		{name: "unknown tool is not sent", args: `{}`, toolName: "nope", wantSent: false, wantOut: OutcomeUnknownTool},
 		{name: "plain tool is not sent", args: `{"__arg1":"1+1"}`, toolName: plain.Name(), wantSent: false, wantOut: OutcomeExecuted},
 	}
 	for _, tt := range tests {

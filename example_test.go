@@ -44,15 +44,11 @@ func Example() {
 			fmt.Println(err)
 			return
 		}
-		choice := resp.Choices[0]
-		if len(choice.ToolCalls) == 0 {
+		ai := saidex.AIMessageFromResponse(resp)
+		if !saidex.MessageHasToolCalls(ai) {
 			printHistory(messages)
-			fmt.Println("answer:", choice.Content)
+			fmt.Println("answer:", resp.Choices[0].Content)
 			return
-		}
-		ai := llms.MessageContent{Role: llms.ChatMessageTypeAI}
-		for _, tc := range choice.ToolCalls {
-			ai.Parts = append(ai.Parts, tc)
 		}
 		// The AI message with repaired arguments, then one tool message per call.
 		if messages, err = node.Invoke(ctx, append(messages, ai)); err != nil {

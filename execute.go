@@ -13,13 +13,26 @@ import (
 	"github.com/tmc/langchaingo/llms"
 )
 
-// ToolError is returned by [ToolNode.Run] when a tool fails and the node is
-// not configured to answer the failure with a message (see
-// [WithHandleToolErrors]). It unwraps to the tool's error.
+// ToolError is returned by [ToolNode.Run] and [ToolNode.Invoke] when a tool
+// fails and the node is not configured to answer the failure with a
+// message (see [WithHandleToolErrors]). It unwraps to the tool's error.
+//
+// The run stops there, but nothing that ran is lost: Partial holds the tool
+// messages of the calls answered before it stopped (their tools ran, side
+// effects included), so that the caller can keep them in the history and
+// answer the rest — running the node again on that history executes only
+// the calls left unanswered (see [ToolNode.Invoke]).
 type ToolError struct {
 	Tool   string // the tool's name
 	CallID string // the call's id, possibly empty
 	Err    error  // the tool's error, or a *PanicError
+
+	// Partial is the result of the stopped run: ToolMessages answers, in
+	// call order, every call answered before the run stopped; Calls
+	// reports on every call, the failing one and those that never started
+	// with [OutcomeUnanswered]; AIMessage is the sanitized AI message to
+	// keep with them. It is nil in a ToolError not returned by a ToolNode.
+	Partial *Result
 }
 
 // Error returns the tool name, the call id and the tool's error.
@@ -201,7 +214,7 @@ func (n *ToolNode) executeOne(ctx context.Context, r *run, c *call) error {
 		return err
 	}
 	c.status = statusAnswered
-	if c.tool == nil {
+	if c.tool == nil { // OutcomeUnknownTool
 		c.output = fmt.Sprintf("Error: %s is not a valid tool, try one of [%s].", quotedName(c.name), n.toolNames())
 		c.isError = true
 		return nil
@@ -219,9 +232,33 @@ func (n *ToolNode) executeOne(ctx context.Context, r *run, c *call) error {
 		return nil
 	}
 	if ctx.Err() != nil {
+		c.status, c.err = statusStopped, err
 		return ctx.Err()
 	}
-	return n.answerToolError(c, err)
+	if stop := n.answerToolError(c, err); stop != nil {
+		c.status, c.err = statusStopped, err
+		return stop
+	}
+	return nil
+}
+
+// stopped returns the error that stopped the execution stage. A *ToolError
+// gets the run's partial result: the calls answered so far, with their
+// messages, and the others reported unanswered.
+func (n *ToolNode) stopped(r *run, calls []*call, err error) error {
+	te, ok := err.(*ToolError) // as answerToolError made it, not one wrapped by a tool
+	if !ok {
+		return err
+	}
+	for _, c := range calls {
+		if c.status == statusValid || c.status == statusStopped {
+			c.status, c.outcome = statusStopped, OutcomeUnanswered
+		}
+	}
+	res := n.assemble(r, calls)
+	n.sanitize(r, res, calls) // sanitize.go
+	te.Partial = res
+	return te
 }
 
 // answerToolError turns a tool's error into the call's answer, or into the

@@ -89,19 +89,8 @@ func HasToolCalls(key, ifTools, otherwise string) func(ctx context.Context, stat
 		if err != nil || len(msgs) == 0 {
 			return otherwise
 		}
-		last := msgs[len(msgs)-1]
-		if last.Role != llms.ChatMessageTypeAI {
-			return otherwise
-		}
-		for _, p := range last.Parts {
-			switch p := p.(type) {
-			case llms.ToolCall:
-				return ifTools
-			case *llms.ToolCall:
-				if p != nil {
-					return ifTools
-				}
-			}
+		if MessageHasToolCalls(msgs[len(msgs)-1]) { // messages.go
+			return ifTools
 		}
 		return otherwise
 	}

@@ -93,7 +93,7 @@ func modelStateNode(m llms.Model, node *ToolNode, appendOnly bool) sgNode {
 		if err != nil {
 			return nil, err
 		}
-		ai := aiFromResponse(resp)
+		ai := AIMessageFromResponse(resp)
 		if appendOnly {
 			return map[string]interface{}{"messages": []llms.MessageContent{ai}}, nil
 		}

@@ -1,6 +1,12 @@
 package saidex
 
-import "github.com/tmc/langchaingo/llms"
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/tmc/langchaingo/llms"
+)
 
 // SplitToolCalls returns a copy of messages in which every AI message holds
 // at most one part, for langchaingo's Anthropic client (llms/anthropic,
@@ -60,6 +66,173 @@ func SplitToolCalls(messages []llms.MessageContent) []llms.MessageContent {
 			}
 		}
 		i = j - 1
+	}
+	return out
+}
+
+// ErrMisplacedMessage is matched, with errors.Is, by the error
+// [ToolNode.Run] and [ToolNode.Invoke] return for a conversation the
+// provider would reject: after the last AI message with tool calls, some of
+// whose calls are unanswered, comes a message that is not a tool message (a
+// human or system message, or an AI message without tool calls). Nothing
+// executes. The error is a [*MisplacedMessageError] naming that message.
+var ErrMisplacedMessage = errors.New("saidex: a message other than a tool message follows unanswered tool calls")
+
+// MisplacedMessageError is the error behind [ErrMisplacedMessage]. Answer
+// the pending calls before any other message (or remove that message), then
+// run the node again.
+type MisplacedMessageError struct {
+	// Index is the position, in the conversation given, of the first
+	// message after the AI message that is not a tool message; Role is its
+	// role.
+	Index int
+	Role  llms.ChatMessageType
+	// AIMessageIndex is the position of the AI message whose calls are
+	// not all answered.
+	AIMessageIndex int
+}
+
+// Error names the misplaced message and the AI message it follows.
+func (e *MisplacedMessageError) Error() string {
+	return fmt.Sprintf("saidex: message %d (role %q) follows AI message %d, whose tool calls are not all answered; the provider rejects such a conversation",
+		e.Index, e.Role, e.AIMessageIndex)
+}
+
+// Is reports whether target is [ErrMisplacedMessage].
+func (e *MisplacedMessageError) Is(target error) bool { return target == ErrMisplacedMessage }
+
+// callMessage returns the index of the AI message whose calls Run handles:
+// the last AI message with a tool call, else the last AI message, else -1.
+// Later AI messages without calls are history, checked by skipAnswered.
+func callMessage(messages []llms.MessageContent) int {
+	last := -1
+	for i := len(messages) - 1; i >= 0; i-- {
+		if messages[i].Role != llms.ChatMessageTypeAI {
+			continue
+		}
+		if MessageHasToolCalls(messages[i]) {
+			return i
+		}
+		if last < 0 {
+			last = i
+		}
+	}
+	return last
+}
+
+// skipAnswered marks the calls of messages[ai] that a tool message after it
+// already answers (see matchResponses): they are not executed and get no
+// new message (OutcomeAlreadyAnswered). When some call is still pending, it
+// returns a *MisplacedMessageError for the first message after the AI
+// message that is not a tool message, before anything runs.
+func skipAnswered(messages []llms.MessageContent, ai int, calls []*call) error {
+	if ai == len(messages)-1 {
+		return nil // nothing follows: every call is pending, the common case
+	}
+	answers := matchResponses(messages[ai], messages[ai+1:])
+	pending := false
+	for _, c := range calls {
+		switch {
+		case c.status == statusDropped:
+		case c.index < len(answers) && answers[c.index] >= 0:
+			c.status, c.outcome, c.err = statusSkipped, OutcomeAlreadyAnswered, nil
+		default:
+			pending = true
+		}
+	}
+	if !pending {
+		return nil
+	}
+	for i := ai + 1; i < len(messages); i++ {
+		if messages[i].Role != llms.ChatMessageTypeTool {
+			return &MisplacedMessageError{Index: i, Role: messages[i].Role, AIMessageIndex: ai}
+		}
+	}
+	return nil
+}
+
+// matchResponses matches the tool calls of ai, in order, to the tool
+// responses of the tool messages in after: each response answers at most
+// one call, the first unanswered one it fits — the call with its id, or for
+// a call without id one of the same tool name, which is how the node
+// answers such a call (Gemini's calls have no ids). A call whose id repeats
+// an earlier call's id is never answered, as the node drops it. It returns,
+// per call (in the order of toolCallsOf), the index in after of the message
+// answering it, or -1.
+func matchResponses(ai llms.MessageContent, after []llms.MessageContent) []int {
+	type response struct {
+		msg  int
+		r    llms.ToolCallResponse
+		used bool
+	}
+	var rs []response
+	for i, m := range after {
+		if m.Role != llms.ChatMessageTypeTool {
+			continue
+		}
+		for _, p := range m.Parts {
+			switch r := p.(type) {
+			case llms.ToolCallResponse:
+				rs = append(rs, response{msg: i, r: r})
+			case *llms.ToolCallResponse:
+				if r != nil {
+					rs = append(rs, response{msg: i, r: *r})
+				}
+			}
+		}
+	}
+	calls := toolCallsOf(ai)
+	out := make([]int, len(calls))
+	seen := make(map[string]bool, len(calls))
+	for k, tc := range calls {
+		out[k] = -1
+		if tc.ID != "" {
+			if seen[tc.ID] {
+				continue
+			}
+			seen[tc.ID] = true
+		}
+		name := ""
+		if tc.FunctionCall != nil {
+			name = tc.FunctionCall.Name
+		}
+		for j := range rs {
+			r := &rs[j]
+			if r.used || r.r.ToolCallID != tc.ID || (tc.ID == "" && r.r.Name != name) {
+				continue
+			}
+			r.used, out[k] = true, r.msg
+			break
+		}
+	}
+	return out
+}
+
+// placeToolMessages returns, in a new slice, messages with the tool messages
+// fresh (the node's new answers) placed as the providers require: right
+// after messages[ai], together with the tool messages already there, in
+// call order; tool messages that answer no call follow them, then any
+// other message, in the order given.
+func placeToolMessages(messages []llms.MessageContent, ai int, fresh []llms.MessageContent) []llms.MessageContent {
+	out := make([]llms.MessageContent, 0, len(messages)+len(fresh))
+	if ai == len(messages)-1 {
+		return append(append(out, messages...), fresh...)
+	}
+	tail := append(slices.Clone(messages[ai+1:]), fresh...)
+	placed := make([]bool, len(tail))
+	out = append(out, messages[:ai+1]...)
+	for _, i := range matchResponses(messages[ai], tail) {
+		if i >= 0 && !placed[i] {
+			placed[i] = true
+			out = append(out, tail[i])
+		}
+	}
+	for _, tool := range []bool{true, false} {
+		for i, m := range tail {
+			if !placed[i] && (m.Role == llms.ChatMessageTypeTool) == tool {
+				out = append(out, m)
+			}
+		}
 	}
 	return out
 }

@@ -241,9 +241,9 @@ func TestInvalidUTF8AndNULBytes(t *testing.T) {
 		{"raw NUL after the object", "get_weather", "{\"city\":\"Oslo\"}\x00", OutcomeExecuted, false},
 		{"only invalid bytes", "get_weather", "\xff\xfe\xfd", OutcomeFeedback, true},
 		{"invalid UTF-8 as a key", "get_weather", "{\"ci\xfety\":\"Oslo\"}", OutcomeFeedback, true},
-		{"NUL in the tool name", "get_weather\x00", `{"city":"Oslo"}`, OutcomeExecuted, true},
-		{"invalid UTF-8 in the tool name", "get_\xffweather", `{"city":"Oslo"}`, OutcomeExecuted, true},
-		{"only a NUL as the tool name", "\x00", `{"city":"Oslo"}`, OutcomeExecuted, true},
+		{"NUL in the tool name", "get_weather\x00", `{"city":"Oslo"}`, OutcomeUnknownTool, true},
+		{"invalid UTF-8 in the tool name", "get_\xffweather", `{"city":"Oslo"}`, OutcomeUnknownTool, true},
+		{"only a NUL as the tool name", "\x00", `{"city":"Oslo"}`, OutcomeUnknownTool, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

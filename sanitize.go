@@ -122,6 +122,8 @@ func (n *ToolNode) sanitize(r *run, res *Result, calls []*call) {
 // and whether they differ from the model's own argument string.
 func (n *ToolNode) sanitizedArguments(c *call) (string, bool) {
 	switch {
+	case c.status == statusSkipped: // answered before this run: kept as it was answered
+		return c.raw, false
 	case c.noFunc:
 		return "{}", true
 	case len(c.raw) > n.cfg.maxArgumentBytes: // refused unparsed (WithMaxArgumentBytes); never parsed here either
@@ -139,7 +141,7 @@ func (n *ToolNode) sanitizedArguments(c *call) (string, bool) {
 		return s, true
 	}
 	secrets := c.tool.secret
-	if c.ran() {
+	if c.ran() || c.status == statusStopped { // a stopped call had valid arguments, kept to run it later
 		if c.outcome == OutcomeExecuted && !c.repaired && secrets == nil && c.args == c.raw {
 			// The model's own arguments parsed as they were (c.value is
 			// their decoding, or rawValid says the raw text is an object):

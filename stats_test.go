@@ -68,17 +68,17 @@ func TestEventReportsEachOutcomeOfARun(t *testing.T) {
 		"1 c2 weather feedback err=true repaired=false[] prevalidated=true corr=false/0 issues=1 flagged=0 tokens=map[]",
 		"2 c3 weather feedback err=true repaired=false[] prevalidated=true corr=false/0 issues=0 flagged=0 tokens=map[]",
 		"3 c1 weather dropped err=false repaired=false[] prevalidated=false corr=false/0 issues=0 flagged=0 tokens=map[]",
-		"4 c5 nope executed err=true repaired=false[] prevalidated=false corr=false/0 issues=0 flagged=0 tokens=map[]",
+		"4 c5 nope unknown_tool err=true repaired=false[] prevalidated=false corr=false/0 issues=0 flagged=0 tokens=map[]",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("calls =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	var counts []int
-	for _, o := range []Outcome{OutcomeExecuted, OutcomeFeedback, OutcomeDropped, OutcomeCorrected, OutcomeSalvaged} {
+	for _, o := range []Outcome{OutcomeExecuted, OutcomeFeedback, OutcomeDropped, OutcomeCorrected, OutcomeSalvaged, OutcomeUnknownTool} {
 		counts = append(counts, ev.Count(o))
 	}
-	if !reflect.DeepEqual(counts, []int{2, 2, 1, 0, 0}) {
-		t.Errorf("executed, feedback, dropped, corrected, salvaged = %v, want [2 2 1 0 0]", counts)
+	if !reflect.DeepEqual(counts, []int{1, 2, 1, 0, 0, 1}) {
+		t.Errorf("executed, feedback, dropped, corrected, salvaged, unknown_tool = %v, want [1 2 1 0 0 1]", counts)
 	}
 	if ev.AIMessageIndex != 1 || ev.Start.IsZero() || ev.TokenUsage() != nil {
 		t.Errorf("event = %+v", ev)

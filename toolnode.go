@@ -130,8 +130,7 @@ type Outcome string
 // The outcomes of a tool call.
 const (
 	// OutcomeExecuted: the call ran on the executor with the model's own
-	// (possibly repaired) arguments. Calls to unknown tools, which the
-	// executor answers with an error message, are executed too.
+	// (possibly repaired) arguments.
 	OutcomeExecuted Outcome = "executed"
 	// OutcomeCorrected: the call ran with arguments from the correction model.
 	OutcomeCorrected Outcome = "corrected"
@@ -143,6 +142,17 @@ const (
 	// OutcomeDropped: the call was neither executed nor answered, because its
 	// id repeats an earlier call's id in the same message.
 	OutcomeDropped Outcome = "dropped"
+	// OutcomeUnknownTool: the call names a tool the node does not have.
+	// Nothing ran; its tool message is an error naming the node's tools.
+	OutcomeUnknownTool Outcome = "unknown_tool"
+	// OutcomeAlreadyAnswered: a tool message after the AI message already
+	// answers the call (a retried step, a resumed history). It was not
+	// executed and gets no new message; its report's Output is empty.
+	OutcomeAlreadyAnswered Outcome = "already_answered"
+	// OutcomeUnanswered: the run stopped before the call was answered: its
+	// tool returned the error that stopped the run (Err holds it), or it
+	// never started. Only the partial result of a [*ToolError] has it.
+	OutcomeUnanswered Outcome = "unanswered"
 )
 
 // CallReport describes what the node did with one tool call. [ToolNode.Run]
@@ -166,7 +176,7 @@ type CallReport struct {
 	// schema before it could run: true for every call to a tool with a
 	// schema (a call whose arguments do not parse fails that check), false
 	// for plain and unknown tools, whose calls pass through, and for
-	// dropped calls.
+	// dropped and already answered calls.
 	Prevalidated bool
 	// Repaired reports whether the repair stage changed the arguments, and
 	// RepairSteps which steps it applied, in order; a conversion by
@@ -184,7 +194,8 @@ type CallReport struct {
 	// [WithCoercion]) in the arguments the call ran with, in path order;
 	// nil when none was.
 	Coercions []Coercion
-	// Output is the content of the call's tool message ("" when dropped).
+	// Output is the content of the call's tool message ("" when the call
+	// has no new message: dropped, already answered, unanswered).
 	Output string
 	// IsError reports whether the tool message answers with an error:
 	// feedback, an unknown tool, or a tool error turned into a message.
@@ -218,7 +229,8 @@ type Result struct {
 	// AIMessageIndex is the index, in the conversation given to Run, of the
 	// AI message whose calls were handled.
 	AIMessageIndex int
-	// ToolMessages holds one tool message per answered call, in call order.
+	// ToolMessages holds one tool message per call this Run answered, in
+	// call order: none for a call already answered in the conversation.
 	// Each has role llms.ChatMessageTypeTool and exactly one
 	// llms.ToolCallResponse part.
 	ToolMessages []llms.MessageContent
@@ -234,14 +246,29 @@ type Result struct {
 
 // Invoke runs the node on a conversation and returns a new conversation:
 // the messages given, with the AI message replaced by its sanitized copy
-// (see [WithSanitizeMessages]), followed by one tool message per answered
-// tool call of the last AI message, in call order. The input slice is not
-// modified.
+// (see [WithSanitizeMessages]), and one tool message per pending tool call
+// of that AI message, placed right after it in call order. The input slice
+// is not modified.
+//
+// The AI message is the last one with tool calls. Accepted conversations:
+//
+//   - it is the last message: every call is pending (the usual case);
+//   - it is followed only by tool messages: calls they already answer are
+//     skipped (not executed, no new message), and the pending calls' tool
+//     messages join them, the whole block in call order, as OpenAI and
+//     Anthropic require. So a retried or resumed step runs each call once;
+//   - every call is answered: nothing runs and the conversation is
+//     returned unchanged, whatever follows (Invoke is idempotent);
+//   - there is no AI message with tool calls: the conversation is returned
+//     unchanged.
+//
+// A conversation in which a message other than a tool message follows the
+// AI message while some of its calls are pending is refused with an error
+// matching [ErrMisplacedMessage], before anything runs.
 //
 // Its signature is that of a message-graph node, so it can be added to a
-// graph directly. An AI message without tool calls yields the conversation
-// unchanged. Errors are those of [ToolNode.Run]. Pass the caller's graph
-// state with [ContextWithState].
+// graph directly. Errors are those of [ToolNode.Run]. Pass the caller's
+// graph state with [ContextWithState].
 func (n *ToolNode) Invoke(ctx context.Context, messages []llms.MessageContent) ([]llms.MessageContent, error) {
 	res, err := n.Run(ctx, messages)
 	if err != nil {
@@ -252,14 +279,17 @@ func (n *ToolNode) Invoke(ctx context.Context, messages []llms.MessageContent) (
 
 // updatedConversation returns, in a new slice, messages with the AI message
 // replaced by its sanitized copy (unless WithSanitizeMessages(false)) and
-// the tool messages appended.
+// the new tool messages placed after it (history.go); messages unchanged
+// when the run answered no call.
 func (n *ToolNode) updatedConversation(messages []llms.MessageContent, res *Result) []llms.MessageContent {
-	out := make([]llms.MessageContent, 0, len(messages)+len(res.ToolMessages))
-	out = append(out, messages...)
+	if len(res.ToolMessages) == 0 {
+		return slices.Clone(messages)
+	}
+	out := placeToolMessages(messages, res.AIMessageIndex, res.ToolMessages)
 	if res.AIMessageChanged && !n.cfg.keepMessages {
 		out[res.AIMessageIndex] = res.AIMessage
 	}
-	return append(out, res.ToolMessages...)
+	return out
 }
 
 // RunOption configures one call of [ToolNode.Run].
@@ -286,13 +316,18 @@ func newRunConfig(opts []RunOption) runConfig {
 	return *c
 }
 
-// Run handles the tool calls of the last AI message of messages and returns
-// the tool messages and a report per call. messages is not modified.
+// Run handles the pending tool calls of the last AI message with tool calls
+// and returns their tool messages and a report per call; the conversations
+// it accepts, and how it treats calls already answered, are those of
+// [ToolNode.Invoke]. messages is not modified.
 //
-// It returns [ErrNoAIMessage] when there is no AI message, ctx.Err() when ctx
-// is done before every call is answered (never a partial result), and a
-// [*ToolError] when a tool fails in a way the node is configured not to
-// answer (see [WithHandleToolErrors]). It returns a
+// It returns [ErrNoAIMessage] when there is no AI message, an error
+// matching [ErrMisplacedMessage] for a conversation the provider would
+// reject, ctx.Err() when ctx is done before every call is answered (never
+// a partial result), and a [*ToolError] when a tool fails in a way the
+// node is configured not to answer (see [WithHandleToolErrors]); its
+// Partial result holds the calls answered before the run stopped. It
+// returns a
 // [*ToolCallValidationError] with [WithOnUnresolved]([Raise]), an error
 // wrapping an unresolved hook's error, and an interrupt (see [ErrInterrupt])
 // unchanged; all of them before any call executes, except an interrupt
@@ -302,7 +337,7 @@ func (n *ToolNode) Run(ctx context.Context, messages []llms.MessageContent, opts
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	aiIndex := lastAIMessage(messages)
+	aiIndex := callMessage(messages) // history.go
 	if aiIndex < 0 {
 		return nil, ErrNoAIMessage
 	}
@@ -310,12 +345,15 @@ func (n *ToolNode) Run(ctx context.Context, messages []llms.MessageContent, opts
 	r.start = r.now()                  // zero when nobody listens (stats.go)
 	r.state, ctx = runState(ctx, rcfg) // unresolved.go
 	calls := n.collect(messages[aiIndex])
+	if err := skipAnswered(messages, aiIndex, calls); err != nil { // history.go
+		return nil, err
+	}
 
 	if err := n.prepare(ctx, r, calls); err != nil {
 		return nil, err
 	}
 	if err := n.execute(ctx, r, calls); err != nil { // execute.go
-		return nil, err
+		return nil, n.stopped(r, calls, err)
 	}
 	r.lap(&r.stages.Execute)
 	res := n.assemble(r, calls)
@@ -366,15 +404,6 @@ type run struct {
 	stages      StageDurations
 }
 
-func lastAIMessage(messages []llms.MessageContent) int {
-	for i := len(messages) - 1; i >= 0; i-- {
-		if messages[i].Role == llms.ChatMessageTypeAI {
-			return i
-		}
-	}
-	return -1
-}
-
 // callStatus is where a call stands in the pipeline.
 type callStatus int
 
@@ -384,6 +413,8 @@ const (
 	statusInvalid                    // needs correction, a hook or feedback
 	statusAnswered                   // its tool message content is set
 	statusDropped                    // neither executed nor answered
+	statusSkipped                    // answered before this run (history.go)
+	statusStopped                    // the run stopped before answering it (execute.go)
 )
 
 // call is one tool call travelling through the pipeline.
@@ -454,8 +485,11 @@ func (n *ToolNode) collect(ai llms.MessageContent) []*call {
 			// A plain tool's string is not parsed, but the cap holds for it too.
 			c.status, c.outcome = statusInvalid, OutcomeFeedback
 			c.err = fmt.Errorf("%w: %d bytes exceed the limit of %d", ErrMalformedArguments, len(c.raw), n.cfg.maxArgumentBytes)
-		case c.tool == nil || c.tool.schema == nil:
-			// Unknown tools and plain tools pass through to the executor.
+		case c.tool == nil:
+			// Answered by the executor with an error naming the node's tools.
+			c.args, c.status, c.outcome = c.raw, statusValid, OutcomeUnknownTool
+		case c.tool.schema == nil:
+			// Plain tools pass through to the executor.
 			c.args, c.status = c.raw, statusValid
 		}
 		if c.id != "" {
@@ -490,8 +524,8 @@ func (n *ToolNode) assemble(r *run, calls []*call) *Result {
 			rep.Arguments = c.jsonArguments()
 		}
 		res.Calls[i] = rep
-		if c.status == statusDropped {
-			continue
+		if c.status != statusAnswered {
+			continue // dropped, already answered, or left unanswered by a stopped run
 		}
 		parts[i] = llms.ToolCallResponse{ToolCallID: c.id, Name: c.name, Content: c.output}
 		res.ToolMessages = append(res.ToolMessages, llms.MessageContent{
@@ -509,7 +543,7 @@ func (c *call) report() CallReport {
 	return CallReport{
 		Index: c.index, ID: c.id, Name: c.name, RawArguments: c.raw,
 		Outcome: c.outcome, Repaired: c.repaired, RepairSteps: slices.Clone(c.steps),
-		Prevalidated: c.tool != nil && c.tool.schema != nil && c.status != statusDropped,
+		Prevalidated: c.tool != nil && c.tool.schema != nil && c.status != statusDropped && c.status != statusSkipped,
 		Issues:       c.issues, Flagged: c.flagged, Coercions: slices.Clone(c.coercions),
 		Output: c.output, IsError: c.isError, Err: c.err,
 		CorrectionAttempted: c.correctionAttempted, CorrectionRetries: c.correctionRetries,

@@ -86,7 +86,7 @@ func TestRunReportsOutcomes(t *testing.T) {
 	if res.AIMessageIndex != 1 {
 		t.Errorf("AIMessageIndex = %d, want 1", res.AIMessageIndex)
 	}
-	outcomes := []Outcome{OutcomeExecuted, OutcomeFeedback, OutcomeDropped, OutcomeExecuted}
+	outcomes := []Outcome{OutcomeExecuted, OutcomeFeedback, OutcomeDropped, OutcomeUnknownTool}
 	isErr := []bool{false, true, false, true}
 	for i, c := range res.Calls {
 		if c.Index != i || c.Outcome != outcomes[i] || c.IsError != isErr[i] {

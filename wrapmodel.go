@@ -32,7 +32,8 @@ import (
 // What WrapModel found is attached to each choice that has tool calls and
 // read with [CheckedCalls]: one [CallReport] per tool call, whose Outcome
 // is feedback for a call that must not run (its Output is the feedback
-// text to answer it with) and otherwise says where its arguments came from
+// text to answer it with), unknown_tool for a call naming a tool the node
+// does not have, and otherwise says where its arguments came from
 // (executed: the model's own, possibly repaired; corrected; salvaged).
 // Calls whose id repeats an earlier id are reported dropped and left in
 // place.

@@ -46,7 +46,7 @@ func TestWrapModelReportsEveryCallOfEveryChoice(t *testing.T) {
 	}{
 		1: {{OutcomeExecuted, false}, {OutcomeFeedback, true}},
 		2: {{OutcomeFeedback, true}},
-		3: {{OutcomeExecuted, false}, {OutcomeDropped, false}},
+		3: {{OutcomeUnknownTool, false}, {OutcomeDropped, false}},
 	}
 	for i := 1; i < 4; i++ {
 		reps, ok := CheckedCalls(resp.Choices[i])
@@ -82,7 +82,7 @@ func TestWrapModelVerdictsMatchTheNode(t *testing.T) {
 		t.Fatal(err)
 	}
 	reps, _ := CheckedCalls(resp.Choices[0])
-	ai := aiFromResponse(resp)
+	ai := AIMessageFromResponse(resp)
 	res, err := node.Run(context.Background(), []llms.MessageContent{ai})
 	if err != nil {
 		t.Fatal(err)

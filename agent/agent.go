@@ -206,8 +206,9 @@ func (a *Agent) Plan(ctx context.Context, steps []schema.AgentStep, inputs map[s
 	if resp == nil || len(resp.Choices) == 0 {
 		return nil, nil, errors.New("saidex: agent: the model returned no choices")
 	}
-	ai, text, nCalls := aiMessageFromResponse(resp)
-	if nCalls == 0 {
+	ai := saidex.AIMessageFromResponse(resp)
+	text := textOf(ai)
+	if !saidex.MessageHasToolCalls(ai) {
 		return nil, &schema.AgentFinish{ReturnValues: map[string]any{a.cfg.outputKey: text}, Log: text}, nil
 	}
 	conv := append(msgs, ai)
@@ -277,34 +278,15 @@ func (a *Agent) conversation(steps []schema.AgentStep, inputs map[string]string)
 	return msgs
 }
 
-// aiMessageFromResponse merges the choices of a response into one AI
-// message: their texts first, then the tool calls of every choice in
-// order. A choice that carries only a legacy function call contributes it
-// as a tool call without an id.
-func aiMessageFromResponse(resp *llms.ContentResponse) (ai llms.MessageContent, text string, nCalls int) {
-	ai.Role = llms.ChatMessageTypeAI
-	var texts []string
-	var calls []llms.ContentPart
-	for _, ch := range resp.Choices {
-		if ch == nil {
-			continue
-		}
-		if ch.Content != "" {
-			texts = append(texts, ch.Content)
-		}
-		for _, tc := range ch.ToolCalls {
-			calls = append(calls, tc)
-		}
-		if len(ch.ToolCalls) == 0 && ch.FuncCall != nil {
-			calls = append(calls, llms.ToolCall{Type: "function", FunctionCall: &llms.FunctionCall{Name: ch.FuncCall.Name, Arguments: ch.FuncCall.Arguments}})
+// textOf returns the text of an AI message made by
+// saidex.AIMessageFromResponse: its one text part, or "".
+func textOf(ai llms.MessageContent) string {
+	for _, p := range ai.Parts {
+		if t, ok := p.(llms.TextContent); ok {
+			return t.Text
 		}
 	}
-	text = strings.Join(texts, "\n")
-	if text != "" {
-		ai.Parts = append(ai.Parts, llms.TextPart(text))
-	}
-	ai.Parts = append(ai.Parts, calls...)
-	return ai, text, len(calls)
+	return ""
 }
 
 // toolCalls returns the tool calls of a message, in order: its
