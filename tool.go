@@ -55,8 +55,91 @@ var ErrInvalidArguments = errors.New("saidex: invalid tool arguments")
 // schema has accepted, which already rejects unknown fields, and decodes them
 // with encoding/json's Unmarshal semantics on the faster engine of
 // github.com/go-json-experiment/json (its v1 options).
+//
+// NewTool panics, like regexp.MustCompile, when no JSON Schema describes A:
+// a channel, function, complex number, uintptr or unsafe.Pointer reachable
+// through its exported fields (a field tagged json:"-" is left out, as
+// encoding/json does). The message names the tool, the field path (JSON
+// names, "[]" for elements and ".*" for map values) and the Go type, for
+// example:
+//
+//	saidex: NewTool "notify": argument type main.NotifyArgs: field target.done has Go type chan struct {}, which no JSON Schema describes
+//
+// Such a type is a programming error, found when the tool is built.
 func NewTool[A any](name, description string, fn func(ctx context.Context, args A) (string, error)) Tool {
-	return &typedTool[A]{name: name, description: description, fn: fn, schema: reflectSchema[A]()}
+	return &typedTool[A]{name: name, description: description, fn: fn, schema: toolSchema[A](name)}
+}
+
+// toolSchema reflects the schema of A for the tool named tool, turning
+// invopop's panic for a type it cannot describe ("unsupported type chan
+// int", with no location) into one that names the tool and the field.
+func toolSchema[A any](tool string) map[string]any {
+	defer func() {
+		v := recover()
+		if v == nil {
+			return
+		}
+		typ := reflect.TypeFor[A]()
+		switch path, bad, ok := undescribable(typ); {
+		case !ok:
+			panic(fmt.Sprintf("saidex: NewTool %q: argument type %s: %v", tool, typ, v))
+		case path == "":
+			panic(fmt.Sprintf("saidex: NewTool %q: argument type %s is one no JSON Schema describes", tool, typ))
+		default:
+			panic(fmt.Sprintf("saidex: NewTool %q: argument type %s: field %s has Go type %s, which no JSON Schema describes", tool, typ, path, bad))
+		}
+	}()
+	return reflectSchema[A]()
+}
+
+// schemaProvider is the method with which a type gives
+// github.com/invopop/jsonschema its own schema (as Secret does).
+type schemaProvider interface{ JSONSchema() *jsonschema.Schema }
+
+// undescribable finds, the way invopop/jsonschema walks a type (exported
+// and embedded fields, json:"-" left out, types with their own JSONSchema
+// method not entered), the first value of a kind no JSON Schema describes.
+// It returns its path (JSON field names; "" for typ itself) and type.
+func undescribable(typ reflect.Type) (path string, bad reflect.Type, ok bool) {
+	seen := map[reflect.Type]bool{}
+	var walk func(t reflect.Type, path string) (string, reflect.Type, bool)
+	walk = func(t reflect.Type, path string) (string, reflect.Type, bool) {
+		for t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		if seen[t] || t.Implements(reflect.TypeFor[schemaProvider]()) || reflect.PointerTo(t).Implements(reflect.TypeFor[schemaProvider]()) {
+			return "", nil, false
+		}
+		switch t.Kind() {
+		case reflect.Chan, reflect.Func, reflect.Complex64, reflect.Complex128, reflect.Uintptr, reflect.UnsafePointer:
+			return path, t, true
+		case reflect.Slice, reflect.Array:
+			return walk(t.Elem(), path+"[]")
+		case reflect.Map:
+			return walk(t.Elem(), path+".*")
+		case reflect.Struct:
+			seen[t] = true
+			for i := range t.NumField() {
+				f := t.Field(i)
+				name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+				if name == "-" || (!f.IsExported() && !f.Anonymous) {
+					continue
+				}
+				sub := path
+				if !f.Anonymous || name != "" {
+					if name == "" {
+						name = f.Name
+					}
+					sub = strings.TrimPrefix(path+"."+name, ".")
+				}
+				if p, b, found := walk(f.Type, sub); found {
+					return p, b, true
+				}
+			}
+		}
+		return "", nil, false
+	}
+	return walk(typ, "")
 }
 
 type typedTool[A any] struct {

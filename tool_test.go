@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -155,6 +156,67 @@ func TestNewToolDirectCallIsStrict(t *testing.T) {
 			}
 			if err != nil || out != "ok" || got.City != "Oslo" {
 				t.Fatalf("Call(%s) = %q, %v; args %+v", tt.in, out, err, got)
+			}
+		})
+	}
+}
+
+func TestNewToolPanicsNamingTheUndescribableField(t *testing.T) {
+	type target struct {
+		Done chan struct{} `json:"done"`
+	}
+	type nested struct {
+		City   string `json:"city"`
+		Target target `json:"target"`
+	}
+	type hooks struct {
+		Hooks []map[string]func() `json:"hooks"`
+	}
+	type embedded struct {
+		target
+		Name string `json:"name"`
+	}
+	type skipped struct {
+		City string        `json:"city"`
+		Done chan struct{} `json:"-"`
+		done chan struct{} //lint:ignore U1000 an unexported field, which NewTool must skip
+	}
+	tests := []struct {
+		name  string
+		build func()
+		want  []string // substrings of the panic message; nil: no panic
+	}{
+		{"chan in a nested struct", func() { NewTool("notify", "", func(context.Context, nested) (string, error) { return "", nil }) },
+			[]string{`NewTool "notify"`, "field target.done", "chan struct {}"}},
+		{"func in a map in a slice", func() { NewTool("hook", "", func(context.Context, hooks) (string, error) { return "", nil }) },
+			[]string{`NewTool "hook"`, "field hooks[].*", "func()"}},
+		{"chan in an embedded struct", func() { NewTool("emb", "", func(context.Context, embedded) (string, error) { return "", nil }) },
+			[]string{`NewTool "emb"`, "field done", "chan struct {}"}},
+		{"complex argument type", func() { NewTool("cx", "", func(context.Context, complex128) (string, error) { return "", nil }) },
+			[]string{`NewTool "cx"`, "argument type complex128 is one no JSON Schema describes"}},
+		{"fields encoding/json skips", func() { NewTool("ok", "", func(context.Context, skipped) (string, error) { return "", nil }) }, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var msg string
+			func() {
+				defer func() {
+					if v := recover(); v != nil {
+						msg = fmt.Sprint(v)
+					}
+				}()
+				tt.build()
+			}()
+			if tt.want == nil {
+				if msg != "" {
+					t.Fatalf("panicked: %s", msg)
+				}
+				return
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(msg, w) {
+					t.Errorf("panic %q does not contain %q", msg, w)
+				}
 			}
 		})
 	}
