@@ -66,8 +66,14 @@ func (c *correctionConfig) validate() []error {
 //
 // Token usage of the correction calls is reported per call in
 // [CallReport].Tokens, keyed by model name: the name the client reports in
-// the response's GenerationInfo, else the one set in opts with
-// llms.WithModel, else the Go type of m (for example "*openai.LLM").
+// the response's GenerationInfo (langchaingo's mistral client does; its
+// openai, anthropic and googleai clients do not), else the one set in opts
+// with llms.WithModel, else the one m was configured with, for
+// langchaingo's clients that keep it (openai.WithModel,
+// anthropic.WithModel, googleai.WithDefaultModel; read from the client,
+// since langchaingo exposes it through no method), else — a client
+// configured without a model name, or another llms.Model — the Go type of
+// m (for example "*openai.LLM").
 //
 // Privacy: m receives the tool's name and description, the invalid
 // arguments, and up to [WithCorrectionContextMessages] earlier messages of

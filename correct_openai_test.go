@@ -135,3 +135,48 @@ func TestCorrectionThroughOpenAIClientRateLimited(t *testing.T) {
 		t.Errorf("%d requests, %d tool runs; want 1 and 0 (no network retries)", cs.requests, len(rec.ran()))
 	}
 }
+
+// fieldModel is a model of another package than langchaingo's that has a
+// field named model: its name is not read.
+type fieldModel struct {
+	llms.Model
+	model string
+}
+
+// Correction tokens are keyed by the model the client was configured with
+// when the response names none (langchaingo's openai client drops the
+// response's "model"), with llms.WithModel taking precedence, and the Go
+// type as the documented fallback.
+func TestCorrectionTokensKeyedByConfiguredModel(t *testing.T) {
+	cs := &cxChatServer{answer: `{"city":"Paris","days":3}`}
+	srv := httptest.NewServer(cs)
+	defer srv.Close()
+	bare, err := openai.New(openai.WithBaseURL(srv.URL), openai.WithToken("test"), openai.WithHTTPClient(srv.Client()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		model llms.Model
+		opts  []llms.CallOption
+		want  string
+	}{
+		{"the client's configured model", cxOpenAI(t, srv), nil, "gpt-test-mini"},
+		{"llms.WithModel first", cxOpenAI(t, srv), []llms.CallOption{llms.WithModel("gpt-override")}, "gpt-override"},
+		{"a client configured without a model", bare, nil, "*openai.LLM"},
+		{"another package's field is not read", &fieldModel{Model: cxOpenAI(t, srv), model: "hidden"}, nil, "*saidex.fieldModel"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n := cxNode(t, []tools.Tool{(&cxRecorder{}).tool()}, WithCorrectionModel(tt.model, tt.opts...))
+			res, err := n.Run(context.Background(), cxConversation(cxCall("call_1", "forecast", `{"city":"Paris","days":"three"}`)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep := res.Calls[0]
+			if got, want := rep.Tokens[tt.want], (TokenUsage{120, 15, 135}); rep.Outcome != OutcomeCorrected || got != want || len(rep.Tokens) != 1 {
+				t.Errorf("outcome %s, Tokens = %v, want %s: %v", rep.Outcome, rep.Tokens, tt.want, want)
+			}
+		})
+	}
+}
