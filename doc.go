@@ -41,13 +41,16 @@
 // Models emit broken tool calls: argument JSON that does not parse, reasoning
 // text around it, a string where an integer belongs, a misnamed key, a
 // missing field, an unknown tool. A [ToolNode] sits where a stock tool
-// executor sits and, for every tool call of the last AI message, runs
+// executor sits and, for every pending tool call of the last AI message with
+// tool calls, runs
 //
 //	repair -> validate -> correct -> resolve -> execute
 //
 // It guarantees that every tool call with a usable id is answered by exactly
 // one tool message, so the next model turn is never rejected for an
-// unanswered call id.
+// unanswered call id: a call already answered in the history is never run
+// again, and a run stopped by a tool error returns the messages of the calls
+// it answered in its [*ToolError] (see [ToolNode.Invoke]).
 //
 // Each stage lives in the file named after it: repair.go, validate.go,
 // correct.go, unresolved.go, execute.go, then sanitize.go (the clean copy of

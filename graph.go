@@ -36,9 +36,11 @@ var ErrStateShape = errors.New("saidex: unexpected graph state")
 //
 // The node returns a partial update, as smallnest's MapSchema expects: a
 // new map holding only key, whose value is the whole updated conversation
-// as a []llms.MessageContent — the input messages, the last AI message
-// replaced by its updated copy (see the sanitize stage), then one tool
-// message per answered call. Other keys of the state are left to the graph.
+// as a []llms.MessageContent — what [ToolNode.Invoke] returns: the input
+// messages, the AI message replaced by its updated copy (see the sanitize
+// stage), with one tool message per call answered by this run placed after
+// it; the messages unchanged when no call was pending. Other keys of the
+// state are left to the graph.
 // Register no reducer (the MapSchema default overwrites) or an overwrite
 // reducer for key. An appending reducer, such as smallnest's AddMessages
 // (langchaingo messages carry no id, so it cannot replace one), would add
@@ -52,7 +54,9 @@ func (n *ToolNode) StateNode(key string) func(ctx context.Context, state any) (a
 
 // StateNodeAppend is [ToolNode.StateNode] for a key whose reducer appends
 // (smallnest's AddMessages): the partial update holds only the new tool
-// messages under key. An appending state cannot replace the AI message, so
+// messages under key (none when no call was pending); on a half-answered
+// history they follow the tool messages already there, not in call order.
+// An appending state cannot replace the AI message, so
 // its arguments stay as the model sent them; where the conversation goes
 // back to a provider that parses past arguments (Anthropic, Gemini), prefer
 // StateNode with an overwriting key.

@@ -18,14 +18,17 @@ import (
 // executor does, after repairing and validating them. It is safe for
 // concurrent use by multiple goroutines.
 //
-// For every tool call of the last AI message it runs
+// For every pending tool call of the last AI message with tool calls it
+// runs
 //
 //	repair -> validate -> correct -> resolve -> execute
 //
-// and answers every call with exactly one tool message, in call order. The
-// only exception is a call that repeats an id already used by an earlier
-// call of the same message: it cannot be answered unambiguously, so it is
-// dropped (not executed, not answered) and a warning is logged.
+// and answers every call with exactly one tool message, in call order.
+// Calls the history already answers are skipped (see [ToolNode.Invoke]); a
+// tool error that stops the run leaves the calls after it unanswered (see
+// [ToolError]). A call that repeats an id already used by an earlier call
+// of the same message cannot be answered unambiguously, so it is dropped
+// (not executed, not answered) and a warning is logged.
 type ToolNode struct {
 	cfg   config
 	tools map[string]*boundTool
