@@ -185,7 +185,6 @@ func defaultExtractSettings() extractSettings {
 			stripThinking: true,
 			jsonRepair:    true,
 			maxBytes:      DefaultMaxArgumentBytes,
-			maxRepair:     DefaultMaxRepairBytes,
 		},
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/invopop/jsonschema"
+	"github.com/saidex/saidex-go/internal/jsonread"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -176,7 +177,7 @@ func (n *ToolNode) sanitizedArguments(c *call) (string, bool) {
 // float64 (1e999) although the text is valid JSON.
 func isJSONObject(s string) bool {
 	t := strings.TrimLeft(s, " \t\r\n")
-	if len(t) == 0 || t[0] != '{' || checkSyntax(t) != syntaxOK { // checkSyntax: repair_scan.go, a linear pre-check
+	if len(t) == 0 || t[0] != '{' || !jsonread.Valid(t) { // a linear pre-check
 		return false
 	}
 	var m map[string]any
