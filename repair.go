@@ -108,8 +108,8 @@ type repairResult struct {
 }
 
 // repairArguments turns a raw argument string into one JSON value with
-// package lenient (see [RepairStep]): an argument string that parses is
-// returned as it is, after one decode. A refusal is a
+// package lenient (see [RepairStep]), and decodes that value once. An
+// argument string that parses is returned as it is. A refusal is a
 // *MalformedArgumentsError carrying lenient's reason.
 func repairArguments(raw string, opt repairOptions) (repairResult, error) {
 	if len(raw) > opt.maxBytes {
@@ -123,6 +123,14 @@ func repairArguments(raw string, opt repairOptions) (repairResult, error) {
 		}
 		return repairResult{}, malformed("%v", err) // not reached: lenient refuses with *lenient.Error
 	}
+	// One pass: lenient checked the text, or produced it.
+	v, err := jsonread.Read(res.JSON)
+	if errors.Is(err, jsonread.ErrTooDeep) {
+		return repairResult{}, malformed("the arguments are nested deeper than %d levels", MaxNestingDepth)
+	}
+	if err != nil { // not reached: FuzzRepair (internal/lenient)
+		return repairResult{}, malformed("the arguments are not valid JSON and could not be repaired without guessing")
+	}
 	var steps []RepairStep
 	if len(res.Steps) > 0 {
 		steps = make([]RepairStep, len(res.Steps))
@@ -130,7 +138,7 @@ func repairArguments(raw string, opt repairOptions) (repairResult, error) {
 			steps[i] = RepairStep(s) // lenient.Step values are the RepairStep values
 		}
 	}
-	return repairResult{value: res.Value, json: res.JSON, steps: steps}, nil
+	return repairResult{value: v, json: res.JSON, steps: steps}, nil
 }
 
 // decodeJSON decodes exactly one JSON value, keeping numbers as

@@ -53,9 +53,11 @@ type Decoder struct {
 	own    []byte // the decoder's copy of a string, reused across pools
 	text   string // the same text as a string, when the decoder was made from one
 	strict bool
-	// members is a stack of the members of the objects being decoded,
-	// so that each map is made at its final size.
+	// members and items are stacks of the members of the objects and the
+	// items of the arrays being decoded, so that each map and slice is
+	// made at its final size.
 	members []member
+	items   []any
 }
 
 type member struct {
@@ -113,6 +115,11 @@ func (d *Decoder) Release() {
 	d.members = d.members[:0]
 	if cap(d.members) > maxPooledMembers {
 		d.members = nil
+	}
+	clear(d.items[:cap(d.items)])
+	d.items = d.items[:0]
+	if cap(d.items) > maxPooledMembers {
+		d.items = nil
 	}
 	if cap(d.own) > maxPooledCopy {
 		d.own = nil
@@ -215,16 +222,13 @@ func Decode(s string) (any, error) {
 	return v, nil
 }
 
-// DecodeValid decodes b, a text its caller produced as one JSON value, as
-// Decode does but in one pass, without the syntax check first, and reading
-// b in place (the caller owns b and does not change it during the call).
-// s is either empty or the same text as a string: strings and numbers with
-// no escape are then returned as substrings of s rather than copies. A
-// text that is not one JSON value after all is refused with ErrNotJSON
-// (or ErrTooDeep).
-func DecodeValid(b []byte, s string) (any, error) {
-	d := NewDecoder(b, false)
-	d.text = s
+// Read decodes s, a text its caller has reason to expect to be one JSON
+// value (it produced it, or checked it), as Decode does but in one pass,
+// without the syntax check first. A text that is not one JSON value after
+// all is refused with ErrNotJSON (or ErrTooDeep), possibly after some
+// decoding.
+func Read(s string) (any, error) {
+	d := NewStringDecoder(s, false)
 	defer d.Release()
 	v, err := d.Value()
 	switch {
@@ -283,14 +287,17 @@ func (d *Decoder) Value() (any, error) {
 		if _, err := d.ReadToken(); err != nil {
 			return nil, err
 		}
-		a := make([]any, 0)
+		base := len(d.items)
 		for d.PeekKind() != ']' {
 			v, err := d.Value()
 			if err != nil {
 				return nil, err
 			}
-			a = append(a, v)
+			d.items = append(d.items, v)
 		}
+		a := append(make([]any, 0, len(d.items)-base), d.items[base:]...) // non-nil, as in encoding/json
+		clear(d.items[base:])
+		d.items = d.items[:base]
 		_, err := d.ReadToken()
 		return a, err
 	case '"':

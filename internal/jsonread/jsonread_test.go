@@ -49,7 +49,7 @@ func decoderVerdict(s string) (Syntax, any) {
 	return OK, v
 }
 
-// checkAgainstEncodingJSON checks Check, Decode and DecodeValid on s
+// checkAgainstEncodingJSON checks Check, Decode and Read on s
 // against encoding/json: the same verdict and the same value (deeply
 // equal, types included).
 func checkAgainstEncodingJSON(t *testing.T, s string) {
@@ -59,25 +59,25 @@ func checkAgainstEncodingJSON(t *testing.T, s string) {
 		t.Fatalf("Check(%.80q) = %d, encoding/json says %d", s, got, want)
 	}
 	got, err := Decode(s)
-	gotValid, errValid := DecodeValid([]byte(s), "")
+	gotValid, errValid := Read(s)
 	switch want {
 	case OK:
 		if err != nil || !reflect.DeepEqual(got, wantValue) {
 			t.Fatalf("Decode(%.80q) = %#v, %v; encoding/json decodes %#v", s, got, err, wantValue)
 		}
 		if errValid != nil || !reflect.DeepEqual(gotValid, wantValue) {
-			t.Fatalf("DecodeValid(%.80q) = %#v, %v; encoding/json decodes %#v", s, gotValid, errValid, wantValue)
+			t.Fatalf("Read(%.80q) = %#v, %v; encoding/json decodes %#v", s, gotValid, errValid, wantValue)
 		}
 	case TooDeep:
 		if !errors.Is(err, ErrTooDeep) || !errors.Is(errValid, ErrTooDeep) {
-			t.Fatalf("Decode(%.80q): %v, DecodeValid: %v; want ErrTooDeep", s, err, errValid)
+			t.Fatalf("Decode(%.80q): %v, Read: %v; want ErrTooDeep", s, err, errValid)
 		}
 	default:
 		if !errors.Is(err, ErrNotJSON) {
 			t.Fatalf("Decode(%.80q): %v, want ErrNotJSON", s, err)
 		}
 		if errValid == nil {
-			t.Fatalf("DecodeValid(%.80q) = %#v, accepted a text encoding/json refuses", s, gotValid)
+			t.Fatalf("Read(%.80q) = %#v, accepted a text encoding/json refuses", s, gotValid)
 		}
 	}
 }
@@ -204,7 +204,7 @@ func TestUnquoteReadsAsEncodingJSON(t *testing.T) {
 
 // FuzzDecode checks that Check accepts exactly what encoding/json decodes,
 // and reports the nesting limit where it does; that Decode and
-// DecodeValid decode the same values; and that Unquote reads strings as
+// Read decode the same values; and that Unquote reads strings as
 // encoding/json does.
 func FuzzDecode(f *testing.F) {
 	for _, s := range syntaxCases() {

@@ -1,5 +1,7 @@
 // Package lenient turns an argument string that a model meant as one JSON
-// value into that value, or refuses it with a reason meant for the model.
+// value into the JSON text of that value, or refuses it with a reason meant
+// for the model. It produces text, never a decoded value: its caller
+// decodes the result once (package jsonread), or checks it on its bytes.
 //
 // [Repair] undoes what clearly means exactly one value: reasoning blocks,
 // code fences, leaked template tokens, prose and extra closing braces
@@ -11,12 +13,11 @@
 // whose closing brackets are added. It never guesses: everything else is
 // refused with an [*Error].
 //
-// Every JSON text is read with package jsonread. Repair is linear in the
+// Every JSON text is checked with package jsonread. Repair is linear in the
 // length of its input.
 package lenient
 
 import (
-	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -65,10 +66,12 @@ type Options struct {
 	FixSyntax     bool // fix quotes, keys, literals, commas, comments and truncation
 }
 
-// Result is a repaired value.
+// Result is a repaired text.
 type Result struct {
-	Value any    // the decoded value; JSON numbers as json.Number
-	JSON  string // its JSON text: the raw string when it parsed as it is
+	// JSON is one JSON value: the raw string when it parsed as it is (or a
+	// part of it, when only noise around it was dropped), else the
+	// object's compact canonical text.
+	JSON  string
 	Steps []Step // the steps applied, in the order of the constants
 }
 
@@ -77,12 +80,12 @@ const maxEncodingLayers = 8
 
 // Repair turns raw into one JSON value.
 //
-// A raw string that parses is returned as it is (one decode), unless it is
-// a JSON string holding an object, whose encoding is undone. Anything else
-// goes through the steps in order: strip reasoning blocks, extract the
-// single object from prose, fences, template tokens and repeated copies,
-// then scan it, which fixes its syntax and produces its canonical text,
-// decoded once.
+// A raw string that parses is returned as it is (one syntax check),
+// unless it is a JSON string holding an object, whose encoding is undone.
+// Anything else goes through the steps in order: strip reasoning blocks,
+// extract the single object from prose, fences, template tokens and
+// repeated copies, then scan it, which fixes its syntax and produces its
+// canonical text.
 func Repair(raw string, opt Options) (Result, error) {
 	res, err := repairLayer(raw, opt, 0)
 	if err == nil && len(res.Steps) == 0 && res.JSON != raw {
@@ -98,11 +101,10 @@ func Repair(raw string, opt Options) (Result, error) {
 
 // repairLayer repairs one layer of encoding.
 func repairLayer(raw string, opt Options, layer int) (Result, error) {
-	v, err := jsonread.Decode(raw)
-	if err == nil {
-		return unwrapString(Result{Value: v, JSON: raw}, opt, layer)
-	}
-	if errors.Is(err, jsonread.ErrTooDeep) {
+	switch jsonread.Check(raw) {
+	case jsonread.OK:
+		return unwrapString(Result{JSON: raw}, opt, layer)
+	case jsonread.TooDeep:
 		return Result{}, errTooDeep()
 	}
 	return repairBroken(raw, opt, layer)
@@ -112,14 +114,14 @@ func errTooDeep() error {
 	return malformed("the arguments are nested deeper than %d levels", jsonread.MaxDepth)
 }
 
-// unwrapString undoes JSON-string encoding around an object: a parsed value
-// that is a string holding (possibly encoded again) an object.
+// unwrapString undoes JSON-string encoding around an object: res.JSON,
+// valid JSON, that is a string holding (possibly encoded again) an object.
 func unwrapString(res Result, opt Options, layer int) (Result, error) {
-	s, ok := res.Value.(string)
-	if !ok {
+	t := strings.TrimLeft(res.JSON, " \t\r\n")
+	if !strings.HasPrefix(t, `"`) {
 		return res, nil
 	}
-	cur := s
+	cur, _, _ := jsonread.DecodeString(t)
 	for l := layer; l < maxEncodingLayers; l++ {
 		t := strings.TrimSpace(cur)
 		switch {
@@ -185,8 +187,8 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 			if t == "" {
 				return Result{}, malformed("the arguments hold only a reasoning block and no JSON object after it")
 			}
-			if v, err := jsonread.Decode(t); err == nil {
-				return unwrapString(Result{Value: v, JSON: t, Steps: steps}, opt, layer)
+			if jsonread.Valid(t) {
+				return unwrapString(Result{JSON: t, Steps: steps}, opt, layer)
 			}
 		}
 	} else if hasThinkTag(t) {
@@ -253,28 +255,21 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 		steps = addStep(steps, s)
 	}
 
-	// The object itself, decoded once: its canonical text, or the text as
-	// written when it needed no normalisation.
-	var v any
+	// The object itself: its canonical text, or its text as written when
+	// it needed no normalisation.
 	if sc.normalised {
-		text := string(sc.out)
-		v, err = jsonread.DecodeValid(sc.out, text)
-		if err == nil {
-			return Result{Value: v, JSON: text, Steps: append(steps, FixSyntax)}, nil
-		}
-	} else if span != strings.Trim(raw, " \t\r\n") {
-		// repairBroken runs only on text that did not parse: a span that
-		// is that text but for JSON white space cannot.
-		v, err = jsonread.Decode(span)
-		if err == nil {
-			return unwrapString(Result{Value: v, JSON: span, Steps: steps}, opt, layer)
+		return Result{JSON: sc.out.String(), Steps: append(steps, FixSyntax)}, nil
+	}
+	// repairBroken runs only on text that did not parse: a span that is
+	// that text but for JSON white space cannot.
+	if span != strings.Trim(raw, " \t\r\n") {
+		switch jsonread.Check(span) {
+		case jsonread.OK:
+			return Result{JSON: span, Steps: steps}, nil
+		case jsonread.TooDeep: // not reached: the scanner refuses it
+			return Result{}, errTooDeep()
 		}
 	}
-	if errors.Is(err, jsonread.ErrTooDeep) {
-		return Result{}, errTooDeep()
-	}
-	// The scanner copies \u escapes as written; jsontext refuses an
-	// invalid surrogate pair that encoding/json would read.
 	return Result{}, malformed("the arguments are not valid JSON and could not be repaired without guessing")
 }
 
@@ -312,7 +307,7 @@ func repeatedCopy(first *scanner, span, suffix string) (bool, string) {
 		return strings.HasPrefix(span, strings.TrimSpace(suffix)), ""
 	}
 	defer sc2.release()
-	return string(first.out) == string(sc2.out), suffix[sc2.i:]
+	return first.out.String() == sc2.out.String(), suffix[sc2.i:]
 }
 
 var (

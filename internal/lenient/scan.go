@@ -2,7 +2,6 @@ package lenient
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -40,8 +39,8 @@ const (
 type scanner struct {
 	s     string
 	i     int
-	out   []byte // the canonical text
-	stack []byte // open brackets
+	out   strings.Builder // the canonical text
+	stack []byte          // open brackets
 	state int
 	// what the state was entered by, for error messages and truncation
 	afterComma, afterOpen, lastNumber bool
@@ -67,7 +66,8 @@ var errNeedsRepair = &Error{Reason: "the arguments are not valid JSON (JSON repa
 // and its canonical text.
 func scanObject(s string, strict bool) (*scanner, error) {
 	sc := scannerPool.Get().(*scanner)
-	*sc = scanner{s: s, state: stValue, strict: strict, out: slices.Grow(sc.out[:0], len(s)+8), stack: sc.stack[:0], lastStr: -1}
+	*sc = scanner{s: s, state: stValue, strict: strict, stack: sc.stack[:0], lastStr: -1}
+	sc.out.Grow(len(s) + 8)
 	if err := sc.run(); err != nil {
 		sc.release()
 		return nil, err
@@ -75,20 +75,20 @@ func scanObject(s string, strict bool) (*scanner, error) {
 	return sc, nil
 }
 
-// scannerPool keeps scanners, with their buffers, between scans: the
+// scannerPool keeps scanners, with their bracket stacks, between scans: the
 // repair of one argument string scans one to three objects.
 var scannerPool = sync.Pool{New: func() any { return new(scanner) }}
 
-// maxPooled bounds the buffers a pooled scanner keeps.
+// maxPooled bounds the bracket stack a pooled scanner keeps.
 const maxPooled = 64 << 10
 
-// release returns sc to the pool. Neither sc nor its canonical text may be
-// used after.
+// release returns sc to the pool. sc may not be used after; its canonical
+// text is not reused, so a string taken from it stays valid.
 func (sc *scanner) release() {
-	if cap(sc.out) > maxPooled || cap(sc.stack) > maxPooled {
+	if cap(sc.stack) > maxPooled {
 		return
 	}
-	*sc = scanner{out: sc.out[:0], stack: sc.stack[:0]}
+	*sc = scanner{stack: sc.stack[:0]}
 	scannerPool.Put(sc)
 }
 
@@ -119,7 +119,7 @@ func (sc *scanner) run() error {
 				return malformed("the arguments are nested deeper than %d levels", jsonread.MaxDepth)
 			}
 			sc.stack = append(sc.stack, c)
-			sc.out = append(sc.out, c)
+			sc.out.WriteByte(c)
 			sc.i++
 			sc.started = true
 			sc.afterOpen, sc.afterComma = true, false
@@ -136,7 +136,7 @@ func (sc *scanner) run() error {
 			if sc.state != stColon {
 				return sc.unexpected()
 			}
-			sc.out = append(sc.out, ':')
+			sc.out.WriteByte(':')
 			sc.i++
 			sc.state = stValue
 			sc.afterOpen, sc.afterComma = false, false
@@ -205,7 +205,7 @@ func (sc *scanner) valueStart() error {
 // a missing one.
 func (sc *scanner) comma() {
 	if sc.pendingComma || sc.state == stAfterValue {
-		sc.out = append(sc.out, ',')
+		sc.out.WriteByte(',')
 	}
 	sc.pendingComma = false
 }
@@ -243,7 +243,7 @@ func (sc *scanner) closeBracket(c byte) error {
 	}
 	sc.pendingComma = false // a trailing comma
 	sc.stack = sc.stack[:len(sc.stack)-1]
-	sc.out = append(sc.out, c)
+	sc.out.WriteByte(c)
 	sc.i++
 	sc.valueDone()
 	sc.lastStr = -1
@@ -260,7 +260,7 @@ func (sc *scanner) atEOF() error {
 	}
 	switch {
 	case sc.state == stAfterValue && !sc.lastNumber:
-		if sc.lastStr >= 0 && endsInSpace(jsonread.Unquote(string(sc.out[sc.lastStr:]))) {
+		if sc.lastStr >= 0 && endsInSpace(jsonread.Unquote(sc.out.String()[sc.lastStr:])) {
 			// "New York " is far more likely the start of `"New York "City""`
 			// cut at its inner quote than a value that ends in a space.
 			return malformed("the argument string was cut off inside a string value")
@@ -271,9 +271,9 @@ func (sc *scanner) atEOF() error {
 		sc.truncated = true
 		for k := len(sc.stack) - 1; k >= 0; k-- {
 			if sc.stack[k] == '[' {
-				sc.out = append(sc.out, ']')
+				sc.out.WriteByte(']')
 			} else {
-				sc.out = append(sc.out, '}')
+				sc.out.WriteByte('}')
 			}
 		}
 		return nil
@@ -386,7 +386,7 @@ func (sc *scanner) number() error {
 			return malformed("a number at byte %d is not a valid JSON number", start)
 		}
 	}
-	sc.out = append(sc.out, s[start:i]...)
+	sc.out.WriteString(s[start:i])
 	sc.i = i
 	sc.valueDone()
 	sc.lastNumber = true
@@ -418,9 +418,9 @@ func (sc *scanner) word() error {
 		sc.lastNumber = false
 		sc.comma()
 		// An identifier (letters, digits, '_', '$') needs no escape.
-		sc.out = append(sc.out, '"')
-		sc.out = append(sc.out, w...)
-		sc.out = append(sc.out, '"')
+		sc.out.WriteByte('"')
+		sc.out.WriteString(w)
+		sc.out.WriteByte('"')
 		sc.i = j
 		sc.state = stColon
 		sc.afterOpen, sc.afterComma = false, false
@@ -451,7 +451,7 @@ func (sc *scanner) word() error {
 		}
 		return malformed("a value at byte %d is not quoted and is not true, false or null", sc.i)
 	}
-	sc.out = append(sc.out, lit...)
+	sc.out.WriteString(lit)
 	sc.i = j
 	sc.valueDone()
 	sc.lastNumber = false
@@ -561,10 +561,9 @@ func (sc *scanner) str(q rune) error {
 	}
 	s := sc.s
 	i := sc.i + utf8.RuneLen(q)
-	b := sc.out
-	start := len(b)
-	b = append(b, '"')
-	defer func() { sc.out = b }()
+	b := &sc.out
+	start := b.Len()
+	b.WriteByte('"')
 	inner := 0 // unescaped quotes inside the value
 	cut := func() error {
 		if keyPos {
@@ -587,7 +586,7 @@ func (sc *scanner) str(q rune) error {
 			for j < len(s) && plainScanByte[s[j]] {
 				j++
 			}
-			b = append(b, s[i:j]...)
+			b.WriteString(s[i:j])
 			i = j
 		case c == '\\':
 			if i+1 >= len(s) {
@@ -596,7 +595,8 @@ func (sc *scanner) str(q rune) error {
 			e := s[i+1]
 			switch e {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				b = append(b, '\\', e)
+				b.WriteByte('\\')
+				b.WriteByte(e)
 				i += 2
 			case 'u':
 				if i+6 > len(s) {
@@ -607,30 +607,30 @@ func (sc *scanner) str(q rune) error {
 						return malformed("a string at byte %d has an invalid \\u escape", i)
 					}
 				}
-				b = append(b, s[i:i+6]...)
+				b.WriteString(s[i : i+6])
 				i += 6
 			case '\'':
 				if err := sc.normalise(); err != nil {
 					return err
 				}
-				b = append(b, '\'')
+				b.WriteByte('\'')
 				i += 2
 			default:
 				// Not a JSON escape: keep the backslash as written.
 				if err := sc.normalise(); err != nil {
 					return err
 				}
-				b = append(b, '\\', '\\')
+				b.WriteString(`\\`)
 				i++
 			}
 		case c < 0x20:
 			if err := sc.normalise(); err != nil {
 				return err
 			}
-			b = appendControl(b, c)
+			writeControl(b, c)
 			i++
 		case c == '"' && q != '"':
-			b = append(b, '\\', '"')
+			b.WriteString(`\"`)
 			i++
 		default:
 			r, n := utf8.DecodeRuneInString(s[i:])
@@ -650,7 +650,7 @@ func (sc *scanner) str(q rune) error {
 						// value is ordinary.)
 						return malformed("a string value at byte %d holds an unescaped quote, and where the value ends is ambiguous", sc.i)
 					}
-					b = append(b, '"')
+					b.WriteByte('"')
 					sc.endString(start, i+n, keyPos)
 					return nil
 				}
@@ -660,15 +660,15 @@ func (sc *scanner) str(q rune) error {
 				}
 				inner++
 				if r == '"' {
-					b = append(b, '\\', '"')
+					b.WriteString(`\"`)
 					i += n
 					continue
 				}
 			}
 			if r == utf8.RuneError && n == 1 {
-				b = append(b, `\ufffd`...)
+				b.WriteString(`\ufffd`)
 			} else {
-				b = append(b, s[i:i+n]...)
+				b.WriteString(s[i : i+n])
 			}
 			i += n
 		}
@@ -703,21 +703,22 @@ func isHex(c byte) bool {
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
 }
 
-// appendControl appends the JSON escape of the control character c.
-func appendControl(b []byte, c byte) []byte {
+// writeControl writes the JSON escape of the control character c.
+func writeControl(b *strings.Builder, c byte) {
 	switch c {
 	case '\n':
-		return append(b, `\n`...)
+		b.WriteString(`\n`)
 	case '\r':
-		return append(b, `\r`...)
+		b.WriteString(`\r`)
 	case '\t':
-		return append(b, `\t`...)
+		b.WriteString(`\t`)
 	case '\b':
-		return append(b, `\b`...)
+		b.WriteString(`\b`)
 	case '\f':
-		return append(b, `\f`...)
+		b.WriteString(`\f`)
+	default:
+		fmt.Fprintf(b, `\u%04x`, c)
 	}
-	return fmt.Appendf(b, `\u%04x`, c)
 }
 
 // isBareKeyAhead reports whether s starts with an identifier followed by a
