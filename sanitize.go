@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"log/slog"
+	"strconv"
 	"strings"
 
 	"github.com/invopop/jsonschema"
@@ -145,8 +146,18 @@ func (n *ToolNode) sanitizedArguments(c *call) (string, bool) {
 				return c.raw, false
 			}
 		}
-		s, _, ok := canonicalJSON(c.args, secrets)
-		if !ok || !isJSONObject(s) {
+		var s string
+		ok := false
+		if v, isObject := c.value.(map[string]any); isObject && c.outcome == OutcomeExecuted && secrets == nil && len(c.tool.validators) == 0 {
+			// An executed call's c.value is the decoding of c.args (by
+			// repair or coercion), which nothing could have changed (no
+			// validator saw it): encode it without decoding c.args again.
+			s, ok = encodeCanonical(v), fitsFloat64(v)
+		} else {
+			s, _, ok = canonicalJSON(c.args, secrets)
+			ok = ok && isJSONObject(s)
+		}
+		if !ok {
 			n.cfg.log().Warn("saidex: the arguments a tool ran with are not JSON; storing {} in the sanitized message",
 				slog.String("tool", c.name), slog.String("call_id", c.id), slog.String("outcome", string(c.outcome)))
 			return "{}", true
@@ -193,13 +204,42 @@ func canonicalJSON(s string, secrets *secretNode) (string, int, bool) {
 		return "", 0, false
 	}
 	v, masked := secrets.mask(v, 0)
+	return encodeCanonical(v), masked, true
+}
+
+// encodeCanonical encodes a decoded JSON value compactly, with object keys
+// sorted, numbers as written and no HTML escaping. A decoded value always
+// encodes.
+func encodeCanonical(v any) string {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return "", 0, false
+	_ = enc.Encode(v)
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// fitsFloat64 reports whether every number in the decoded JSON value v is
+// within float64's range, so that its encoding is an object the provider
+// clients' json.Unmarshal into a map reads back (see isJSONObject).
+func fitsFloat64(v any) bool {
+	switch x := v.(type) {
+	case map[string]any:
+		for _, e := range x {
+			if !fitsFloat64(e) {
+				return false
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if !fitsFloat64(e) {
+				return false
+			}
+		}
+	case json.Number:
+		_, err := strconv.ParseFloat(string(x), 64)
+		return err == nil
 	}
-	return strings.TrimSuffix(b.String(), "\n"), masked, true
+	return true
 }
 
 // secretNode is the part of a schema that locates secret values: a node is
