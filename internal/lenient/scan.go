@@ -103,8 +103,10 @@ func (sc *scanner) normalise() error {
 
 func (sc *scanner) run() error {
 	for !sc.done {
-		if err := sc.skipSpace(); err != nil {
-			return err
+		if sc.i >= len(sc.s) || mayBeSpace[sc.s[sc.i]] {
+			if err := sc.skipSpace(); err != nil {
+				return err
+			}
 		}
 		if sc.i >= len(sc.s) {
 			return sc.atEOF()
@@ -294,6 +296,18 @@ func (sc *scanner) unexpected() error {
 	r, _ := utf8.DecodeRuneInString(sc.s[sc.i:])
 	return malformed("unexpected character %q at byte %d of the object", r, sc.i)
 }
+
+// mayBeSpace marks the bytes that can start white space or a comment:
+// where skipSpace has something to do.
+var mayBeSpace = func() (t [256]bool) {
+	for _, c := range " \t\r\n/#" {
+		t[c] = true
+	}
+	for c := utf8.RuneSelf; c < 256; c++ {
+		t[c] = true
+	}
+	return t
+}()
 
 // skipSpace skips white space and comments (//, /* */ and #).
 func (sc *scanner) skipSpace() error {
