@@ -223,7 +223,7 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 			return res, err
 		}
 	}
-	sc, err := scanObject(t[start:], !opt.FixSyntax)
+	sc, err := scanObject(t[start:], !opt.FixSyntax, len(t)-start)
 	if err != nil {
 		return Result{}, err
 	}
@@ -298,7 +298,7 @@ func encodedInProse(t string, q int, steps []Step, opt Options, layer int) (res 
 // and returns the text after it. Two copies are the same when their
 // canonical texts are.
 func repeatedCopy(first *scanner, span, suffix string) (bool, string) {
-	sc2, err := scanObject(suffix, false)
+	sc2, err := scanObject(suffix, false, 0) // suffix may hold many copies
 	if err != nil || sc2.truncated {
 		if err == nil {
 			sc2.release()
@@ -353,33 +353,51 @@ func mayHoldFence(s string) bool {
 // stripThinking removes reasoning: every <think>…</think> block, and
 // everything before a closing tag that has no opening tag (the reasoning
 // began in the prompt template). Reasoning that is never closed is refused:
-// an object inside it, or next to it, is a draft, not a call.
+// an object inside it, or next to it, is a draft, not a call. Each tag is
+// searched for once from where the last one of its kind was found, so the
+// cost is linear in len(s) however many tags it holds.
 func stripThinking(s string) (string, bool, error) {
 	if !mayHoldThinkTag(s) {
 		return s, false, nil
 	}
 	var kept strings.Builder
 	stripped := false
+	pos := 0
+	open, cl := findFrom(thinkOpen, s, 0), findFrom(thinkClose, s, 0)
 	for {
-		open, cl := thinkOpen.FindStringIndex(s), thinkClose.FindStringIndex(s)
+		if open != nil && open[0] < pos {
+			open = findFrom(thinkOpen, s, pos)
+		}
+		if cl != nil && cl[0] < pos {
+			cl = findFrom(thinkClose, s, pos)
+		}
 		switch {
 		case cl != nil && (open == nil || cl[0] < open[0]):
 			kept.Reset()
-			s = s[cl[1]:]
+			pos = cl[1]
 		case open != nil:
-			kept.WriteString(s[:open[0]])
-			rest := s[open[1]:]
-			end := thinkClose.FindStringIndex(rest)
-			if end == nil {
+			// cl, when there is one, starts after open: tags never overlap.
+			if cl == nil {
 				return "", false, malformed("the arguments end inside unfinished reasoning: a <think> block is never closed")
 			}
-			s = rest[end[1]:]
+			kept.WriteString(s[pos:open[0]])
+			pos = cl[1]
 		default:
-			kept.WriteString(s)
+			kept.WriteString(s[pos:])
 			return kept.String(), stripped, nil
 		}
 		stripped = true
 	}
+}
+
+// findFrom returns the position in s of re's first match at or after
+// from, or nil. A nil result is final: no later search can match.
+func findFrom(re *regexp.Regexp, s string, from int) []int {
+	loc := re.FindStringIndex(s[from:])
+	if loc == nil {
+		return nil
+	}
+	return []int{from + loc[0], from + loc[1]}
 }
 
 // classifyAround names what surrounds the object (template tokens, a code

@@ -88,14 +88,14 @@ func TestRepairWithoutSyntaxFixingRefusesWhatNeedsIt(t *testing.T) {
 
 // TestRepairIsLinear repairs every benchmark shape at 64 KiB and 1 MiB
 // and requires the time per byte at 1 MiB to stay within a loose factor of
-// the time at 64 KiB (a quadratic repair is 16× slower per byte there),
+// the time at 64 KiB (a quadratic repair is 16× slower per byte there).
 func TestRepairIsLinear(t *testing.T) {
 	if testing.Short() {
 		t.Skip("times repairs of 1 MiB")
 	}
 	perByte := func(s string) time.Duration {
 		best := time.Duration(1 << 62)
-		for range 3 {
+		for range 5 {
 			start := time.Now()
 			if _, err := Repair(s, fix); err != nil {
 				t.Fatalf("Repair: %v", err)
@@ -108,9 +108,56 @@ func TestRepairIsLinear(t *testing.T) {
 		small := benchfixture.BrokenArguments(shape, 64<<10)
 		big := benchfixture.BrokenArguments(shape, 1<<20)
 		ps, pb := perByte(small), perByte(big)
-		if pb > 4*ps+5*time.Nanosecond {
+		if pb > 6*ps+5*time.Nanosecond {
 			t.Errorf("%s: %v per byte at 1 MiB, %v at 64 KiB: not linear", shape, pb, ps)
 		}
+	}
+}
+
+// TestRepairIsLinearInRepetitions times inputs made of many repeated
+// parts (copies of the object, reasoning tags, inner quotes) at two sizes:
+// a repair that rescans the rest of the text for each part is quadratic,
+// 16x slower per byte at the larger size.
+func TestRepairIsLinearInRepetitions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("times repairs of 1 MiB")
+	}
+	tests := []struct {
+		name string
+		make func(n int) string
+	}{
+		{"repeated copies", func(n int) string { return strings.Repeat(`{'a': 1, "b": [true, null]} `, n) }},
+		{"lone closing tags", func(n int) string { return strings.Repeat("</think> x ", n) + `{"a": 1,}` }},
+		{"reasoning blocks", func(n int) string { return strings.Repeat("<think>a</think>", n) + `{"a": 1,}` }},
+		{"inner quotes", func(n int) string { return `{"a": "` + strings.Repeat(`say "hi" `, n) + `", "b": 1}` }},
+		{"bare keys on lines", func(n int) string {
+			var b strings.Builder
+			b.WriteString("{")
+			for i := range n {
+				fmt.Fprintf(&b, "k%d: 'v'\n", i)
+			}
+			return b.String() + "}"
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			perByte := func(s string) time.Duration {
+				best := time.Duration(1 << 62)
+				for range 5 {
+					start := time.Now()
+					if _, err := Repair(s, fix); err != nil {
+						t.Fatalf("Repair: %v", err)
+					}
+					best = min(best, time.Since(start))
+				}
+				return best / time.Duration(len(s))
+			}
+			unit := len(tt.make(1))
+			small, big := tt.make(64<<10/unit), tt.make(1<<20/unit)
+			if ps, pb := perByte(small), perByte(big); pb > 6*ps+5*time.Nanosecond {
+				t.Errorf("%v per byte at %d bytes, %v at %d: not linear", pb, len(big), ps, len(small))
+			}
+		})
 	}
 }
 

@@ -60,14 +60,17 @@ var errNeedsRepair = &Error{Reason: "the arguments are not valid JSON (JSON repa
 // scanObject scans the object starting at s[0] == '{'. It returns the
 // scanner, whose i is the end of the object in s (len(s) when the object
 // was cut off), or a refusal. A strict scan refuses, with errNeedsRepair,
-// an object that needs more than white space removed.
+// an object that needs more than white space removed. sizeHint is the
+// room to reserve for the canonical text: len(s) when the object is
+// likely most of s, 0 when s may hold much more (a scan must cost what
+// the object costs, not what s does).
 //
 // The scanner comes from a pool: the caller releases it when done with it
 // and its canonical text.
-func scanObject(s string, strict bool) (*scanner, error) {
+func scanObject(s string, strict bool, sizeHint int) (*scanner, error) {
 	sc := scannerPool.Get().(*scanner)
 	*sc = scanner{s: s, state: stValue, strict: strict, stack: sc.stack[:0], lastStr: -1}
-	sc.out.Grow(len(s) + 8)
+	sc.out.Grow(sizeHint + 8)
 	if err := sc.run(); err != nil {
 		sc.release()
 		return nil, err
