@@ -653,7 +653,7 @@ func (sc *scanner) str(q rune) error {
 			r, n := utf8.DecodeRuneInString(s[i:])
 			if closes(q, r) {
 				if closingHere(s, i+n, !keyPos && sc.top() == '[') {
-					if inner > 0 && strings.TrimSpace(s[i+n:]) == "" {
+					if inner > 0 && strings.TrimLeftFunc(s[i+n:], unicode.IsSpace) == "" { // stops at the first non-space
 						// The text ends right after a quote, in a value
 						// that already held quotes: whether this one
 						// closes it or the stream was cut is a guess.
