@@ -101,6 +101,12 @@ func Repair(raw string, opt Options) (Result, error) {
 
 // repairLayer repairs one layer of encoding.
 func repairLayer(raw string, opt Options, layer int) (Result, error) {
+	if t := strings.Trim(raw, " \t\r\n"); strings.HasPrefix(t, "{") && !strings.HasSuffix(t, "}") {
+		// Not one JSON value (an object ends with '}'): most often a
+		// stream cut off, which a syntax check would read to its end
+		// before failing. Too deep a nesting is refused by the scanner.
+		return repairBroken(raw, opt, layer)
+	}
 	switch jsonread.Check(raw) {
 	case jsonread.OK:
 		return unwrapString(Result{JSON: raw}, opt, layer)
