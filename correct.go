@@ -246,7 +246,6 @@ func (n *ToolNode) correctOne(ctx context.Context, r *run, c *call) (err error) 
 		stripThinking: n.cfg.stripThinking,
 		jsonRepair:    n.cfg.jsonRepair,
 		maxBytes:      n.cfg.maxArgumentBytes,
-		maxRepair:     n.cfg.maxRepairBytes,
 	}
 	var co *coerced // of the last check (coerce.go)
 	check := func(ctx context.Context, value any, attempt, maxAttempts int) (issues []Issue, err error) {

@@ -186,7 +186,6 @@ func defaultExtractSettings() extractSettings {
 			stripThinking: true,
 			jsonRepair:    true,
 			maxBytes:      DefaultMaxArgumentBytes,
-			maxRepair:     DefaultMaxRepairBytes,
 		},
 	}
 }

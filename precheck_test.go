@@ -192,8 +192,7 @@ func fbAgrees(t *testing.T, s *compiledSchema, args string, lax bool) {
 	if err := s.schema.Validate(v); err != nil {
 		t.Fatalf("accepted %q, which santhosh-tekuri rejects: %v", args, err)
 	}
-	res, err := repairArguments(args, repairOptions{stripThinking: true, jsonRepair: true,
-		maxBytes: DefaultMaxArgumentBytes, maxRepair: DefaultMaxRepairBytes})
+	res, err := repairArguments(args, defaultRepairOptions())
 	if err != nil || res.json != args || len(res.steps) > 0 {
 		t.Fatalf("accepted %q, which the repair stage turns into %q (steps %v, err %v)", args, res.json, res.steps, err)
 	}
