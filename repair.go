@@ -81,7 +81,14 @@ func malformed(format string, args ...any) error {
 }
 
 // repair is the repair stage: it sets c.value and c.args, or c.err.
+// Arguments the tool's schema precheck accepts as sent need neither repair
+// nor decoding: c.args is the raw text and c.rawValid is set, so that the
+// validate stage accepts them at once.
 func (n *ToolNode) repair(c *call) {
+	if n.validAsSent(c) {
+		c.args, c.rawValid = c.raw, true
+		return
+	}
 	res, err := repairArguments(c.raw, repairOptions{
 		stripThinking: n.cfg.stripThinking,
 		jsonRepair:    n.cfg.jsonRepair,
@@ -93,6 +100,17 @@ func (n *ToolNode) repair(c *call) {
 	}
 	c.value, c.args, c.steps = res.value, res.json, res.steps
 	c.repaired = len(res.steps) > 0
+}
+
+// validAsSent is the fast path of the repair stage: it reports whether c's
+// arguments, as sent, are certainly valid for a tool without validators
+// (which need the decoded value), by the schema's precheck on their bytes.
+func (n *ToolNode) validAsSent(c *call) bool {
+	t := c.tool
+	if t == nil || t.schema == nil || len(t.validators) > 0 || len(c.raw) > n.cfg.maxArgumentBytes {
+		return false
+	}
+	return t.schema.prechecked(c.raw, n.cfg.coercion == CoerceLax)
 }
 
 type repairOptions struct {

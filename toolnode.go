@@ -333,10 +333,6 @@ func (n *ToolNode) prepare(ctx context.Context, r *run, calls []*call) error {
 			continue
 		}
 		t0 := r.now()
-		if n.rawValid(c) { // validate.go: valid as sent, no repair or decoding
-			c.durations.Validate = r.since(t0)
-			continue
-		}
 		n.repair(c) // repair.go
 		t1 := r.now()
 		if err := n.validate(ctx, r, c); err != nil { // validate.go
