@@ -394,7 +394,7 @@ type call struct {
 	value    any
 	args     string
 	repaired bool
-	rawValid bool // valid as sent, checked on the raw bytes: value is nil (validate.go)
+	rawValid bool // valid as sent, checked on the raw bytes: value is nil (repair.go)
 	steps    []RepairStep
 	err      error // why the arguments could not be parsed
 
