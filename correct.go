@@ -327,7 +327,7 @@ func (n *ToolNode) correctionPrompt(r *run, c *call) string {
 		}
 	}
 	b.WriteString("\nKeep every value the assistant gave unless a problem concerns it. Take a missing value only from the conversation; never invent one.")
-	if n.cfg.correction.extract.mode == ToolCalling {
+	if n.cfg.correction.extract.mode == CorrectionToolCalling {
 		fmt.Fprintf(&b, " Answer by calling %q with the corrected arguments.", c.name)
 	}
 	return b.String()

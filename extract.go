@@ -18,24 +18,25 @@ type CorrectionMode int
 
 // The correction modes.
 const (
-	// ToolCalling, the default, binds one tool whose parameters are the
-	// target schema and forces it with llms.WithToolChoice (in the map form
-	// {"type":"function","function":{"name":...}}). The answer is read from
-	// a tool call in any choice of the response (Anthropic puts each content
-	// block in its own choice); when the provider ignores the forced choice
-	// and answers in text, a JSON object is parsed from the text.
-	ToolCalling CorrectionMode = iota
-	// JSON asks with llms.WithJSONMode(), puts the schema into the prompt
-	// and parses the answer text, for models without tool calling.
-	JSON
+	// CorrectionToolCalling, the default, binds one tool whose parameters
+	// are the target schema and forces it with llms.WithToolChoice (in the
+	// map form {"type":"function","function":{"name":...}}). The answer is
+	// read from a tool call in any choice of the response (Anthropic puts
+	// each content block in its own choice); when the provider ignores the
+	// forced choice and answers in text, a JSON object is parsed from the
+	// text.
+	CorrectionToolCalling CorrectionMode = iota
+	// CorrectionJSON asks with llms.WithJSONMode(), puts the schema into the
+	// prompt and parses the answer text, for models without tool calling.
+	CorrectionJSON
 )
 
 // String returns "tool_calling" or "json".
 func (m CorrectionMode) String() string {
 	switch m {
-	case ToolCalling:
+	case CorrectionToolCalling:
 		return "tool_calling"
-	case JSON:
+	case CorrectionJSON:
 		return "json"
 	}
 	return fmt.Sprintf("CorrectionMode(%d)", int(m))
@@ -52,7 +53,7 @@ const DefaultMaxCorrectionRetries = 2
 const ExtractChainName = "saidex.extract_data"
 
 // DefaultExtractFunction is the name of the function [Extract] binds in
-// [ToolCalling] mode unless [WithExtractFunction] names another.
+// [CorrectionToolCalling] mode unless [WithExtractFunction] names another.
 const DefaultExtractFunction = "extract_data"
 
 // ErrExtraction is wrapped by every [*ExtractionError].
@@ -121,8 +122,8 @@ type extractOptionFunc func(*extractSettings)
 
 func (f extractOptionFunc) applyExtract(s *extractSettings) { f(s) }
 
-// WithCorrectionMode sets how the model is asked for arguments: [ToolCalling]
-// (the default) or [JSON]. Another value is a configuration error.
+// WithCorrectionMode sets how the model is asked for arguments: [CorrectionToolCalling]
+// (the default) or [CorrectionJSON]. Another value is a configuration error.
 func WithCorrectionMode(mode CorrectionMode) CorrectionOption {
 	return correctionOption(func(s *extractSettings) { s.mode = mode })
 }
@@ -159,7 +160,7 @@ func WithCallOptions(opts ...llms.CallOption) ExtractOption {
 }
 
 // WithExtractFunction sets the name and description of the function
-// [Extract] binds in [ToolCalling] mode. With an empty name Extract returns
+// [Extract] binds in [CorrectionToolCalling] mode. With an empty name Extract returns
 // an error wrapping [ErrInvalidConfig]. Default: [DefaultExtractFunction] and a generic description.
 func WithExtractFunction(name, description string) ExtractOption {
 	return extractOptionFunc(func(s *extractSettings) { s.name, s.description = name, description })
@@ -171,14 +172,14 @@ type extractSettings struct {
 	maxAttempts int
 	handler     callbacks.Handler
 	callOpts    []llms.CallOption
-	name        string // function name bound in ToolCalling mode
+	name        string // function name bound in CorrectionToolCalling mode
 	description string
 	repair      repairOptions
 }
 
 func defaultExtractSettings() extractSettings {
 	return extractSettings{
-		mode:        ToolCalling,
+		mode:        CorrectionToolCalling,
 		maxAttempts: DefaultMaxCorrectionRetries,
 		name:        DefaultExtractFunction,
 		description: "Record the extracted data.",
@@ -192,7 +193,7 @@ func defaultExtractSettings() extractSettings {
 
 func (s *extractSettings) validate(withModel bool) []error {
 	var errs []error
-	if s.mode != ToolCalling && s.mode != JSON {
+	if s.mode != CorrectionToolCalling && s.mode != CorrectionJSON {
 		errs = append(errs, fmt.Errorf("WithCorrectionMode(%d): unknown mode", int(s.mode)))
 	}
 	if s.maxAttempts < 0 || (s.maxAttempts == 0 && withModel) {
@@ -301,7 +302,7 @@ func (s *extractSettings) run(ctx context.Context, model llms.Model, cs *compile
 	opts := append([]llms.CallOption(nil), s.callOpts...)
 	base := prompt
 	switch s.mode {
-	case JSON:
+	case CorrectionJSON:
 		opts = append(opts, llms.WithJSONMode())
 		schemaJSON, _ := jsonvalue.Encode(cs.doc)
 		base = prompt + "\n\nAnswer with one JSON object, and nothing else, that matches this JSON Schema:\n" + schemaJSON

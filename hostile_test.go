@@ -120,7 +120,7 @@ func TestHugeArguments(t *testing.T) {
 				return "ok", nil
 			}}
 			if !tt.plain {
-				tool = WithSchema(tool, `{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`)
+				tool = ToolWithSchema(tool, `{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`)
 			}
 			n := mustNode(t, []tools.Tool{tool}, tt.opts...)
 			res, err := n.Run(context.Background(), conversation(tc("c1", "get_weather", tt.args)))
@@ -179,7 +179,7 @@ func TestDeepNestingIsAnsweredWithFeedback(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var ran atomic.Bool
-			tool := WithSchema(plainTool{name: "get_weather", fn: func(context.Context, string) (string, error) {
+			tool := ToolWithSchema(plainTool{name: "get_weather", fn: func(context.Context, string) (string, error) {
 				ran.Store(true)
 				return "ok", nil
 			}}, `{"type":"object","properties":{"city":{"type":"string"}}}`)
@@ -203,7 +203,7 @@ func TestDeepNestingIsAnsweredWithFeedback(t *testing.T) {
 func TestDeepButParseableValueIsExecuted(t *testing.T) {
 	const depth = 9_000 // encoding/json refuses 10,000 and more
 	var got atomic.Int64
-	tool := WithSchema(plainTool{name: "store", fn: func(_ context.Context, in string) (string, error) {
+	tool := ToolWithSchema(plainTool{name: "store", fn: func(_ context.Context, in string) (string, error) {
 		got.Store(int64(len(in)))
 		return "stored", nil
 	}}, `{"type":"object","properties":{"data":{}, "token":{"type":"string","writeOnly":true}},"required":["data"]}`)
@@ -284,7 +284,7 @@ func TestSchemaWithRefCycleNeverHangs(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var ran atomic.Int64
-			tool := WithSchema(plainTool{name: "t", fn: func(context.Context, string) (string, error) {
+			tool := ToolWithSchema(plainTool{name: "t", fn: func(context.Context, string) (string, error) {
 				ran.Add(1)
 				return "ok", nil
 			}}, tt.schema)

@@ -110,7 +110,7 @@ func (n *ToolNode) validAsSent(c *call) bool {
 	if t == nil || t.schema == nil || len(t.validators) > 0 || len(c.raw) > n.cfg.maxArgumentBytes {
 		return false
 	}
-	return t.schema.prechecked(c.raw, n.cfg.coercion == CoerceLax)
+	return t.schema.prechecked(c.raw, n.cfg.coercion == CoercionLax)
 }
 
 type repairOptions struct {

@@ -88,7 +88,7 @@ func TestRunRepairsBrokenArgumentsBeforeTheToolRuns(t *testing.T) {
 func runRecorded(t *testing.T, raw string, opts ...saidex.Option) (*recorder, saidex.CallReport) {
 	t.Helper()
 	rec := &recorder{}
-	node, err := saidex.NewToolNode([]tools.Tool{saidex.WithSchema(rec, lookupSchema)}, opts...)
+	node, err := saidex.NewToolNode([]tools.Tool{saidex.ToolWithSchema(rec, lookupSchema)}, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}

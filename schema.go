@@ -217,7 +217,7 @@ func (s *compiledSchema) parameters() map[string]any {
 // prechecked reports whether text is certainly arguments the schema
 // accepts, by the precheck on its bytes (internal/precheck); plain also
 // refuses text holding a number written with a fraction or an exponent,
-// which CoerceLax may rewrite. false means only "not known to be valid".
+// which CoercionLax may rewrite. false means only "not known to be valid".
 func (s *compiledSchema) prechecked(text string, plain bool) bool {
 	if s.precheck == nil || text == "" {
 		return false

@@ -170,7 +170,7 @@ type CallReport struct {
 	Prevalidated bool
 	// Repaired reports whether the repair stage changed the arguments, and
 	// RepairSteps which steps it applied, in order; a conversion by
-	// [CoerceLax] counts as the step [RepairCoerce].
+	// [CoercionLax] counts as the step [RepairCoerce].
 	Repaired    bool
 	RepairSteps []RepairStep
 	// Issues are the field-level problems found by validation, including
@@ -180,7 +180,7 @@ type CallReport struct {
 	// Flagged are the issues validators flagged without rejecting the
 	// call (see Flag), for the arguments the call ended with.
 	Flagged []Issue
-	// Coercions lists the values converted by [CoerceLax] (see
+	// Coercions lists the values converted by [CoercionLax] (see
 	// [WithCoercion]) in the arguments the call ran with, in path order;
 	// nil when none was.
 	Coercions []Coercion
@@ -293,7 +293,7 @@ func newRunConfig(opts []RunOption) runConfig {
 // is done before every call is answered (never a partial result), and a
 // [*ToolError] when a tool fails in a way the node is configured not to
 // answer (see [WithHandleToolErrors]). It returns a
-// [*ToolCallValidationError] with [WithOnUnresolved]([Raise]), an error
+// [*ToolCallValidationError] with [WithOnUnresolved]([UnresolvedRaise]), an error
 // wrapping an unresolved hook's error, and an interrupt (see [ErrInterrupt])
 // unchanged; all of them before any call executes, except an interrupt
 // from a tool.
@@ -398,7 +398,7 @@ type call struct {
 	steps    []RepairStep
 	err      error // why the arguments could not be parsed
 
-	coercions []Coercion // set when CoerceLax converted the arguments (coerce.go)
+	coercions []Coercion // set when CoercionLax converted the arguments (coerce.go)
 
 	issues  []Issue
 	flagged []Issue // issues validators flagged without rejecting (set by check)
