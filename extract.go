@@ -347,7 +347,7 @@ func (s *extractSettings) run(ctx context.Context, model llms.Model, cs *compile
 			perr = errEmptyAnswer
 		}
 		if other != "" {
-			perr = fmt.Errorf("%w: it called %s instead of %s", errOtherTool, other, s.name)
+			perr = fmt.Errorf("%w: it called %s, not %s", errEmptyAnswer, other, s.name)
 		}
 		if perr != nil {
 			prev, prevErr, prevIssu = answer, perr, nil
@@ -375,10 +375,9 @@ func (s *extractSettings) run(ctx context.Context, model llms.Model, cs *compile
 	return ext, e
 }
 
-var (
-	errEmptyAnswer = errors.New("the model's answer is empty")
-	errOtherTool   = errors.New("the model's answer is a call of another tool")
-)
+// errEmptyAnswer is why an answer without text and without a call of the
+// function fails; it is wrapped when the model called another tool.
+var errEmptyAnswer = errors.New("the model's answer holds no arguments")
 
 // maxPreviousAnswer caps the previous answer quoted in a retry prompt.
 const maxPreviousAnswer = 4000

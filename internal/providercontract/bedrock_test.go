@@ -1,10 +1,14 @@
 package providercontract
 
 import (
+	"bytes"
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -23,13 +27,27 @@ const bedrockClaude = "anthropic.claude-3-haiku-20240307-v1:0"
 // endpoint (Bedrock's Claude models take and return the Messages API body)
 // that enforces Anthropic's tool-use rules.
 func newBedrockAnthropic(t *testing.T, replies ...[]map[string]any) (*fakeprovider.Anthropic, llms.Model) {
+	f, llm, _ := newBedrockAnthropicBodies(t, replies...)
+	return f, llm
+}
+
+// newBedrockAnthropicBodies is newBedrockAnthropic that also returns a
+// function giving the raw body of every request received.
+func newBedrockAnthropicBodies(t *testing.T, replies ...[]map[string]any) (*fakeprovider.Anthropic, llms.Model, func() [][]byte) {
 	t.Helper()
 	f, _ := fakeprovider.NewAnthropic(t, replies...)
+	var mu sync.Mutex
+	var bodies [][]byte
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/model/"+bedrockClaude+"/invoke" {
 			http.Error(w, `{"message":"unexpected path `+r.URL.Path+`"}`, http.StatusNotFound)
 			return
 		}
+		body, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		bodies = append(bodies, body)
+		mu.Unlock()
+		r.Body = io.NopCloser(bytes.NewReader(body))
 		f.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
@@ -43,7 +61,11 @@ func newBedrockAnthropic(t *testing.T, replies ...[]map[string]any) (*fakeprovid
 	if err != nil {
 		t.Fatalf("bedrock.New: %v", err)
 	}
-	return f, llm
+	return f, llm, func() [][]byte {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(bodies)
+	}
 }
 
 // TestContractBedrockAnthropic runs a turn with a valid, an unparseable and
