@@ -342,10 +342,13 @@ func (s *extractSettings) run(ctx context.Context, model llms.Model, cs *compile
 		}
 		ext.tokens = addUsage(ext.tokens, responseUsage(resp, defaultName)) // stats.go
 
-		answer := answerOf(resp, s.name)
+		answer, other := answerOf(resp, s.name)
 		res, perr := repairArguments(answer, s.repair)
 		if perr == nil && answer == "" {
 			perr = errEmptyAnswer
+		}
+		if other != "" {
+			perr = fmt.Errorf("%w: it called %s, not %s", errEmptyAnswer, other, s.name)
 		}
 		if perr != nil {
 			prev, prevErr, prevIssu = answer, perr, nil
@@ -373,7 +376,9 @@ func (s *extractSettings) run(ctx context.Context, model llms.Model, cs *compile
 	return ext, e
 }
 
-var errEmptyAnswer = errors.New("the model's answer is empty")
+// errEmptyAnswer is why an answer without text and without a call of the
+// function fails; it is wrapped when the model called another tool.
+var errEmptyAnswer = errors.New("the model's answer holds no arguments")
 
 // maxPreviousAnswer caps the previous answer quoted in a retry prompt.
 const maxPreviousAnswer = 4000
@@ -394,14 +399,17 @@ func retrySection(prev string, perr error, issues []Issue) string {
 	return b.String()
 }
 
-// answerOf returns the model's answer: the arguments of a tool call of
-// function name in any choice, else of the first tool call (or legacy
-// function call) in any choice, else the first non-empty text.
-func answerOf(resp *llms.ContentResponse, name string) string {
+// answerOf returns the model's answer: the arguments of a tool call (or
+// legacy function call) of function name in any choice, else the first
+// non-empty text, which then goes through repair and validation like
+// arguments. A call of any other tool is never taken as the answer (a
+// client may ignore the forced tool choice, as langchaingo's anthropic
+// client does); when there is neither a call of name nor text, other is
+// the name of the first other tool called, for the retry prompt.
+func answerOf(resp *llms.ContentResponse, name string) (answer, other string) {
 	if resp == nil {
-		return ""
+		return "", ""
 	}
-	first, found := "", false
 	for _, ch := range resp.Choices {
 		if ch == nil {
 			continue
@@ -411,25 +419,27 @@ func answerOf(resp *llms.ContentResponse, name string) string {
 				continue
 			}
 			if tc.FunctionCall.Name == name {
-				return tc.FunctionCall.Arguments
+				return tc.FunctionCall.Arguments, ""
 			}
-			if !found {
-				first, found = tc.FunctionCall.Arguments, true
+			if other == "" {
+				other = tc.FunctionCall.Name
 			}
 		}
-		if ch.FuncCall != nil && !found {
-			first, found = ch.FuncCall.Arguments, true
+		if ch.FuncCall != nil {
+			if ch.FuncCall.Name == name {
+				return ch.FuncCall.Arguments, ""
+			}
+			if other == "" {
+				other = ch.FuncCall.Name
+			}
 		}
-	}
-	if found {
-		return first
 	}
 	for _, ch := range resp.Choices {
 		if ch != nil && strings.TrimSpace(ch.Content) != "" {
-			return ch.Content
+			return ch.Content, ""
 		}
 	}
-	return ""
+	return "", other
 }
 
 // callOptionsModel returns the model name set with llms.WithModel, or "".

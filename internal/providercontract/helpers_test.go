@@ -1,0 +1,64 @@
+package providercontract
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+	"testing"
+
+	saidex "github.com/saidex/saidex-go"
+	"github.com/tmc/langchaingo/llms"
+	"github.com/tmc/langchaingo/tools"
+)
+
+type weatherArgs struct {
+	City string `json:"city"`
+	Days int    `json:"days,omitempty" jsonschema:"minimum=1,maximum=14"`
+}
+
+// countingWeather is a get_weather tool that counts its runs.
+func countingWeather() (saidex.Tool, *atomic.Int64) {
+	var n atomic.Int64
+	return saidex.NewTool("get_weather", "Current weather for a city.",
+		func(_ context.Context, a weatherArgs) (string, error) {
+			n.Add(1)
+			return fmt.Sprintf("%s: sunny for %d days", a.City, a.Days), nil
+		}), &n
+}
+
+func mustNode(t testing.TB, ts []tools.Tool, opts ...saidex.Option) *saidex.ToolNode {
+	t.Helper()
+	n, err := saidex.NewToolNode(ts, opts...)
+	if err != nil {
+		t.Fatalf("NewToolNode: %v", err)
+	}
+	return n
+}
+
+// aiFromResponse is what a hand-written agent loop does with a response:
+// one AI message with the text and the tool calls of every choice.
+func aiFromResponse(resp *llms.ContentResponse) llms.MessageContent {
+	ai := llms.MessageContent{Role: llms.ChatMessageTypeAI}
+	for _, ch := range resp.Choices {
+		if ch.Content != "" {
+			ai.Parts = append(ai.Parts, llms.TextPart(ch.Content))
+		}
+	}
+	for _, ch := range resp.Choices {
+		for _, tc := range ch.ToolCalls {
+			ai.Parts = append(ai.Parts, tc)
+		}
+	}
+	return ai
+}
+
+// toolCalls returns the tool calls of an AI message.
+func toolCalls(m llms.MessageContent) []llms.ToolCall {
+	var out []llms.ToolCall
+	for _, p := range m.Parts {
+		if tc, ok := p.(llms.ToolCall); ok {
+			out = append(out, tc)
+		}
+	}
+	return out
+}
