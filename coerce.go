@@ -19,31 +19,31 @@ type CoercionMode int
 
 // The coercion modes.
 const (
-	// CoerceNone validates arguments strictly against the schema, as JSON
+	// CoercionNone validates arguments strictly against the schema, as JSON
 	// Schema defines it: "5" is not an integer. The default.
-	CoerceNone CoercionMode = iota
-	// CoerceLax converts values the schema rejects toward the single type
+	CoercionNone CoercionMode = iota
+	// CoercionLax converts values the schema rejects toward the single type
 	// the schema demands at their location, when the conversion is exact
 	// (see [WithCoercion]), much as Pydantic's lax mode does.
-	CoerceLax
+	CoercionLax
 )
 
 // String returns "none" or "lax".
 func (m CoercionMode) String() string {
 	switch m {
-	case CoerceNone:
+	case CoercionNone:
 		return "none"
-	case CoerceLax:
+	case CoercionLax:
 		return "lax"
 	}
 	return "CoercionMode(" + strconv.Itoa(int(m)) + ")"
 }
 
 // WithCoercion sets how the node treats argument values of the wrong type.
-// Default: [CoerceNone], strict JSON Schema validation. Any other mode than
-// CoerceNone and CoerceLax is a configuration error.
+// Default: [CoercionNone], strict JSON Schema validation. Any other mode than
+// CoercionNone and CoercionLax is a configuration error.
 //
-// With [CoerceLax], when the tool's schema rejects a call's arguments, the
+// With [CoercionLax], when the tool's schema rejects a call's arguments, the
 // node converts values toward the type the schema demands at their
 // location, and only when the conversion is exact:
 //
@@ -92,18 +92,18 @@ func WithCoercion(mode CoercionMode) Option {
 
 func (c *config) validateCoercion() error {
 	switch c.coercion {
-	case CoerceNone, CoerceLax:
+	case CoercionNone, CoercionLax:
 		return nil
 	}
-	return fmt.Errorf("WithCoercion(%d): unknown mode; use CoerceNone or CoerceLax", int(c.coercion))
+	return fmt.Errorf("WithCoercion(%d): unknown mode; use CoercionNone or CoercionLax", int(c.coercion))
 }
 
-// RepairCoerce is the repair step of a call whose arguments [CoerceLax]
+// RepairCoerce is the repair step of a call whose arguments [CoercionLax]
 // converted (see [WithCoercion]). It comes after the steps of the repair
 // stage.
 const RepairCoerce RepairStep = "coerce"
 
-// Coercion is one value that [CoerceLax] converted.
+// Coercion is one value that [CoercionLax] converted.
 type Coercion struct {
 	// Path is an RFC 6901 JSON Pointer to the value in the arguments the
 	// tool received ("/limit", "/files/0").
@@ -114,20 +114,20 @@ type Coercion struct {
 	From, To string
 }
 
-// coerced is a value CoerceLax converted, ready to replace a call's.
+// coerced is a value CoercionLax converted, ready to replace a call's.
 type coerced struct {
 	value any
 	json  string
 	list  []Coercion
 }
 
-// checkCoerce is [ToolNode.check] followed, under CoerceLax, by coercion:
+// checkCoerce is [ToolNode.check] followed, under CoercionLax, by coercion:
 // it returns the issues of the value the call continues with, and a
 // non-nil coerced when that value is the coerced one. Checks that reject
 // only through validators (the schema accepted the value) are not coerced.
 func (n *ToolNode) checkCoerce(ctx context.Context, r *run, c *call, value any, text string, ph checkPhase) ([]Issue, *coerced, error) {
 	issues, err := n.check(ctx, r, c, value, text, ph)
-	if err != nil || n.cfg.coercion != CoerceLax {
+	if err != nil || n.cfg.coercion != CoercionLax {
 		return issues, nil, err
 	}
 	s := c.tool.schema
@@ -173,7 +173,7 @@ func (c *call) adoptCoercion(co *coerced) {
 	c.repaired = true
 }
 
-// coerce converts v by the CoerceLax rules. It returns nil when nothing
+// coerce converts v by the CoercionLax rules. It returns nil when nothing
 // changed. v is not modified: changed maps and slices are copied.
 func (s *compiledSchema) coerce(v any) *coerced {
 	if _, isObject := v.(map[string]any); !isObject {
@@ -248,7 +248,7 @@ func (w *coerceWalk) value(set schemawalk.Set, v any, path string) (any, bool) {
 	return v, changed
 }
 
-// convert converts v toward the type want by the CoerceLax rules. It
+// convert converts v toward the type want by the CoercionLax rules. It
 // returns the converted value, the JSON type v had, and whether it
 // converted.
 func convert(v any, want string) (any, string, bool) {
@@ -307,7 +307,7 @@ func isPlainInt64(s string) bool {
 }
 
 // hasLooseNumber reports whether v holds a number written with a fraction
-// or an exponent, which CoerceLax may rewrite as an integer.
+// or an exponent, which CoercionLax may rewrite as an integer.
 func hasLooseNumber(v any) bool {
 	switch x := v.(type) {
 	case json.Number:

@@ -230,7 +230,7 @@ func (rec *coRecorder) calls() []coArgs {
 
 func TestCoerceLaxRunsToolWithCoercedTypedValues(t *testing.T) {
 	rec := &coRecorder{}
-	n := mustNode(t, []tools.Tool{rec.tool()}, WithCoercion(CoerceLax))
+	n := mustNode(t, []tools.Tool{rec.tool()}, WithCoercion(CoercionLax))
 	raw := `{"query": "todo", "limit": "5", "files": "[\"a.go\", \"b.go\"]", "strict": "True", "filter": "{\"min\": \"2\"}"}`
 	msgs := conversation(tc("c1", "search", raw))
 	res, err := n.Run(context.Background(), msgs)
@@ -295,11 +295,11 @@ func TestCoerceModes(t *testing.T) {
 		ran     int
 	}{
 		{"none is strict", nil, `{"query":"q","limit":"5"}`, OutcomeFeedback, true, 0},
-		{"explicit none is strict", []Option{WithCoercion(CoerceNone)}, `{"query":"q","limit":"5"}`, OutcomeFeedback, true, 0},
-		{"lax converts", []Option{WithCoercion(CoerceLax)}, `{"query":"q","limit":"5"}`, OutcomeExecuted, false, 1},
+		{"explicit none is strict", []Option{WithCoercion(CoercionNone)}, `{"query":"q","limit":"5"}`, OutcomeFeedback, true, 0},
+		{"lax converts", []Option{WithCoercion(CoercionLax)}, `{"query":"q","limit":"5"}`, OutcomeExecuted, false, 1},
 		// JSON Schema accepts 5.0 as an integer, Go's decoder does not.
 		{"none passes 5.0 to the decoder, which refuses it", nil, `{"query":"q","limit":5.0}`, OutcomeExecuted, true, 0},
-		{"lax rewrites 5.0 as 5", []Option{WithCoercion(CoerceLax)}, `{"query":"q","limit":5.0}`, OutcomeExecuted, false, 1},
+		{"lax rewrites 5.0 as 5", []Option{WithCoercion(CoercionLax)}, `{"query":"q","limit":5.0}`, OutcomeExecuted, false, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -323,7 +323,7 @@ func TestCoerceModes(t *testing.T) {
 
 func TestCoerceStillInvalidKeepsUncoercedArgumentsAndIssues(t *testing.T) {
 	rec := &coRecorder{}
-	n := mustNode(t, []tools.Tool{rec.tool()}, WithCoercion(CoerceLax))
+	n := mustNode(t, []tools.Tool{rec.tool()}, WithCoercion(CoercionLax))
 	raw := `{"query":"q","limit":"5","unit":"kelvin"}`
 	res, err := n.Run(context.Background(), conversation(tc("c1", "search", raw)))
 	if err != nil {
@@ -378,7 +378,7 @@ func TestCoerceValidatorsSeeCoercedValues(t *testing.T) {
 				}
 				return nil
 			}
-			n := mustNode(t, []tools.Tool{rec.tool()}, WithCoercion(CoerceLax), WithValidator("search", v))
+			n := mustNode(t, []tools.Tool{rec.tool()}, WithCoercion(CoercionLax), WithValidator("search", v))
 			res, err := n.Run(context.Background(), conversation(tc("c1", "search", `{"query":"q","limit":"5"}`)))
 			if err != nil {
 				t.Fatal(err)
@@ -405,7 +405,7 @@ func TestCoerceValidatorRejectionAloneIsNotCoerced(t *testing.T) {
 		calls++
 		return &ValidationIssue{Path: "/limit", Message: "no"}
 	}
-	n := mustNode(t, []tools.Tool{rec.tool()}, WithCoercion(CoerceLax), WithValidator("search", v))
+	n := mustNode(t, []tools.Tool{rec.tool()}, WithCoercion(CoercionLax), WithValidator("search", v))
 	// The schema accepts 5.0; only the validator rejects.
 	res, err := n.Run(context.Background(), conversation(tc("c1", "search", `{"query":"q","limit":5.0}`)))
 	if err != nil {
@@ -419,7 +419,7 @@ func TestCoerceValidatorRejectionAloneIsNotCoerced(t *testing.T) {
 func TestCoerceAppliesToCorrectionAnswers(t *testing.T) {
 	rec := &coRecorder{}
 	model := saidextest.NewModel(saidextest.ForcedToolCall(`{"query": "q", "limit": "4"}`))
-	n := mustNode(t, []tools.Tool{rec.tool()}, WithCoercion(CoerceLax), WithCorrectionModel(model))
+	n := mustNode(t, []tools.Tool{rec.tool()}, WithCoercion(CoercionLax), WithCorrectionModel(model))
 	// "five" cannot be coerced: the call goes to the correction model,
 	// whose answer is coerced.
 	res, err := n.Run(context.Background(), conversation(tc("c1", "search", `{"query":"q","limit":"five"}`)))
@@ -446,7 +446,7 @@ func TestCoerceSkipsSalvagedArguments(t *testing.T) {
 	hook := func(_ context.Context, _ UnresolvedToolCall) (Resolution, error) {
 		return Salvage(map[string]any{"query": "q", "limit": "3"}), nil
 	}
-	n := mustNode(t, []tools.Tool{rec.tool()}, WithCoercion(CoerceLax), WithUnresolvedHook(hook))
+	n := mustNode(t, []tools.Tool{rec.tool()}, WithCoercion(CoercionLax), WithUnresolvedHook(hook))
 	res, err := n.Run(context.Background(), conversation(tc("c1", "search", `{"query":"q","limit":"five"}`)))
 	if err != nil {
 		t.Fatal(err)
@@ -461,14 +461,14 @@ func TestWithCoercionRejectsUnknownMode(t *testing.T) {
 	if !errors.Is(err, ErrInvalidConfig) || !strings.Contains(err.Error(), "WithCoercion") {
 		t.Errorf("err = %v, want ErrInvalidConfig naming WithCoercion", err)
 	}
-	if CoerceLax.String() != "lax" || CoerceNone.String() != "none" {
-		t.Errorf("String() = %q, %q", CoerceNone, CoerceLax)
+	if CoercionLax.String() != "lax" || CoercionNone.String() != "none" {
+		t.Errorf("String() = %q, %q", CoercionNone, CoercionLax)
 	}
 }
 
 func TestCoerceCountsAsRepairInStats(t *testing.T) {
 	rec := &coRecorder{}
-	n := mustNode(t, []tools.Tool{rec.tool()}, WithCoercion(CoerceLax))
+	n := mustNode(t, []tools.Tool{rec.tool()}, WithCoercion(CoercionLax))
 	ctx, sink := CollectStats(context.Background())
 	_, err := n.Run(ctx, conversation(
 		tc("c1", "search", `{"query":"q","limit":"5"}`),

@@ -252,7 +252,6 @@ func (n *ToolNode) correctOne(ctx context.Context, r *run, c *call) (err error) 
 		stripThinking: n.cfg.stripThinking,
 		jsonRepair:    n.cfg.jsonRepair,
 		maxBytes:      n.cfg.maxArgumentBytes,
-		maxRepair:     n.cfg.maxRepairBytes,
 	}
 	var co *coerced // of the last check (coerce.go)
 	check := func(ctx context.Context, value any, attempt, maxAttempts int) (issues []Issue, err error) {
@@ -334,7 +333,7 @@ func (n *ToolNode) correctionPrompt(r *run, c *call) string {
 		}
 	}
 	b.WriteString("\nKeep every value the assistant gave unless a problem concerns it. Take a missing value only from the conversation; never invent one.")
-	if n.cfg.correction.extract.mode == ToolCalling {
+	if n.cfg.correction.extract.mode == CorrectionToolCalling {
 		fmt.Fprintf(&b, " Answer by calling %q with the corrected arguments.", c.name)
 	}
 	return b.String()

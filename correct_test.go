@@ -140,7 +140,7 @@ func TestCorrectedArgumentsAreEncodedLikeOtherArguments(t *testing.T) {
 func TestCorrectionJSONModeParsesText(t *testing.T) {
 	rec := &cxRecorder{}
 	model := saidextest.NewModel(saidextest.Text(`{"city": "Paris", "days": 3}`))
-	n := cxNode(t, []tools.Tool{rec.tool()}, WithCorrectionModel(model), WithCorrectionMode(JSON))
+	n := cxNode(t, []tools.Tool{rec.tool()}, WithCorrectionModel(model), WithCorrectionMode(CorrectionJSON))
 	res, err := n.Run(context.Background(), cxConversation(cxCall("c1", "forecast", `{"city":"Paris","days":"3"}`)))
 	if err != nil {
 		t.Fatal(err)
@@ -414,7 +414,7 @@ func TestNewToolNodeRejectsInvalidCorrectionOptions(t *testing.T) {
 		{"negative retries", []Option{WithMaxCorrectionRetries(-1)}, true},
 		{"negative context", []Option{WithCorrectionContextMessages(-1)}, true},
 		{"unknown mode", []Option{WithCorrectionModel(model), WithCorrectionMode(CorrectionMode(7))}, true},
-		{"valid", []Option{WithCorrectionModel(model), WithMaxCorrectionRetries(1), WithCorrectionMode(JSON), WithCorrectionContextMessages(0)}, false},
+		{"valid", []Option{WithCorrectionModel(model), WithMaxCorrectionRetries(1), WithCorrectionMode(CorrectionJSON), WithCorrectionContextMessages(0)}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -637,7 +637,7 @@ func TestExtract(t *testing.T) {
 		wantCalls int
 	}{
 		{"valid first answer", saidextest.ForcedToolCall(`{"name":"Ada","age":36}`), nil, `{"age":36,"name":"Ada"}`, nil, 1},
-		{"repaired answer", saidextest.ForcedToolCall(`{"name":"Ada","age":36}`), []ExtractOption{WithCorrectionMode(JSON)}, `{"age":36,"name":"Ada"}`, nil, 1},
+		{"repaired answer", saidextest.ForcedToolCall(`{"name":"Ada","age":36}`), []ExtractOption{WithCorrectionMode(CorrectionJSON)}, `{"age":36,"name":"Ada"}`, nil, 1},
 		{"retry then valid", saidextest.Sequence(saidextest.ForcedToolCall(`{"name":"Ada"}`), saidextest.ForcedToolCall(`{"name":"Ada","age":36}`)), nil, `{"age":36,"name":"Ada"}`, nil, 2},
 		{"invalid answers", saidextest.ForcedToolCall(`{"name":"Ada"}`), []ExtractOption{WithMaxCorrectionRetries(3)}, "", ErrExtraction, 3},
 		{"model error", saidextest.Fail(errDown), nil, "", errDown, 1},

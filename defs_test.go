@@ -52,7 +52,7 @@ func defsSchema(t *testing.T, open bool) *jsonschema.Schema {
 func defsNode(t *testing.T, open bool, opts ...Option) (*ToolNode, *fbRecorder) {
 	t.Helper()
 	rec := &fbRecorder{}
-	return mustNode(t, []tools.Tool{WithSchema(rec, defsSchema(t, open))}, opts...), rec
+	return mustNode(t, []tools.Tool{ToolWithSchema(rec, defsSchema(t, open))}, opts...), rec
 }
 
 // TestDefsCorrectionRouting routes invalid calls of a $defs schema: a
@@ -139,7 +139,7 @@ func TestDefsFeedback(t *testing.T) {
 // TestDefsCoercion coerces values behind $ref: a nested struct's member,
 // slice items, map values and a root member.
 func TestDefsCoercion(t *testing.T) {
-	n, rec := defsNode(t, false, WithCoercion(CoerceLax))
+	n, rec := defsNode(t, false, WithCoercion(CoercionLax))
 	args := `{"addr": {"street": "a", "city": "b", "zip": "1234"}, "stops": [{"name": "x", "count": "3"}, {"name": "y", "count": 4.0}],
 		"named": {"k": {"name": "z", "count": "5"}}, "days": "2"}`
 	res, err := n.Run(context.Background(), conversation(tc("c1", "record", args)))
@@ -215,7 +215,7 @@ func TestAnchorAndIDReferences(t *testing.T) {
 		"$defs": {"s": {"$anchor": "secret", "type": "string", "writeOnly": true},
 			"login": {"type": "object", "properties": {"pin": {"$ref": "#secret"}, "n": {"type": "integer"}}}}}`
 	rec := &fbRecorder{}
-	n := mustNode(t, []tools.Tool{WithSchema(rec, schema)}, WithCoercion(CoerceLax))
+	n := mustNode(t, []tools.Tool{ToolWithSchema(rec, schema)}, WithCoercion(CoercionLax))
 	res, err := n.Run(context.Background(), conversation(tc("c1", "record", `{"key": "k-secret", "login": {"pin": "p-secret", "n": "5"}}`)))
 	if err != nil {
 		t.Fatal(err)
@@ -245,7 +245,7 @@ func TestFeedbackFollowsAllOf(t *testing.T) {
 		{`{}`, `- unit: required field is missing; expected a string, one of "c", "f"`},
 		{`unit=c`, `- unit: string, one of "c", "f", required`},
 	} {
-		n := mustNode(t, []tools.Tool{WithSchema(&fbRecorder{}, schema)})
+		n := mustNode(t, []tools.Tool{ToolWithSchema(&fbRecorder{}, schema)})
 		res, err := n.Run(context.Background(), conversation(tc("c1", "record", tt.args)))
 		if err != nil {
 			t.Fatal(err)

@@ -11,7 +11,7 @@ import (
 )
 
 // Models often send numbers, booleans and arrays as strings. JSON Schema
-// rejects them; with CoerceLax the node converts them toward the type the
+// rejects them; with CoercionLax the node converts them toward the type the
 // schema demands, when the conversion is exact, and records what it did.
 // A value that cannot be converted exactly ("yes" for a boolean) is not:
 // the call gets feedback as usual.
@@ -26,7 +26,7 @@ func ExampleWithCoercion() {
 		func(_ context.Context, a searchArgs) (string, error) {
 			return fmt.Sprintf("%d results for %q in %s (strict %v)", a.Limit, a.Query, strings.Join(a.Files, ", "), a.Strict), nil
 		})
-	node, err := saidex.NewToolNode([]tools.Tool{search}, saidex.WithCoercion(saidex.CoerceLax))
+	node, err := saidex.NewToolNode([]tools.Tool{search}, saidex.WithCoercion(saidex.CoercionLax))
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -135,10 +135,10 @@ func ExampleErrInterrupt() {
 	// cancel_order done for u1-100
 }
 
-// With Raise, calls that stay invalid make Run return a
+// With UnresolvedRaise, calls that stay invalid make Run return a
 // *ToolCallValidationError and nothing executes.
 func ExampleWithOnUnresolved() {
-	node, err := saidex.NewToolNode([]tools.Tool{newOrdersTool("get_orders")}, saidex.WithOnUnresolved(saidex.Raise))
+	node, err := saidex.NewToolNode([]tools.Tool{newOrdersTool("get_orders")}, saidex.WithOnUnresolved(saidex.UnresolvedRaise))
 	if err != nil {
 		panic(err)
 	}

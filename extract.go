@@ -19,24 +19,25 @@ type CorrectionMode int
 
 // The correction modes.
 const (
-	// ToolCalling, the default, binds one tool whose parameters are the
-	// target schema and forces it with llms.WithToolChoice (in the map form
-	// {"type":"function","function":{"name":...}}). The answer is read from
-	// a tool call in any choice of the response (Anthropic puts each content
-	// block in its own choice); when the provider ignores the forced choice
-	// and answers in text, a JSON object is parsed from the text.
-	ToolCalling CorrectionMode = iota
-	// JSON asks with llms.WithJSONMode(), puts the schema into the prompt
-	// and parses the answer text, for models without tool calling.
-	JSON
+	// CorrectionToolCalling, the default, binds one tool whose parameters
+	// are the target schema and forces it with llms.WithToolChoice (in the
+	// map form {"type":"function","function":{"name":...}}). The answer is
+	// read from a tool call in any choice of the response (Anthropic puts
+	// each content block in its own choice); when the provider ignores the
+	// forced choice and answers in text, a JSON object is parsed from the
+	// text.
+	CorrectionToolCalling CorrectionMode = iota
+	// CorrectionJSON asks with llms.WithJSONMode(), puts the schema into the
+	// prompt and parses the answer text, for models without tool calling.
+	CorrectionJSON
 )
 
 // String returns "tool_calling" or "json".
 func (m CorrectionMode) String() string {
 	switch m {
-	case ToolCalling:
+	case CorrectionToolCalling:
 		return "tool_calling"
-	case JSON:
+	case CorrectionJSON:
 		return "json"
 	}
 	return fmt.Sprintf("CorrectionMode(%d)", int(m))
@@ -53,7 +54,7 @@ const DefaultMaxCorrectionRetries = 2
 const ExtractChainName = "saidex.extract_data"
 
 // DefaultExtractFunction is the name of the function [Extract] binds in
-// [ToolCalling] mode unless [WithExtractFunction] names another.
+// [CorrectionToolCalling] mode unless [WithExtractFunction] names another.
 const DefaultExtractFunction = "extract_data"
 
 // ErrExtraction is wrapped by every [*ExtractionError].
@@ -122,8 +123,8 @@ type extractOptionFunc func(*extractSettings)
 
 func (f extractOptionFunc) applyExtract(s *extractSettings) { f(s) }
 
-// WithCorrectionMode sets how the model is asked for arguments: [ToolCalling]
-// (the default) or [JSON]. Another value is a configuration error.
+// WithCorrectionMode sets how the model is asked for arguments: [CorrectionToolCalling]
+// (the default) or [CorrectionJSON]. Another value is a configuration error.
 func WithCorrectionMode(mode CorrectionMode) CorrectionOption {
 	return correctionOption(func(s *extractSettings) { s.mode = mode })
 }
@@ -160,7 +161,7 @@ func WithCallOptions(opts ...llms.CallOption) ExtractOption {
 }
 
 // WithExtractFunction sets the name and description of the function
-// [Extract] binds in [ToolCalling] mode. With an empty name Extract returns
+// [Extract] binds in [CorrectionToolCalling] mode. With an empty name Extract returns
 // an error wrapping [ErrInvalidConfig]. Default: [DefaultExtractFunction] and a generic description.
 func WithExtractFunction(name, description string) ExtractOption {
 	return extractOptionFunc(func(s *extractSettings) { s.name, s.description = name, description })
@@ -172,14 +173,14 @@ type extractSettings struct {
 	maxAttempts int
 	handler     callbacks.Handler
 	callOpts    []llms.CallOption
-	name        string // function name bound in ToolCalling mode
+	name        string // function name bound in CorrectionToolCalling mode
 	description string
 	repair      repairOptions
 }
 
 func defaultExtractSettings() extractSettings {
 	return extractSettings{
-		mode:        ToolCalling,
+		mode:        CorrectionToolCalling,
 		maxAttempts: DefaultMaxCorrectionRetries,
 		name:        DefaultExtractFunction,
 		description: "Record the extracted data.",
@@ -187,14 +188,13 @@ func defaultExtractSettings() extractSettings {
 			stripThinking: true,
 			jsonRepair:    true,
 			maxBytes:      DefaultMaxArgumentBytes,
-			maxRepair:     DefaultMaxRepairBytes,
 		},
 	}
 }
 
 func (s *extractSettings) validate(withModel bool) []error {
 	var errs []error
-	if s.mode != ToolCalling && s.mode != JSON {
+	if s.mode != CorrectionToolCalling && s.mode != CorrectionJSON {
 		errs = append(errs, fmt.Errorf("WithCorrectionMode(%d): unknown mode", int(s.mode)))
 	}
 	if s.maxAttempts < 0 || (s.maxAttempts == 0 && withModel) {
@@ -303,7 +303,7 @@ func (s *extractSettings) run(ctx context.Context, model llms.Model, cs *compile
 	opts := append([]llms.CallOption(nil), s.callOpts...)
 	base := prompt
 	switch s.mode {
-	case JSON:
+	case CorrectionJSON:
 		opts = append(opts, llms.WithJSONMode())
 		schemaJSON, _ := jsonvalue.Encode(cs.doc)
 		base = prompt + "\n\nAnswer with one JSON object, and nothing else, that matches this JSON Schema:\n" + schemaJSON
@@ -340,10 +340,13 @@ func (s *extractSettings) run(ctx context.Context, model llms.Model, cs *compile
 		}
 		ext.tokens = addUsage(ext.tokens, responseUsage(resp, defaultName)) // stats.go
 
-		answer := answerOf(resp, s.name)
+		answer, other := answerOf(resp, s.name)
 		res, perr := repairArguments(answer, s.repair)
 		if perr == nil && answer == "" {
 			perr = errEmptyAnswer
+		}
+		if other != "" {
+			perr = fmt.Errorf("%w: it called %s, not %s", errEmptyAnswer, other, s.name)
 		}
 		if perr != nil {
 			prev, prevErr, prevIssu = answer, perr, nil
@@ -371,7 +374,9 @@ func (s *extractSettings) run(ctx context.Context, model llms.Model, cs *compile
 	return ext, e
 }
 
-var errEmptyAnswer = errors.New("the model's answer is empty")
+// errEmptyAnswer is why an answer without text and without a call of the
+// function fails; it is wrapped when the model called another tool.
+var errEmptyAnswer = errors.New("the model's answer holds no arguments")
 
 // maxPreviousAnswer caps the previous answer quoted in a retry prompt.
 const maxPreviousAnswer = 4000
@@ -392,14 +397,17 @@ func retrySection(prev string, perr error, issues []Issue) string {
 	return b.String()
 }
 
-// answerOf returns the model's answer: the arguments of a tool call of
-// function name in any choice, else of the first tool call (or legacy
-// function call) in any choice, else the first non-empty text.
-func answerOf(resp *llms.ContentResponse, name string) string {
+// answerOf returns the model's answer: the arguments of a tool call (or
+// legacy function call) of function name in any choice, else the first
+// non-empty text, which then goes through repair and validation like
+// arguments. A call of any other tool is never taken as the answer (a
+// client may ignore the forced tool choice, as langchaingo's anthropic
+// client does); when there is neither a call of name nor text, other is
+// the name of the first other tool called, for the retry prompt.
+func answerOf(resp *llms.ContentResponse, name string) (answer, other string) {
 	if resp == nil {
-		return ""
+		return "", ""
 	}
-	first, found := "", false
 	for _, ch := range resp.Choices {
 		if ch == nil {
 			continue
@@ -409,25 +417,27 @@ func answerOf(resp *llms.ContentResponse, name string) string {
 				continue
 			}
 			if tc.FunctionCall.Name == name {
-				return tc.FunctionCall.Arguments
+				return tc.FunctionCall.Arguments, ""
 			}
-			if !found {
-				first, found = tc.FunctionCall.Arguments, true
+			if other == "" {
+				other = tc.FunctionCall.Name
 			}
 		}
-		if ch.FuncCall != nil && !found {
-			first, found = ch.FuncCall.Arguments, true
+		if ch.FuncCall != nil {
+			if ch.FuncCall.Name == name {
+				return ch.FuncCall.Arguments, ""
+			}
+			if other == "" {
+				other = ch.FuncCall.Name
+			}
 		}
-	}
-	if found {
-		return first
 	}
 	for _, ch := range resp.Choices {
 		if ch != nil && strings.TrimSpace(ch.Content) != "" {
-			return ch.Content
+			return ch.Content, ""
 		}
 	}
-	return ""
+	return "", other
 }
 
 // correctionModelName is the name token usage is keyed by when a response

@@ -31,7 +31,7 @@ var fuzzCoerceSchemas = []string{
 	  "additionalProperties": {"type": "array", "items": {"type": ["integer", "string"]}}}`,
 }
 
-// FuzzCoerce checks that coercion changes a value only by the CoerceLax
+// FuzzCoerce checks that coercion changes a value only by the CoercionLax
 // rules, at locations whose schema demands a single type, and reports
 // exactly the changes it made. The checker resolves the schema document on
 // its own, independently of the walk in coerce.go.

@@ -5,7 +5,6 @@ go 1.26.4
 require (
 	github.com/go-json-experiment/json v0.0.0-20260601182631-00ed12fed2a6
 	github.com/invopop/jsonschema v0.14.0
-	github.com/kaptinlin/jsonrepair v0.4.8
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/tmc/langchaingo v0.1.14
 	go.uber.org/goleak v1.3.0

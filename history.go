@@ -265,3 +265,71 @@ func answersCall(m llms.MessageContent, tc llms.ToolCall) bool {
 	}
 	return false
 }
+
+// GroupToolResponses returns a copy of messages in which the tool messages
+// that answer one AI message are merged into a single tool message holding
+// every response, in the order of the AI message's calls — the counterpart
+// of [SplitToolCalls], for langchaingo's Google AI client (llms/googleai,
+// v0.1.14). That client turns each message into its own Content, and Gemini
+// rejects a turn whose function-response parts do not match, in number and
+// name, the function-call parts of the model turn before it ("Please ensure
+// that the number of function response parts is equal to the number of
+// function call parts of the function call turn"); the node answers N calls
+// with N tool messages, which the client would send as N Contents of one
+// part each.
+//
+// The tool messages right after an AI message with tool calls are matched
+// to its calls by tool-call id, or by name for a call without id (Gemini's
+// calls have none; calls of one tool are then answered in order). The
+// matched messages become one tool message whose parts are theirs, in call
+// order; tool messages that answer none of the calls follow it, unchanged.
+// Other messages are unchanged, and messages is not modified.
+//
+// Use it on the conversation just before calling the Google AI client —
+// after [ToolNode.Invoke], or in the model node of a graph whose state the
+// node's StateNode updated — and keep the ungrouped conversation as the
+// history: the openai client requires exactly one response per tool
+// message.
+func GroupToolResponses(messages []llms.MessageContent) []llms.MessageContent {
+	out := make([]llms.MessageContent, 0, len(messages))
+	for i := 0; i < len(messages); i++ {
+		m := messages[i]
+		out = append(out, m)
+		if m.Role != llms.ChatMessageTypeAI {
+			continue
+		}
+		j := i + 1
+		for j < len(messages) && messages[j].Role == llms.ChatMessageTypeTool {
+			j++
+		}
+		answers := messages[i+1 : j]
+		if len(answers) == 0 {
+			continue
+		}
+		used := make([]bool, len(answers))
+		var grouped []llms.ContentPart
+		for _, p := range m.Parts {
+			tc, isCall := asToolCall(p)
+			if !isCall {
+				continue
+			}
+			for k, a := range answers {
+				if !used[k] && answersCall(a, tc) {
+					used[k] = true
+					grouped = append(grouped, a.Parts...)
+					break
+				}
+			}
+		}
+		if grouped != nil {
+			out = append(out, llms.MessageContent{Role: llms.ChatMessageTypeTool, Parts: grouped})
+		}
+		for k, a := range answers {
+			if !used[k] {
+				out = append(out, a)
+			}
+		}
+		i = j - 1
+	}
+	return out
+}

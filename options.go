@@ -26,7 +26,6 @@ type config struct {
 	toolErrorFormat  func(error) string
 	logger           *slog.Logger
 	maxArgumentBytes int
-	maxRepairBytes   int
 
 	onUnresolved   UnresolvedPolicy // unresolved.go
 	unresolvedHook UnresolvedHook
@@ -44,16 +43,12 @@ func defaultConfig() config {
 		jsonRepair:       true,
 		logger:           nil, // slog.Default() at use time, so later SetDefault calls apply
 		maxArgumentBytes: DefaultMaxArgumentBytes,
-		maxRepairBytes:   DefaultMaxRepairBytes,
 		correction:       defaultCorrectionConfig(),
 	}
 }
 
 // DefaultMaxArgumentBytes is the default of [WithMaxArgumentBytes]: 1 MiB.
 const DefaultMaxArgumentBytes = 1 << 20
-
-// DefaultMaxRepairBytes is the default of [WithMaxRepairBytes]: 64 KiB.
-const DefaultMaxRepairBytes = 64 << 10
 
 func (c *config) validate() error {
 	var errs []error
@@ -62,9 +57,6 @@ func (c *config) validate() error {
 	}
 	if c.maxArgumentBytes <= 0 {
 		errs = append(errs, fmt.Errorf("WithMaxArgumentBytes(%d): must be positive", c.maxArgumentBytes))
-	}
-	if c.maxRepairBytes < 0 {
-		errs = append(errs, fmt.Errorf("WithMaxRepairBytes(%d): must be 0 (no repair) or positive", c.maxRepairBytes))
 	}
 	if err := c.validateUnresolved(); err != nil {
 		errs = append(errs, err)
@@ -102,10 +94,11 @@ func WithStripThinking(on bool) Option {
 
 // WithJSONRepair sets whether the repair stage fixes malformed JSON
 // (quotes, bare keys, Python literals, commas, comments, truncation after a
-// complete value) with github.com/kaptinlin/jsonrepair, whose output is
-// kept only when it holds exactly the values saidex read from the input.
-// Extraction of the object from prose, fences and template tokens still
-// runs when it is off. Default: true.
+// complete value). The fix is one linear pass over the object, on
+// arguments of any size that [WithMaxArgumentBytes] admits, and changes no
+// value. Extraction of the object from prose, fences and template tokens
+// and the undoing of string encoding still run when it is off. Default:
+// true.
 func WithJSONRepair(on bool) Option {
 	return optionFunc(func(c *config) { c.jsonRepair = on })
 }
@@ -153,17 +146,9 @@ func WithLogger(l *slog.Logger) Option {
 }
 
 // WithMaxArgumentBytes caps the size of a call's argument string. A larger
-// call is not parsed at all and is answered with feedback. A value of 0 or
+// call is not parsed at all and is answered with feedback; a call within
+// it is repaired whatever its size. A value of 0 or
 // less is a configuration error. Default: [DefaultMaxArgumentBytes].
 func WithMaxArgumentBytes(n int) Option {
 	return optionFunc(func(c *config) { c.maxArgumentBytes = n })
-}
-
-// WithMaxRepairBytes caps the size of the object span handed to the JSON
-// repair library, whose cost grows faster than linearly with size. A
-// broken argument string whose object span is larger is answered with
-// feedback instead of being repaired. 0 disables that repair step. Default:
-// [DefaultMaxRepairBytes].
-func WithMaxRepairBytes(n int) Option {
-	return optionFunc(func(c *config) { c.maxRepairBytes = n })
 }

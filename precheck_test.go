@@ -58,7 +58,7 @@ func TestRunFastPathKeepsTheRawArguments(t *testing.T) {
 	// message must all see these exact bytes.
 	raw := " {\n  \"id\" :7, \"name\":\"\\u00e9t\\u00e9\",  \"ratio\": 5e-1 ,\"free\":{\"x\":[1,{}]}}\t"
 	rec := &fbRecorder{}
-	n := mustNode(t, []tools.Tool{WithSchema(rec, fbSchema)})
+	n := mustNode(t, []tools.Tool{ToolWithSchema(rec, fbSchema)})
 	if bt := n.tools["record"]; !bt.schema.prechecked(raw, false) {
 		t.Fatal("test arguments do not take the fast path")
 	}
@@ -106,7 +106,7 @@ func TestRunFastPathStillRunsValidators(t *testing.T) {
 			var checked atomic.Int64
 			var seen map[string]any
 			rec := &fbRecorder{}
-			n := mustNode(t, []tools.Tool{WithSchema(rec, fbSchema)},
+			n := mustNode(t, []tools.Tool{ToolWithSchema(rec, fbSchema)},
 				WithValidator("record", func(_ context.Context, args map[string]any, _ ValidatorContext) error {
 					checked.Add(1)
 					seen = args
@@ -144,7 +144,7 @@ func fbFuzzSchemas(t testing.TB) []*compiledSchema {
 // differential fuzz against santhosh-tekuri alone is in internal/precheck):
 // what it accepts must decode (encoding/json, UseNumber) to an object that
 // santhosh-tekuri accepts, must come out of the repair stage unchanged
-// (no step, the same text), and under lax must hold no number CoerceLax
+// (no step, the same text), and under lax must hold no number CoercionLax
 // could rewrite.
 func FuzzPrecheckPipeline(f *testing.F) {
 	seeds := []string{
@@ -192,13 +192,12 @@ func fbAgrees(t *testing.T, s *compiledSchema, args string, lax bool) {
 	if err := s.schema.Validate(v); err != nil {
 		t.Fatalf("accepted %q, which santhosh-tekuri rejects: %v", args, err)
 	}
-	res, err := repairArguments(args, repairOptions{stripThinking: true, jsonRepair: true,
-		maxBytes: DefaultMaxArgumentBytes, maxRepair: DefaultMaxRepairBytes})
+	res, err := repairArguments(args, defaultRepairOptions())
 	if err != nil || res.json != args || len(res.steps) > 0 {
 		t.Fatalf("accepted %q, which the repair stage turns into %q (steps %v, err %v)", args, res.json, res.steps, err)
 	}
 	if lax && hasLooseNumber(v) {
-		t.Fatalf("accepted %q under lax, but it holds a number CoerceLax may rewrite", args)
+		t.Fatalf("accepted %q under lax, but it holds a number CoercionLax may rewrite", args)
 	}
 }
 

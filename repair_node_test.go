@@ -88,7 +88,7 @@ func TestRunRepairsBrokenArgumentsBeforeTheToolRuns(t *testing.T) {
 func runRecorded(t *testing.T, raw string, opts ...saidex.Option) (*recorder, saidex.CallReport) {
 	t.Helper()
 	rec := &recorder{}
-	node, err := saidex.NewToolNode([]tools.Tool{saidex.WithSchema(rec, lookupSchema)}, opts...)
+	node, err := saidex.NewToolNode([]tools.Tool{saidex.ToolWithSchema(rec, lookupSchema)}, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +110,6 @@ func TestRunAnswersUnrepairableArgumentsWithFeedback(t *testing.T) {
 		{name: "string cut mid-value", raw: `{"city": "Os`, reason: "cut off inside a string value"},
 		{name: "two different objects", raw: `{"city": "Oslo"}{"city": "Rome"}`, reason: "two different JSON objects"},
 		{name: "json repair disabled", raw: `{'city': 'Oslo'}`, opts: []saidex.Option{saidex.WithJSONRepair(false)}, reason: "JSON repair is disabled"},
-		{name: "repair size limit", raw: `{'city': 'Oslo'}`, opts: []saidex.Option{saidex.WithMaxRepairBytes(8)}, reason: "too large to repair"},
 		{name: "argument size limit", raw: `{"city": "Oslo"}`, opts: []saidex.Option{saidex.WithMaxArgumentBytes(8)}, reason: "more than the limit of 8 bytes"},
 		{name: "reasoning kept when stripping is off", raw: "<think>x</think>{\"city\": \"Oslo\"}", opts: []saidex.Option{saidex.WithStripThinking(false)},
 			reason: "stripping reasoning is disabled"},
@@ -132,5 +131,56 @@ func TestRunAnswersUnrepairableArgumentsWithFeedback(t *testing.T) {
 				t.Errorf("reason %q / output %q, want both to contain %q", me.Reason, cr.Output, tt.reason)
 			}
 		})
+	}
+}
+
+// writeFileArgs is the argument struct of a write_file tool.
+type writeFileArgs struct {
+	Path    string `json:"path"`
+	Content string `json:"content"`
+}
+
+// A broken write_file call of nearly 1 MiB (the default argument limit)
+// whose content holds literal line breaks and tabs and unescaped inner
+// quotes is repaired in one pass, whatever its size, and its fields reach
+// a NewTool tool intact.
+func TestRunRepairsAOneMebibyteWriteFileCall(t *testing.T) {
+	var content strings.Builder
+	for i := 0; content.Len() < saidex.DefaultMaxArgumentBytes-200; i++ {
+		content.WriteString("func f() {\n\tfmt.Println(\"héllo, world\") // say \"hi\" twice\n}\n")
+	}
+	want := writeFileArgs{Path: "src/main.go", Content: content.String()}
+	raw := `{"path": "` + want.Path + `", "content": "` + want.Content + `"}`
+	if len(raw) > saidex.DefaultMaxArgumentBytes {
+		t.Fatalf("test arguments are %d bytes, over the default limit", len(raw))
+	}
+	var got writeFileArgs
+	calls := 0
+	tool := saidex.NewTool("write_file", "Writes a file.", func(_ context.Context, a writeFileArgs) (string, error) {
+		got, calls = a, calls+1
+		return "written", nil
+	})
+	node, err := saidex.NewToolNode([]tools.Tool{tool})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := node.Run(context.Background(), []llms.MessageContent{
+		{Role: llms.ChatMessageTypeHuman, Parts: []llms.ContentPart{llms.TextContent{Text: "write the file"}}},
+		{Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{llms.ToolCall{
+			ID: "c1", Type: "function", FunctionCall: &llms.FunctionCall{Name: "write_file", Arguments: raw},
+		}}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cr := res.Calls[0]
+	if cr.Outcome != saidex.OutcomeExecuted || cr.Err != nil || calls != 1 {
+		t.Fatalf("outcome %s, err %v, %d calls; want one execution", cr.Outcome, cr.Err, calls)
+	}
+	if !slices.Equal(cr.RepairSteps, []saidex.RepairStep{saidex.RepairJSON}) {
+		t.Errorf("RepairSteps = %v, want [json_repair]", cr.RepairSteps)
+	}
+	if got != want {
+		t.Errorf("the tool received path %q and %d bytes of content; want %q and the %d bytes sent", got.Path, len(got.Content), want.Path, len(want.Content))
 	}
 }

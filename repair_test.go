@@ -1,17 +1,45 @@
 package saidex
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
+	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/saidex/saidex-go/internal/jsonread"
 	"github.com/saidex/saidex-go/internal/jsonvalue"
+	"github.com/saidex/saidex-go/internal/lenient"
 )
 
 func defaultRepairOptions() repairOptions {
-	return repairOptions{stripThinking: true, jsonRepair: true, maxBytes: DefaultMaxArgumentBytes, maxRepair: DefaultMaxRepairBytes}
+	return repairOptions{stripThinking: true, jsonRepair: true, maxBytes: DefaultMaxArgumentBytes}
+}
+
+// corpusRawArguments returns the raw argument strings of the shared corpus,
+// or nil when it is absent.
+func corpusRawArguments(tb testing.TB) []string {
+	tb.Helper()
+	f, err := os.Open("../shared/corpus/dev.jsonl")
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 1<<20), 16<<20)
+	for sc.Scan() {
+		var c struct {
+			Raw string `json:"raw_arguments"`
+		}
+		if json.Unmarshal(sc.Bytes(), &c) == nil {
+			out = append(out, c.Raw)
+		}
+	}
+	return out
 }
 
 // sameJSON compares two decoded JSON values: key order free, numbers numeric.
@@ -160,9 +188,7 @@ func TestRepairArgumentsRefusesWhatNeedsAGuess(t *testing.T) {
 		{name: "unpaired inner quote before a brace", raw: `{"q": "a 5" screen"}`, reason: "unescaped quote"},
 		{name: "inner quote followed by a comma", raw: `{"q": "she said "no", then left"}`, reason: "unescaped quote"},
 		{name: "too large", raw: `{"a": "` + strings.Repeat("x", 100) + `"}`, opt: func(o *repairOptions) { o.maxBytes = 50 }, reason: "more than the limit of 50 bytes"},
-		{name: "too large to repair", raw: `{'a': '` + strings.Repeat("x", 100) + `'}`, opt: func(o *repairOptions) { o.maxRepair = 50 }, reason: "too large to repair"},
 		{name: "repair disabled", raw: `{'a': 1}`, opt: func(o *repairOptions) { o.jsonRepair = false }, reason: "JSON repair is disabled"},
-		{name: "repair bytes zero", raw: `{'a': 1}`, opt: func(o *repairOptions) { o.maxRepair = 0 }, reason: "JSON repair is disabled"},
 		{name: "think tag with stripping disabled", raw: "<think>x</think>{\"a\": 1}", opt: func(o *repairOptions) { o.stripThinking = false }, reason: "stripping reasoning is disabled"},
 		{name: "double encoded broken beyond repair", raw: `"{\"a\": \"cut`, reason: "unexpected character"},
 		{name: "double encoded cut inside", raw: `"{\"a\": \"cut"`, reason: "cut off inside a string value"},
@@ -194,9 +220,9 @@ func TestRepairArgumentsRefusesWhatNeedsAGuess(t *testing.T) {
 	}
 }
 
-// The known silent corruptions of kaptinlin/jsonrepair v0.4.8 (FACTS.md)
-// must never reach a tool: each is either repaired to the meant value or
-// refused.
+// The known silent corruptions of JSON repair libraries (kaptinlin/jsonrepair
+// v0.4.8 makes each of them, FACTS.md) must never reach a tool: each is
+// either repaired to the meant value or refused.
 func TestRepairArgumentsGuardsAgainstJSONRepairCorruptions(t *testing.T) {
 	tests := []struct {
 		name string
@@ -238,7 +264,7 @@ func TestRepairArgumentsAcceptsNestingUpToTheLimit(t *testing.T) {
 		t.Fatalf("valid JSON nested %d deep: %v", MaxNestingDepth, err)
 	}
 	broken := `{'a': ` + strings.Repeat("[", MaxNestingDepth-1) + strings.Repeat("]", MaxNestingDepth-1) + `}`
-	if _, err := repairArguments(broken, repairOptions{stripThinking: true, jsonRepair: true, maxBytes: 1 << 20, maxRepair: 1 << 20}); err != nil {
+	if _, err := repairArguments(broken, defaultRepairOptions()); err != nil {
 		t.Fatalf("broken JSON nested %d deep: %v", MaxNestingDepth, err)
 	}
 }
@@ -263,6 +289,104 @@ func TestMalformedArgumentsErrorReadsAsFeedback(t *testing.T) {
 	}
 	if !errors.Is(err, ErrMalformedArguments) {
 		t.Error("errors.Is(err, ErrMalformedArguments) = false")
+	}
+}
+
+func TestMaxNestingDepthIsTheReadersLimit(t *testing.T) {
+	if MaxNestingDepth != jsonread.MaxDepth {
+		t.Fatalf("MaxNestingDepth = %d, jsonread.MaxDepth = %d", MaxNestingDepth, jsonread.MaxDepth)
+	}
+}
+
+func TestRepairStepsAreLenientSteps(t *testing.T) {
+	pairs := []struct {
+		exported RepairStep
+		internal lenient.Step
+	}{
+		{RepairStripThinking, lenient.StripThinking}, {RepairDoubleEncoded, lenient.DoubleEncoded},
+		{RepairTemplateTokens, lenient.TemplateTokens}, {RepairCodeFence, lenient.CodeFence},
+		{RepairExtractObject, lenient.ExtractObject}, {RepairRepeatedObject, lenient.RepeatedObject},
+		{RepairJSON, lenient.FixSyntax},
+	}
+	for _, p := range pairs {
+		if string(p.exported) != string(p.internal) {
+			t.Errorf("RepairStep %q differs from lenient.Step %q", p.exported, p.internal)
+		}
+	}
+}
+
+// allocatedBy returns how many bytes f allocates.
+func allocatedBy(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// A broken argument string of any size the argument limit admits is
+// repaired (there is no separate repair limit), allocating no more than
+// decoding the repaired text allocates, plus three times its size: the
+// scan's canonical text, its string, and a copy of the input when it is
+// checked.
+func TestRepairRepairsHugeBrokenObjects(t *testing.T) {
+	const size = 4 << 20
+	tests := []struct {
+		name string
+		raw  string
+	}{
+		{"a trailing comma at the end", `{"note": "` + strings.Repeat("abcdefghij", size/10) + `",}`},
+		{"single quotes from the start", `{'note': '` + strings.Repeat("abcdefghij", size/10) + `'}`},
+		{"a missing comma at the end", `{"a": [` + strings.Repeat(`"abcdefghij", `, size/14) + `1 2]}`},
+	}
+	opt := repairOptions{stripThinking: true, jsonRepair: true, maxBytes: 16 << 20}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var res repairResult
+			var err error
+			n := allocatedBy(func() { res, err = repairArguments(tt.raw, opt) })
+			if err != nil || !slices.Equal(res.steps, []RepairStep{RepairJSON}) {
+				t.Fatalf("repairArguments: steps %v, %v; want a repair", res.steps, err)
+			}
+			decoding := allocatedBy(func() { _, _ = decodeJSON(res.json) })
+			if limit := decoding + 3*uint64(len(tt.raw)); n > limit {
+				t.Errorf("repairing %d bytes allocated %d bytes, want at most %d", len(tt.raw), n, limit)
+			}
+		})
+	}
+}
+
+func TestRepairComparesLargeRepeatedCopies(t *testing.T) {
+	big := `{"note": "` + strings.Repeat("abcdefghij", 20000) + `", "n": [1, 2]}`
+	other := strings.Replace(big, "[1, 2]", "[1, 3]", 1)
+	small := `{"a": 1}`
+	tests := []struct {
+		name   string
+		raw    string
+		repair bool   // jsonRepair
+		want   string // the refusal's words; "" when the first copy is kept
+	}{
+		{"a big object sent twice", big + big, true, ""},
+		{"a big object then a different one", big + other, true, "two different JSON objects"},
+		{"a small object sent twice, repair disabled", small + " " + small, false, ""},
+		{"a small object then a different one, repair disabled", small + `{"a": 2}`, false, "two different JSON objects"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			opt := repairOptions{stripThinking: true, jsonRepair: tt.repair, maxBytes: 16 << 20}
+			res, err := repairArguments(tt.raw, opt)
+			if tt.want != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.want) {
+					t.Fatalf("repairArguments: %v, want a refusal saying %q", err, tt.want)
+				}
+				return
+			}
+			first := tt.raw[:strings.IndexByte(tt.raw, '}')+1]
+			if err != nil || res.json != first || !slices.Equal(res.steps, []RepairStep{RepairRepeatedObject}) {
+				t.Fatalf("repairArguments: %d bytes, steps %v, %v; want the first copy (%d bytes), repeated_object", len(res.json), res.steps, err, len(first))
+			}
+		})
 	}
 }
 

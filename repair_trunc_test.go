@@ -1,14 +1,53 @@
 package saidex
 
 import (
+	"io"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
+
+// jsonTok is one significant token of a JSON value.
+type jsonTok struct {
+	kind byte   // '{', '}', '[', ']', 's' string, 'n' number, 'l' literal
+	text string // decoded string, number text, or "true"/"false"/"null"
+}
+
+// jsonTokens lists the significant tokens of valid JSON text. Text holding
+// a stream of values gives all their tokens; invalid text, those before
+// the error, with the error.
+func jsonTokens(text string) ([]jsonTok, error) {
+	// Duplicate names and invalid UTF-8 are accepted, as encoding/json
+	// does (invalid bytes read as U+FFFD).
+	dec := jsontext.NewDecoder(strings.NewReader(text),
+		jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	var toks []jsonTok
+	for {
+		t, err := dec.ReadToken()
+		if err == io.EOF {
+			return toks, nil
+		}
+		if err != nil {
+			return toks, err
+		}
+		switch k := t.Kind(); k {
+		case '{', '}', '[', ']':
+			toks = append(toks, jsonTok{kind: byte(k)})
+		case '"':
+			toks = append(toks, jsonTok{kind: 's', text: t.String()})
+		case '0':
+			toks = append(toks, jsonTok{kind: 'n', text: t.String()})
+		default: // true, false, null
+			toks = append(toks, jsonTok{kind: 'l', text: t.String()})
+		}
+	}
+}
 
 // valueTokens lists the value tokens of valid JSON text, without closing
 // brackets, for the prefix comparison below.
-func valueTokens(t *testing.T, text string) []scanTok {
+func valueTokens(t *testing.T, text string) []jsonTok {
 	t.Helper()
 	toks, err := jsonTokens(text)
 	if err != nil {
@@ -28,9 +67,9 @@ func valueTokens(t *testing.T, text string) []scanTok {
 // apostrophe in a single-quoted string, an unescaped inner quote), which
 // reads exactly like the string's closing quote. The value then holds a
 // prefix of the meant string.
-func ambiguousCut(cut string, k int, got, want []scanTok) bool {
+func ambiguousCut(cut string, k int, got, want []jsonTok) bool {
 	r, _ := utf8.DecodeLastRuneInString(cut)
-	return isQuote(r) && k == len(got)-1 && got[k].kind == 's' && want[k].kind == 's' &&
+	return strings.ContainsRune(`"'“”‘’`, r) && k == len(got)-1 && got[k].kind == 's' && want[k].kind == 's' &&
 		strings.HasPrefix(want[k].text, got[k].text)
 }
 

@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"log/slog"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/invopop/jsonschema"
+	"github.com/saidex/saidex-go/internal/jsonread"
 	"github.com/saidex/saidex-go/internal/jsonvalue"
 	santhosh "github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/tmc/langchaingo/llms"
@@ -150,8 +152,20 @@ func (n *ToolNode) sanitizedArguments(c *call) (string, bool) {
 				return c.raw, false
 			}
 		}
-		s, _, ok := canonicalJSON(c.args, secrets)
-		if !ok || !isJSONObject(s) {
+		var s string
+		ok := false
+		if v, isObject := c.value.(map[string]any); isObject && c.outcome == OutcomeExecuted && secrets == nil && len(c.tool.validators) == 0 {
+			// An executed call's c.value is the decoding of c.args (by
+			// repair or coercion), which nothing could have changed (no
+			// validator saw it): encode it without decoding c.args again.
+			var err error
+			s, err = jsonvalue.Encode(v)
+			ok = err == nil && fitsFloat64(v)
+		} else {
+			s, _, ok = canonicalJSON(c.args, secrets)
+			ok = ok && isJSONObject(s)
+		}
+		if !ok {
 			n.cfg.log().Warn("saidex: the arguments a tool ran with are not JSON; storing {} in the sanitized message",
 				slog.String("tool", c.name), slog.String("call_id", c.id), slog.String("outcome", string(c.outcome)))
 			return "{}", true
@@ -182,7 +196,7 @@ func (n *ToolNode) sanitizedArguments(c *call) (string, bool) {
 // float64 (1e999) although the text is valid JSON.
 func isJSONObject(s string) bool {
 	t := strings.TrimLeft(s, " \t\r\n")
-	if len(t) == 0 || t[0] != '{' || checkSyntax(t) != syntaxOK { // checkSyntax: repair_scan.go, a linear pre-check
+	if len(t) == 0 || t[0] != '{' || !jsonread.Valid(t) { // a linear pre-check
 		return false
 	}
 	var m map[string]any
@@ -203,6 +217,30 @@ func canonicalJSON(s string, secrets *secretSchema) (string, int, bool) {
 		return "", 0, false
 	}
 	return text, masked, true
+}
+
+// fitsFloat64 reports whether every number in the decoded JSON value v is
+// within float64's range, so that its encoding is an object the provider
+// clients' json.Unmarshal into a map reads back (see isJSONObject).
+func fitsFloat64(v any) bool {
+	switch x := v.(type) {
+	case map[string]any:
+		for _, e := range x {
+			if !fitsFloat64(e) {
+				return false
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if !fitsFloat64(e) {
+				return false
+			}
+		}
+	case json.Number:
+		_, err := strconv.ParseFloat(string(x), 64)
+		return err == nil
+	}
+	return true
 }
 
 // secretSchema locates the secret values of a tool's arguments: those at

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/saidex/saidex-go/internal/precheck"
 	"github.com/saidex/saidex-go/internal/schemawalk"
@@ -212,3 +213,35 @@ func (s *compiledSchema) parameters() map[string]any {
 	_ = json.Unmarshal(b, &m)
 	return m
 }
+
+// prechecked reports whether text is certainly arguments the schema
+// accepts, by the precheck on its bytes (internal/precheck); plain also
+// refuses text holding a number written with a fraction or an exponent,
+// which CoercionLax may rewrite. false means only "not known to be valid".
+func (s *compiledSchema) prechecked(text string, plain bool) bool {
+	if s.precheck == nil || text == "" {
+		return false
+	}
+	// The precheck reads bytes; the string is copied once, into a pooled
+	// buffer.
+	bp := textBuffers.Get().(*[]byte)
+	b := append((*bp)[:0], text...)
+	var ok bool
+	if plain {
+		ok = s.precheck.ValidPlainNumbers(b)
+	} else {
+		ok = s.precheck.Valid(b)
+	}
+	if cap(b) <= maxPooledText {
+		*bp = b[:0]
+		textBuffers.Put(bp)
+	}
+	return ok
+}
+
+// textBuffers are the buffers of prechecked.
+var textBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxPooledText is the largest buffer textBuffers keeps, so that one huge
+// argument string does not stay allocated.
+const maxPooledText = 64 << 10

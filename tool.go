@@ -269,11 +269,11 @@ func isRecursive(typ reflect.Type) bool {
 	return walk(typ, map[reflect.Type]bool{})
 }
 
-// WithSchema attaches a JSON Schema to an existing tool, for example the
+// ToolWithSchema attaches a JSON Schema to an existing tool, for example the
 // Parameters of an llms.FunctionDefinition. The schema is accepted in any of
 // the forms [Tool.Schema] documents. The tool's Call receives the repaired,
 // validated argument JSON.
-func WithSchema(t tools.Tool, schema any) Tool {
+func ToolWithSchema(t tools.Tool, schema any) Tool {
 	return &schemaTool{Tool: t, schema: schema}
 }
 

@@ -183,7 +183,7 @@ type CallReport struct {
 	Prevalidated bool
 	// Repaired reports whether the repair stage changed the arguments, and
 	// RepairSteps which steps it applied, in order; a conversion by
-	// [CoerceLax] counts as the step [RepairCoerce].
+	// [CoercionLax] counts as the step [RepairCoerce].
 	Repaired    bool
 	RepairSteps []RepairStep
 	// Issues are the field-level problems found by validation, including
@@ -193,7 +193,7 @@ type CallReport struct {
 	// Flagged are the issues validators flagged without rejecting the
 	// call (see Flag), for the arguments the call ended with.
 	Flagged []Issue
-	// Coercions lists the values converted by [CoerceLax] (see
+	// Coercions lists the values converted by [CoercionLax] (see
 	// [WithCoercion]) in the arguments the call ran with, in path order;
 	// nil when none was.
 	Coercions []Coercion
@@ -330,8 +330,8 @@ func newRunConfig(opts []RunOption) runConfig {
 // a partial result), and a [*ToolError] when a tool fails in a way the
 // node is configured not to answer (see [WithHandleToolErrors]); its
 // Partial result holds the calls answered before the run stopped. It
-// returns a
-// [*ToolCallValidationError] with [WithOnUnresolved]([Raise]), an error
+// returns a [*ToolCallValidationError] with
+// [WithOnUnresolved]([UnresolvedRaise]), an error
 // wrapping an unresolved hook's error, and an interrupt (see [ErrInterrupt])
 // unchanged; all of them before any call executes, except an interrupt
 // from a tool.
@@ -374,10 +374,6 @@ func (n *ToolNode) prepare(ctx context.Context, r *run, calls []*call) error {
 			continue
 		}
 		t0 := r.now()
-		if n.rawValid(c) { // validate.go: valid as sent, no repair or decoding
-			c.durations.Validate = r.since(t0)
-			continue
-		}
 		n.repair(c) // repair.go
 		t1 := r.now()
 		if err := n.validate(ctx, r, c); err != nil { // validate.go
@@ -432,11 +428,11 @@ type call struct {
 	value    any
 	args     string
 	repaired bool
-	rawValid bool // valid as sent, checked on the raw bytes: value is nil (validate.go)
+	rawValid bool // valid as sent, checked on the raw bytes: value is nil (repair.go)
 	steps    []RepairStep
 	err      error // why the arguments could not be parsed
 
-	coercions []Coercion // set when CoerceLax converted the arguments (coerce.go)
+	coercions []Coercion // set when CoercionLax converted the arguments (coerce.go)
 
 	issues  []Issue
 	flagged []Issue // issues validators flagged without rejecting (set by check)

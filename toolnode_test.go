@@ -207,7 +207,7 @@ func TestToolErrors(t *testing.T) {
 		{name: "a formatter formats every error", tool: failing(boom), opts: []Option{WithToolErrorFormatter(func(err error) string { return "custom " + err.Error() })}, wantContent: "custom boom"},
 		{name: "a panic stops the run by default", tool: panicking, wantPanic: true},
 		{name: "a handled panic is answered", tool: panicking, opts: []Option{WithHandleToolErrors(true)}, wantContent: "Error: panic: kaput"},
-		{name: "a plain tool's decode error is answered", tool: WithSchema(decodeFail, map[string]any{"type": "object"}), args: `{"city":5}`, wantContent: "invalid tool arguments"},
+		{name: "a plain tool's decode error is answered", tool: ToolWithSchema(decodeFail, map[string]any{"type": "object"}), args: `{"city":5}`, wantContent: "invalid tool arguments"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -255,8 +255,8 @@ func TestNewToolNodeRejectsBadConfig(t *testing.T) {
 		{"duplicate names", []tools.Tool{weather, weather}, nil},
 		{"nil tool", []tools.Tool{nil}, nil},
 		{"empty name", []tools.Tool{plainTool{}}, nil},
-		{"schema that does not compile", []tools.Tool{WithSchema(plainTool{name: "x"}, `{"type": 5}`)}, nil},
-		{"schema that is not JSON", []tools.Tool{WithSchema(plainTool{name: "x"}, `{`)}, nil},
+		{"schema that does not compile", []tools.Tool{ToolWithSchema(plainTool{name: "x"}, `{"type": 5}`)}, nil},
+		{"schema that is not JSON", []tools.Tool{ToolWithSchema(plainTool{name: "x"}, `{`)}, nil},
 		{"negative concurrency", []tools.Tool{weather}, []Option{WithMaxConcurrency(-1)}},
 		{"zero argument cap", []tools.Tool{weather}, []Option{WithMaxArgumentBytes(0)}},
 	}

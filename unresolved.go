@@ -19,38 +19,39 @@ type UnresolvedPolicy int
 
 // The policies for calls that stay invalid.
 const (
-	// Feedback, the default, answers each unresolved call with an error tool
-	// message carrying field-level guidance, so the agent fixes the call in
-	// its next turn. The call is not executed; valid sibling calls are.
-	Feedback UnresolvedPolicy = iota
-	// Raise makes [ToolNode.Run] and [ToolNode.Invoke] return a
+	// UnresolvedFeedback, the default, answers each unresolved call with an
+	// error tool message carrying field-level guidance, so the agent fixes
+	// the call in its next turn. The call is not executed; valid sibling
+	// calls are.
+	UnresolvedFeedback UnresolvedPolicy = iota
+	// UnresolvedRaise makes [ToolNode.Run] and [ToolNode.Invoke] return a
 	// [*ToolCallValidationError] before any call executes, after correction
 	// (when configured) was tried.
-	Raise
+	UnresolvedRaise
 )
 
 // String returns "feedback" or "raise".
 func (p UnresolvedPolicy) String() string {
 	switch p {
-	case Feedback:
+	case UnresolvedFeedback:
 		return "feedback"
-	case Raise:
+	case UnresolvedRaise:
 		return "raise"
 	}
 	return fmt.Sprintf("UnresolvedPolicy(%d)", int(p))
 }
 
 // WithOnUnresolved sets what happens to calls that are still invalid after
-// validation and correction: [Feedback] (the default) or [Raise]. Any other
-// value, or Raise together with [WithUnresolvedHook], is a configuration
-// error.
+// validation and correction: [UnresolvedFeedback] (the default) or
+// [UnresolvedRaise]. Any other value, or UnresolvedRaise together with
+// [WithUnresolvedHook], is a configuration error.
 //
-// Prefer Feedback in agent loops. With Raise the node returns an error
-// instead of tool messages, so a graph does not apply the node's update and
-// a checkpointed thread keeps an AI message whose tool-call ids are never
-// answered: the next model call on that thread is rejected by
-// OpenAI-compatible providers. Raise suits one-shot pipelines where an
-// invalid call is a hard failure.
+// Prefer UnresolvedFeedback in agent loops. With UnresolvedRaise the node
+// returns an error instead of tool messages, so a graph does not apply the
+// node's update and a checkpointed thread keeps an AI message whose
+// tool-call ids are never answered: the next model call on that thread is
+// rejected by OpenAI-compatible providers. UnresolvedRaise suits one-shot
+// pipelines where an invalid call is a hard failure.
 func WithOnUnresolved(p UnresolvedPolicy) Option {
 	return optionFunc(func(c *config) { c.onUnresolved = p })
 }
@@ -79,10 +80,10 @@ func WithUnresolvedHook(hook UnresolvedHook) Option {
 // validateUnresolved checks the on_unresolved options.
 func (c *config) validateUnresolved() error {
 	switch {
-	case c.onUnresolved != Feedback && c.onUnresolved != Raise:
-		return fmt.Errorf("WithOnUnresolved(%d): must be Feedback or Raise", int(c.onUnresolved))
-	case c.onUnresolved == Raise && c.unresolvedHook != nil:
-		return errors.New("WithOnUnresolved(Raise) and WithUnresolvedHook exclude each other")
+	case c.onUnresolved != UnresolvedFeedback && c.onUnresolved != UnresolvedRaise:
+		return fmt.Errorf("WithOnUnresolved(%d): must be UnresolvedFeedback or UnresolvedRaise", int(c.onUnresolved))
+	case c.onUnresolved == UnresolvedRaise && c.unresolvedHook != nil:
+		return errors.New("WithOnUnresolved(UnresolvedRaise) and WithUnresolvedHook exclude each other")
 	}
 	return nil
 }
@@ -152,7 +153,7 @@ func FeedbackText(text string) Resolution {
 }
 
 // ToolCallValidationError is returned by [ToolNode.Run] and
-// [ToolNode.Invoke] with [WithOnUnresolved]([Raise]) when calls are still
+// [ToolNode.Invoke] with [WithOnUnresolved]([UnresolvedRaise]) when calls are still
 // invalid after validation and correction. Nothing has executed. Use
 // errors.As to reach it.
 type ToolCallValidationError struct {
@@ -230,7 +231,7 @@ func runState(ctx context.Context, rc runConfig) (any, context.Context) {
 }
 
 // resolve is the resolve stage: every call still invalid follows the
-// on_unresolved policy. With Raise it returns a *ToolCallValidationError;
+// on_unresolved policy. With UnresolvedRaise it returns a *ToolCallValidationError;
 // with a hook, each invalid call is salvaged (and becomes valid), answered
 // with custom text, or answered with the default feedback; otherwise each
 // is answered with the default feedback. Nothing has executed yet.
@@ -245,7 +246,7 @@ func (n *ToolNode) resolve(ctx context.Context, r *run, calls []*call) error {
 			dropped++
 		}
 	}
-	if n.cfg.onUnresolved == Raise {
+	if n.cfg.onUnresolved == UnresolvedRaise {
 		if len(invalid) == 0 && dropped == 0 {
 			return nil
 		}

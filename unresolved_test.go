@@ -352,7 +352,7 @@ func TestOnUnresolvedRaise(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			tool := newURTool("get_orders")
-			n := urNode(t, []tools.Tool{tool}, WithOnUnresolved(Raise), WithLogger(slog.New(&urLogs{})))
+			n := urNode(t, []tools.Tool{tool}, WithOnUnresolved(UnresolvedRaise), WithLogger(slog.New(&urLogs{})))
 			res, err := n.Invoke(context.Background(), urConversation(tt.calls...))
 			var ve *ToolCallValidationError
 			if !errors.As(err, &ve) || res != nil {
@@ -380,7 +380,7 @@ func TestOnUnresolvedRaise(t *testing.T) {
 
 func TestOnUnresolvedRaiseLetsValidCallsRun(t *testing.T) {
 	tool := newURTool("get_orders")
-	n := urNode(t, []tools.Tool{tool}, WithOnUnresolved(Raise))
+	n := urNode(t, []tools.Tool{tool}, WithOnUnresolved(UnresolvedRaise))
 	res, err := n.Run(context.Background(), urConversation(urCall("a", "get_orders", `{"order_id":"o1","user_id":"u1"}`)))
 	if err != nil || res.Calls[0].Outcome != OutcomeExecuted || tool.calls.Load() != 1 {
 		t.Fatalf("Run = %+v, %v", res, err)
@@ -394,7 +394,7 @@ func TestOnUnresolvedConfigErrors(t *testing.T) {
 		opts []Option
 	}{
 		{name: "unknown policy", opts: []Option{WithOnUnresolved(UnresolvedPolicy(7))}},
-		{name: "raise with a hook", opts: []Option{WithOnUnresolved(Raise), WithUnresolvedHook(hook)}},
+		{name: "raise with a hook", opts: []Option{WithOnUnresolved(UnresolvedRaise), WithUnresolvedHook(hook)}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := NewToolNode([]tools.Tool{newURTool("get_orders")}, tt.opts...)

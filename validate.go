@@ -3,15 +3,20 @@ package saidex
 import (
 	"context"
 	"errors"
-	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // validate is the validation stage for one call: it checks the repaired
 // arguments in phase PhaseInitial and marks the call valid or invalid.
+// Arguments the precheck accepted as sent (c.rawValid, set by repair) are
+// valid already.
 func (n *ToolNode) validate(ctx context.Context, r *run, c *call) error {
 	if c.status != statusPending {
+		return nil
+	}
+	if c.rawValid {
+		c.status = statusValid
 		return nil
 	}
 	issues, co, err := n.checkCoerce(ctx, r, c, c.value, c.args, checkPhase{phase: PhaseInitial}) // coerce.go
@@ -101,52 +106,4 @@ func (s *compiledSchema) validateText(text string, v any) []Issue {
 		return nil
 	}
 	return s.validate(v)
-}
-
-// prechecked reports whether text is certainly arguments the schema
-// accepts, by the precheck on its bytes (internal/precheck); plain also
-// refuses text holding a number written with a fraction or an exponent,
-// which CoerceLax may rewrite. false means only "not known to be valid".
-func (s *compiledSchema) prechecked(text string, plain bool) bool {
-	if s.precheck == nil || text == "" {
-		return false
-	}
-	// The precheck reads bytes; the string is copied once, into a pooled
-	// buffer.
-	bp := textBuffers.Get().(*[]byte)
-	b := append((*bp)[:0], text...)
-	var ok bool
-	if plain {
-		ok = s.precheck.ValidPlainNumbers(b)
-	} else {
-		ok = s.precheck.Valid(b)
-	}
-	if cap(b) <= maxPooledText {
-		*bp = b[:0]
-		textBuffers.Put(bp)
-	}
-	return ok
-}
-
-// textBuffers are the buffers of prechecked.
-var textBuffers = sync.Pool{New: func() any { return new([]byte) }}
-
-// maxPooledText is the largest buffer textBuffers keeps, so that one huge
-// argument string does not stay allocated.
-const maxPooledText = 64 << 10
-
-// rawValid is the fast path of [ToolNode.prepare]: when c's arguments, as
-// sent, are certainly valid for a tool without validators (which need the
-// decoded value), it marks c valid with its raw text as the arguments and
-// no decoded value, and reports true. Otherwise it leaves c untouched.
-func (n *ToolNode) rawValid(c *call) bool {
-	t := c.tool
-	if t == nil || t.schema == nil || len(t.validators) > 0 || len(c.raw) > n.cfg.maxArgumentBytes {
-		return false
-	}
-	if !t.schema.prechecked(c.raw, n.cfg.coercion == CoerceLax) {
-		return false
-	}
-	c.args, c.status, c.rawValid = c.raw, statusValid, true
-	return true
 }

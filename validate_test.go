@@ -418,7 +418,7 @@ func TestCompileSchemaAcceptsRecursionThatDescends(t *testing.T) {
 }
 
 func TestNewToolNodeReportsSchemaErrorsAsConfigErrors(t *testing.T) {
-	tool := WithSchema(validateStubTool{name: "lookup"}, `{"type": "array"}`)
+	tool := ToolWithSchema(validateStubTool{name: "lookup"}, `{"type": "array"}`)
 	_, err := NewToolNode([]tools.Tool{tool})
 	if !errors.Is(err, ErrInvalidConfig) || !strings.Contains(err.Error(), "lookup") {
 		t.Fatalf("NewToolNode error = %v, want ErrInvalidConfig naming the tool", err)

@@ -61,7 +61,7 @@ type ValidatorContext struct {
 // check (flagged issues do not), so put cheap checks first and approvals
 // (interrupts) last. It is a configuration error when fn is nil or when no
 // tool of the node with a schema (a [Tool]) has that name: plain
-// tools.Tool values are not validated; attach a schema with [WithSchema].
+// tools.Tool values are not validated; attach a schema with [ToolWithSchema].
 // Default: none.
 func WithValidator(toolName string, fn Validator) Option {
 	return optionFunc(func(c *config) {
@@ -85,7 +85,7 @@ func (n *ToolNode) bindValidators() error {
 		case bt == nil:
 			errs = append(errs, fmt.Errorf("WithValidator(%q): no such tool (tools: %s)", v.tool, n.toolNames()))
 		case bt.schema == nil:
-			errs = append(errs, fmt.Errorf("WithValidator(%q): the tool has no schema, so its calls are not validated; wrap it with WithSchema", v.tool))
+			errs = append(errs, fmt.Errorf("WithValidator(%q): the tool has no schema, so its calls are not validated; wrap it with ToolWithSchema", v.tool))
 		default:
 			bt.validators = append(bt.validators, v.fn)
 		}

@@ -137,7 +137,9 @@ func WithCallOptions(opts ...llms.CallOption) Option {
 // WithMessageTransform sets a function applied to the conversation just
 // before each model call (the agent keeps the untransformed conversation).
 // With langchaingo's Anthropic client, which sends only the first part of
-// an AI message, pass [saidex.SplitToolCalls]. Default: none.
+// an AI message, pass [saidex.SplitToolCalls]; with the Google AI client,
+// whose tool responses to one AI message must arrive in one turn, pass
+// [saidex.GroupToolResponses]. Default: none.
 func WithMessageTransform(fn func(messages []llms.MessageContent) []llms.MessageContent) Option {
 	return optionFunc(func(c *config) { c.prepare = fn })
 }

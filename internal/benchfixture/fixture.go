@@ -6,6 +6,7 @@ package benchfixture
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/tmc/langchaingo/llms"
 )
@@ -79,4 +80,57 @@ func Conversation(k Kind, n int) []llms.MessageContent {
 		llms.TextParts(llms.ChatMessageTypeHuman, "Forecasts, please."),
 		{Role: llms.ChatMessageTypeAI, Parts: parts},
 	}
+}
+
+// Shape selects the broken argument strings of [BrokenArguments].
+type Shape string
+
+// The shapes of broken argument strings, each needing repair throughout.
+const (
+	// LongString is a write_file call, {"path": …, "content": …}, whose
+	// content is one long string with literal line breaks and unescaped
+	// inner quotes.
+	LongString Shape = "long_string"
+	// ManyMembers is an object of many members, single-quoted, with
+	// trailing commas.
+	ManyMembers Shape = "many_members"
+	// DeepCut is an object holding deeply nested arrays, cut off at the
+	// end right after a complete value.
+	DeepCut Shape = "deep_cut"
+)
+
+// Shapes lists the shapes of [BrokenArguments].
+var Shapes = []Shape{LongString, ManyMembers, DeepCut}
+
+// BrokenArguments returns a broken argument string of shape s, of at most
+// size bytes and at least size-64 (size at least 256). Every shape is
+// repaired without a guess.
+func BrokenArguments(s Shape, size int) string {
+	b := make([]byte, 0, size)
+	var unit, end string
+	switch s {
+	case LongString:
+		b = append(b, `{"path": "notes/today.md", "content": "# Notes`...)
+		unit = "\nline of the file where a \"quoted\" word sits"
+		end = "\nthe end\"}"
+	case ManyMembers:
+		b = append(b, `{`...)
+		unit = `'key': 'a value', 'xs': [1, 2,], `
+		end = `'last': True,}`
+	default: // DeepCut
+		b = append(b, `{"tree": [`...)
+		unit = strings.Repeat("[", 16) + `"leaf", true, null` + strings.Repeat("]", 16) + ", "
+		end = strings.Repeat("[", 16) + `"leaf", "cut"`
+	}
+	for i := 0; len(b)+len(unit)+len(end)+8 <= size; i++ {
+		if s != ManyMembers {
+			b = append(b, unit...)
+			continue
+		}
+		// Distinct keys: 'k<i>': 'a value', 'x<i>': [1, 2,],
+		k := strconv.AppendInt(nil, int64(i), 36)
+		b = append(append(append(b, "'k"...), k...), "': 'a value', 'x"...)
+		b = append(append(b, k...), "': [1, 2,], "...)
+	}
+	return string(append(b, end...))
 }

@@ -95,7 +95,7 @@ type Outcome struct {
 	// Issue counts for precision and recall on invalid cases.
 	Want, Got, Hit int
 	// Outcome is what the node did with the call ("" when it did not run),
-	// and Coercions the conversions WithCoercion(CoerceLax) applied.
+	// and Coercions the conversions WithCoercion(CoercionLax) applied.
 	Outcome   saidex.Outcome
 	Coercions []saidex.Coercion
 }
@@ -124,7 +124,7 @@ func Score(ctx context.Context, c *Case, opts ...saidex.Option) Outcome {
 	if len(c.Tool.Parameters) == 0 {
 		params = map[string]any{"type": "object"}
 	}
-	node, err := saidex.NewToolNode([]tools.Tool{saidex.WithSchema(rec, params)}, opts...)
+	node, err := saidex.NewToolNode([]tools.Tool{saidex.ToolWithSchema(rec, params)}, opts...)
 	if err != nil {
 		o.Verdict, o.Detail = Broken, err.Error()
 		return o

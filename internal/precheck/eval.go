@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/saidex/saidex-go/internal/jsonread"
 )
 
 // Valid reports whether data is certainly one JSON object, decoded by
@@ -38,13 +39,12 @@ func (c *Checker) valid(data []byte, plain bool) bool {
 	return s.value(c.root) && s.atEOF() && !s.loose
 }
 
-// scan is one pass over a JSON text: a decoder reading the caller's bytes
-// in place (jsontext reads a bytes.Buffer without copying and never writes
-// to it).
+// scan is one pass over a JSON text: a jsonread decoder reading the
+// caller's bytes in place, in strict mode (repeated names and invalid
+// UTF-8, which encoding/json would read differently, are errors).
 type scan struct {
 	data    []byte
-	in      bytes.Buffer
-	dec     jsontext.Decoder
+	dec     *jsonread.Decoder
 	scratch []byte // unquoted strings with escapes
 	plain   bool   // record numbers written with a fraction or exponent
 	loose   bool   // such a number was seen (plain only)
@@ -55,29 +55,18 @@ var scanPool = sync.Pool{New: func() any { return new(scan) }}
 // maxPooledScratch is the largest scratch buffer a pooled scan keeps.
 const maxPooledScratch = 64 << 10
 
-// decoderOptions make jsontext refuse what encoding/json would read
-// differently: duplicate names (encoding/json keeps the last) and invalid
-// UTF-8 (it substitutes U+FFFD). They are jsontext's defaults, spelled out
-// so a change of default cannot loosen the check.
-var decoderOptions = []jsontext.Options{
-	jsontext.AllowDuplicateNames(false),
-	jsontext.AllowInvalidUTF8(false),
-}
-
 // newScan returns a pooled scan over data; the caller releases it. It is
 // the one place a decoder is made.
 func newScan(data []byte, plain bool) *scan {
 	s := scanPool.Get().(*scan)
 	s.data, s.plain, s.loose = data, plain, false
-	s.in = *bytes.NewBuffer(data)
-	s.dec.Reset(&s.in, decoderOptions...)
+	s.dec = jsonread.NewDecoder(data, true)
 	return s
 }
 
 func (s *scan) release() {
-	s.data = nil
-	s.in = bytes.Buffer{}
-	s.dec.Reset(&s.in, decoderOptions...)
+	s.dec.Release()
+	s.data, s.dec = nil, nil
 	if cap(s.scratch) > maxPooledScratch {
 		s.scratch = nil
 	}

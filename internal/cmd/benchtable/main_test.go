@@ -20,6 +20,9 @@ BenchmarkRunScale/calls=1-2 	   10000	      5000 ns/op	    5000 ns/call	    1 B/
 BenchmarkRunScale/calls=10-2 	   10000	     60000 ns/op	    6000 ns/call	    1 B/op	     500 allocs/op
 BenchmarkParseSize/valid/1KB-2 	   10000	      1000 ns/op	 1000.00 MB/s
 BenchmarkParseSize/valid/100KB-2 	   100	    100000 ns/op	  500.00 MB/s
+BenchmarkRepairSize/text/deep_cut/1KiB-2 	   10000	      4000 ns/op	   2.00 ns/byte
+BenchmarkRepairSize/text/deep_cut/64KiB-2 	   100	    200000 ns/op	   3.00 ns/byte
+BenchmarkRepairSize/text/deep_cut/1MiB-2 	   10	    3000000 ns/op	   4.00 ns/byte
 BenchmarkHugeBroken/default-cap-2 	  10	  25000000 ns/op	    3000 B/op	      44 allocs/op
 PASS
 `
@@ -47,6 +50,7 @@ func TestReportTakesMediansAndRatios(t *testing.T) {
 		"| 0.50× | yes | 44 |",                // 25 ms of the 50 ms budget
 		"go test -run '^$' -bench . -benchmem -count 3 .",
 		"| 1 | n/a | not measured |",
+		"| text | deep_cut | 2.00 | 3.00 | 4.00 | yes | 2.00× | **no** |", // RepairSize: ns/byte, growth to 1 MiB
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q:\n%s", want, out)

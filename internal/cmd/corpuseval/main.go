@@ -1,6 +1,6 @@
 // Command corpuseval scores saidex on malformed tool-call corpus files
 // (shared/corpus/*.jsonl) through the public API: one ToolNode per case,
-// with a recording tool made by saidex.WithSchema, default options and no
+// with a recording tool made by saidex.ToolWithSchema, default options and no
 // correction model.
 //
 //	go run ./internal/cmd/corpuseval [-v] FILE.jsonl...
@@ -11,7 +11,7 @@
 //	corpus: N cases, P passed, S silent corruptions, O over-strict, W wrong issue sets
 //
 // With -v it lists every case that did not pass. With -coerce it also runs
-// every case with saidex.WithCoercion(saidex.CoerceLax) and reports that run
+// every case with saidex.WithCoercion(saidex.CoercionLax) and reports that run
 // separately (the labels assume strict validation): the cases whose outcome
 // changes, their coercions, and whether any case outside the wrong_type and
 // nested_error categories changed.
@@ -31,7 +31,7 @@ import (
 
 func main() {
 	verbose := flag.Bool("v", false, "list every case that did not pass")
-	coerce := flag.Bool("coerce", false, "also run with saidex.WithCoercion(saidex.CoerceLax) and report the changes")
+	coerce := flag.Bool("coerce", false, "also run with saidex.WithCoercion(saidex.CoercionLax) and report the changes")
 	flag.Usage = func() {
 		fmt.Fprintln(os.Stderr, "usage: corpuseval [-v] [-coerce] FILE.jsonl...")
 		flag.PrintDefaults()
@@ -124,13 +124,13 @@ func main() {
 	fmt.Println(total.Line())
 }
 
-// reportCoercion runs every case again with CoerceLax and lists the cases
+// reportCoercion runs every case again with CoercionLax and lists the cases
 // whose outcome or arguments change compared with the strict run.
 func reportCoercion(ctx context.Context, cases []corpus.Case, strict []corpus.Outcome) {
-	fmt.Println("\nwith WithCoercion(CoerceLax) (labels assume CoerceNone; not part of the score):")
+	fmt.Println("\nwith WithCoercion(CoercionLax) (labels assume CoercionNone; not part of the score):")
 	changed, outside, coerced := 0, 0, 0
 	for i := range cases {
-		lax := corpus.Score(ctx, &cases[i], saidex.WithCoercion(saidex.CoerceLax))
+		lax := corpus.Score(ctx, &cases[i], saidex.WithCoercion(saidex.CoercionLax))
 		if len(lax.Coercions) > 0 {
 			coerced++
 		}

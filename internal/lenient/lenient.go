@@ -1,0 +1,433 @@
+// Package lenient turns an argument string that a model meant as one JSON
+// value into the JSON text of that value, or refuses it with a reason meant
+// for the model. It produces text, never a decoded value: its caller
+// decodes the result once (package jsonread), or checks it on its bytes.
+//
+// [Repair] undoes what clearly means exactly one value: reasoning blocks,
+// code fences, leaked template tokens, prose and extra closing braces
+// around a single object; the same object sent several times back to back;
+// layers of JSON-string encoding; and, in one linear pass of its scanner,
+// single, typographic and unescaped inner quotes, bare keys, Python
+// True/False/None, missing and trailing commas, comments, literal control
+// characters in strings, and a stream cut right after a complete value,
+// whose closing brackets are added. It never guesses: everything else is
+// refused with an [*Error].
+//
+// Every JSON text is checked with package jsonread. Repair is linear in the
+// length of its input.
+package lenient
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/saidex/saidex-go/internal/jsonread"
+)
+
+// Step names one deterministic repair. Its values are those of saidex's
+// RepairStep constants.
+type Step string
+
+// The steps, in the order a result lists them.
+const (
+	StripThinking  Step = "strip_thinking"  // removed <think>…</think> reasoning
+	DoubleEncoded  Step = "double_encoded"  // decoded layers of JSON-string encoding
+	TemplateTokens Step = "template_tokens" // removed leaked template tokens
+	CodeFence      Step = "code_fence"      // removed a markdown code fence
+	ExtractObject  Step = "extract_object"  // cut prose (or extra closing braces) around the object
+	RepeatedObject Step = "repeated_object" // dropped identical copies of the object sent back to back
+	FixSyntax      Step = "json_repair"     // fixed the JSON syntax
+)
+
+// stepOrder is the order in which steps are reported.
+var stepOrder = []Step{StripThinking, DoubleEncoded, TemplateTokens, CodeFence, ExtractObject, RepeatedObject, FixSyntax}
+
+// Error is a refusal: the text could not be turned into one JSON value
+// without guessing.
+type Error struct {
+	// Reason says what was received, in words meant for the model that
+	// sent it. It never quotes the text's values.
+	Reason string
+}
+
+// Error returns the reason.
+func (e *Error) Error() string { return e.Reason }
+
+func malformed(format string, args ...any) error {
+	return &Error{Reason: fmt.Sprintf(format, args...)}
+}
+
+// Options configures [Repair]. The zero value strips nothing and fixes no
+// syntax: only extraction and the undoing of string encoding run.
+type Options struct {
+	StripThinking bool // remove reasoning blocks (else a reasoning tag is refused)
+	FixSyntax     bool // fix quotes, keys, literals, commas, comments and truncation
+}
+
+// Result is a repaired text.
+type Result struct {
+	// JSON is one JSON value: the raw string when it parsed as it is (or a
+	// part of it, when only noise around it was dropped), else the
+	// object's compact canonical text.
+	JSON  string
+	Steps []Step // the steps applied, in the order of the constants
+}
+
+// maxEncodingLayers bounds how many layers of JSON-string encoding are undone.
+const maxEncodingLayers = 8
+
+// Repair turns raw into one JSON value.
+//
+// A raw string that parses is returned as it is (one syntax check),
+// unless it is a JSON string holding an object, whose encoding is undone.
+// Anything else goes through the steps in order: strip reasoning blocks,
+// extract the single object from prose, fences, template tokens and
+// repeated copies, then scan it, which fixes its syntax and produces its
+// canonical text.
+func Repair(raw string, opt Options) (Result, error) {
+	res, err := repairLayer(raw, opt, 0)
+	if err == nil && len(res.Steps) == 0 && res.JSON != raw {
+		// Only noise around the object was dropped (a byte order mark,
+		// Unicode white space).
+		res.Steps = []Step{ExtractObject}
+	}
+	slices.SortStableFunc(res.Steps, func(a, b Step) int {
+		return slices.Index(stepOrder, a) - slices.Index(stepOrder, b)
+	})
+	return res, err
+}
+
+// repairLayer repairs one layer of encoding.
+func repairLayer(raw string, opt Options, layer int) (Result, error) {
+	if t := strings.Trim(raw, " \t\r\n"); strings.HasPrefix(t, "{") && !strings.HasSuffix(t, "}") {
+		// Not one JSON value (an object ends with '}'): most often a
+		// stream cut off, which a syntax check would read to its end
+		// before failing. Too deep a nesting is refused by the scanner.
+		return repairBroken(raw, opt, layer)
+	}
+	switch jsonread.Check(raw) {
+	case jsonread.OK:
+		return unwrapString(Result{JSON: raw}, opt, layer)
+	case jsonread.TooDeep:
+		return Result{}, errTooDeep()
+	}
+	return repairBroken(raw, opt, layer)
+}
+
+func errTooDeep() error {
+	return malformed("the arguments are nested deeper than %d levels", jsonread.MaxDepth)
+}
+
+// unwrapString undoes JSON-string encoding around an object: res.JSON,
+// valid JSON, that is a string holding (possibly encoded again) an object.
+func unwrapString(res Result, opt Options, layer int) (Result, error) {
+	t := strings.TrimLeft(res.JSON, " \t\r\n")
+	if !strings.HasPrefix(t, `"`) {
+		return res, nil
+	}
+	cur, _, _ := jsonread.DecodeString(t)
+	for l := layer; l < maxEncodingLayers; l++ {
+		t := strings.TrimSpace(cur)
+		switch {
+		case strings.HasPrefix(t, "{"):
+			inner, err := repairLayer(t, opt, l+1)
+			if err != nil {
+				return Result{}, err
+			}
+			inner.Steps = slices.Concat(res.Steps, []Step{DoubleEncoded}, dropStep(inner.Steps, DoubleEncoded))
+			return inner, nil
+		case strings.HasPrefix(t, `"`):
+			v, err := jsonread.Decode(t)
+			next, isString := v.(string)
+			if err != nil || !isString {
+				return res, nil
+			}
+			cur = next
+		default:
+			return res, nil
+		}
+	}
+	return res, nil
+}
+
+func dropStep(steps []Step, s Step) []Step {
+	out := steps[:0:0]
+	for _, x := range steps {
+		if x != s {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func addStep(steps []Step, s Step) []Step {
+	if slices.Contains(steps, s) {
+		return steps
+	}
+	return append(steps, s)
+}
+
+// repairBroken repairs a raw string that does not parse (its only caller,
+// repairLayer, has tried).
+func repairBroken(raw string, opt Options, layer int) (Result, error) {
+	var steps []Step
+	t := strings.TrimSpace(strings.TrimPrefix(raw, "\uFEFF"))
+	if t == "" {
+		if raw == "" {
+			return Result{}, malformed("the arguments are empty")
+		}
+		return Result{}, malformed("the arguments are only white space")
+	}
+
+	// Reasoning blocks.
+	if opt.StripThinking {
+		rest, stripped, err := stripThinking(t)
+		if err != nil {
+			return Result{}, err
+		}
+		if stripped {
+			steps = append(steps, StripThinking)
+			t = strings.TrimSpace(rest)
+			if t == "" {
+				return Result{}, malformed("the arguments hold only a reasoning block and no JSON object after it")
+			}
+			if jsonread.Valid(t) {
+				return unwrapString(Result{JSON: t, Steps: steps}, opt, layer)
+			}
+		}
+	} else if hasThinkTag(t) {
+		return Result{}, malformed("the arguments hold a reasoning block, and stripping reasoning is disabled")
+	}
+
+	// An object whose quotes are all escaped: {\"a\": 1}.
+	if strings.HasPrefix(t, `{\"`) && layer < maxEncodingLayers {
+		if v, err := jsonread.Decode(`"` + t + `"`); err == nil {
+			if s, ok := v.(string); ok {
+				res, err := repairLayer(s, opt, layer+1)
+				if err != nil {
+					return Result{}, err
+				}
+				res.Steps = slices.Concat(steps, []Step{DoubleEncoded}, dropStep(res.Steps, DoubleEncoded))
+				return res, nil
+			}
+		}
+	}
+
+	// Extraction of the single object.
+	start := strings.IndexByte(t, '{')
+	if start < 0 {
+		if strings.TrimSpace(templateToken.ReplaceAllString(fence.ReplaceAllString(t, ""), "")) == "" {
+			return Result{}, malformed("the arguments hold only template tokens or an empty code fence, no JSON object")
+		}
+		return Result{}, malformed("the arguments hold text but no JSON object")
+	}
+	// A JSON string holding the object, inside prose: Args: "{\"a\": 1}".
+	if start > 0 && t[start-1] == '"' && layer < maxEncodingLayers {
+		if res, ok, err := encodedInProse(t, start-1, steps, opt, layer); ok {
+			return res, err
+		}
+	}
+	sc, err := scanObject(t[start:], !opt.FixSyntax, len(t)-start)
+	if err != nil {
+		return Result{}, err
+	}
+	defer sc.release()
+	span := t[start : start+sc.i]
+	prefix, suffix := t[:start], t[start+sc.i:]
+
+	// After the object: extra closing braces, identical copies.
+	suffix = strings.TrimSpace(suffix)
+	if !sc.truncated {
+		if s := strings.TrimLeft(suffix, "}"); len(s) != len(suffix) {
+			steps = addStep(steps, ExtractObject)
+			suffix = strings.TrimSpace(s)
+		}
+		for strings.HasPrefix(suffix, "{") {
+			same, rest := repeatedCopy(sc, span, suffix)
+			if !same {
+				return Result{}, malformed("two different JSON objects were sent; send one object per call")
+			}
+			steps = addStep(steps, RepeatedObject)
+			suffix = strings.TrimSpace(rest)
+		}
+	}
+	around, err := classifyAround(prefix, suffix)
+	if err != nil {
+		return Result{}, err
+	}
+	for _, s := range around {
+		steps = addStep(steps, s)
+	}
+
+	// The object itself: its canonical text, or its text as written when
+	// it needed no normalisation.
+	if sc.normalised {
+		return Result{JSON: sc.out.String(), Steps: append(steps, FixSyntax)}, nil
+	}
+	// repairBroken runs only on text that did not parse: a span that is
+	// that text but for JSON white space cannot.
+	if span != strings.Trim(raw, " \t\r\n") {
+		switch jsonread.Check(span) {
+		case jsonread.OK:
+			return Result{JSON: span, Steps: steps}, nil
+		case jsonread.TooDeep: // not reached: the scanner refuses it
+			return Result{}, errTooDeep()
+		}
+	}
+	return Result{}, malformed("the arguments are not valid JSON and could not be repaired without guessing")
+}
+
+// encodedInProse repairs a JSON string starting at t[q] that holds an
+// object, with prose around it. ok is false when t[q:] does not start with
+// such a string.
+func encodedInProse(t string, q int, steps []Step, opt Options, layer int) (res Result, ok bool, err error) {
+	inner, n, isString := jsonread.DecodeString(t[q:])
+	if !isString || !strings.HasPrefix(strings.TrimSpace(inner), "{") {
+		return Result{}, false, nil
+	}
+	around, err := classifyAround(t[:q], t[q+n:])
+	if err != nil {
+		return Result{}, true, err
+	}
+	res, err = repairLayer(strings.TrimSpace(inner), opt, layer+1)
+	if err != nil {
+		return Result{}, true, err
+	}
+	res.Steps = slices.Concat(steps, around, []Step{DoubleEncoded}, dropStep(res.Steps, DoubleEncoded))
+	return res, true, nil
+}
+
+// repeatedCopy reports whether suffix starts with a copy of the scanned
+// object (possibly cut off, when it is a prefix of the first copy's text),
+// and returns the text after it. Two copies are the same when their
+// canonical texts are.
+func repeatedCopy(first *scanner, span, suffix string) (bool, string) {
+	sc2, err := scanObject(suffix, false, 0) // suffix may hold many copies
+	if err != nil || sc2.truncated {
+		if err == nil {
+			sc2.release()
+		}
+		// A cut-off copy: its text is a prefix of the first copy.
+		return strings.HasPrefix(span, strings.TrimSpace(suffix)), ""
+	}
+	defer sc2.release()
+	return first.out.String() == sc2.out.String(), suffix[sc2.i:]
+}
+
+var (
+	thinkOpen  = regexp.MustCompile(`(?i)<think(?:ing)?>`)
+	thinkClose = regexp.MustCompile(`(?i)</think(?:ing)?>`)
+	// templateToken matches leaked chat-template and tool-call tokens.
+	templateToken = regexp.MustCompile(`<\|[A-Za-z0-9_.:-]{1,40}\|>|\[/?[A-Z][A-Z_]{2,30}\]|</?(?:tool_calls?|function_calls?|tool_use|function|arguments|args|parameters|invoke)>`)
+	// fence matches a markdown code fence marker with its language tag.
+	fence = regexp.MustCompile("```[A-Za-z0-9_+-]*")
+)
+
+func hasThinkTag(s string) bool {
+	return mayHoldThinkTag(s) && (thinkOpen.MatchString(s) || thinkClose.MatchString(s))
+}
+
+// mayHoldThinkTag is the cheap test before thinkOpen and thinkClose: they
+// match only where '<', possibly followed by '/', is followed by 't' or
+// 'T' (the only letters (?i)t folds to).
+func mayHoldThinkTag(s string) bool {
+	for {
+		i := strings.IndexByte(s, '<')
+		if i < 0 {
+			return false
+		}
+		s = strings.TrimPrefix(s[i+1:], "/")
+		if len(s) > 0 && (s[0] == 't' || s[0] == 'T') {
+			return true
+		}
+	}
+}
+
+// mayHoldTemplateToken is the cheap test before templateToken, which
+// matches only where '<' or '[' is.
+func mayHoldTemplateToken(s string) bool {
+	return strings.ContainsAny(s, "<[")
+}
+
+// mayHoldFence is the cheap test before fence.
+func mayHoldFence(s string) bool {
+	return strings.Contains(s, "```")
+}
+
+// stripThinking removes reasoning: every <think>…</think> block, and
+// everything before a closing tag that has no opening tag (the reasoning
+// began in the prompt template). Reasoning that is never closed is refused:
+// an object inside it, or next to it, is a draft, not a call. Each tag is
+// searched for once from where the last one of its kind was found, so the
+// cost is linear in len(s) however many tags it holds.
+func stripThinking(s string) (string, bool, error) {
+	if !mayHoldThinkTag(s) {
+		return s, false, nil
+	}
+	var kept strings.Builder
+	stripped := false
+	pos := 0
+	open, cl := findFrom(thinkOpen, s, 0), findFrom(thinkClose, s, 0)
+	for {
+		if open != nil && open[0] < pos {
+			open = findFrom(thinkOpen, s, pos)
+		}
+		if cl != nil && cl[0] < pos {
+			cl = findFrom(thinkClose, s, pos)
+		}
+		switch {
+		case cl != nil && (open == nil || cl[0] < open[0]):
+			kept.Reset()
+			pos = cl[1]
+		case open != nil:
+			// cl, when there is one, starts after open: tags never overlap.
+			if cl == nil {
+				return "", false, malformed("the arguments end inside unfinished reasoning: a <think> block is never closed")
+			}
+			kept.WriteString(s[pos:open[0]])
+			pos = cl[1]
+		default:
+			kept.WriteString(s[pos:])
+			return kept.String(), stripped, nil
+		}
+		stripped = true
+	}
+}
+
+// findFrom returns the position in s of re's first match at or after
+// from, or nil. A nil result is final: no later search can match.
+func findFrom(re *regexp.Regexp, s string, from int) []int {
+	loc := re.FindStringIndex(s[from:])
+	if loc == nil {
+		return nil
+	}
+	return []int{from + loc[0], from + loc[1]}
+}
+
+// classifyAround names what surrounds the object (template tokens, a code
+// fence, prose) and refuses an object that is part of a larger value.
+func classifyAround(prefix, suffix string) ([]Step, error) {
+	var steps []Step
+	p, s := prefix, suffix
+	if mayHoldTemplateToken(p) && templateToken.MatchString(p) || mayHoldTemplateToken(s) && templateToken.MatchString(s) {
+		steps = append(steps, TemplateTokens)
+		p, s = templateToken.ReplaceAllString(p, " "), templateToken.ReplaceAllString(s, " ")
+	}
+	p, s = strings.TrimSpace(p), strings.TrimSpace(s)
+	if strings.HasSuffix(p, "[") || strings.HasSuffix(p, ",") || strings.HasPrefix(s, ",") || strings.HasPrefix(s, "]") {
+		return nil, malformed("the object is one item of a larger value; send the arguments as one JSON object")
+	}
+	if strings.Contains(s, "{") {
+		return nil, malformed("two JSON objects were sent (one in the text after the first); send one object per call")
+	}
+	if mayHoldFence(p) && fence.MatchString(p) || mayHoldFence(s) && fence.MatchString(s) {
+		steps = append(steps, CodeFence)
+		p, s = strings.TrimSpace(fence.ReplaceAllString(p, "")), strings.TrimSpace(fence.ReplaceAllString(s, ""))
+	}
+	if p != "" || s != "" {
+		steps = append(steps, ExtractObject)
+	}
+	return steps, nil
+}

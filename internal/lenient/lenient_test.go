@@ -1,0 +1,288 @@
+package lenient
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/saidex/saidex-go/internal/benchfixture"
+	"github.com/saidex/saidex-go/internal/jsonread"
+)
+
+var fix = Options{StripThinking: true, FixSyntax: true}
+
+// corpusRawArguments returns the raw argument strings of the shared dev
+// corpus, or nil when it is absent.
+func corpusRawArguments(tb testing.TB) []string {
+	tb.Helper()
+	f, err := os.Open("../../../shared/corpus/dev.jsonl")
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 1<<20), 16<<20)
+	for sc.Scan() {
+		var c struct {
+			Raw string `json:"raw_arguments"`
+		}
+		if json.Unmarshal(sc.Bytes(), &c) == nil {
+			out = append(out, c.Raw)
+		}
+	}
+	return out
+}
+
+// TestScanWritesCompactCanonicalJSON pins the scanner's output: compact
+// JSON, strings that needed no change copied as written, and the step
+// list of the whole repair.
+func TestScanWritesCompactCanonicalJSON(t *testing.T) {
+	tests := []struct {
+		name, raw, want string
+		steps           []Step
+	}{
+		{"single quotes and white space", "{ 'a' :\n 1 ,\t'b': 'x' }", `{"a":1,"b":"x"}`, []Step{FixSyntax}},
+		{"escapes kept as written", `{'s': '\u00e9\n\/', "t": 'it\'s'}`, `{"s":"\u00e9\n\/","t":"it's"}`, []Step{FixSyntax}},
+		{"literal control characters escaped", "{'s': \"a\tb\x01\"}", `{"s":"a\tb\u0001"}`, []Step{FixSyntax}},
+		{"invalid UTF-8 as an escape", "{'s': 'a\xffb'}", `{"s":"a\ufffdb"}`, []Step{FixSyntax}},
+		{"bare unicode key", `{clé: 1}`, `{"clé":1}`, []Step{FixSyntax}},
+		{"comments and commas", "{/* c */ 'xs': [1 2,], # n\n 'y': None,}", `{"xs":[1,2],"y":null}`, []Step{FixSyntax}},
+		{"cut after a complete value", `{"a": [{"b": "c"}, 2, "d"`, `{"a":[{"b":"c"},2,"d"]}`, []Step{FixSyntax}},
+		{"prose around valid JSON keeps its text", `Here: {"a": [1, 2]} ok`, `{"a": [1, 2]}`, []Step{ExtractObject}},
+		{"repeated copy compared canonically", `{'a': 1,} {"a":1}`, `{"a":1}`, []Step{RepeatedObject, FixSyntax}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := Repair(tt.raw, fix)
+			if err != nil {
+				t.Fatalf("Repair(%q): %v", tt.raw, err)
+			}
+			if res.JSON != tt.want || !slices.Equal(res.Steps, tt.steps) {
+				t.Fatalf("Repair(%q) = %s %v, want %s %v", tt.raw, res.JSON, res.Steps, tt.want, tt.steps)
+			}
+		})
+	}
+}
+
+func TestRepairWithoutSyntaxFixingRefusesWhatNeedsIt(t *testing.T) {
+	for _, raw := range []string{`{'a': 1}`, `{"a": 1,}`, `{a: 1}`, `{"a": True}`, `{"a": 1 /* c */}`, `{"a": "x`, `{"a": [1`} {
+		_, err := Repair(raw, Options{StripThinking: true})
+		var e *Error
+		if !errors.As(err, &e) {
+			t.Errorf("Repair(%q) without syntax fixing: %v, want a refusal", raw, err)
+		}
+	}
+	res, err := Repair("Sure: ```json\n{\"a\": 1}\n```", Options{})
+	if err != nil || res.JSON != `{"a": 1}` {
+		t.Errorf("extraction without syntax fixing: %q, %v", res.JSON, err)
+	}
+}
+
+// TestRepairIsLinear repairs every benchmark shape at 64 KiB and 1 MiB
+// and requires the time per byte at 1 MiB to stay within a loose factor of
+// the time at 64 KiB (a quadratic repair is 16× slower per byte there).
+func TestRepairIsLinear(t *testing.T) {
+	if testing.Short() {
+		t.Skip("times repairs of 1 MiB")
+	}
+	perByte := func(s string) time.Duration {
+		best := time.Duration(1 << 62)
+		for range 5 {
+			start := time.Now()
+			if _, err := Repair(s, fix); err != nil {
+				t.Fatalf("Repair: %v", err)
+			}
+			best = min(best, time.Since(start))
+		}
+		return best / time.Duration(len(s))
+	}
+	for _, shape := range benchfixture.Shapes {
+		small := benchfixture.BrokenArguments(shape, 64<<10)
+		big := benchfixture.BrokenArguments(shape, 1<<20)
+		ps, pb := perByte(small), perByte(big)
+		if pb > 6*ps+5*time.Nanosecond {
+			t.Errorf("%s: %v per byte at 1 MiB, %v at 64 KiB: not linear", shape, pb, ps)
+		}
+	}
+}
+
+// TestRepairIsLinearInRepetitions times inputs made of many repeated
+// parts (copies of the object, reasoning tags, inner quotes) at two sizes:
+// a repair that rescans the rest of the text for each part is quadratic,
+// 16x slower per byte at the larger size.
+func TestRepairIsLinearInRepetitions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("times repairs of 1 MiB")
+	}
+	tests := []struct {
+		name string
+		make func(n int) string
+	}{
+		{"repeated copies", func(n int) string { return strings.Repeat(`{'a': 1, "b": [true, null]} `, n) }},
+		{"lone closing tags", func(n int) string { return strings.Repeat("</think> x ", n) + `{"a": 1,}` }},
+		{"reasoning blocks", func(n int) string { return strings.Repeat("<think>a</think>", n) + `{"a": 1,}` }},
+		{"inner quotes", func(n int) string { return `{"a": "` + strings.Repeat(`say "hi" `, n) + `", "b": 1}` }},
+		{"bare keys on lines", func(n int) string {
+			var b strings.Builder
+			b.WriteString("{")
+			for i := range n {
+				fmt.Fprintf(&b, "k%d: 'v'\n", i)
+			}
+			return b.String() + "}"
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			perByte := func(s string) time.Duration {
+				best := time.Duration(1 << 62)
+				for range 5 {
+					start := time.Now()
+					if _, err := Repair(s, fix); err != nil {
+						t.Fatalf("Repair: %v", err)
+					}
+					best = min(best, time.Since(start))
+				}
+				return best / time.Duration(len(s))
+			}
+			unit := len(tt.make(1))
+			small, big := tt.make(64<<10/unit), tt.make(1<<20/unit)
+			if ps, pb := perByte(small), perByte(big); pb > 6*ps+5*time.Nanosecond {
+				t.Errorf("%v per byte at %d bytes, %v at %d: not linear", pb, len(big), ps, len(small))
+			}
+		})
+	}
+}
+
+func TestBrokenArgumentsShapesAreRepairedWithoutLoss(t *testing.T) {
+	for _, shape := range benchfixture.Shapes {
+		for _, size := range []int{1 << 10, 64 << 10} {
+			raw := benchfixture.BrokenArguments(shape, size)
+			if len(raw) > size || len(raw) < size-64 {
+				t.Errorf("%s/%d: %d bytes", shape, size, len(raw))
+			}
+			res, err := Repair(raw, fix)
+			if err != nil {
+				t.Fatalf("%s/%d: %v", shape, size, err)
+			}
+			if !slices.Equal(res.Steps, []Step{FixSyntax}) {
+				t.Errorf("%s/%d: steps %v", shape, size, res.Steps)
+			}
+			v, err := jsonread.Read(res.JSON)
+			if err != nil {
+				t.Fatalf("%s/%d: the result does not decode: %v", shape, size, err)
+			}
+			m := v.(map[string]any)
+			switch shape {
+			case benchfixture.LongString:
+				content := m["content"].(string)
+				if want := strings.Count(raw, "\n"); strings.Count(content, "\n") != want || strings.Count(content, `"`) != strings.Count(raw, `"`)-8 {
+					t.Errorf("%s/%d: content lost line breaks or quotes", shape, size)
+				}
+			case benchfixture.ManyMembers:
+				if got, want := len(m), strings.Count(raw, "':"); got != want {
+					t.Errorf("%s/%d: %d members, want %d", shape, size, got, want)
+				}
+			}
+		}
+	}
+}
+
+// checkPrechecks checks that the cheap tests before the regular
+// expressions never say "no" where the expression matches.
+func checkPrechecks(t *testing.T, s string) {
+	t.Helper()
+	if (thinkOpen.MatchString(s) || thinkClose.MatchString(s)) && !mayHoldThinkTag(s) {
+		t.Fatalf("mayHoldThinkTag(%.80q) = false, but a think tag matches", s)
+	}
+	if templateToken.MatchString(s) && !mayHoldTemplateToken(s) {
+		t.Fatalf("mayHoldTemplateToken(%.80q) = false, but a template token matches", s)
+	}
+	if fence.MatchString(s) && !mayHoldFence(s) {
+		t.Fatalf("mayHoldFence(%.80q) = false, but a fence matches", s)
+	}
+}
+
+func TestRegexpPrechecksNeverMissAMatch(t *testing.T) {
+	tests := []struct {
+		in    string
+		think bool // a think tag matches
+	}{
+		{"<think>a</think>{}", true}, {"<THINKING>", true}, {"x </Think>", true}, {"</tHiNk>", true},
+		{"<tool_call>{}</tool_call>", false}, {"<|im_end|>", false}, {"[TOOL_CALLS]", false}, {"```json\n{}\n```", false},
+		{"a < b, <t", false}, {"no tags", false}, {"<", false}, {"</", false},
+	}
+	for _, tt := range tests {
+		checkPrechecks(t, tt.in)
+		if got := thinkOpen.MatchString(tt.in) || thinkClose.MatchString(tt.in); got != tt.think {
+			t.Errorf("%q: a think tag matches = %v, want %v (test case wrong)", tt.in, got, tt.think)
+		}
+	}
+	for _, s := range corpusRawArguments(t) {
+		checkPrechecks(t, s)
+	}
+}
+
+// FuzzRepair checks that Repair never panics; that every refusal is an
+// *Error; that what it returns is one JSON value, which Read decodes;
+// that a text which already parses (and is not a JSON string holding an
+// object) comes back unchanged; that repairing the result again changes
+// nothing; and that the prechecks before the regular expressions are
+// sound.
+func FuzzRepair(f *testing.F) {
+	for _, s := range []string{
+		`{"a": 1}`, `{'a': 'b's'}`, "<think>x</think>{\"a\":1}", "```json\n{a: True,}\n```",
+		`"{\"a\": 1}"`, `{"a": "x"`, `{"a": 1}{"a": 1}`, `{"a": 1}{"a": 2}`, `{"a": [1 2], // c
+"b": None}`, `{“a”: “b”}`, `{"a": "say "hi" now"}`, `[1, 2]`, `""`, `{\"a\": 1}`, "", "{", "}{",
+	} {
+		f.Add(s)
+	}
+	for _, s := range corpusRawArguments(f) {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		checkPrechecks(t, raw)
+		res, err := Repair(raw, fix)
+		if err != nil {
+			var e *Error
+			if !errors.As(err, &e) || e.Reason == "" {
+				t.Fatalf("Repair(%q): error %#v is not an *Error with a reason", raw, err)
+			}
+			return
+		}
+		if !json.Valid([]byte(res.JSON)) {
+			t.Fatalf("Repair(%q).JSON = %q: not valid JSON", raw, res.JSON)
+		}
+		v, err := jsonread.Read(res.JSON)
+		if err != nil {
+			t.Fatalf("Repair(%q): JSON %q does not decode: %v", raw, res.JSON, err)
+		}
+		if w, err := jsonread.Decode(res.JSON); err != nil || !reflect.DeepEqual(v, w) {
+			t.Fatalf("Repair(%q): Read and Decode of %q differ: %#v, %#v", raw, res.JSON, v, w)
+		}
+		if orig, err := jsonread.Decode(raw); err == nil {
+			if _, isString := orig.(string); !isString {
+				if res.JSON != raw || len(res.Steps) > 0 {
+					t.Fatalf("valid text %q changed to %q (steps %v)", raw, res.JSON, res.Steps)
+				}
+			}
+		}
+		again, err := Repair(res.JSON, fix)
+		if err != nil || again.JSON != res.JSON {
+			t.Fatalf("repairing %q again gave %q, %v", res.JSON, again.JSON, err)
+		}
+	})
+}
+
+func ExampleRepair() {
+	res, err := Repair("Sure! ```json\n{city: 'Oslo', days: 3,}\n```", Options{StripThinking: true, FixSyntax: true})
+	fmt.Println(res.JSON, res.Steps, err)
+	// Output: {"city":"Oslo","days":3} [code_fence extract_object json_repair] <nil>
+}

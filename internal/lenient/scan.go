@@ -1,0 +1,758 @@
+package lenient
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/saidex/saidex-go/internal/jsonread"
+)
+
+// This file holds the scanner. It reads one JSON-like object the way a
+// model writes it (single, typographic or unescaped inner quotes, bare
+// keys, Python literals, comments, missing or trailing commas, a stream cut
+// after a complete value), in one linear pass, and produces:
+//
+//   - where the object ends in the text (so prose, fences and a repeated
+//     copy after it can be told apart),
+//   - the object's canonical JSON text, compact: every string a proper
+//     JSON string, bare keys quoted, Python literals as JSON literals,
+//     comments and white space gone, trailing commas dropped, missing
+//     commas inserted, and the closing brackets of a stream cut after a
+//     complete value added. Strings, numbers and literals that needed no
+//     change are copied as written.
+//
+// The scanner refuses, with a reason meant for the model, everything that
+// needs a guess: a stream cut inside a string, number or escape or after a
+// key, colon or comma; unquoted values; unknown characters.
+
+// Scanner states within the innermost container.
+const (
+	stValue      = iota // a value is expected (top level, after ':', after '[' or ',' in an array)
+	stKey               // a key is expected (after '{' or ',' in an object)
+	stColon             // a ':' is expected after a key
+	stAfterValue        // ',' or a closing bracket is expected
+)
+
+type scanner struct {
+	s     string
+	i     int
+	out   strings.Builder // the canonical text
+	stack []byte          // open brackets
+	state int
+	// what the state was entered by, for error messages and truncation
+	afterComma, afterOpen, lastNumber bool
+	started, done                     bool
+	truncated                         bool // the text ended with open brackets after a complete value
+	normalised                        bool // the text needed more than white space removed
+	strict                            bool // stop at the first normalisation (syntax repair is off)
+	pendingComma                      bool
+	// lastStr is where the canonical text of the last string read starts,
+	// or -1 when the last value read is not a string.
+	lastStr int
+}
+
+// errNeedsRepair stops a strict scan at the first normalisation.
+var errNeedsRepair = &Error{Reason: "the arguments are not valid JSON (JSON repair is disabled)"}
+
+// scanObject scans the object starting at s[0] == '{'. It returns the
+// scanner, whose i is the end of the object in s (len(s) when the object
+// was cut off), or a refusal. A strict scan refuses, with errNeedsRepair,
+// an object that needs more than white space removed. sizeHint is the
+// room to reserve for the canonical text: len(s) when the object is
+// likely most of s, 0 when s may hold much more (a scan must cost what
+// the object costs, not what s does).
+//
+// The scanner comes from a pool: the caller releases it when done with it
+// and its canonical text.
+func scanObject(s string, strict bool, sizeHint int) (*scanner, error) {
+	sc := scannerPool.Get().(*scanner)
+	*sc = scanner{s: s, state: stValue, strict: strict, stack: sc.stack[:0], lastStr: -1}
+	sc.out.Grow(sizeHint + 8)
+	if err := sc.run(); err != nil {
+		sc.release()
+		return nil, err
+	}
+	return sc, nil
+}
+
+// scannerPool keeps scanners, with their bracket stacks, between scans: the
+// repair of one argument string scans one to three objects.
+var scannerPool = sync.Pool{New: func() any { return new(scanner) }}
+
+// maxPooled bounds the bracket stack a pooled scanner keeps.
+const maxPooled = 64 << 10
+
+// release returns sc to the pool. sc may not be used after; its canonical
+// text is not reused, so a string taken from it stays valid.
+func (sc *scanner) release() {
+	if cap(sc.stack) > maxPooled {
+		return
+	}
+	*sc = scanner{stack: sc.stack[:0]}
+	scannerPool.Put(sc)
+}
+
+// normalise records that the text needed a change beyond white space.
+func (sc *scanner) normalise() error {
+	sc.normalised = true
+	if sc.strict {
+		return errNeedsRepair
+	}
+	return nil
+}
+
+func (sc *scanner) run() error {
+	for !sc.done {
+		if sc.i >= len(sc.s) || mayBeSpace[sc.s[sc.i]] {
+			if err := sc.skipSpace(); err != nil {
+				return err
+			}
+		}
+		if sc.i >= len(sc.s) {
+			return sc.atEOF()
+		}
+		c := sc.s[sc.i]
+		switch {
+		case c == '{' || c == '[':
+			if err := sc.valueStart(); err != nil {
+				return err
+			}
+			if len(sc.stack) >= jsonread.MaxDepth {
+				return malformed("the arguments are nested deeper than %d levels", jsonread.MaxDepth)
+			}
+			sc.stack = append(sc.stack, c)
+			sc.out.WriteByte(c)
+			sc.i++
+			sc.started = true
+			sc.afterOpen, sc.afterComma = true, false
+			if c == '{' {
+				sc.state = stKey
+			} else {
+				sc.state = stValue
+			}
+		case c == '}' || c == ']':
+			if err := sc.closeBracket(c); err != nil {
+				return err
+			}
+		case c == ':':
+			if sc.state != stColon {
+				return sc.unexpected()
+			}
+			sc.out.WriteByte(':')
+			sc.i++
+			sc.state = stValue
+			sc.afterOpen, sc.afterComma = false, false
+		case c == ',':
+			if sc.state != stAfterValue {
+				return sc.unexpected()
+			}
+			sc.pendingComma = true // written before the next member, dropped before a closing bracket
+			sc.i++
+			sc.afterComma, sc.afterOpen = true, false
+			if sc.top() == '{' {
+				sc.state = stKey
+			} else {
+				sc.state = stValue
+			}
+		case c == '-' || (c >= '0' && c <= '9'):
+			if err := sc.number(); err != nil {
+				return err
+			}
+		default:
+			r, _ := utf8.DecodeRuneInString(sc.s[sc.i:])
+			switch {
+			case isQuote(r):
+				if err := sc.str(r); err != nil {
+					return err
+				}
+			case r == '_' || r == '$' || unicode.IsLetter(r):
+				if err := sc.word(); err != nil {
+					return err
+				}
+			default:
+				return sc.unexpected()
+			}
+		}
+	}
+	return nil
+}
+
+func (sc *scanner) top() byte {
+	if len(sc.stack) == 0 {
+		return 0
+	}
+	return sc.stack[len(sc.stack)-1]
+}
+
+// valueStart checks that a value may start here. A value right after
+// another value in an array is a missing comma, which is inserted.
+func (sc *scanner) valueStart() error {
+	switch {
+	case sc.done:
+		return sc.unexpected()
+	case sc.state == stValue:
+		sc.comma()
+		return nil
+	case sc.state == stAfterValue && sc.top() == '[':
+		if err := sc.normalise(); err != nil {
+			return err
+		}
+		sc.comma()
+		return nil
+	}
+	return sc.unexpected()
+}
+
+// comma writes the comma before a member or item: the one the text had, or
+// a missing one.
+func (sc *scanner) comma() {
+	if sc.pendingComma || sc.state == stAfterValue {
+		sc.out.WriteByte(',')
+	}
+	sc.pendingComma = false
+}
+
+// valueDone moves past a complete value.
+func (sc *scanner) valueDone() {
+	sc.state = stAfterValue
+	sc.afterOpen, sc.afterComma, sc.lastNumber = false, false, false
+	if len(sc.stack) == 0 {
+		sc.done = true
+	}
+}
+
+func (sc *scanner) closeBracket(c byte) error {
+	open := byte('{')
+	if c == ']' {
+		open = '['
+	}
+	if sc.top() != open {
+		return sc.unexpected()
+	}
+	switch sc.state {
+	case stAfterValue:
+	case stKey, stValue:
+		if !sc.afterOpen && !sc.afterComma {
+			return sc.unexpected()
+		}
+		if sc.afterComma { // a trailing comma
+			if err := sc.normalise(); err != nil {
+				return err
+			}
+		}
+	default: // a key without a value
+		return sc.unexpected()
+	}
+	sc.pendingComma = false // a trailing comma
+	sc.stack = sc.stack[:len(sc.stack)-1]
+	sc.out.WriteByte(c)
+	sc.i++
+	sc.valueDone()
+	sc.lastStr = -1
+	return nil
+}
+
+// atEOF decides what a text that ends here means.
+func (sc *scanner) atEOF() error {
+	if !sc.started {
+		return malformed("the arguments hold no JSON object")
+	}
+	if len(sc.stack) == 0 {
+		return nil
+	}
+	switch {
+	case sc.state == stAfterValue && !sc.lastNumber:
+		if sc.lastStr >= 0 && endsInSpace(jsonread.Unquote(sc.out.String()[sc.lastStr:])) {
+			// "New York " is far more likely the start of `"New York "City""`
+			// cut at its inner quote than a value that ends in a space.
+			return malformed("the argument string was cut off inside a string value")
+		}
+		if err := sc.normalise(); err != nil {
+			return err
+		}
+		sc.truncated = true
+		for k := len(sc.stack) - 1; k >= 0; k-- {
+			if sc.stack[k] == '[' {
+				sc.out.WriteByte(']')
+			} else {
+				sc.out.WriteByte('}')
+			}
+		}
+		return nil
+	case sc.state == stAfterValue:
+		return malformed("the argument string was cut off right after a number, which may itself be incomplete")
+	case sc.state == stColon:
+		return malformed("the argument string was cut off after a key, before its value")
+	case sc.afterOpen:
+		return malformed("the argument string was cut off right after an opening bracket")
+	case sc.afterComma:
+		return malformed("the argument string was cut off after a comma")
+	default:
+		return malformed("the argument string was cut off after a colon, before the value")
+	}
+}
+
+func (sc *scanner) unexpected() error {
+	r, _ := utf8.DecodeRuneInString(sc.s[sc.i:])
+	return malformed("unexpected character %q at byte %d of the object", r, sc.i)
+}
+
+// mayBeSpace marks the bytes that can start white space or a comment:
+// where skipSpace has something to do.
+var mayBeSpace = func() (t [256]bool) {
+	for _, c := range " \t\r\n/#" {
+		t[c] = true
+	}
+	for c := utf8.RuneSelf; c < 256; c++ {
+		t[c] = true
+	}
+	return t
+}()
+
+// skipSpace skips white space and comments (//, /* */ and #).
+func (sc *scanner) skipSpace() error {
+	for sc.i < len(sc.s) {
+		c := sc.s[sc.i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			sc.i++
+		case c == '/' && strings.HasPrefix(sc.s[sc.i:], "//"), c == '#':
+			if err := sc.normalise(); err != nil {
+				return err
+			}
+			if j := strings.IndexByte(sc.s[sc.i:], '\n'); j >= 0 {
+				sc.i += j
+			} else {
+				sc.i = len(sc.s)
+			}
+		case c == '/' && strings.HasPrefix(sc.s[sc.i:], "/*"):
+			if err := sc.normalise(); err != nil {
+				return err
+			}
+			j := strings.Index(sc.s[sc.i+2:], "*/")
+			if j < 0 {
+				return malformed("the argument string was cut off inside a comment")
+			}
+			sc.i += 2 + j + 2
+		case c >= utf8.RuneSelf:
+			r, n := utf8.DecodeRuneInString(sc.s[sc.i:])
+			if !unicode.IsSpace(r) && r != '\uFEFF' {
+				return nil
+			}
+			if err := sc.normalise(); err != nil {
+				return err
+			}
+			sc.i += n
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+// number reads a number in strict JSON grammar.
+func (sc *scanner) number() error {
+	if err := sc.valueStart(); err != nil {
+		return err
+	}
+	s, i := sc.s, sc.i
+	start := i
+	if s[i] == '-' {
+		i++
+	}
+	digits := func() int {
+		n := 0
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	bad := func() error {
+		if i >= len(s) {
+			return malformed("the argument string was cut off inside a number")
+		}
+		return malformed("a number at byte %d is not a valid JSON number", start)
+	}
+	if i < len(s) && s[i] == '0' {
+		i++
+	} else if digits() == 0 {
+		return bad()
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if digits() == 0 {
+			return bad()
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return bad()
+		}
+	}
+	if i < len(s) {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9', c == '.', c == '_', c == '$', c < utf8.RuneSelf && unicode.IsLetter(rune(c)):
+			return malformed("a number at byte %d is not a valid JSON number", start)
+		}
+	}
+	sc.out.WriteString(s[start:i])
+	sc.i = i
+	sc.valueDone()
+	sc.lastNumber = true
+	sc.lastStr = -1
+	sc.started = true
+	return nil
+}
+
+// word reads a bare identifier: a key when a ':' follows, else one of the
+// JSON or Python literals.
+func (sc *scanner) word() error {
+	s := sc.s
+	j := sc.i
+	for j < len(s) {
+		r, n := utf8.DecodeRuneInString(s[j:])
+		if r != '_' && r != '$' && !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			break
+		}
+		j += n
+	}
+	w := s[sc.i:j]
+	// A key: in key position (or after a value in an object: a missing
+	// comma) and followed by a colon.
+	keyPos := sc.state == stKey || (sc.state == stAfterValue && sc.top() == '{')
+	if keyPos && nextIsColon(s[j:]) {
+		if err := sc.normalise(); err != nil {
+			return err
+		}
+		sc.lastNumber = false
+		sc.comma()
+		// An identifier (letters, digits, '_', '$') needs no escape.
+		sc.out.WriteByte('"')
+		sc.out.WriteString(w)
+		sc.out.WriteByte('"')
+		sc.i = j
+		sc.state = stColon
+		sc.afterOpen, sc.afterComma = false, false
+		return nil
+	}
+	if err := sc.valueStart(); err != nil {
+		if err == errNeedsRepair {
+			return err
+		}
+		if keyPos && j >= len(s) {
+			return malformed("the argument string was cut off inside a key")
+		}
+		return malformed("unexpected text at byte %d of the object: a bare word where a key or value belongs", sc.i)
+	}
+	var lit string
+	switch w {
+	case "true", "false", "null":
+		lit = w
+	case "True", "False", "None":
+		if err := sc.normalise(); err != nil {
+			return err
+		}
+		lit = map[string]string{"True": "true", "False": "false", "None": "null"}[w]
+	default:
+		if j >= len(s) && (strings.HasPrefix("true", w) || strings.HasPrefix("false", w) || strings.HasPrefix("null", w) ||
+			strings.HasPrefix("True", w) || strings.HasPrefix("False", w) || strings.HasPrefix("None", w)) {
+			return malformed("the argument string was cut off inside a value")
+		}
+		return malformed("a value at byte %d is not quoted and is not true, false or null", sc.i)
+	}
+	sc.out.WriteString(lit)
+	sc.i = j
+	sc.valueDone()
+	sc.lastNumber = false
+	sc.lastStr = -1
+	return nil
+}
+
+func nextIsColon(s string) bool {
+	s = strings.TrimLeft(s, " \t\r\n")
+	return strings.HasPrefix(s, ":")
+}
+
+// isQuote reports whether r opens a string: ", ', or a typographic quote.
+func isQuote(r rune) bool {
+	switch r {
+	case '"', '\'', '“', '”', '‘', '’':
+		return true
+	}
+	return false
+}
+
+// closes reports whether r can close a string opened with open.
+func closes(open, r rune) bool {
+	switch open {
+	case '"':
+		return r == '"'
+	case '\'':
+		return r == '\''
+	case '“', '”':
+		return r == '”' || r == '“'
+	default: // ‘ ’
+		return r == '’' || r == '‘'
+	}
+}
+
+// closingHere reports whether a closing quote that ends at s[j] really ends
+// the string: it does when what follows is the end of the text, a comma, a
+// colon, a closing bracket, another string (a missing comma), or a comment
+// after white space. Otherwise it is a quote inside the value.
+func closingHere(s string, j int, inArray bool) bool {
+	k := j
+	for k < len(s) && (s[k] == ' ' || s[k] == '\t' || s[k] == '\r' || s[k] == '\n') {
+		k++
+	}
+	if k >= len(s) {
+		return true
+	}
+	if strings.ContainsRune(s[j:k], '\n') && isBareKeyAhead(s[k:]) {
+		return true // a missing comma before a bare key on the next line
+	}
+	switch s[k] {
+	case ',', ':', '}', ']':
+		return true
+	case '/':
+		return k > j && (strings.HasPrefix(s[k:], "//") || strings.HasPrefix(s[k:], "/*"))
+	case '#':
+		return k > j
+	}
+	r, n := utf8.DecodeRuneInString(s[k:])
+	if !isQuote(r) {
+		return false
+	}
+	// Another string follows: a missing comma. In an array any string
+	// does; in an object only a key (a string followed by a colon), since
+	// "a "b"" is a value ending in a quoted word.
+	return inArray || isKeyAhead(s[k+n:], r)
+}
+
+// isKeyAhead reports whether s, which follows an opening quote q, holds the
+// rest of a string followed by a colon, on the same line.
+func isKeyAhead(s string, q rune) bool {
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == '\\':
+			i += n + 1
+			continue
+		case r == '\n':
+			return false
+		case closes(q, r):
+			return nextIsColon(s[i+n:])
+		}
+		i += n
+	}
+	return false
+}
+
+// str reads a string opened by quote q and writes it as a JSON string.
+func (sc *scanner) str(q rune) error {
+	keyPos := sc.state == stKey || (sc.state == stAfterValue && sc.top() == '{')
+	if !keyPos {
+		if err := sc.valueStart(); err != nil {
+			return err
+		}
+	} else {
+		if sc.state == stAfterValue { // a missing comma before a key
+			if err := sc.normalise(); err != nil {
+				return err
+			}
+		}
+		sc.comma()
+	}
+	if q != '"' {
+		if err := sc.normalise(); err != nil {
+			return err
+		}
+	}
+	s := sc.s
+	i := sc.i + utf8.RuneLen(q)
+	b := &sc.out
+	start := b.Len()
+	b.WriteByte('"')
+	inner := 0 // unescaped quotes inside the value
+	cut := func() error {
+		if keyPos {
+			return malformed("the argument string was cut off inside a key")
+		}
+		return malformed("the argument string was cut off inside a string value")
+	}
+	for {
+		if i >= len(s) {
+			return cut()
+		}
+		c := s[i]
+		switch {
+		case plainScanByte[c]:
+			// A run of bytes copied as they are.
+			j := i + 1
+			for j+4 <= len(s) && plainScanByte[s[j]] && plainScanByte[s[j+1]] && plainScanByte[s[j+2]] && plainScanByte[s[j+3]] {
+				j += 4
+			}
+			for j < len(s) && plainScanByte[s[j]] {
+				j++
+			}
+			b.WriteString(s[i:j])
+			i = j
+		case c == '\\':
+			if i+1 >= len(s) {
+				return cut()
+			}
+			e := s[i+1]
+			switch e {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				b.WriteByte('\\')
+				b.WriteByte(e)
+				i += 2
+			case 'u':
+				if i+6 > len(s) {
+					return cut()
+				}
+				for k := i + 2; k < i+6; k++ {
+					if !isHex(s[k]) {
+						return malformed("a string at byte %d has an invalid \\u escape", i)
+					}
+				}
+				b.WriteString(s[i : i+6])
+				i += 6
+			case '\'':
+				if err := sc.normalise(); err != nil {
+					return err
+				}
+				b.WriteByte('\'')
+				i += 2
+			default:
+				// Not a JSON escape: keep the backslash as written.
+				if err := sc.normalise(); err != nil {
+					return err
+				}
+				b.WriteString(`\\`)
+				i++
+			}
+		case c < 0x20:
+			if err := sc.normalise(); err != nil {
+				return err
+			}
+			writeControl(b, c)
+			i++
+		case c == '"' && q != '"':
+			b.WriteString(`\"`)
+			i++
+		default:
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if closes(q, r) {
+				if closingHere(s, i+n, !keyPos && sc.top() == '[') {
+					if inner > 0 && strings.TrimLeftFunc(s[i+n:], unicode.IsSpace) == "" { // stops at the first non-space
+						// The text ends right after a quote, in a value
+						// that already held quotes: whether this one
+						// closes it or the stream was cut is a guess.
+						return cut()
+					}
+					if inner%2 == 1 && q != '\'' && q != '‘' && q != '’' {
+						// "say "hi", then": an unpaired quote inside a
+						// double-quoted value, and this one is followed
+						// by a comma or bracket. Where the value ends is
+						// a guess. (An apostrophe in a single-quoted
+						// value is ordinary.)
+						return malformed("a string value at byte %d holds an unescaped quote, and where the value ends is ambiguous", sc.i)
+					}
+					b.WriteByte('"')
+					sc.endString(start, i+n, keyPos)
+					return nil
+				}
+				// An unescaped quote inside the value.
+				if err := sc.normalise(); err != nil {
+					return err
+				}
+				inner++
+				if r == '"' {
+					b.WriteString(`\"`)
+					i += n
+					continue
+				}
+			}
+			if r == utf8.RuneError && n == 1 {
+				b.WriteString(`\ufffd`)
+			} else {
+				b.WriteString(s[i : i+n])
+			}
+			i += n
+		}
+	}
+}
+
+// endString moves past a string whose canonical text starts at out[start].
+func (sc *scanner) endString(start, end int, keyPos bool) {
+	sc.i = end
+	sc.started = true
+	sc.lastNumber = false
+	if keyPos {
+		sc.state = stColon
+		sc.afterOpen, sc.afterComma = false, false
+		sc.lastStr = -1
+		return
+	}
+	sc.valueDone()
+	sc.lastStr = start
+}
+
+// plainScanByte marks the bytes a scanned string holds as they are:
+// ASCII, not a control character, a backslash or a quote.
+var plainScanByte = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '\\' && c != '\'' && c != '"'
+	}
+	return t
+}()
+
+func isHex(c byte) bool {
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
+}
+
+// writeControl writes the JSON escape of the control character c.
+func writeControl(b *strings.Builder, c byte) {
+	switch c {
+	case '\n':
+		b.WriteString(`\n`)
+	case '\r':
+		b.WriteString(`\r`)
+	case '\t':
+		b.WriteString(`\t`)
+	case '\b':
+		b.WriteString(`\b`)
+	case '\f':
+		b.WriteString(`\f`)
+	default:
+		fmt.Fprintf(b, `\u%04x`, c)
+	}
+}
+
+// isBareKeyAhead reports whether s starts with an identifier followed by a
+// colon.
+func isBareKeyAhead(s string) bool {
+	j := 0
+	for j < len(s) {
+		r, n := utf8.DecodeRuneInString(s[j:])
+		if r != '_' && r != '$' && !unicode.IsLetter(r) && (j == 0 || !unicode.IsDigit(r)) {
+			break
+		}
+		j += n
+	}
+	return j > 0 && nextIsColon(s[j:])
+}
+
+func endsInSpace(s string) bool {
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return s != "" && unicode.IsSpace(r)
+}
