@@ -10,9 +10,10 @@ import (
 
 // RepairStep names one deterministic repair applied to a call's arguments.
 //
-// The repair stage runs, per call to a tool with a schema, before
-// validation, and only when the argument string does not parse as JSON (or
-// parses to a JSON string that itself holds an object). It repairs what
+// The repair stage runs, per call (a plain tool's too, see
+// [ToolWithSchema]), before validation, and only when the argument string
+// does not parse as JSON (or parses to a JSON string that itself holds an
+// object). It repairs what
 // clearly means exactly one value: reasoning blocks, code fences, leaked
 // template tokens, prose and extra closing braces around a single object;
 // the same object sent several times back to back; layers of JSON-string
@@ -83,8 +84,13 @@ func malformed(format string, args ...any) error {
 // repair is the repair stage: it sets c.value and c.args, or c.err.
 // Arguments the tool's schema precheck accepts as sent need neither repair
 // nor decoding: c.args is the raw text and c.rawValid is set, so that the
-// validate stage accepts them at once.
+// validate stage accepts them at once. A plain tool's call is repaired
+// without validation (repairPlain).
 func (n *ToolNode) repair(c *call) {
+	if c.tool.schema == nil {
+		n.repairPlain(c)
+		return
+	}
 	if n.validAsSent(c) {
 		c.args, c.rawValid = c.raw, true
 		return
@@ -100,6 +106,32 @@ func (n *ToolNode) repair(c *call) {
 	}
 	c.value, c.args, c.steps = res.value, res.json, res.steps
 	c.repaired = len(res.steps) > 0
+}
+
+// repairPlain is the repair stage of a call to a plain tool, which has no
+// schema and so is never validated: arguments that repair cleanly are
+// passed as the repaired JSON text; arguments that parse, and anything
+// lenient refuses (free text a plain tool may expect), pass unchanged.
+func (n *ToolNode) repairPlain(c *call) {
+	c.args, c.status = c.raw, statusValid
+	res, err := lenient.Repair(c.raw, lenient.Options{StripThinking: n.cfg.stripThinking, FixSyntax: n.cfg.jsonRepair})
+	if err != nil || len(res.Steps) == 0 {
+		return
+	}
+	c.args, c.steps, c.repaired = res.JSON, repairSteps(res.Steps), true
+}
+
+// repairSteps converts lenient's steps, whose values are the RepairStep
+// values; nil for none.
+func repairSteps(steps []lenient.Step) []RepairStep {
+	if len(steps) == 0 {
+		return nil
+	}
+	out := make([]RepairStep, len(steps))
+	for i, s := range steps {
+		out[i] = RepairStep(s)
+	}
+	return out
 }
 
 // validAsSent is the fast path of the repair stage: it reports whether c's
@@ -149,14 +181,7 @@ func repairArguments(raw string, opt repairOptions) (repairResult, error) {
 	if err != nil { // not reached: FuzzRepair (internal/lenient)
 		return repairResult{}, malformed("the arguments are not valid JSON and could not be repaired without guessing")
 	}
-	var steps []RepairStep
-	if len(res.Steps) > 0 {
-		steps = make([]RepairStep, len(res.Steps))
-		for i, s := range res.Steps {
-			steps[i] = RepairStep(s) // lenient.Step values are the RepairStep values
-		}
-	}
-	return repairResult{value: v, json: res.JSON, steps: steps}, nil
+	return repairResult{value: v, json: res.JSON, steps: repairSteps(res.Steps)}, nil
 }
 
 // decodeJSON decodes exactly one JSON value, keeping numbers as

@@ -24,7 +24,8 @@ import (
 // coerced or salvaged arguments or with secret values, the arguments the
 // tool received as canonical JSON (compact, keys sorted, what a model would
 // send), values of secret fields masked (see [Secret]); arguments valid as
-// sent are kept verbatim, and a plain tool's argument string that is not a
+// sent are kept verbatim; a plain tool's arguments repaired to an object are
+// stored as repaired, and a plain tool's argument string that is not a
 // JSON object is stored as {"__arg1": string}. Calls answered with feedback keep their arguments untouched,
 // with two exceptions that keep the history sendable: arguments that are not
 // one JSON object are replaced by the repaired object when the repair stage
@@ -135,11 +136,14 @@ func (n *ToolNode) sanitizedArguments(c *call) (string, bool) {
 			return c.raw, false
 		}
 		return "{}", true
-	case c.tool.schema == nil: // a plain tool received the raw string
+	case c.tool.schema == nil: // a plain tool received the raw string, or its clean repair
+		if c.repaired && isJSONObject(c.args) {
+			return c.args, true
+		}
 		if isJSONObject(c.raw) {
 			return c.raw, false
 		}
-		s, _ := jsonvalue.Encode(map[string]string{"__arg1": c.raw})
+		s, _ := jsonvalue.Encode(map[string]string{"__arg1": c.args})
 		return s, true
 	}
 	secrets := c.tool.secret

@@ -44,9 +44,10 @@ type boundTool struct {
 }
 
 // NewToolNode returns a ToolNode that executes tools. Tools that implement
-// [Tool] are validated against their schema, which is compiled here; plain
-// [tools.Tool] values receive their argument string unchanged, as with a
-// stock executor.
+// [Tool] are validated against their schema, which is compiled here. Plain
+// [tools.Tool] values are not validated: they receive their argument
+// string as sent, or repaired when it repairs cleanly (see
+// [ToolWithSchema]); a warning naming each of them is logged here, once.
 //
 // It returns an error wrapping [ErrInvalidConfig] for an invalid option, a
 // nil tool, an empty or duplicate tool name, or a schema that does not
@@ -80,6 +81,9 @@ func NewToolNode(ts []tools.Tool, opts ...Option) (*ToolNode, error) {
 			}
 			bt.schema = s
 			bt.secret = secretsOf(s.schema)
+		} else {
+			n.cfg.log().Warn("saidex: the tool has no schema; its arguments are repaired but not validated (attach one with ToolWithSchema)",
+				slog.String("tool", name))
 		}
 		n.tools[name] = bt
 		n.order = append(n.order, name)
@@ -487,9 +491,6 @@ func (n *ToolNode) collect(ai llms.MessageContent) []*call {
 		case c.tool == nil:
 			// Answered by the executor with an error naming the node's tools.
 			c.args, c.status, c.outcome = c.raw, statusValid, OutcomeUnknownTool
-		case c.tool.schema == nil:
-			// Plain tools pass through to the executor.
-			c.args, c.status = c.raw, statusValid
 		}
 		if c.id != "" {
 			seen[c.id] = true
