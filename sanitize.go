@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/invopop/jsonschema"
-	"github.com/saidex/saidex-go/internal/jsonread"
 	"github.com/saidex/saidex-go/internal/jsonvalue"
 	santhosh "github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/tmc/langchaingo/llms"
@@ -167,7 +166,6 @@ func (n *ToolNode) sanitizedArguments(c *call) (string, bool) {
 			ok = err == nil && fitsFloat64(v)
 		} else {
 			s, _, ok = canonicalJSON(c.args, secrets)
-			ok = ok && isJSONObject(s)
 		}
 		if !ok {
 			n.cfg.log().Warn("saidex: the arguments a tool ran with are not JSON; storing {} in the sanitized message",
@@ -177,16 +175,16 @@ func (n *ToolNode) sanitizedArguments(c *call) (string, bool) {
 		return s, s != c.raw
 	}
 	// Answered with feedback: untouched unless unsendable or holding a secret.
-	if isJSONObject(c.raw) {
+	if m, ok := jsonObject(c.raw); ok {
 		if secrets == nil {
 			return c.raw, false
 		}
-		if s, masked, ok := canonicalJSON(c.raw, secrets); ok && masked > 0 {
+		if s, masked, ok := encodeMasked(m, secrets); ok && masked > 0 {
 			return s, true
 		}
 		return c.raw, false
 	}
-	if c.err == nil && isJSONObject(c.args) {
+	if c.err == nil {
 		if s, _, ok := canonicalJSON(c.args, secrets); ok {
 			return s, true
 		}
@@ -199,23 +197,38 @@ func (n *ToolNode) sanitizedArguments(c *call) (string, bool) {
 // json.Unmarshal past arguments into a map, which fails on a number beyond
 // float64 (1e999) although the text is valid JSON.
 func isJSONObject(s string) bool {
-	t := strings.TrimLeft(s, " \t\r\n")
-	if len(t) == 0 || t[0] != '{' || !jsonread.Valid(t) { // a linear pre-check
-		return false
-	}
-	var m map[string]any
-	return json.Unmarshal([]byte(s), &m) == nil
+	_, ok := jsonObject(s)
+	return ok
 }
 
-// canonicalJSON re-encodes the JSON value s compactly, with object keys
-// sorted, numbers as written and no HTML escaping, after masking the
-// secret values secrets marks. It returns how many values were masked.
-func canonicalJSON(s string, secrets *secretSchema) (string, int, bool) {
+// jsonObject decodes s when it is what isJSONObject accepts: one decode,
+// by jsonread, which reads what encoding/json reads.
+func jsonObject(s string) (map[string]any, bool) {
+	t := strings.TrimLeft(s, " \t\r\n")
+	if len(t) == 0 || t[0] != '{' {
+		return nil, false
+	}
 	v, err := decodeJSON(s)
-	if err != nil {
+	m, isObject := v.(map[string]any)
+	return m, err == nil && isObject && fitsFloat64(m)
+}
+
+// canonicalJSON re-encodes s, when it is what isJSONObject accepts,
+// compactly, with object keys sorted, numbers as written and no HTML
+// escaping, after masking the secret values secrets marks. It returns how
+// many values were masked, and false for any other s.
+func canonicalJSON(s string, secrets *secretSchema) (string, int, bool) {
+	m, ok := jsonObject(s)
+	if !ok {
 		return "", 0, false
 	}
-	v, masked := secrets.mask(v)
+	return encodeMasked(m, secrets)
+}
+
+// encodeMasked is canonicalJSON for the decoded object m, which it may
+// modify in place.
+func encodeMasked(m map[string]any, secrets *secretSchema) (string, int, bool) {
+	v, masked := secrets.mask(m)
 	text, err := jsonvalue.Encode(v)
 	if err != nil {
 		return "", 0, false
