@@ -31,6 +31,7 @@ func TestPlainToolReceivesRepairedArguments(t *testing.T) {
 		{"the __arg1 object, repaired", `{__arg1: 'hi'}`, `hi`, `{"__arg1":"hi"}`, []RepairStep{RepairJSON}},
 		{"valid JSON, as sent", `{"b": 1, "a": 2}`, `{"b": 1, "a": 2}`, `{"b": 1, "a": 2}`, nil},
 		{"free text, as sent", `hello world`, `hello world`, `{"__arg1":"hello world"}`, nil},
+		{"a single-quoted string, as sent", `'hello'`, `'hello'`, `{"__arg1":"'hello'"}`, nil},
 		{"an unfinished string, as sent", `{"q": "wea`, `{"q": "wea`, `{"__arg1":"{\"q\": \"wea"}`, nil},
 	}
 	for _, tt := range tests {

@@ -3,6 +3,7 @@ package saidex
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/saidex/saidex-go/internal/jsonread"
 	"github.com/saidex/saidex-go/internal/lenient"
@@ -111,9 +112,13 @@ func (n *ToolNode) repair(c *call) {
 // repairPlain is the repair stage of a call to a plain tool, which has no
 // schema and so is never validated: arguments that repair cleanly are
 // passed as the repaired JSON text; arguments that parse, and anything
-// lenient refuses (free text a plain tool may expect), pass unchanged.
+// lenient refuses (free text a plain tool may expect), pass unchanged. Text
+// without a '{' holds no object and is passed at once.
 func (n *ToolNode) repairPlain(c *call) {
 	c.args, c.status = c.raw, statusValid
+	if !strings.Contains(c.raw, "{") {
+		return
+	}
 	res, err := lenient.Repair(c.raw, lenient.Options{StripThinking: n.cfg.stripThinking, FixSyntax: n.cfg.jsonRepair})
 	if err != nil || len(res.Steps) == 0 {
 		return

@@ -277,10 +277,10 @@ func isRecursive(typ reflect.Type) bool {
 // A plain tools.Tool, given to [NewToolNode] without a schema, is not
 // validated, and [NewToolNode] logs a warning saying so, once per tool. Its
 // calls still go through the repair stage: arguments that parse are passed
-// as sent; arguments that repair cleanly (see [RepairStep]) are passed as
-// the repaired JSON text, which the sanitized history keeps too; anything
-// else, such as free text meant for the tool, is passed unchanged, as a
-// stock executor passes it. An argument object {"__arg1": s}, how
+// as sent; arguments holding an object that repair cleanly (see
+// [RepairStep]) are passed as the repaired JSON text, which the sanitized
+// history keeps too; anything else, such as free text meant for the tool,
+// is passed unchanged, as a stock executor passes it. An argument object {"__arg1": s}, how
 // langchaingo's agents advertise plain tools, is passed as the string s.
 func ToolWithSchema(t tools.Tool, schema any) Tool {
 	return &schemaTool{Tool: t, schema: schema}
