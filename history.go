@@ -122,15 +122,15 @@ func callMessage(messages []llms.MessageContent) int {
 
 // skipAnswered marks the calls of messages[ai] that a tool message after it
 // already answers (see matchResponses): they are not executed and get no
-// new message (OutcomeAlreadyAnswered). When some call is still pending, it
-// returns a *MisplacedMessageError for the first message after the AI
-// message that is not a tool message, before anything runs.
-func skipAnswered(messages []llms.MessageContent, ai int, calls []*call) error {
+// new message (OutcomeAlreadyAnswered). It reports whether some call is
+// still pending; then, it returns a *MisplacedMessageError for the first
+// message after the AI message that is not a tool message, before anything
+// runs.
+func skipAnswered(messages []llms.MessageContent, ai int, calls []*call) (pending bool, err error) {
 	if ai == len(messages)-1 {
-		return nil // nothing follows: every call is pending, the common case
+		return true, nil // nothing follows: every call is pending, the common case
 	}
 	answers := matchResponses(messages[ai], messages[ai+1:])
-	pending := false
 	for _, c := range calls {
 		switch {
 		case c.status == statusDropped:
@@ -141,14 +141,14 @@ func skipAnswered(messages []llms.MessageContent, ai int, calls []*call) error {
 		}
 	}
 	if !pending {
-		return nil
+		return false, nil
 	}
 	for i := ai + 1; i < len(messages); i++ {
 		if messages[i].Role != llms.ChatMessageTypeTool {
-			return &MisplacedMessageError{Index: i, Role: messages[i].Role, AIMessageIndex: ai}
+			return true, &MisplacedMessageError{Index: i, Role: messages[i].Role, AIMessageIndex: ai}
 		}
 	}
-	return nil
+	return true, nil
 }
 
 // matchResponses matches the tool calls of ai, in order, to the tool

@@ -372,3 +372,23 @@ func TestNestedToolErrorIsNotGivenThePartialResult(t *testing.T) {
 		t.Fatalf("err %v: outer %p partial %v, inner partial %v", err, te, te.Partial != nil, inner.Partial)
 	}
 }
+
+// With nothing pending no stage runs: the raise policy, which refuses a
+// message with a dropped call, has nothing to refuse in an answered
+// history that still holds the repeated call.
+func TestAnsweredHistoryRunsNoStage(t *testing.T) {
+	weather, ran := recordingTool()
+	node := mustNode(t, []tools.Tool{weather}, WithOnUnresolved(UnresolvedRaise), WithLogger(sanDiscard))
+	ai := saidextest.AIMessage(
+		saidextest.Call("a", "get_weather", `{"city":"Paris"}`),
+		saidextest.Call("a", "get_weather", `{"city":"Rome"}`),
+	)
+	if _, err := node.Invoke(context.Background(), []llms.MessageContent{human, ai}); err == nil {
+		t.Fatal("the raise policy accepted a message with a repeated id")
+	}
+	answered := []llms.MessageContent{human, ai, saidextest.ToolMessage("a", "get_weather", "done")}
+	out, err := node.Invoke(context.Background(), answered)
+	if err != nil || !reflect.DeepEqual(out, answered) || len(ran()) != 0 {
+		t.Fatalf("Invoke = %v, changed %v, ran %v; want the history unchanged", err, !reflect.DeepEqual(out, answered), ran())
+	}
+}

@@ -352,15 +352,18 @@ func (n *ToolNode) Run(ctx context.Context, messages []llms.MessageContent, opts
 	r.start = r.now()                  // zero when nobody listens (stats.go)
 	r.state, ctx = runState(ctx, rcfg) // unresolved.go
 	calls := n.collect(messages[aiIndex])
-	if err := skipAnswered(messages, aiIndex, calls); err != nil { // history.go
+	pending, err := skipAnswered(messages, aiIndex, calls) // history.go
+	if err != nil {
 		return nil, err
 	}
 
-	if err := n.prepare(ctx, r, calls); err != nil {
-		return nil, err
-	}
-	if err := n.execute(ctx, r, calls); err != nil { // execute.go
-		return nil, n.stopped(r, calls, err)
+	if pending {
+		if err := n.prepare(ctx, r, calls); err != nil {
+			return nil, err
+		}
+		if err := n.execute(ctx, r, calls); err != nil { // execute.go
+			return nil, n.stopped(r, calls, err)
+		}
 	}
 	r.lap(&r.stages.Execute)
 	res := n.assemble(r, calls)
