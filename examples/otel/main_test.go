@@ -141,7 +141,7 @@ func TestObserverExportsARunSpanWithOneChildSpanPerCall(t *testing.T) {
 		"call_2": {tool: forecastTool, outcome: saidex.OutcomeExecuted, repaired: true, repairSteps: []string{string(saidex.RepairJSON)}},
 		"call_3": {tool: forecastTool, outcome: saidex.OutcomeCorrected, correctionAttempted: true, fieldIssueKinds: []string{string(saidex.IssueType)}},
 		"call_4": {tool: forecastTool, outcome: saidex.OutcomeFeedback, isError: true, fieldIssueKinds: []string{string(saidex.IssueRequired)}},
-		"call_5": {tool: "get_tides", outcome: saidex.OutcomeExecuted, isError: true},
+		"call_5": {tool: "get_tides", outcome: saidex.OutcomeUnknownTool, isError: true},
 	}
 	seen := map[string]bool{}
 	for _, s := range children {
@@ -251,10 +251,10 @@ func TestObserverCountsCallsByToolAndOutcome(t *testing.T) {
 				}
 			}
 			want := map[key]int64{
-				{forecastTool, string(saidex.OutcomeExecuted)}:  2 * runs,
-				{forecastTool, string(saidex.OutcomeCorrected)}: runs,
-				{forecastTool, string(saidex.OutcomeFeedback)}:  runs,
-				{tt.tidesTool, string(saidex.OutcomeExecuted)}:  runs,
+				{forecastTool, string(saidex.OutcomeExecuted)}:    2 * runs,
+				{forecastTool, string(saidex.OutcomeCorrected)}:   runs,
+				{forecastTool, string(saidex.OutcomeFeedback)}:    runs,
+				{tt.tidesTool, string(saidex.OutcomeUnknownTool)}: runs,
 			}
 			if len(got) != len(want) {
 				t.Errorf("counter series %v, want %v", got, want)
@@ -434,7 +434,7 @@ func TestRunPrintsTheSummaryFirst(t *testing.T) {
 				callsMetric + "{gen_ai.tool.name=get_forecast,saidex.outcome=executed} 2",
 				callsMetric + "{gen_ai.tool.name=get_forecast,saidex.outcome=corrected} 1",
 				callsMetric + "{gen_ai.tool.name=get_forecast,saidex.outcome=feedback} 1",
-				callsMetric + "{gen_ai.tool.name=(unknown),saidex.outcome=executed} 1",
+				callsMetric + "{gen_ai.tool.name=(unknown),saidex.outcome=unknown_tool} 1",
 				runDurationMetric + " count=1 ",
 			} {
 				if !strings.Contains(summary, line) {
