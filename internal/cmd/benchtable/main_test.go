@@ -43,7 +43,7 @@ func TestReportTakesMediansAndRatios(t *testing.T) {
 	report(&b, res, meta, cpu)
 	out := b.String()
 	for _, want := range []string{
-		"| 8 | 1.40× | yes |",                 // valid / baseline: 70000 / 50000
+		"| 8 | 1.40× | **no** |",              // valid / baseline: 70000 / 50000, over the 0.7× target
 		"| 8 | 50.0 | 15.0 | 35.0 | **no** |", // (400-120)/8 allocs beyond the tool's own
 		"| 10 | 1.20× | 50.0 |",               // ns/call ratio to one call
 		"| valid | 100KB | 2.00 | 2.00× |",    // ns/byte and its ratio to 1 KB
