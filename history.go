@@ -151,11 +151,11 @@ func skipAnswered(messages []llms.MessageContent, ai int, calls []*call) (pendin
 	return true, nil
 }
 
-// matchResponses matches the tool calls of ai, in order, to the tool
-// responses of the tool messages in after: each response answers at most
-// one call, the first unanswered one it fits — the call with its id, or for
-// a call without id one of the same tool name, which is how the node
-// answers such a call (Gemini's calls have no ids). A call whose id repeats
+// matchResponses matches the tool calls of ai to the tool responses of the
+// tool messages in after: each call, in order, takes the first response not
+// yet taken that fits it — one with its id, or for a call without id one
+// without id and of the same tool name, which is how the node answers such
+// a call (Gemini's calls have no ids). A call whose id repeats
 // an earlier call's id is never answered, as the node drops it. It returns,
 // per call (in the order of toolCallsOf), the index in after of the message
 // answering it, or -1.
