@@ -192,13 +192,9 @@ func matchResponses(ai llms.MessageContent, after []llms.MessageContent) []int {
 			}
 			seen[tc.ID] = true
 		}
-		name := ""
-		if tc.FunctionCall != nil {
-			name = tc.FunctionCall.Name
-		}
 		for j := range rs {
 			r := &rs[j]
-			if r.used || r.r.ToolCallID != tc.ID || (tc.ID == "" && r.r.Name != name) {
+			if r.used || !responseAnswers(r.r, tc) {
 				continue
 			}
 			r.used, out[k] = true, r.msg
@@ -251,19 +247,33 @@ func asToolCall(p llms.ContentPart) (llms.ToolCall, bool) {
 	return llms.ToolCall{}, false
 }
 
-// answersCall reports whether tool message m answers call tc.
+// answersCall reports whether tool message m answers call tc: whether its
+// first tool response does (responseAnswers).
 func answersCall(m llms.MessageContent, tc llms.ToolCall) bool {
 	for _, p := range m.Parts {
-		r, ok := p.(llms.ToolCallResponse)
-		if !ok {
-			continue
+		if r, ok := p.(llms.ToolCallResponse); ok {
+			return responseAnswers(r, tc)
 		}
-		if tc.ID != "" {
-			return r.ToolCallID == tc.ID
-		}
-		return r.ToolCallID == "" && tc.FunctionCall != nil && r.Name == tc.FunctionCall.Name
 	}
 	return false
+}
+
+// responseAnswers reports whether tool response r answers call tc, as the
+// node answers calls: by id, or, for a call without id (Gemini's), by a
+// response without id for the same tool name ("" for a call without a
+// FunctionCall).
+func responseAnswers(r llms.ToolCallResponse, tc llms.ToolCall) bool {
+	if r.ToolCallID != tc.ID {
+		return false
+	}
+	if tc.ID != "" {
+		return true
+	}
+	name := ""
+	if tc.FunctionCall != nil {
+		name = tc.FunctionCall.Name
+	}
+	return r.Name == name
 }
 
 // GroupToolResponses returns a copy of messages in which the tool messages
