@@ -68,12 +68,10 @@ func (c *correctionConfig) validate() []error {
 // [CallReport].Tokens, keyed by model name: the name the client reports in
 // the response's GenerationInfo (langchaingo's mistral client does; its
 // openai, anthropic and googleai clients do not), else the one set in opts
-// with llms.WithModel, else the one m was configured with, for
-// langchaingo's clients that keep it (openai.WithModel,
-// anthropic.WithModel, googleai.WithDefaultModel; read from the client,
-// since langchaingo exposes it through no method), else — a client
-// configured without a model name, or another llms.Model — the Go type of
-// m (for example "*openai.LLM").
+// with llms.WithModel, else the Go type of m (for example "*openai.LLM").
+// langchaingo's clients expose the model they were configured with through
+// no method, so pass llms.WithModel(name) in opts to key their usage by
+// name.
 //
 // Privacy: m receives the tool's name and description, the invalid
 // arguments, and up to [WithCorrectionContextMessages] earlier messages of

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"reflect"
 	"strings"
 
 	"github.com/saidex/saidex-go/internal/jsonvalue"
@@ -442,35 +441,15 @@ func answerOf(resp *llms.ContentResponse, name string) (answer, other string) {
 
 // correctionModelName is the name token usage is keyed by when a response
 // names no model (see WithCorrectionModel): the one set in opts with
-// llms.WithModel, else the one the client was configured with, else the
-// Go type of model.
+// llms.WithModel, else the Go type of model. langchaingo's openai and
+// anthropic clients report no model name in their responses and expose the
+// one they were configured with through no method, so pass
+// llms.WithModel(name) to WithCorrectionModel to key their usage by name.
 func correctionModelName(model llms.Model, opts []llms.CallOption) string {
 	if name := callOptionsModel(opts); name != "" {
 		return name
 	}
-	if name := configuredModel(model); name != "" {
-		return name
-	}
 	return fmt.Sprintf("%T", model)
-}
-
-// configuredModel returns the model name a langchaingo client was
-// configured with (openai.WithModel, anthropic.WithModel,
-// googleai.WithDefaultModel), or "". langchaingo v0.1.14 exposes it
-// through no method: its clients keep it in an unexported string field
-// named model, which is read here, for the types of langchaingo's llms
-// packages only, and never written.
-func configuredModel(model llms.Model) string {
-	v := reflect.ValueOf(model)
-	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct ||
-		!strings.HasPrefix(v.Elem().Type().PkgPath(), "github.com/tmc/langchaingo/llms/") {
-		return ""
-	}
-	f := v.Elem().FieldByName("model")
-	if !f.IsValid() || f.Kind() != reflect.String {
-		return ""
-	}
-	return f.String()
 }
 
 // callOptionsModel returns the model name set with llms.WithModel, or "".
