@@ -206,12 +206,12 @@ func topLevelFields(root *jsonschema.Schema) []schemaField {
 	return fields
 }
 
-// parameters returns the schema as a fresh map for llms.FunctionDefinition.
+// parameters returns the schema as a fresh map for llms.FunctionDefinition:
+// a deep copy of the document the node validates against, numbers kept as
+// written (json.Number), so that a client's encoding sends every bound
+// and enum value exactly as the tool declared it.
 func (s *compiledSchema) parameters() map[string]any {
-	var m map[string]any
-	b, _ := json.Marshal(s.doc)
-	_ = json.Unmarshal(b, &m)
-	return m
+	return deepCopyJSON(s.doc).(map[string]any) // unresolved.go
 }
 
 // prechecked reports whether text is certainly arguments the schema
