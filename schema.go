@@ -8,7 +8,6 @@ import (
 	"net/url"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/saidex/saidex-go/internal/precheck"
 	"github.com/saidex/saidex-go/internal/schemawalk"
@@ -215,33 +214,16 @@ func (s *compiledSchema) parameters() map[string]any {
 }
 
 // prechecked reports whether text is certainly arguments the schema
-// accepts, by the precheck on its bytes (internal/precheck); plain also
-// refuses text holding a number written with a fraction or an exponent,
-// which CoercionLax may rewrite. false means only "not known to be valid".
+// accepts, by the precheck on its bytes (internal/precheck, which copies
+// text once into a pooled decoder's bytes); plain also refuses text
+// holding a number written with a fraction or an exponent, which
+// CoercionLax may rewrite. false means only "not known to be valid".
 func (s *compiledSchema) prechecked(text string, plain bool) bool {
 	if s.precheck == nil || text == "" {
 		return false
 	}
-	// The precheck reads bytes; the string is copied once, into a pooled
-	// buffer.
-	bp := textBuffers.Get().(*[]byte)
-	b := append((*bp)[:0], text...)
-	var ok bool
 	if plain {
-		ok = s.precheck.ValidPlainNumbers(b)
-	} else {
-		ok = s.precheck.Valid(b)
+		return s.precheck.ValidPlainNumbers(text)
 	}
-	if cap(b) <= maxPooledText {
-		*bp = b[:0]
-		textBuffers.Put(bp)
-	}
-	return ok
+	return s.precheck.Valid(text)
 }
-
-// textBuffers are the buffers of prechecked.
-var textBuffers = sync.Pool{New: func() any { return new([]byte) }}
-
-// maxPooledText is the largest buffer textBuffers keeps, so that one huge
-// argument string does not stay allocated.
-const maxPooledText = 64 << 10
