@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/saidex/saidex-go/internal/jsonvalue"
 	"github.com/tmc/langchaingo/callbacks"
 	"github.com/tmc/langchaingo/llms"
@@ -245,14 +246,15 @@ func Extract(ctx context.Context, model llms.Model, schema any, prompt string, o
 }
 
 // ExtractInto is [Extract] with the schema reflected from T as [NewTool]
-// reflects a tool's argument type, decoding the valid answer into a T.
+// reflects a tool's argument type, decoding the valid answer into a T as
+// a NewTool tool decodes its arguments (encoding/json's semantics).
 func ExtractInto[T any](ctx context.Context, model llms.Model, prompt string, opts ...ExtractOption) (T, error) {
 	var out T
 	raw, err := Extract(ctx, model, reflectSchema[T](), prompt, opts...)
 	if err != nil {
 		return out, err
 	}
-	if err := json.Unmarshal(raw, &out); err != nil {
+	if err := jsonv2.Unmarshal(raw, &out, v1Options); err != nil { // NewTool's decoding (tool.go)
 		return out, &ExtractionError{Attempts: 1, Err: fmt.Errorf("decode into %T: %w", out, err)}
 	}
 	return out, nil
