@@ -364,15 +364,13 @@ func roleName(r llms.ChatMessageType) string {
 func renderParts(parts []llms.ContentPart) string {
 	var out []string
 	for _, p := range parts {
+		if tc, ok := asToolCall(p); ok { // history.go
+			out = append(out, renderToolCall(&tc))
+			continue
+		}
 		switch p := p.(type) {
 		case llms.TextContent:
 			out = append(out, p.Text)
-		case llms.ToolCall:
-			out = append(out, renderToolCall(&p))
-		case *llms.ToolCall:
-			if p != nil {
-				out = append(out, renderToolCall(p))
-			}
 		case llms.ToolCallResponse:
 			out = append(out, fmt.Sprintf("result of %s: %s", p.Name, p.Content))
 		case llms.ImageURLContent:

@@ -94,13 +94,8 @@ func HasToolCalls(key, ifTools, otherwise string) func(ctx context.Context, stat
 			return otherwise
 		}
 		for _, p := range last.Parts {
-			switch p := p.(type) {
-			case llms.ToolCall:
+			if _, ok := asToolCall(p); ok { // history.go
 				return ifTools
-			case *llms.ToolCall:
-				if p != nil {
-					return ifTools
-				}
 			}
 		}
 		return otherwise
