@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -212,7 +213,7 @@ func (w *coerceWalk) value(set schemawalk.Set, v any, path string) (any, bool) {
 	switch x := v.(type) {
 	case map[string]any:
 		var out map[string]any
-		for _, k := range sortedKeys(x) {
+		for _, k := range slices.Sorted(maps.Keys(x)) {
 			sub, _ := set.Property(k)
 			nv, ch := w.value(sub, x[k], jsonpointer.Append(path, k))
 			if !ch {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"slices"
 	"strings"
@@ -126,15 +127,6 @@ func (noLoader) Load(url string) (any, error) {
 	return nil, fmt.Errorf("external schema %q not allowed: a tool schema must be self-contained", url)
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
-
 // checkCycles returns an error wrapping errSchemaCycle when the graph of
 // applicators that stay on the same value ($ref, allOf, anyOf, …) has a
 // cycle: validating such a schema would recurse without end (santhosh-tekuri
@@ -164,7 +156,7 @@ func checkCycles(all map[string]*jsonschema.Schema) error {
 		})
 		state[s] = done
 	}
-	for _, loc := range sortedKeys(all) {
+	for _, loc := range slices.Sorted(maps.Keys(all)) {
 		if s := all[loc]; state[s] == unvisited && cyc == "" {
 			visit(s)
 		}
