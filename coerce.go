@@ -220,10 +220,7 @@ func (w *coerceWalk) value(set schemawalk.Set, v any, path string) (any, bool) {
 				continue
 			}
 			if out == nil {
-				out = make(map[string]any, len(x))
-				for kk, vv := range x {
-					out[kk] = vv
-				}
+				out = maps.Clone(x)
 			}
 			out[k] = nv
 		}
