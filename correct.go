@@ -114,24 +114,32 @@ func (n *ToolNode) correct(ctx context.Context, r *run, calls []*call) error {
 	if n.cfg.correction.model == nil {
 		return nil
 	}
+	err := n.eachCall(ctx, calls, n.correctable, func(ctx context.Context, c *call) error { return n.correctOne(ctx, r, c) })
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return ctxErr
+	}
+	return err
+}
+
+// eachCall runs fn on the calls selected by sel, concurrently, bounded by
+// WithMaxConcurrency: the correction and resolve stages' loop. After the
+// first error, or once ctx is done, it starts no more calls; it returns
+// the first error once the started calls have returned.
+func (n *ToolNode) eachCall(ctx context.Context, calls []*call, sel func(*call) bool, fn func(ctx context.Context, c *call) error) error {
 	g, gctx := errgroup.WithContext(ctx)
 	if n.cfg.maxConcurrency > 0 {
 		g.SetLimit(n.cfg.maxConcurrency)
 	}
 	for _, c := range calls {
-		if !n.correctable(c) {
+		if !sel(c) {
 			continue
 		}
 		if gctx.Err() != nil {
 			break
 		}
-		g.Go(func() error { return n.correctOne(gctx, r, c) })
+		g.Go(func() error { return fn(gctx, c) })
 	}
-	err := g.Wait()
-	if ctxErr := ctx.Err(); ctxErr != nil {
-		return ctxErr
-	}
-	return err
+	return g.Wait()
 }
 
 // correctable applies the routing rules: only invalid calls of known tools
