@@ -124,8 +124,24 @@ func (n *ToolNode) correct(ctx context.Context, r *run, calls []*call) error {
 // eachCall runs fn on the calls selected by sel, concurrently, bounded by
 // WithMaxConcurrency: the correction and resolve stages' loop. After the
 // first error, or once ctx is done, it starts no more calls; it returns
-// the first error once the started calls have returned.
+// the first error once the started calls have returned. With
+// WithMaxConcurrency(1) the calls run one after another on the calling
+// goroutine, as that option documents.
 func (n *ToolNode) eachCall(ctx context.Context, calls []*call, sel func(*call) bool, fn func(ctx context.Context, c *call) error) error {
+	if n.cfg.maxConcurrency == 1 {
+		for _, c := range calls {
+			if !sel(c) {
+				continue
+			}
+			if ctx.Err() != nil {
+				break
+			}
+			if err := fn(ctx, c); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	g, gctx := errgroup.WithContext(ctx)
 	if n.cfg.maxConcurrency > 0 {
 		g.SetLimit(n.cfg.maxConcurrency)
