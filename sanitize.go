@@ -24,11 +24,15 @@ import (
 // tool received as canonical JSON (compact, keys sorted, what a model would
 // send), values of secret fields masked (see [Secret]); arguments valid as
 // sent are kept verbatim, and a plain tool's argument string that is not a
-// JSON object is stored as {"__arg1": string}. Calls answered with feedback keep their arguments untouched,
-// with two exceptions that keep the history sendable: arguments that are not
-// one JSON object are replaced by the repaired object when the repair stage
-// recovered one and by "{}" otherwise (the feedback message quotes or
-// describes what was wrong), and secret values are masked. Dropped calls are
+// JSON object is stored as {"__arg1": string}. Arguments that ran holding
+// a number beyond float64's range (1e999), which the clients below cannot
+// read back, are stored as "{}", with a warning. Calls answered with
+// feedback keep their arguments untouched, with two exceptions that keep
+// the history sendable: arguments that are not one JSON object are
+// replaced by the repaired object when the repair stage recovered one and
+// by "{}" otherwise, as are arguments holding such a number (the feedback
+// message quotes or describes what was wrong), and secret values are
+// masked. Dropped calls are
 // removed. Rewritten calls, and calls with an empty Type (as langchaingo's
 // Anthropic client returns them, and OpenAI rejects them), get Type
 // "function". langchaingo's Anthropic and Gemini clients unmarshal the
