@@ -345,10 +345,7 @@ func (s *extractSettings) run(ctx context.Context, model llms.Model, cs *compile
 		ext.tokens = addUsage(ext.tokens, responseUsage(resp, defaultName)) // stats.go
 
 		answer, other := answerOf(resp, s.name)
-		res, perr := repairArguments(answer, s.repair)
-		if perr == nil && answer == "" {
-			perr = errEmptyAnswer
-		}
+		res, perr := repairArguments(answer, s.repair) // refuses an empty answer
 		if other != "" {
 			perr = fmt.Errorf("%w: it called %s, not %s", errEmptyAnswer, other, s.name)
 		}
@@ -378,8 +375,9 @@ func (s *extractSettings) run(ctx context.Context, model llms.Model, cs *compile
 	return ext, e
 }
 
-// errEmptyAnswer is why an answer without text and without a call of the
-// function fails; it is wrapped when the model called another tool.
+// errEmptyAnswer is wrapped by the error of an answer that holds no text
+// and calls another tool instead of the function. An empty answer without
+// such a call fails as empty arguments do (a *MalformedArgumentsError).
 var errEmptyAnswer = errors.New("the model's answer holds no arguments")
 
 // maxPreviousAnswer caps the previous answer quoted in a retry prompt.
