@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -212,17 +213,14 @@ func (w *coerceWalk) value(set schemawalk.Set, v any, path string) (any, bool) {
 	switch x := v.(type) {
 	case map[string]any:
 		var out map[string]any
-		for _, k := range sortedKeys(x) {
+		for _, k := range slices.Sorted(maps.Keys(x)) {
 			sub, _ := set.Property(k)
 			nv, ch := w.value(sub, x[k], jsonpointer.Append(path, k))
 			if !ch {
 				continue
 			}
 			if out == nil {
-				out = make(map[string]any, len(x))
-				for kk, vv := range x {
-					out[kk] = vv
-				}
+				out = maps.Clone(x)
 			}
 			out[k] = nv
 		}

@@ -118,24 +118,48 @@ func (n *ToolNode) correct(ctx context.Context, r *run, calls []*call) error {
 	if n.cfg.correction.model == nil {
 		return nil
 	}
+	err := n.eachCall(ctx, calls, n.correctable, func(ctx context.Context, c *call) error { return n.correctOne(ctx, r, c) })
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return ctxErr
+	}
+	return err
+}
+
+// eachCall runs fn on the calls selected by sel, concurrently, bounded by
+// WithMaxConcurrency: the correction and resolve stages' loop. After the
+// first error, or once ctx is done, it starts no more calls; it returns
+// the first error once the started calls have returned. With
+// WithMaxConcurrency(1) the calls run one after another on the calling
+// goroutine, as that option documents.
+func (n *ToolNode) eachCall(ctx context.Context, calls []*call, sel func(*call) bool, fn func(ctx context.Context, c *call) error) error {
+	if n.cfg.maxConcurrency == 1 {
+		for _, c := range calls {
+			if !sel(c) {
+				continue
+			}
+			if ctx.Err() != nil {
+				break
+			}
+			if err := fn(ctx, c); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	g, gctx := errgroup.WithContext(ctx)
 	if n.cfg.maxConcurrency > 0 {
 		g.SetLimit(n.cfg.maxConcurrency)
 	}
 	for _, c := range calls {
-		if !n.correctable(c) {
+		if !sel(c) {
 			continue
 		}
 		if gctx.Err() != nil {
 			break
 		}
-		g.Go(func() error { return n.correctOne(gctx, r, c) })
+		g.Go(func() error { return fn(gctx, c) })
 	}
-	err := g.Wait()
-	if ctxErr := ctx.Err(); ctxErr != nil {
-		return ctxErr
-	}
-	return err
+	return g.Wait()
 }
 
 // correctable applies the routing rules: only invalid calls of known tools
@@ -246,11 +270,7 @@ func (n *ToolNode) correctOne(ctx context.Context, r *run, c *call) (err error) 
 
 	s := n.cfg.correction.extract
 	s.name, s.description = c.name, c.tool.tool.Description()
-	s.repair = repairOptions{
-		stripThinking: n.cfg.stripThinking,
-		jsonRepair:    n.cfg.jsonRepair,
-		maxBytes:      n.cfg.maxArgumentBytes,
-	}
+	s.repair = n.cfg.repairOptions()
 	var co *coerced // of the last check (coerce.go)
 	check := func(ctx context.Context, value any, attempt, maxAttempts int) (issues []Issue, err error) {
 		issues, co, err = n.checkCoerce(ctx, r, c, value, "", checkPhase{phase: PhaseCorrection, attempt: attempt, maxAttempts: maxAttempts})
@@ -372,15 +392,13 @@ func roleName(r llms.ChatMessageType) string {
 func renderParts(parts []llms.ContentPart) string {
 	var out []string
 	for _, p := range parts {
+		if tc, ok := asToolCall(p); ok { // history.go
+			out = append(out, renderToolCall(&tc))
+			continue
+		}
 		switch p := p.(type) {
 		case llms.TextContent:
 			out = append(out, p.Text)
-		case llms.ToolCall:
-			out = append(out, renderToolCall(&p))
-		case *llms.ToolCall:
-			if p != nil {
-				out = append(out, renderToolCall(p))
-			}
 		case llms.ToolCallResponse:
 			out = append(out, fmt.Sprintf("result of %s: %s", p.Name, p.Content))
 		case llms.ImageURLContent:

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -737,5 +739,57 @@ func TestExtractionStopsOnCheckInterrupt(t *testing.T) {
 	}
 	if model.CallCount() != 1 || gotAttempt != 1 || gotMax != DefaultMaxCorrectionRetries {
 		t.Errorf("calls %d, attempt %d of %d", model.CallCount(), gotAttempt, gotMax)
+	}
+}
+
+// goroutineID returns the id of the calling goroutine, from its stack
+// header ("goroutine 7 [running]:").
+func goroutineID() string {
+	buf := make([]byte, 64)
+	buf = buf[:runtime.Stack(buf, false)]
+	id, _, _ := strings.Cut(strings.TrimPrefix(string(buf), "goroutine "), " ")
+	return id
+}
+
+// WithMaxConcurrency(1) runs calls one after another on the goroutine that
+// called Run, as its doc says: their corrections (the correction model's
+// calls) and their unresolved hooks too, not only their execution.
+func TestMaxConcurrencyOneCorrectsAndResolvesOnTheCallingGoroutine(t *testing.T) {
+	var mu sync.Mutex
+	var seen []string
+	record := func() {
+		mu.Lock()
+		seen = append(seen, goroutineID())
+		mu.Unlock()
+	}
+	model := saidextest.NewModel(func(ctx context.Context, req saidextest.Request) (*llms.ContentResponse, error) {
+		record()
+		return saidextest.TextResponse(`not an object`), nil
+	})
+	hook := func(ctx context.Context, uc UnresolvedToolCall) (Resolution, error) {
+		record()
+		return Resolution{}, nil
+	}
+	n := cxNode(t, []tools.Tool{(&cxRecorder{}).tool()}, WithCorrectionModel(model), WithMaxCorrectionRetries(1),
+		WithUnresolvedHook(hook), WithMaxConcurrency(1), WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
+	msgs := cxConversation(
+		cxCall("c1", "forecast", `{"city":"Paris","days":"three"}`),
+		cxCall("c2", "forecast", `{"city":"Oslo","days":"four"}`),
+	)
+	res, err := n.Run(context.Background(), msgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Calls[0].Outcome != OutcomeFeedback || res.Calls[1].Outcome != OutcomeFeedback {
+		t.Fatalf("outcomes %s, %s; want feedback", res.Calls[0].Outcome, res.Calls[1].Outcome)
+	}
+	caller := goroutineID()
+	if len(seen) != 4 {
+		t.Fatalf("%d model calls and hooks, want 4", len(seen))
+	}
+	for i, id := range seen {
+		if id != caller {
+			t.Errorf("step %d ran on goroutine %s, not on the caller's %s", i, id, caller)
+		}
 	}
 }

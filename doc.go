@@ -55,6 +55,9 @@
 // Each stage lives in the file named after it: repair.go, validate.go,
 // correct.go, unresolved.go, execute.go, then sanitize.go (the clean copy of
 // the AI message) and stats.go (events); toolnode.go reads as the pipeline.
+// Beside them, schema.go compiles a tool's schema, issues.go turns
+// validation errors into issues, feedback.go renders issue messages and
+// feedback, and validators.go runs tool validators.
 //
 // Package github.com/saidex/saidex-go/agent runs a ToolNode in langchaingo's
 // agents.Executor; it is separate so that this package does not import

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/saidex/saidex-go/internal/jsonvalue"
 	"github.com/tmc/langchaingo/callbacks"
 	"github.com/tmc/langchaingo/llms"
@@ -245,14 +246,15 @@ func Extract(ctx context.Context, model llms.Model, schema any, prompt string, o
 }
 
 // ExtractInto is [Extract] with the schema reflected from T as [NewTool]
-// reflects a tool's argument type, decoding the valid answer into a T.
+// reflects a tool's argument type, decoding the valid answer into a T as
+// a NewTool tool decodes its arguments (encoding/json's semantics).
 func ExtractInto[T any](ctx context.Context, model llms.Model, prompt string, opts ...ExtractOption) (T, error) {
 	var out T
 	raw, err := Extract(ctx, model, reflectSchema[T](), prompt, opts...)
 	if err != nil {
 		return out, err
 	}
-	if err := json.Unmarshal(raw, &out); err != nil {
+	if err := jsonv2.Unmarshal(raw, &out, v1Options); err != nil { // NewTool's decoding (tool.go)
 		return out, &ExtractionError{Attempts: 1, Err: fmt.Errorf("decode into %T: %w", out, err)}
 	}
 	return out, nil
@@ -340,10 +342,7 @@ func (s *extractSettings) run(ctx context.Context, model llms.Model, cs *compile
 		ext.tokens = addUsage(ext.tokens, responseUsage(resp, defaultName)) // stats.go
 
 		answer, other := answerOf(resp, s.name)
-		res, perr := repairArguments(answer, s.repair)
-		if perr == nil && answer == "" {
-			perr = errEmptyAnswer
-		}
+		res, perr := repairArguments(answer, s.repair) // refuses an empty answer
 		if other != "" {
 			perr = fmt.Errorf("%w: it called %s, not %s", errEmptyAnswer, other, s.name)
 		}
@@ -373,8 +372,9 @@ func (s *extractSettings) run(ctx context.Context, model llms.Model, cs *compile
 	return ext, e
 }
 
-// errEmptyAnswer is why an answer without text and without a call of the
-// function fails; it is wrapped when the model called another tool.
+// errEmptyAnswer is wrapped by the error of an answer that holds no text
+// and calls another tool instead of the function. An empty answer without
+// such a call fails as empty arguments do (a *MalformedArgumentsError).
 var errEmptyAnswer = errors.New("the model's answer holds no arguments")
 
 // maxPreviousAnswer caps the previous answer quoted in a retry prompt.

@@ -2,6 +2,7 @@ package saidex
 
 import (
 	"encoding/json"
+	"maps"
 	"math/big"
 	"reflect"
 	"regexp"
@@ -230,10 +231,10 @@ func (ck *coerceChecker) compare(set []map[string]any, orig, got any, path strin
 		if !ok {
 			t.Fatalf("%s: object became %T", path, got)
 		}
-		if !slices.Equal(sortedKeys(o), sortedKeys(g)) {
-			t.Fatalf("%s: members %v became %v", path, sortedKeys(o), sortedKeys(g))
+		if !slices.Equal(slices.Sorted(maps.Keys(o)), slices.Sorted(maps.Keys(g))) {
+			t.Fatalf("%s: members %v became %v", path, slices.Sorted(maps.Keys(o)), slices.Sorted(maps.Keys(g)))
 		}
-		for _, k := range sortedKeys(o) {
+		for _, k := range slices.Sorted(maps.Keys(o)) {
 			ck.compare(ck.member(set, k), o[k], g[k], jsonpointer.Append(path, k))
 		}
 		return

@@ -29,7 +29,7 @@ type config struct {
 
 	onUnresolved   UnresolvedPolicy // unresolved.go
 	unresolvedHook UnresolvedHook
-	validators     []namedValidator // validate.go
+	validators     []namedValidator // validators.go
 	interruptIs    func(err error) bool
 	keepMessages   bool                  // WithSanitizeMessages(false) (sanitize.go)
 	observers      []func(ToolNodeEvent) // WithObserver (stats.go)

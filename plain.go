@@ -1,9 +1,6 @@
 package saidex
 
-import (
-	"encoding/json"
-	"strings"
-)
+import "strings"
 
 // unwrapArg1 returns the value of "__arg1" when input is a JSON object
 // holding that string member, as langchaingo's agents do for plain tools,
@@ -12,12 +9,14 @@ func unwrapArg1(input string) string {
 	if t := strings.TrimLeft(input, " \t\r\n"); len(t) == 0 || t[0] != '{' {
 		return input
 	}
-	var m map[string]any
-	if json.Unmarshal([]byte(input), &m) != nil {
+	v, err := decodeJSON(input)
+	if err != nil {
 		return input
 	}
-	if s, ok := m["__arg1"].(string); ok && len(m) == 1 {
-		return s
+	if m, ok := v.(map[string]any); ok && len(m) == 1 {
+		if s, ok := m["__arg1"].(string); ok {
+			return s
+		}
 	}
 	return input
 }

@@ -96,11 +96,7 @@ func (n *ToolNode) repair(c *call) {
 		c.args, c.rawValid = c.raw, true
 		return
 	}
-	res, err := repairArguments(c.raw, repairOptions{
-		stripThinking: n.cfg.stripThinking,
-		jsonRepair:    n.cfg.jsonRepair,
-		maxBytes:      n.cfg.maxArgumentBytes,
-	})
+	res, err := repairArguments(c.raw, n.cfg.repairOptions())
 	if err != nil {
 		c.err, c.status = err, statusInvalid
 		return
@@ -154,6 +150,12 @@ type repairOptions struct {
 	stripThinking bool
 	jsonRepair    bool
 	maxBytes      int // argument strings above this are refused unparsed
+}
+
+// repairOptions are the repair options of a node's configuration: those of
+// the model's own arguments and of the correction model's answers.
+func (c *config) repairOptions() repairOptions {
+	return repairOptions{stripThinking: c.stripThinking, jsonRepair: c.jsonRepair, maxBytes: c.maxArgumentBytes}
 }
 
 type repairResult struct {

@@ -16,7 +16,8 @@ import (
 )
 
 func defaultRepairOptions() repairOptions {
-	return repairOptions{stripThinking: true, jsonRepair: true, maxBytes: DefaultMaxArgumentBytes}
+	cfg := defaultConfig()
+	return cfg.repairOptions()
 }
 
 // corpusRawArguments returns the raw argument strings of the shared corpus,

@@ -24,12 +24,16 @@ import (
 // tool received as canonical JSON (compact, keys sorted, what a model would
 // send), values of secret fields masked (see [Secret]); arguments valid as
 // sent are kept verbatim; a plain tool's arguments repaired to an object are
-// stored as repaired, and a plain tool's argument string that is not a
-// JSON object is stored as {"__arg1": string}. Calls answered with feedback keep their arguments untouched,
-// with two exceptions that keep the history sendable: arguments that are not
-// one JSON object are replaced by the repaired object when the repair stage
-// recovered one and by "{}" otherwise (the feedback message quotes or
-// describes what was wrong), and secret values are masked. Dropped calls are
+// stored as repaired, and a plain tool's argument string that is not a JSON
+// object is stored as {"__arg1": string}. Arguments that ran holding a
+// number beyond float64's range (1e999), which the clients below cannot
+// read back, are stored as "{}", with a warning. Calls answered with
+// feedback keep their arguments untouched, with two exceptions that keep
+// the history sendable: arguments that are not one JSON object are
+// replaced by the repaired object when the repair stage recovered one and
+// by "{}" otherwise, as are arguments holding such a number (the feedback
+// message quotes or describes what was wrong), and secret values are
+// masked. Dropped calls are
 // removed. Rewritten calls, and calls with an empty Type (as langchaingo's
 // Anthropic client returns them, and OpenAI rejects them), get Type
 // "function". langchaingo's Anthropic and Gemini clients unmarshal the
@@ -150,8 +154,10 @@ func (n *ToolNode) sanitizedArguments(c *call) (string, bool) {
 		if c.outcome == OutcomeExecuted && !c.repaired && secrets == nil && c.args == c.raw {
 			// The model's own arguments parsed as they were (c.value is
 			// their decoding, or rawValid says the raw text is an object):
-			// keep them unless they are not an object.
-			if c.rawValid || isJSONObject(c.raw) {
+			// keep them unless they are not an object the clients read
+			// back. The precheck does not bound numbers, so rawValid
+			// vouches only for text that holds no number beyond float64.
+			if (c.rawValid && !mayExceedFloat64(c.raw)) || isJSONObject(c.raw) {
 				return c.raw, false
 			}
 		}
@@ -258,6 +264,27 @@ func fitsFloat64(v any) bool {
 		return err == nil
 	}
 	return true
+}
+
+// mayExceedFloat64 reports whether the JSON text s may hold a number
+// beyond float64's range: one written with an exponent, or with more than
+// 308 digits in a row. false is certain; true only sends s to the full
+// check (isJSONObject). It reads s once and allocates nothing.
+func mayExceedFloat64(s string) bool {
+	digits := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case '0' <= c && c <= '9':
+			if digits++; digits > 308 {
+				return true
+			}
+		case (c == 'e' || c == 'E') && digits > 0:
+			return true
+		default:
+			digits = 0
+		}
+	}
+	return false
 }
 
 // secretSchema locates the secret values of a tool's arguments: those at

@@ -689,3 +689,68 @@ func FuzzSanitizedArgumentsAreObjects(f *testing.F) {
 		}
 	})
 }
+
+// A number beyond float64 (1e999) is valid JSON Schema but breaks the
+// clients that json.Unmarshal past arguments into a map: the sanitized
+// copy stores the same object for it whether the precheck vouched for the
+// arguments as sent or the full validator checked them.
+func TestSanitizedArgumentsBeyondFloat64DoNotDependOnThePrecheck(t *testing.T) {
+	echo := func(_ context.Context, in string) (string, error) { return in, nil }
+	prechecked := ToolWithSchema(plainTool{name: "prechecked", fn: echo}, `{"type":"object","properties":{"n":{"type":"number"},"s":{"type":"string"}}}`)
+	// "not" is outside the precheck's subset: santhosh-tekuri decides.
+	validated := ToolWithSchema(plainTool{name: "validated", fn: echo}, `{"type":"object","properties":{"n":{"type":"number","not":{"type":"string"}},"s":{"type":"string"}}}`)
+	n, err := NewToolNode([]tools.Tool{prechecked, validated}, WithLogger(sanDiscard))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		args, want string
+	}{
+		{`{"n":1e999}`, `{}`},
+		{`{"n":-2.5E+400,"s":"x"}`, `{}`},
+		{`{"n":1` + strings.Repeat("0", 400) + `}`, `{}`},
+		{`{"n":1.5e3,"s":"1e999"}`, `{"n":1.5e3,"s":"1e999"}`},
+		{`{"n":` + strings.Repeat("9", 300) + `.5,"s":"e"}`, `{"n":` + strings.Repeat("9", 300) + `.5,"s":"e"}`},
+		{`{"n":1e-999}`, `{"n":1e-999}`},
+	}
+	for _, tt := range tests {
+		for _, tool := range []string{"prechecked", "validated"} {
+			res, err := n.Run(context.Background(), []llms.MessageContent{sanAI(sanCall("c1", tool, tt.args))})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Calls[0].Outcome != OutcomeExecuted {
+				t.Fatalf("%s(%.40s): outcome %s", tool, tt.args, res.Calls[0].Outcome)
+			}
+			got := sanToolCalls(t, res.AIMessage)[0].FunctionCall.Arguments
+			if got != tt.want {
+				t.Errorf("%s(%.40s): sanitized arguments %.60s, want %.60s", tool, tt.args, got, tt.want)
+			}
+			var m map[string]any
+			if err := json.Unmarshal([]byte(got), &m); err != nil {
+				t.Errorf("%s(%.40s): a client cannot read the sanitized arguments back: %v", tool, tt.args, err)
+			}
+		}
+	}
+}
+
+func TestMayExceedFloat64(t *testing.T) {
+	tests := []struct {
+		s    string
+		want bool
+	}{
+		{`{}`, false},
+		{`{"a":1.5,"b":-3,"c":"1e999"}`, true}, // conservative: digits then e in a string
+		{`{"e":"E","a1":2}`, false},
+		{`{"a":1e5}`, true},
+		{`{"a":0.5E-3}`, true},
+		{`{"a":` + strings.Repeat("9", 308) + `}`, false},
+		{`{"a":` + strings.Repeat("9", 309) + `}`, true},
+		{`{"a":1.` + strings.Repeat("0", 400) + `}`, true}, // conservative: a long fraction
+	}
+	for _, tt := range tests {
+		if got := mayExceedFloat64(tt.s); got != tt.want {
+			t.Errorf("mayExceedFloat64(%.50s) = %v, want %v", tt.s, got, tt.want)
+		}
+	}
+}

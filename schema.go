@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/saidex/saidex-go/internal/precheck"
 	"github.com/saidex/saidex-go/internal/schemawalk"
@@ -127,15 +127,6 @@ func (noLoader) Load(url string) (any, error) {
 	return nil, fmt.Errorf("external schema %q not allowed: a tool schema must be self-contained", url)
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
-
 // checkCycles returns an error wrapping errSchemaCycle when the graph of
 // applicators that stay on the same value ($ref, allOf, anyOf, …) has a
 // cycle: validating such a schema would recurse without end (santhosh-tekuri
@@ -165,7 +156,7 @@ func checkCycles(all map[string]*jsonschema.Schema) error {
 		})
 		state[s] = done
 	}
-	for _, loc := range sortedKeys(all) {
+	for _, loc := range slices.Sorted(maps.Keys(all)) {
 		if s := all[loc]; state[s] == unvisited && cyc == "" {
 			visit(s)
 		}
@@ -206,42 +197,25 @@ func topLevelFields(root *jsonschema.Schema) []schemaField {
 	return fields
 }
 
-// parameters returns the schema as a fresh map for llms.FunctionDefinition.
+// parameters returns the schema as a fresh map for llms.FunctionDefinition:
+// a deep copy of the document the node validates against, numbers kept as
+// written (json.Number), so that a client's encoding sends every bound
+// and enum value exactly as the tool declared it.
 func (s *compiledSchema) parameters() map[string]any {
-	var m map[string]any
-	b, _ := json.Marshal(s.doc)
-	_ = json.Unmarshal(b, &m)
-	return m
+	return deepCopyJSON(s.doc).(map[string]any) // unresolved.go
 }
 
 // prechecked reports whether text is certainly arguments the schema
-// accepts, by the precheck on its bytes (internal/precheck); plain also
-// refuses text holding a number written with a fraction or an exponent,
-// which CoercionLax may rewrite. false means only "not known to be valid".
+// accepts, by the precheck on its bytes (internal/precheck, which copies
+// text once into a pooled decoder's bytes); plain also refuses text
+// holding a number written with a fraction or an exponent, which
+// CoercionLax may rewrite. false means only "not known to be valid".
 func (s *compiledSchema) prechecked(text string, plain bool) bool {
 	if s.precheck == nil || text == "" {
 		return false
 	}
-	// The precheck reads bytes; the string is copied once, into a pooled
-	// buffer.
-	bp := textBuffers.Get().(*[]byte)
-	b := append((*bp)[:0], text...)
-	var ok bool
 	if plain {
-		ok = s.precheck.ValidPlainNumbers(b)
-	} else {
-		ok = s.precheck.Valid(b)
+		return s.precheck.ValidPlainNumbers(text)
 	}
-	if cap(b) <= maxPooledText {
-		*bp = b[:0]
-		textBuffers.Put(bp)
-	}
-	return ok
+	return s.precheck.Valid(text)
 }
-
-// textBuffers are the buffers of prechecked.
-var textBuffers = sync.Pool{New: func() any { return new([]byte) }}
-
-// maxPooledText is the largest buffer textBuffers keeps, so that one huge
-// argument string does not stay allocated.
-const maxPooledText = 64 << 10

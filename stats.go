@@ -301,9 +301,7 @@ func (s *StatsSink) Count(o Outcome) int {
 func (s *StatsSink) TokenUsage() map[string]TokenUsage {
 	var total map[string]TokenUsage
 	for _, ev := range s.Events() {
-		for _, c := range ev.Calls {
-			total = addUsage(total, c.Tokens)
-		}
+		total = addUsage(total, ev.TokenUsage())
 	}
 	return total
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/saidex/saidex-go/internal/jsonvalue"
 	"github.com/tmc/langchaingo/llms"
-	"golang.org/x/sync/errgroup"
 )
 
 // UnresolvedPolicy says what the node does with a call that is still invalid
@@ -264,17 +263,8 @@ func (n *ToolNode) resolve(ctx context.Context, r *run, calls []*call) error {
 		}
 		return nil
 	}
-	g, gctx := errgroup.WithContext(ctx)
-	if n.cfg.maxConcurrency > 0 {
-		g.SetLimit(n.cfg.maxConcurrency)
-	}
-	for _, c := range invalid {
-		if gctx.Err() != nil {
-			break
-		}
-		g.Go(func() error { return n.resolveOne(gctx, r, c) })
-	}
-	err := g.Wait()
+	all := func(*call) bool { return true }
+	err := n.eachCall(ctx, invalid, all, func(ctx context.Context, c *call) error { return n.resolveOne(ctx, r, c) }) // correct.go
 	if err != nil && n.isInterrupt(err) {
 		return err
 	}

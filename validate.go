@@ -97,13 +97,16 @@ func (s *compiledSchema) validate(v any) []Issue {
 
 // validateText is validate for a value whose JSON text is known ("" when
 // not): the precheck vouches for most valid arguments on their text
-// without the full validator. Above maxPooledText the value, decoded
+// without the full validator. Above maxPrecheckText the value, decoded
 // already, goes to the full validator at once: its cost follows the
 // number of values, the precheck's the number of bytes (a 10 MB string
 // is one value).
 func (s *compiledSchema) validateText(text string, v any) []Issue {
-	if len(text) <= maxPooledText && s.prechecked(text, false) {
+	if len(text) <= maxPrecheckText && s.prechecked(text, false) {
 		return nil
 	}
 	return s.validate(v)
 }
+
+// maxPrecheckText is the longest text validateText prechecks: 64 KiB.
+const maxPrecheckText = 64 << 10

@@ -2,13 +2,14 @@ package saidex
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime/debug"
 	"strings"
 
+	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/saidex/saidex-go/internal/jsonpointer"
+	"github.com/saidex/saidex-go/internal/jsonvalue"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -105,9 +106,9 @@ func (n *ToolNode) bindValidators() error {
 func TypedValidator[A any](fn func(ctx context.Context, args A, vc ValidatorContext) error) Validator {
 	return func(ctx context.Context, args map[string]any, vc ValidatorContext) error {
 		var a A
-		b, err := json.Marshal(args)
+		text, err := jsonvalue.Encode(args)
 		if err == nil {
-			err = json.Unmarshal(b, &a)
+			err = jsonv2.Unmarshal([]byte(text), &a, v1Options) // NewTool's decoding (tool.go)
 		}
 		if err != nil {
 			return fmt.Errorf("the arguments do not decode into %T: %v", a, err)

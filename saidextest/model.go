@@ -331,10 +331,12 @@ func Delay(d time.Duration, reply Reply) Reply {
 	}
 }
 
-// WithUsage answers with reply and sets usage as the GenerationInfo of
-// every choice of its response. [Usage] builds the map langchaingo's OpenAI
+// WithUsage answers with reply and sets a copy of usage as the
+// GenerationInfo of every choice of its response, so that no two choices
+// or responses share one map. [Usage] builds the map langchaingo's OpenAI
 // client reports.
 func WithUsage(usage map[string]any, reply Reply) Reply {
+	usage = maps.Clone(usage)
 	return func(ctx context.Context, req Request) (*llms.ContentResponse, error) {
 		resp, err := reply(ctx, req)
 		if err != nil || resp == nil {
@@ -342,7 +344,7 @@ func WithUsage(usage map[string]any, reply Reply) Reply {
 		}
 		for _, c := range resp.Choices {
 			if c != nil {
-				c.GenerationInfo = usage
+				c.GenerationInfo = maps.Clone(usage)
 			}
 		}
 		return resp, nil

@@ -250,3 +250,26 @@ func TestRespondAnswersWithFreshCopies(t *testing.T) {
 		t.Error("the scripted response itself was changed")
 	}
 }
+
+// Each response of WithUsage has GenerationInfo maps of its own: a
+// consumer that annotates one (as WrapModel does on its copy) changes no
+// other response, and neither does a later change of the caller's map.
+func TestWithUsageSharesNoMap(t *testing.T) {
+	usage := saidextest.Usage(3, 4)
+	reply := saidextest.WithUsage(usage, saidextest.Text("done"))
+	m := saidextest.NewModel(saidextest.Sequence(reply, reply))
+	ctx := context.Background()
+	first, err := m.GenerateContent(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first.Choices[0].GenerationInfo["TotalTokens"] = 99
+	usage["TotalTokens"] = 98
+	second, err := m.GenerateContent(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := second.Choices[0].GenerationInfo["TotalTokens"]; got != 7 {
+		t.Errorf("second response's TotalTokens = %v, want 7", got)
+	}
+}

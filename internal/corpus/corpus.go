@@ -15,6 +15,7 @@ import (
 	"sync"
 
 	saidex "github.com/saidex/saidex-go"
+	"github.com/saidex/saidex-go/internal/jsonread"
 	"github.com/saidex/saidex-go/internal/jsonvalue"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/tools"
@@ -225,20 +226,14 @@ func keys(m map[IssueKey]bool) []string {
 	return out
 }
 
-// Equal reports whether two JSON texts hold the same value: object key order
-// does not matter and numbers compare numerically.
+// Equal reports whether two texts are each exactly one JSON value and hold
+// the same value: object key order does not matter and numbers compare
+// numerically. A text with anything but white space after its value is
+// not equal to any other.
 func Equal(a, b []byte) bool {
-	va, err1 := decode(a)
-	vb, err2 := decode(b)
+	va, err1 := jsonread.Decode(string(a))
+	vb, err2 := jsonread.Decode(string(b))
 	return err1 == nil && err2 == nil && jsonvalue.Equal(va, vb)
-}
-
-func decode(b []byte) (any, error) {
-	dec := json.NewDecoder(strings.NewReader(string(b)))
-	dec.UseNumber()
-	var v any
-	err := dec.Decode(&v)
-	return v, err
 }
 
 // Summary aggregates outcomes.

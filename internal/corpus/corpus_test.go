@@ -19,6 +19,11 @@ func TestEqualComparesJSONValues(t *testing.T) {
 		{`{"a": null}`, `{}`, false},
 		{`{"a": {"b": true}}`, `{"a": {"b": false}}`, false},
 		{`not json`, `not json`, false},
+		// One value and nothing else: trailing data is not ignored, so
+		// arguments that carry it never score as the wanted ones.
+		{`{"a": 1} {"a": 2}`, `{"a": 1}`, false},
+		{`{"a": 1}garbage`, `{"a": 1}`, false},
+		{`{"a": 1}` + "\n\t ", `{"a": 1}`, true},
 	}
 	for _, tt := range tests {
 		if got := Equal([]byte(tt.a), []byte(tt.b)); got != tt.want {

@@ -133,6 +133,11 @@ func (d *Decoder) Release() {
 	pool.Put(d)
 }
 
+// Bytes returns the text d reads: the caller's bytes for [NewDecoder], the
+// decoder's own copy of the string for [NewStringDecoder]. They stay valid
+// until d is released, and must not be changed.
+func (d *Decoder) Bytes() []byte { return d.b }
+
 // AtEnd reports whether only JSON white space follows what d has read.
 func (d *Decoder) AtEnd() bool {
 	for _, c := range d.b[d.InputOffset():] {

@@ -1,4 +1,4 @@
-// Package precheck decides, on raw JSON bytes and without decoding them,
+// Package precheck decides, on raw JSON text and without decoding it,
 // whether a tool call's arguments are certainly valid for the tool's
 // schema. It is compiled from the schema santhosh-tekuri/jsonschema
 // compiled, and understands a subset of JSON Schema: type, enum of

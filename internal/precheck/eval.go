@@ -12,26 +12,27 @@ import (
 	"github.com/saidex/saidex-go/internal/jsonread"
 )
 
-// Valid reports whether data is certainly one JSON object, decoded by
+// Valid reports whether text is certainly one JSON object, decoded by
 // encoding/json to exactly the value jsontext reads, that the schema
-// accepts. data is read in place and never written; it is not retained.
-// A nil Checker reports false.
-func (c *Checker) Valid(data []byte) bool {
-	return c.valid(data, false)
+// accepts. text is copied once, into bytes of a pooled decoder
+// (jsonread.NewStringDecoder), and not retained. A nil Checker reports
+// false.
+func (c *Checker) Valid(text string) bool {
+	return c.valid(text, false)
 }
 
-// ValidPlainNumbers is [Checker.Valid] that also reports false when data
+// ValidPlainNumbers is [Checker.Valid] that also reports false when text
 // holds a number written with a fraction or an exponent (5.0, 1e2, 0.5),
 // which lax coercion may rewrite even in valid arguments.
-func (c *Checker) ValidPlainNumbers(data []byte) bool {
-	return c.valid(data, true)
+func (c *Checker) ValidPlainNumbers(text string) bool {
+	return c.valid(text, true)
 }
 
-func (c *Checker) valid(data []byte, plain bool) bool {
+func (c *Checker) valid(text string, plain bool) bool {
 	if c == nil {
 		return false
 	}
-	s := newScan(data, plain)
+	s := newScan(jsonread.NewStringDecoder(text, true), plain)
 	defer s.release()
 	if s.dec.PeekKind() != '{' {
 		return false
@@ -39,11 +40,11 @@ func (c *Checker) valid(data []byte, plain bool) bool {
 	return s.value(c.root) && s.atEOF() && !s.loose
 }
 
-// scan is one pass over a JSON text: a jsonread decoder reading the
-// caller's bytes in place, in strict mode (repeated names and invalid
-// UTF-8, which encoding/json would read differently, are errors).
+// scan is one pass over a JSON text: a jsonread decoder in strict mode
+// (repeated names and invalid UTF-8, which encoding/json would read
+// differently, are errors).
 type scan struct {
-	data    []byte
+	data    []byte // the decoder's text
 	dec     *jsonread.Decoder
 	scratch []byte // unquoted strings with escapes
 	plain   bool   // record numbers written with a fraction or exponent
@@ -55,12 +56,12 @@ var scanPool = sync.Pool{New: func() any { return new(scan) }}
 // maxPooledScratch is the largest scratch buffer a pooled scan keeps.
 const maxPooledScratch = 64 << 10
 
-// newScan returns a pooled scan over data; the caller releases it. It is
-// the one place a decoder is made.
-func newScan(data []byte, plain bool) *scan {
+// newScan returns a pooled scan over the text of dec, a strict decoder,
+// which it releases with the scan; the caller releases the scan.
+func newScan(dec *jsonread.Decoder, plain bool) *scan {
 	s := scanPool.Get().(*scan)
-	s.data, s.plain, s.loose = data, plain, false
-	s.dec = jsonread.NewDecoder(data, true)
+	s.data, s.plain, s.loose = dec.Bytes(), plain, false
+	s.dec = dec
 	return s
 }
 
@@ -101,7 +102,7 @@ func (s *scan) alternatives(n *node) bool {
 		return false
 	}
 	end := int(s.dec.InputOffset())
-	raw := s.data[end-len(v) : end] // the caller's bytes, not the decoder's view
+	raw := s.data[end-len(v) : end] // the text's bytes, not the decoder's view
 	if !n.ownFree && !s.pass(raw, n, true) {
 		return false
 	}
@@ -120,10 +121,11 @@ func (s *scan) alternatives(n *node) bool {
 	return true
 }
 
-// pass checks the single value raw against n on a decoder of its own;
-// ownOnly checks n without its anyOf groups.
+// pass checks the single value raw, part of s's text, against n on a
+// decoder of its own reading raw in place; ownOnly checks n without its
+// anyOf groups.
 func (s *scan) pass(raw []byte, n *node, ownOnly bool) bool {
-	p := newScan(raw, s.plain)
+	p := newScan(jsonread.NewDecoder(raw, true), s.plain)
 	defer p.release()
 	var ok bool
 	if ownOnly {

@@ -131,7 +131,7 @@ func TestValidAccepts(t *testing.T) {
 			if c == nil {
 				t.Fatal("no checker for a schema of the subset")
 			}
-			if !c.Valid([]byte(tt.args)) {
+			if !c.Valid(tt.args) {
 				t.Fatalf("valid arguments refused: %s", tt.args)
 			}
 			v, err := decode([]byte(tt.args))
@@ -206,7 +206,7 @@ func TestValidRefusesWhatItCannotVouchFor(t *testing.T) {
 			if tt.plain {
 				valid = c.ValidPlainNumbers
 			}
-			if valid([]byte(tt.args)) {
+			if valid(tt.args) {
 				t.Fatalf("accepted %q", tt.args)
 			}
 		})
@@ -215,7 +215,7 @@ func TestValidRefusesWhatItCannotVouchFor(t *testing.T) {
 	// ValidPlainNumbers'.
 	c := Compile(compile(t, everyKeyword))
 	for _, args := range []string{`{"id": 1, "ratio": 0.5}`, `{"id": 1, "free": {"a": [1e2]}}`} {
-		if !c.Valid([]byte(args)) {
+		if !c.Valid(args) {
 			t.Errorf("Valid refused %s", args)
 		}
 	}
@@ -256,34 +256,47 @@ func TestNoCheckerForKeywordsOutsideTheSubset(t *testing.T) {
 func TestDepthLimit(t *testing.T) {
 	c := Compile(compile(t, `{"type": "object"}`))
 	for _, depth := range []int{9999, 10000, 10001, 10002} {
-		args := []byte(`{"a":` + strings.Repeat("[", depth-1) + strings.Repeat("]", depth-1) + `}`)
-		_, err := decode(args)
+		args := `{"a":` + strings.Repeat("[", depth-1) + strings.Repeat("]", depth-1) + `}`
+		_, err := decode([]byte(args))
 		if got := c.Valid(args); got && err != nil {
 			t.Fatalf("depth %d: accepted what encoding/json refuses (%v)", depth, err)
 		}
 	}
-	if c.Valid([]byte(`{"a":` + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + `}`)) {
+	if c.Valid(`{"a":` + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + `}`) {
 		t.Fatal("nesting beyond 10,000 accepted")
 	}
 }
 
-// TestValidNeverWritesItsInput checks that the bytes are unchanged after a
-// check, anyOf branches included: the caller's slice is read in place.
-func TestValidNeverWritesItsInput(t *testing.T) {
+// TestValidReusesItsCopy checks that the pooled copy of a text, which the
+// anyOf branches read again in place, carries nothing from one check to
+// the next: each verdict is the same after checks of longer texts, with
+// escapes, as on its own.
+func TestValidReusesItsCopy(t *testing.T) {
 	c := Compile(compile(t, everyKeyword))
-	for _, args := range []string{`{"id": 3, "name": "\u00e9t\u00e9", "either": "z", "free": {"a\nb": [1, "\"x\""]}}`, `{"id": 1, "either": "zz"}`} {
-		data := []byte(args)
-		c.Valid(data)
-		c.ValidPlainNumbers(data)
-		if string(data) != args {
-			t.Fatalf("input changed: %q", data)
+	texts := []string{
+		`{"id": 3, "name": "\u00e9t\u00e9", "either": "z", "free": {"a\nb": [1, "\"x\""]}}`,
+		`{"id": 1, "either": "zz"}`,
+		`{"id": 1, "either": "z"}`,
+		`{"id": 1, "either": 1e2}`,
+		`{"id": 1, "either": "z"`,
+	}
+	want := make([][2]bool, len(texts))
+	for i, text := range texts {
+		fresh := Compile(compile(t, everyKeyword))
+		want[i] = [2]bool{fresh.Valid(text), fresh.ValidPlainNumbers(text)}
+	}
+	for range 3 {
+		for i, text := range texts {
+			if got := [2]bool{c.Valid(text), c.ValidPlainNumbers(text)}; got != want[i] {
+				t.Fatalf("%s: Valid, ValidPlainNumbers = %v after other checks, %v alone", text, got, want[i])
+			}
 		}
 	}
 }
 
 func TestNilChecker(t *testing.T) {
 	var c *Checker
-	if c.Valid([]byte(`{}`)) || c.ValidPlainNumbers([]byte(`{}`)) {
+	if c.Valid(`{}`) || c.ValidPlainNumbers(`{}`) {
 		t.Fatal("a nil checker vouches for arguments")
 	}
 }
@@ -374,16 +387,12 @@ func FuzzValid(f *testing.F) {
 	all := compileAll(f)
 	f.Fuzz(func(t *testing.T, which uint8, args string, plain bool) {
 		x := all[int(which)%len(all)]
-		data := []byte(args)
-		ok := x.c.Valid(data)
+		ok := x.c.Valid(args)
 		if plain {
-			ok = x.c.ValidPlainNumbers(data)
-		}
-		if string(data) != args {
-			t.Fatalf("input changed: %q", data)
+			ok = x.c.ValidPlainNumbers(args)
 		}
 		if ok {
-			agrees(t, x.s, data, plain)
+			agrees(t, x.s, []byte(args), plain)
 		}
 	})
 }
@@ -420,13 +429,14 @@ func TestNeverAcceptsWhatSanthoshRejects(t *testing.T) {
 		if r.IntN(20) == 0 {
 			b.WriteString("x")
 		}
-		data := []byte(b.String())
+		text := b.String()
+		data := []byte(text)
 		for _, x := range all {
-			if x.c.Valid(data) {
+			if x.c.Valid(text) {
 				accepted++
 				agrees(t, x.s, data, false)
 			}
-			if x.c.ValidPlainNumbers(data) {
+			if x.c.ValidPlainNumbers(text) {
 				agrees(t, x.s, data, true)
 			}
 		}
@@ -448,12 +458,11 @@ func BenchmarkValid(b *testing.B) {
 		{"$defs", nested, `{"addr": {"city": "Oslo", "zip": 1234}, "stops": [{"name": "a", "count": 2}, {"name": "b"}]}`},
 	} {
 		c := Compile(compile(b, bb.schema))
-		data := []byte(bb.args)
 		b.Run(bb.name, func(b *testing.B) {
 			b.ReportAllocs()
-			b.SetBytes(int64(len(data)))
+			b.SetBytes(int64(len(bb.args)))
 			for b.Loop() {
-				if !c.Valid(data) {
+				if !c.Valid(bb.args) {
 					b.Fatal("refused")
 				}
 			}

@@ -20,6 +20,7 @@
 package schemawalk
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -104,7 +105,7 @@ func (set Set) Possible() Set {
 		more = append(more, s.AnyOf...)
 		more = append(more, s.OneOf...)
 		more = append(more, s.Then, s.Else)
-		for _, k := range sortedKeys(s.DependentSchemas) {
+		for _, k := range slices.Sorted(maps.Keys(s.DependentSchemas)) {
 			more = append(more, s.DependentSchemas[k])
 		}
 		for _, x := range more {
@@ -244,15 +245,15 @@ func Subschemas(s *jsonschema.Schema, fn func(sub *jsonschema.Schema, sameValue 
 	same(s.AllOf...)
 	same(s.AnyOf...)
 	same(s.OneOf...)
-	for _, k := range sortedKeys(s.DependentSchemas) {
+	for _, k := range slices.Sorted(maps.Keys(s.DependentSchemas)) {
 		same(s.DependentSchemas[k])
 	}
-	for _, k := range sortedKeys(s.Dependencies) {
+	for _, k := range slices.Sorted(maps.Keys(s.Dependencies)) {
 		if d, ok := s.Dependencies[k].(*jsonschema.Schema); ok {
 			same(d)
 		}
 	}
-	for _, k := range sortedKeys(s.Properties) {
+	for _, k := range slices.Sorted(maps.Keys(s.Properties)) {
 		child(s.Properties[k])
 	}
 	patterns := make([]jsonschema.Regexp, 0, len(s.PatternProperties))
@@ -305,13 +306,4 @@ func Reachable(root *jsonschema.Schema) []*jsonschema.Schema {
 		visit(root)
 	}
 	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
