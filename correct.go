@@ -266,7 +266,7 @@ func (n *ToolNode) correctOne(ctx context.Context, r *run, c *call) (err error) 
 		}
 	}()
 	c.correctionAttempted = true
-	c.original, c.originalArgs = c.value, c.args
+	c.original = c.value
 
 	s := n.cfg.correction.extract
 	s.name, s.description = c.name, c.tool.tool.Description()

@@ -617,8 +617,8 @@ func TestCorrectionKeepsOriginalArguments(t *testing.T) {
 	}
 	c := calls[0]
 	orig, _ := json.Marshal(c.original)
-	if c.status != statusValid || c.outcome != OutcomeCorrected || string(orig) != `{"city":"Paris","days":"3"}` || c.originalArgs != `{"city":"Paris","days":"3"}` {
-		t.Fatalf("call = status %v outcome %s original %s / %q", c.status, c.outcome, orig, c.originalArgs)
+	if c.status != statusValid || c.outcome != OutcomeCorrected || string(orig) != `{"city":"Paris","days":"3"}` {
+		t.Fatalf("call = status %v outcome %s original %s", c.status, c.outcome, orig)
 	}
 }
 

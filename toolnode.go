@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/saidex/saidex-go/internal/jsonread"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/tools"
 )
@@ -452,7 +453,6 @@ type call struct {
 	tokens              map[string]TokenUsage // per model name
 	correctionErr       error                 // why correction failed
 	original            any                   // value before correction (set when attempted)
-	originalArgs        string                // args before correction (set when attempted)
 
 	durations StageDurations // per stage: Repair, Validate (Run), Correct, Execute
 
@@ -557,7 +557,7 @@ func (c *call) report() CallReport {
 // jsonArguments returns the arguments the tool received when they are JSON
 // (always, for a tool with a schema), and nil otherwise.
 func (c *call) jsonArguments() json.RawMessage {
-	if c.tool == nil || (c.tool.schema == nil && !json.Valid([]byte(c.args))) {
+	if c.tool == nil || (c.tool.schema == nil && !jsonread.Valid(c.args)) {
 		return nil
 	}
 	return json.RawMessage(c.args)
