@@ -39,35 +39,41 @@ func SplitToolCalls(messages []llms.MessageContent) []llms.MessageContent {
 			out = append(out, m)
 			continue
 		}
-		// The tool messages that follow the AI message.
-		j := i + 1
-		for j < len(messages) && messages[j].Role == llms.ChatMessageTypeTool {
-			j++
-		}
-		answers := messages[i+1 : j]
+		answers, byCall, end := answersAfter(messages, i)
 		used := make([]bool, len(answers))
+		k := 0 // the index of the next tool call among m's parts
 		for _, p := range m.Parts {
-			tc, isCall := asToolCall(p)
 			out = append(out, llms.MessageContent{Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{p}})
-			if !isCall {
+			if _, isCall := asToolCall(p); !isCall {
 				continue
 			}
-			for k, a := range answers {
-				if !used[k] && answersCall(a, tc) {
-					used[k] = true
-					out = append(out, a)
-					break
-				}
+			if a := byCall[k]; a >= 0 && !used[a] {
+				used[a] = true
+				out = append(out, answers[a])
+			}
+			k++
+		}
+		for a, msg := range answers {
+			if !used[a] {
+				out = append(out, msg)
 			}
 		}
-		for k, a := range answers {
-			if !used[k] {
-				out = append(out, a)
-			}
-		}
-		i = j - 1
+		i = end - 1
 	}
 	return out
+}
+
+// answersAfter returns the tool messages right after the AI message
+// messages[i], the index among them of the message answering each tool
+// call of messages[i] (by matchResponses; -1 for none), and the index of
+// the first message after them.
+func answersAfter(messages []llms.MessageContent, i int) (answers []llms.MessageContent, byCall []int, end int) {
+	end = i + 1
+	for end < len(messages) && messages[end].Role == llms.ChatMessageTypeTool {
+		end++
+	}
+	answers = messages[i+1 : end]
+	return answers, matchResponses(messages[i], answers), end
 }
 
 // ErrMisplacedMessage is matched, with errors.Is, by the error
@@ -247,17 +253,6 @@ func asToolCall(p llms.ContentPart) (llms.ToolCall, bool) {
 	return llms.ToolCall{}, false
 }
 
-// answersCall reports whether tool message m answers call tc: whether its
-// first tool response does (responseAnswers).
-func answersCall(m llms.MessageContent, tc llms.ToolCall) bool {
-	for _, p := range m.Parts {
-		if r, ok := p.(llms.ToolCallResponse); ok {
-			return responseAnswers(r, tc)
-		}
-	}
-	return false
-}
-
 // responseAnswers reports whether tool response r answers call tc, as the
 // node answers calls: by id, or, for a call without id (Gemini's), by a
 // response without id for the same tool name ("" for a call without a
@@ -305,41 +300,27 @@ func GroupToolResponses(messages []llms.MessageContent) []llms.MessageContent {
 	for i := 0; i < len(messages); i++ {
 		m := messages[i]
 		out = append(out, m)
-		if m.Role != llms.ChatMessageTypeAI {
+		if m.Role != llms.ChatMessageTypeAI || i+1 == len(messages) || messages[i+1].Role != llms.ChatMessageTypeTool {
 			continue
 		}
-		j := i + 1
-		for j < len(messages) && messages[j].Role == llms.ChatMessageTypeTool {
-			j++
-		}
-		answers := messages[i+1 : j]
-		if len(answers) == 0 {
-			continue
-		}
+		answers, byCall, end := answersAfter(messages, i)
 		used := make([]bool, len(answers))
 		var grouped []llms.ContentPart
-		for _, p := range m.Parts {
-			tc, isCall := asToolCall(p)
-			if !isCall {
-				continue
-			}
-			for k, a := range answers {
-				if !used[k] && answersCall(a, tc) {
-					used[k] = true
-					grouped = append(grouped, a.Parts...)
-					break
-				}
+		for _, a := range byCall {
+			if a >= 0 && !used[a] {
+				used[a] = true
+				grouped = append(grouped, answers[a].Parts...)
 			}
 		}
 		if grouped != nil {
 			out = append(out, llms.MessageContent{Role: llms.ChatMessageTypeTool, Parts: grouped})
 		}
-		for k, a := range answers {
-			if !used[k] {
-				out = append(out, a)
+		for a, msg := range answers {
+			if !used[a] {
+				out = append(out, msg)
 			}
 		}
-		i = j - 1
+		i = end - 1
 	}
 	return out
 }
