@@ -1,7 +1,6 @@
 package saidex
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -120,58 +119,6 @@ type coerced struct {
 	value any
 	json  string
 	list  []Coercion
-}
-
-// checkCoerce is [ToolNode.check] followed, under CoercionLax, by coercion:
-// it returns the issues of the value the call continues with, and a
-// non-nil coerced when that value is the coerced one. Checks that reject
-// only through validators (the schema accepted the value) are not coerced.
-func (n *ToolNode) checkCoerce(ctx context.Context, r *run, c *call, value any, text string, ph checkPhase) ([]Issue, *coerced, error) {
-	issues, err := n.check(ctx, r, c, value, text, ph)
-	if err != nil || n.cfg.coercion != CoercionLax {
-		return issues, nil, err
-	}
-	s := c.tool.schema
-	if len(issues) == 0 {
-		// Valid: only integral numbers written as 5.0 may need rewriting,
-		// for the tool's decoder. The value is the same number, so the
-		// validators, which accepted it, do not run again.
-		if !hasLooseNumber(value) {
-			return nil, nil, nil
-		}
-		co := s.coerce(value)
-		if co == nil || len(s.validateText(co.json, co.value)) > 0 {
-			return nil, nil, nil
-		}
-		return nil, co, nil
-	}
-	if !slices.ContainsFunc(issues, func(is Issue) bool { return is.Kind != IssueValidator }) {
-		return issues, nil, nil // the schema accepted value
-	}
-	co := s.coerce(value)
-	if co == nil {
-		return issues, nil, nil
-	}
-	again, err := n.check(ctx, r, c, co.value, co.json, ph)
-	if err != nil {
-		return nil, nil, err
-	}
-	if len(again) > 0 {
-		c.flagged = nil // the first check's: the schema rejected value, so no validator ran
-		return issues, nil, nil
-	}
-	return nil, co, nil
-}
-
-// adoptCoercion makes co the call's arguments; a nil co is ignored.
-func (c *call) adoptCoercion(co *coerced) {
-	if co == nil {
-		return
-	}
-	c.value, c.args = co.value, co.json
-	c.coercions = co.list
-	c.steps = append(c.steps, RepairCoerce)
-	c.repaired = true
 }
 
 // coerce converts v by the CoercionLax rules. It returns nil when nothing
