@@ -44,6 +44,13 @@ const (
 	RepairExtractObject  RepairStep = "extract_object"  // cut prose (or extra closing braces) around the object
 	RepairRepeatedObject RepairStep = "repeated_object" // dropped identical copies of the object sent back to back
 	RepairJSON           RepairStep = "json_repair"     // fixed the JSON syntax
+
+	// The named syntax repairs, each reported after RepairJSON.
+
+	// RepairJoinStrings: joined a string written as quoted pieces and '+'
+	// ('abc' + 'def' is "abcdef"). A piece holding an unescaped quote, or a
+	// piece joined to anything but a quoted string, is refused.
+	RepairJoinStrings RepairStep = "join_strings"
 )
 
 // MaxNestingDepth is the deepest nesting of objects and arrays the repair

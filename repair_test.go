@@ -307,6 +307,7 @@ func TestRepairStepsAreLenientSteps(t *testing.T) {
 		{RepairTemplateTokens, lenient.TemplateTokens}, {RepairCodeFence, lenient.CodeFence},
 		{RepairExtractObject, lenient.ExtractObject}, {RepairRepeatedObject, lenient.RepeatedObject},
 		{RepairJSON, lenient.FixSyntax},
+		{RepairJoinStrings, lenient.JoinStrings},
 	}
 	for _, p := range pairs {
 		if string(p.exported) != string(p.internal) {

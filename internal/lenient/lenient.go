@@ -39,10 +39,13 @@ const (
 	ExtractObject  Step = "extract_object"  // cut prose (or extra closing braces) around the object
 	RepeatedObject Step = "repeated_object" // dropped identical copies of the object sent back to back
 	FixSyntax      Step = "json_repair"     // fixed the JSON syntax
+	// The named syntax repairs of the scanner, reported with FixSyntax.
+	JoinStrings Step = "join_strings" // joined a string written as quoted pieces and '+' ('ab' + 'c')
 )
 
 // stepOrder is the order in which steps are reported.
-var stepOrder = []Step{StripThinking, DoubleEncoded, TemplateTokens, CodeFence, ExtractObject, RepeatedObject, FixSyntax}
+var stepOrder = []Step{StripThinking, DoubleEncoded, TemplateTokens, CodeFence, ExtractObject, RepeatedObject, FixSyntax,
+	JoinStrings}
 
 // Error is a refusal: the text could not be turned into one JSON value
 // without guessing.
@@ -264,7 +267,7 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 	// The object itself: its canonical text, or its text as written when
 	// it needed no normalisation.
 	if sc.normalised {
-		return Result{JSON: sc.out.String(), Steps: append(steps, FixSyntax)}, nil
+		return Result{JSON: sc.out.String(), Steps: append(append(steps, FixSyntax), sc.steps...)}, nil
 	}
 	// repairBroken runs only on text that did not parse: a span that is
 	// that text but for JSON white space cannot.

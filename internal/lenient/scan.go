@@ -2,6 +2,7 @@ package lenient
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -52,6 +53,8 @@ type scanner struct {
 	// lastStr is where the canonical text of the last string read starts,
 	// or -1 when the last value read is not a string.
 	lastStr int
+	// steps lists the named syntax repairs made (each once).
+	steps []Step
 }
 
 // errNeedsRepair stops a strict scan at the first normalisation.
@@ -100,6 +103,17 @@ func (sc *scanner) normalise() error {
 	sc.normalised = true
 	if sc.strict {
 		return errNeedsRepair
+	}
+	return nil
+}
+
+// note records the named syntax repair st (a normalisation).
+func (sc *scanner) note(st Step) error {
+	if err := sc.normalise(); err != nil {
+		return err
+	}
+	if !slices.Contains(sc.steps, st) {
+		sc.steps = append(sc.steps, st)
 	}
 	return nil
 }
@@ -652,6 +666,15 @@ func (sc *scanner) str(q rune) error {
 		default:
 			r, n := utf8.DecodeRuneInString(s[i:])
 			if closes(q, r) {
+				if next, plus := plusAhead(s, i+n); plus {
+					// 'ab' + 'c': a string written as quoted pieces.
+					q2, n2, err := sc.joinedPiece(s, i, n, next, inner, cut)
+					if err != nil {
+						return err
+					}
+					q, i, inner = q2, next+n2, 0
+					continue
+				}
 				if closingHere(s, i+n, !keyPos && sc.top() == '[') {
 					if inner > 0 && strings.TrimLeftFunc(s[i+n:], unicode.IsSpace) == "" { // stops at the first non-space
 						// The text ends right after a quote, in a value
@@ -690,6 +713,58 @@ func (sc *scanner) str(q rune) error {
 			i += n
 		}
 	}
+}
+
+// plusAhead reports whether s[j:], the text after a closing quote, starts
+// with a '+' after optional white space, and returns the index past the
+// '+' and the white space after it.
+func plusAhead(s string, j int) (int, bool) {
+	k := skipWhite(s, j)
+	if k >= len(s) || s[k] != '+' {
+		return j, false
+	}
+	return skipWhite(s, k+1), true
+}
+
+// joinedPiece checks the join of a string's quoted piece, whose closing
+// quote is s[i:i+n], with the piece that opens at s[next], after a '+'.
+// It returns the next piece's opening quote and its length. A join is a
+// repair only when it is the one reading: the piece held no unescaped
+// quote (else the quote and '+' may be characters of the value), a quoted
+// piece follows, and, when no white space surrounds the '+', the quotes
+// do not face white space ("Use "+" here" is a value holding a quoted
+// plus sign, not two pieces).
+func (sc *scanner) joinedPiece(s string, i, n, next, inner int, cut func() error) (rune, int, error) {
+	if inner > 0 {
+		return 0, 0, malformed("a string at byte %d holds an unescaped quote next to a '+', and where it ends is ambiguous", sc.i)
+	}
+	if next >= len(s) {
+		return 0, 0, cut()
+	}
+	q2, n2 := utf8.DecodeRuneInString(s[next:])
+	if !isQuote(q2) {
+		return 0, 0, malformed("a string at byte %d is joined with '+' to something that is not a quoted string; send the value as one string", sc.i)
+	}
+	if next == i+n+1 { // "a"+"b": no white space around the '+'
+		before, _ := utf8.DecodeLastRuneInString(s[:i])
+		after, _ := utf8.DecodeRuneInString(s[next+n2:])
+		if unicode.IsSpace(before) || unicode.IsSpace(after) {
+			return 0, 0, malformed("a string at byte %d holds a quoted '+', and whether it joins two pieces is ambiguous", sc.i)
+		}
+	}
+	if err := sc.note(JoinStrings); err != nil {
+		return 0, 0, err
+	}
+	return q2, n2, nil
+}
+
+// skipWhite returns the index of the first byte at or after j in s that is
+// not JSON white space.
+func skipWhite(s string, j int) int {
+	for j < len(s) && (s[j] == ' ' || s[j] == '\t' || s[j] == '\r' || s[j] == '\n') {
+		j++
+	}
+	return j
 }
 
 // endString moves past a string whose canonical text starts at out[start].
