@@ -51,6 +51,11 @@ const (
 	// ('abc' + 'def' is "abcdef"). A piece holding an unescaped quote, or a
 	// piece joined to anything but a quoted string, is refused.
 	RepairJoinStrings RepairStep = "join_strings"
+
+	// RepairMissingColon: inserted the colon missing between a key and its
+	// value ("key" "value", "key" 2, key 'value'), which white space
+	// separates. A key followed by anything but a value is refused.
+	RepairMissingColon RepairStep = "missing_colon"
 )
 
 // MaxNestingDepth is the deepest nesting of objects and arrays the repair

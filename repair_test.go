@@ -307,7 +307,7 @@ func TestRepairStepsAreLenientSteps(t *testing.T) {
 		{RepairTemplateTokens, lenient.TemplateTokens}, {RepairCodeFence, lenient.CodeFence},
 		{RepairExtractObject, lenient.ExtractObject}, {RepairRepeatedObject, lenient.RepeatedObject},
 		{RepairJSON, lenient.FixSyntax},
-		{RepairJoinStrings, lenient.JoinStrings},
+		{RepairJoinStrings, lenient.JoinStrings}, {RepairMissingColon, lenient.MissingColon},
 	}
 	for _, p := range pairs {
 		if string(p.exported) != string(p.internal) {

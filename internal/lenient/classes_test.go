@@ -13,6 +13,7 @@ import (
 // classSeeds are FuzzRepair's seeds for the repair classes of this file.
 var classSeeds = []string{
 	`{'q': 'abc' + 'def'}`, "{\"q\": \"a\" +\n \"b\"}", `{"q": "Use "+" to add"}`, `{"q": "abc" + name}`,
+	`{"city" "Paris"}`, `{city 'Paris'}`, `{"n" 2}`, `{"a"}`,
 }
 
 // repairCase is a repair the scanner must make: raw comes out as the value
@@ -95,5 +96,28 @@ func TestRepairJoinsAStringWrittenAsQuotedPieces(t *testing.T) {
 		{"a quoted plus sign", `{"q": "Use "+" to add"}`, "quoted '+'"},
 		{"an inner quote before the plus", `{"q": "he said "x" + "y" later"}`, "unescaped quote next to a '+'"},
 		{"cut after the plus", `{"q": "abc" + `, "cut off inside a string value"},
+	})
+}
+
+// A colon missing between a key and its value, with white space between
+// them, is inserted; a key followed by anything but a value is refused
+// with a reason that says so, not as a cut.
+func TestRepairInsertsAMissingColon(t *testing.T) {
+	checkRepairs(t, []repairCase{
+		{"string value", `{"city" "Paris", "days": 3}`, `{"city":"Paris","days":3}`, MissingColon},
+		{"number", `{"n" 2}`, `{"n":2}`, MissingColon},
+		{"negative number", `{"n"  -2.5}`, `{"n":-2.5}`, MissingColon},
+		{"bare key, single quotes", `{city 'Paris'}`, `{"city":"Paris"}`, MissingColon},
+		{"single-quoted key", `{'a' 'b', 'c': 1}`, `{"a":"b","c":1}`, MissingColon},
+		{"object and array values", `{"o" {"p" 1}, "xs" [1, 2]}`, `{"o":{"p":1},"xs":[1,2]}`, MissingColon},
+		{"literals", `{"t" true, "n" None}`, `{"t":true,"n":null}`, MissingColon},
+		{"across a line break", "{\"a\"\n  \"b\"}", `{"a":"b"}`, MissingColon},
+	})
+	checkRefusals(t, []refusalCase{
+		{"key without a value", `{"a"}`, "not followed by a colon and a value"},
+		{"key then a bare word", `{"a" b}`, "not followed by a colon and a value"},
+		{"cut after the key", `{"a" `, "cut off after a key"},
+		{"key touching a number", `{"a"2}`, "not followed by a colon and a value"},
+		{"cut inside a key", `{"ab`, "cut off inside a key"},
 	})
 }

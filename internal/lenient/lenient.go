@@ -40,12 +40,13 @@ const (
 	RepeatedObject Step = "repeated_object" // dropped identical copies of the object sent back to back
 	FixSyntax      Step = "json_repair"     // fixed the JSON syntax
 	// The named syntax repairs of the scanner, reported with FixSyntax.
-	JoinStrings Step = "join_strings" // joined a string written as quoted pieces and '+' ('ab' + 'c')
+	JoinStrings  Step = "join_strings"  // joined a string written as quoted pieces and '+' ('ab' + 'c')
+	MissingColon Step = "missing_colon" // inserted the colon missing between a key and its value
 )
 
 // stepOrder is the order in which steps are reported.
 var stepOrder = []Step{StripThinking, DoubleEncoded, TemplateTokens, CodeFence, ExtractObject, RepeatedObject, FixSyntax,
-	JoinStrings}
+	JoinStrings, MissingColon}
 
 // Error is a refusal: the text could not be turned into one JSON value
 // without guessing.

@@ -129,6 +129,11 @@ func (sc *scanner) run() error {
 			return sc.atEOF()
 		}
 		c := sc.s[sc.i]
+		if sc.state == stColon && c != ':' {
+			if err := sc.missingColon(); err != nil {
+				return err
+			}
+		}
 		switch {
 		case c == '{' || c == '[':
 			if err := sc.valueStart(); err != nil {
@@ -191,6 +196,26 @@ func (sc *scanner) run() error {
 			}
 		}
 	}
+	return nil
+}
+
+// missingColon inserts the colon missing between a key and its value:
+// "key" "value", "key" 2, key 'value'. The key and the value must be
+// apart, by white space or a comment; anything but a value after a key is
+// refused.
+func (sc *scanner) missingColon() error {
+	if sc.i == 0 || !valueAhead(sc.s[sc.i:]) {
+		return malformed("a key before byte %d of the object is not followed by a colon and a value", sc.i)
+	}
+	if c := sc.s[sc.i-1]; c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != '/' && c < utf8.RuneSelf {
+		return malformed("a key before byte %d of the object is not followed by a colon and a value", sc.i)
+	}
+	if err := sc.note(MissingColon); err != nil {
+		return err
+	}
+	sc.out.WriteByte(':')
+	sc.state = stValue
+	sc.afterOpen, sc.afterComma = false, false
 	return nil
 }
 
@@ -442,7 +467,7 @@ func (sc *scanner) word() error {
 	// A key: in key position (or after a value in an object: a missing
 	// comma) and followed by a colon.
 	keyPos := sc.state == stKey || (sc.state == stAfterValue && sc.top() == '{')
-	if keyPos && nextIsColon(s[j:]) {
+	if keyPos && (nextIsColon(s[j:]) || sc.state == stKey && skipWhite(s, j) > j && valueAhead(s[skipWhite(s, j):])) {
 		if err := sc.normalise(); err != nil {
 			return err
 		}
@@ -520,15 +545,19 @@ func closes(open, r rune) bool {
 
 // closingHere reports whether a closing quote that ends at s[j] really ends
 // the string: it does when what follows is the end of the text, a comma, a
-// colon, a closing bracket, another string (a missing comma), or a comment
-// after white space. Otherwise it is a quote inside the value.
-func closingHere(s string, j int, inArray bool) bool {
+// colon, a closing bracket, another string (a missing comma), a comment
+// after white space, or, after a key, white space and a value (a missing
+// colon). Otherwise it is a quote inside the value.
+func closingHere(s string, j int, inArray, key bool) bool {
 	k := j
 	for k < len(s) && (s[k] == ' ' || s[k] == '\t' || s[k] == '\r' || s[k] == '\n') {
 		k++
 	}
 	if k >= len(s) {
 		return true
+	}
+	if key && k > j && valueAhead(s[k:]) {
+		return true // "key" "value": a missing colon
 	}
 	if strings.ContainsRune(s[j:k], '\n') && isBareKeyAhead(s[k:]) {
 		return true // a missing comma before a bare key on the next line
@@ -549,6 +578,37 @@ func closingHere(s string, j int, inArray bool) bool {
 	// does; in an object only a key (a string followed by a colon), since
 	// "a "b"" is a value ending in a quoted word.
 	return inArray || isKeyAhead(s[k+n:], r)
+}
+
+// valueAhead reports whether s starts with a value: a quote, a number, an
+// opening bracket, or a JSON or Python literal.
+func valueAhead(s string) bool {
+	if s == "" {
+		return false
+	}
+	switch c := s[0]; {
+	case c == '{' || c == '[' || c == '-' || (c >= '0' && c <= '9'):
+		return true
+	}
+	r, _ := utf8.DecodeRuneInString(s)
+	if isQuote(r) {
+		return true
+	}
+	for _, lit := range [...]string{"true", "false", "null", "True", "False", "None"} {
+		if strings.HasPrefix(s, lit) && !isIdentByte(s, len(lit)) {
+			return true
+		}
+	}
+	return false
+}
+
+// isIdentByte reports whether s[i] continues an identifier.
+func isIdentByte(s string, i int) bool {
+	if i >= len(s) {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	return r == '_' || r == '$' || unicode.IsLetter(r) || unicode.IsDigit(r)
 }
 
 // isKeyAhead reports whether s, which follows an opening quote q, holds the
@@ -597,6 +657,11 @@ func (sc *scanner) str(q rune) error {
 	b.WriteByte('"')
 	inner := 0 // unescaped quotes inside the value
 	cut := func() error {
+		if keyPos && inner > 0 {
+			// {"a" b}: the key's quote did not close it, since no colon
+			// follows; the text is not cut inside the key.
+			return malformed("a key at byte %d is not followed by a colon and a value (or holds an unescaped quote)", sc.i)
+		}
 		if keyPos {
 			return malformed("the argument string was cut off inside a key")
 		}
@@ -675,7 +740,7 @@ func (sc *scanner) str(q rune) error {
 					q, i, inner = q2, next+n2, 0
 					continue
 				}
-				if closingHere(s, i+n, !keyPos && sc.top() == '[') {
+				if closingHere(s, i+n, !keyPos && sc.top() == '[', keyPos) {
 					if inner > 0 && strings.TrimLeftFunc(s[i+n:], unicode.IsSpace) == "" { // stops at the first non-space
 						// The text ends right after a quote, in a value
 						// that already held quotes: whether this one
