@@ -56,6 +56,11 @@ const (
 	// value ("key" "value", "key" 2, key 'value'), which white space
 	// separates. A key followed by anything but a value is refused.
 	RepairMissingColon RepairStep = "missing_colon"
+
+	// RepairStrayComma: dropped a comma right after an object's opening
+	// brace, before any member, or right after the complete top-level
+	// object, before no other value.
+	RepairStrayComma RepairStep = "stray_comma"
 )
 
 // MaxNestingDepth is the deepest nesting of objects and arrays the repair

@@ -308,6 +308,7 @@ func TestRepairStepsAreLenientSteps(t *testing.T) {
 		{RepairExtractObject, lenient.ExtractObject}, {RepairRepeatedObject, lenient.RepeatedObject},
 		{RepairJSON, lenient.FixSyntax},
 		{RepairJoinStrings, lenient.JoinStrings}, {RepairMissingColon, lenient.MissingColon},
+		{RepairStrayComma, lenient.StrayComma},
 	}
 	for _, p := range pairs {
 		if string(p.exported) != string(p.internal) {

@@ -13,6 +13,7 @@ import (
 // classSeeds are FuzzRepair's seeds for the repair classes of this file.
 var classSeeds = []string{
 	`{'q': 'abc' + 'def'}`, "{\"q\": \"a\" +\n \"b\"}", `{"q": "Use "+" to add"}`, `{"q": "abc" + name}`,
+	`{, "a": 1}`, `{"a": 1},`, `{"a": 1}, {"b": 2}`,
 	`{"city" "Paris"}`, `{city 'Paris'}`, `{"n" 2}`, `{"a"}`,
 }
 
@@ -119,5 +120,24 @@ func TestRepairInsertsAMissingColon(t *testing.T) {
 		{"cut after the key", `{"a" `, "cut off after a key"},
 		{"key touching a number", `{"a"2}`, "not followed by a colon and a value"},
 		{"cut inside a key", `{"ab`, "cut off inside a key"},
+	})
+}
+
+// A comma before an object's first member, or after the complete
+// top-level object, is dropped; commas that may stand for a missing value
+// or a second value stay errors.
+func TestRepairDropsAStrayComma(t *testing.T) {
+	checkRepairs(t, []repairCase{
+		{"after the opening brace", `{, "a": 1}`, `{"a":1}`, StrayComma},
+		{"after a nested opening brace", `{"o": {,"a": 1}}`, `{"o":{"a":1}}`, StrayComma},
+		{"after the object", `{"a": 1},`, `{"a":1}`, StrayComma},
+		{"after the object, before white space", "{\"a\": 1} ,\n", `{"a":1}`, StrayComma},
+		{"after a broken object", `{'a': 1},`, `{"a":1}`, StrayComma},
+	})
+	checkRefusals(t, []refusalCase{
+		{"two commas", `{"a": 1,, "b": 2}`, "unexpected character"},
+		{"a comma in place of a value", `{"a": , "b": 2}`, "unexpected character"},
+		{"a comma before a second object", `{"a": 1}, {"b": 2}`, "one item of a larger value"},
+		{"an object in a list", `[{"a": 1},`, "one item of a larger value"},
 	})
 }

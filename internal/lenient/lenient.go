@@ -42,11 +42,12 @@ const (
 	// The named syntax repairs of the scanner, reported with FixSyntax.
 	JoinStrings  Step = "join_strings"  // joined a string written as quoted pieces and '+' ('ab' + 'c')
 	MissingColon Step = "missing_colon" // inserted the colon missing between a key and its value
+	StrayComma   Step = "stray_comma"   // dropped a comma before an object's first member, or after the object
 )
 
 // stepOrder is the order in which steps are reported.
 var stepOrder = []Step{StripThinking, DoubleEncoded, TemplateTokens, CodeFence, ExtractObject, RepeatedObject, FixSyntax,
-	JoinStrings, MissingColon}
+	JoinStrings, MissingColon, StrayComma}
 
 // Error is a refusal: the text could not be turned into one JSON value
 // without guessing.
@@ -256,6 +257,12 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 			steps = addStep(steps, RepeatedObject)
 			suffix = strings.TrimSpace(rest)
 		}
+	}
+	if s, ok := strings.CutPrefix(suffix, ","); ok && opt.FixSyntax && !sc.truncated && !strings.ContainsAny(s, "{[") {
+		// {"a": 1},  : a comma after the complete object, before no other
+		// value.
+		steps = addStep(steps, StrayComma)
+		suffix = strings.TrimSpace(s)
 	}
 	around, err := classifyAround(prefix, suffix)
 	if err != nil {

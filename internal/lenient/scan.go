@@ -165,6 +165,14 @@ func (sc *scanner) run() error {
 			sc.state = stValue
 			sc.afterOpen, sc.afterComma = false, false
 		case c == ',':
+			if sc.state == stKey && sc.afterOpen {
+				// {, "a": 1}: a stray comma before the first member.
+				if err := sc.note(StrayComma); err != nil {
+					return err
+				}
+				sc.i++
+				continue
+			}
 			if sc.state != stAfterValue {
 				return sc.unexpected()
 			}
