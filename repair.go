@@ -61,6 +61,13 @@ const (
 	// brace, before any member, or right after the complete top-level
 	// object, before no other value.
 	RepairStrayComma RepairStep = "stray_comma"
+
+	// RepairMismatchedBracket: read a ']' that can close nothing but an
+	// open object as '}', or added the ']' missing right before the
+	// closing braces that end the object. A mismatched bracket with
+	// another reading, and a ']' among the closers after the complete
+	// object, are refused.
+	RepairMismatchedBracket RepairStep = "mismatched_bracket"
 )
 
 // MaxNestingDepth is the deepest nesting of objects and arrays the repair

@@ -308,7 +308,7 @@ func TestRepairStepsAreLenientSteps(t *testing.T) {
 		{RepairExtractObject, lenient.ExtractObject}, {RepairRepeatedObject, lenient.RepeatedObject},
 		{RepairJSON, lenient.FixSyntax},
 		{RepairJoinStrings, lenient.JoinStrings}, {RepairMissingColon, lenient.MissingColon},
-		{RepairStrayComma, lenient.StrayComma},
+		{RepairStrayComma, lenient.StrayComma}, {RepairMismatchedBracket, lenient.MismatchedBracket},
 	}
 	for _, p := range pairs {
 		if string(p.exported) != string(p.internal) {

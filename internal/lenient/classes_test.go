@@ -13,6 +13,7 @@ import (
 // classSeeds are FuzzRepair's seeds for the repair classes of this file.
 var classSeeds = []string{
 	`{'q': 'abc' + 'def'}`, "{\"q\": \"a\" +\n \"b\"}", `{"q": "Use "+" to add"}`, `{"q": "abc" + name}`,
+	`{"xs": [1, 2}`, `{"a": 1]`, `{"a": 1}}]}`, `{"xs": [1, 2}, "b": 3}`,
 	`{, "a": 1}`, `{"a": 1},`, `{"a": 1}, {"b": 2}`,
 	`{"city" "Paris"}`, `{city 'Paris'}`, `{"n" 2}`, `{"a"}`,
 }
@@ -139,5 +140,28 @@ func TestRepairDropsAStrayComma(t *testing.T) {
 		{"a comma in place of a value", `{"a": , "b": 2}`, "unexpected character"},
 		{"a comma before a second object", `{"a": 1}, {"b": 2}`, "one item of a larger value"},
 		{"an object in a list", `[{"a": 1},`, "one item of a larger value"},
+	})
+}
+
+// A closing bracket that does not match the open container is repaired
+// when it has one reading; surplus closers after the object are dropped
+// when they are braces, refused when a ']' is among them.
+func TestRepairMendsMismatchedBrackets(t *testing.T) {
+	checkRepairs(t, []repairCase{
+		{"missing ] before the final }", `{"xs": [1, 2}`, `{"xs":[1,2]}`, MismatchedBracket},
+		{"missing ] after a trailing comma", `{"a": 1, "xs": ["p", "q",}`, `{"a":1,"xs":["p","q"]}`, MismatchedBracket},
+		{"missing ] in a nested object", "{\"o\": {\"xs\": [{\"b\": 1}]\n, \"ys\": [3}\n}", `{"o":{"xs":[{"b":1}],"ys":[3]}}`, MismatchedBracket},
+		{"] closing the object", `{"a": 1]`, `{"a":1}`, MismatchedBracket},
+		{"] closing a nested object", `{"o": {"a": 1], "b": 2}`, `{"o":{"a":1},"b":2}`, MismatchedBracket},
+		{"one surplus }", `{"a": 1}}`, `{"a":1}`, ExtractObject},
+	})
+	checkRefusals(t, []refusalCase{
+		{"} then more members", `{"xs": [1, 2}, "b": 3}`, "closes an array"},
+		{"} after an opening [", `{"xs": [}`, "closes an array"},
+		{"} inside an array of arrays", `{"xs": [[1, 2}]}`, "closes an array"},
+		{"] with an array open below", `{"xs": [{"a": 1]}`, "closes an object"},
+		{"surplus }]}", `{"a": 1}}]}`, "match no opening bracket"},
+		{"surplus ]", `{"a": 1}]`, "match no opening bracket"},
+		{"an object in a list", `[{'a': 1}]`, "one item of a larger value"},
 	})
 }

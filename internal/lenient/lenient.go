@@ -43,11 +43,14 @@ const (
 	JoinStrings  Step = "join_strings"  // joined a string written as quoted pieces and '+' ('ab' + 'c')
 	MissingColon Step = "missing_colon" // inserted the colon missing between a key and its value
 	StrayComma   Step = "stray_comma"   // dropped a comma before an object's first member, or after the object
+	// MismatchedBracket: read a ']' that can only close an object as '}',
+	// or added the ']' missing before the closing braces of the object.
+	MismatchedBracket Step = "mismatched_bracket"
 )
 
 // stepOrder is the order in which steps are reported.
 var stepOrder = []Step{StripThinking, DoubleEncoded, TemplateTokens, CodeFence, ExtractObject, RepeatedObject, FixSyntax,
-	JoinStrings, MissingColon, StrayComma}
+	JoinStrings, MissingColon, StrayComma, MismatchedBracket}
 
 // Error is a refusal: the text could not be turned into one JSON value
 // without guessing.
@@ -248,6 +251,9 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 		if s := strings.TrimLeft(suffix, "}"); len(s) != len(suffix) {
 			steps = addStep(steps, ExtractObject)
 			suffix = strings.TrimSpace(s)
+		}
+		if strings.HasPrefix(suffix, "]") && !strings.Contains(prefix, "[") {
+			return Result{}, malformed("closing brackets after the complete object match no opening bracket")
 		}
 		for strings.HasPrefix(suffix, "{") {
 			same, rest := repeatedCopy(sc, span, suffix)

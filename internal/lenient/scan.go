@@ -276,6 +276,15 @@ func (sc *scanner) closeBracket(c byte) error {
 	if c == ']' {
 		open = '['
 	}
+	if top := sc.top(); top != open && top != 0 {
+		if err := sc.mismatched(c); err != nil {
+			return err
+		}
+		if c == '}' { // the array was closed: now close the object
+			return sc.closeBracket(c)
+		}
+		c, open = '}', '{' // a ']' read as '}'
+	}
 	if sc.top() != open {
 		return sc.unexpected()
 	}
@@ -297,6 +306,52 @@ func (sc *scanner) closeBracket(c byte) error {
 	sc.stack = sc.stack[:len(sc.stack)-1]
 	sc.out.WriteByte(c)
 	sc.i++
+	sc.valueDone()
+	sc.lastStr = -1
+	return nil
+}
+
+// mismatched repairs a closing bracket c that does not match the open
+// container, where one reading only exists:
+//
+//   - a ']' while an object is open and no array is: it can close nothing
+//     but the object, so it is read as '}';
+//   - a '}' while an array is open, right after an item (or a trailing
+//     comma), when only the objects around the array are open and only
+//     their closing braces follow: the array's ']' is missing. (Were more
+//     members to follow, the '}' could as well be a mistyped ']'.)
+//
+// It inserts the missing ']' (for a '}'); the caller then closes the
+// object. Everything else is refused.
+func (sc *scanner) mismatched(c byte) error {
+	depth := len(sc.stack)
+	if c == ']' {
+		if slices.Contains(sc.stack, '[') {
+			return malformed("a ']' at byte %d of the object closes an object, and which bracket is missing is ambiguous", sc.i)
+		}
+		return sc.note(MismatchedBracket)
+	}
+	if slices.Contains(sc.stack[:depth-1], '[') || !(sc.state == stAfterValue || sc.afterComma) {
+		return malformed("a '}' at byte %d of the object closes an array, and which bracket is missing is ambiguous", sc.i)
+	}
+	// Only the closing braces of the open objects follow.
+	j := sc.i
+	for n := 0; n < depth-1; n++ {
+		j = skipWhite(sc.s, j)
+		if j >= len(sc.s) || sc.s[j] != '}' {
+			return malformed("a '}' at byte %d of the object closes an array, and which bracket is missing is ambiguous", sc.i)
+		}
+		j++
+	}
+	if k := skipWhite(sc.s, j); k < len(sc.s) && (sc.s[k] == ',' || sc.s[k] == ']') {
+		return malformed("a '}' at byte %d of the object closes an array, and which bracket is missing is ambiguous", sc.i)
+	}
+	if err := sc.note(MismatchedBracket); err != nil {
+		return err
+	}
+	sc.pendingComma = false
+	sc.stack = sc.stack[:depth-1]
+	sc.out.WriteByte(']')
 	sc.valueDone()
 	sc.lastStr = -1
 	return nil
