@@ -68,6 +68,11 @@ const (
 	// another reading, and a ']' among the closers after the complete
 	// object, are refused.
 	RepairMismatchedBracket RepairStep = "mismatched_bracket"
+
+	// RepairDoubledBraces: read an object written with doubled braces
+	// ({{ … }}, as template engines escape them). An object opened with
+	// "{{" must close with "}}"; nested objects may be doubled or not.
+	RepairDoubledBraces RepairStep = "doubled_braces"
 )
 
 // MaxNestingDepth is the deepest nesting of objects and arrays the repair

@@ -13,6 +13,7 @@ import (
 // classSeeds are FuzzRepair's seeds for the repair classes of this file.
 var classSeeds = []string{
 	`{'q': 'abc' + 'def'}`, "{\"q\": \"a\" +\n \"b\"}", `{"q": "Use "+" to add"}`, `{"q": "abc" + name}`,
+	`{{"a": 1}}`, `{{city: 'Paris'}}`, `{{"a": 1}`, `{{"o": {"a": 1}}}`,
 	`{"xs": [1, 2}`, `{"a": 1]`, `{"a": 1}}]}`, `{"xs": [1, 2}, "b": 3}`,
 	`{, "a": 1}`, `{"a": 1},`, `{"a": 1}, {"b": 2}`,
 	`{"city" "Paris"}`, `{city 'Paris'}`, `{"n" 2}`, `{"a"}`,
@@ -163,5 +164,24 @@ func TestRepairMendsMismatchedBrackets(t *testing.T) {
 		{"surplus }]}", `{"a": 1}}]}`, "match no opening bracket"},
 		{"surplus ]", `{"a": 1}]`, "match no opening bracket"},
 		{"an object in a list", `[{'a': 1}]`, "one item of a larger value"},
+	})
+}
+
+// An object written with doubled braces, as template engines escape them,
+// is the object; it must close as it opened.
+func TestRepairReadsDoubledBraces(t *testing.T) {
+	checkRepairs(t, []repairCase{
+		{"outer braces doubled", `{{"city": "Paris", "days": 3}}`, `{"city":"Paris","days":3}`, DoubledBraces},
+		{"with bare keys and single quotes", `{{city: 'Paris'}}`, `{"city":"Paris"}`, DoubledBraces},
+		{"every object doubled", `{{"o": {{"a": 1}}, "xs": [{{"b": 2}}]}}`, `{"o":{"a":1},"xs":[{"b":2}]}`, DoubledBraces},
+		{"only the outer doubled", `{{"o": {"a": 1}}}`, `{"o":{"a":1}}`, DoubledBraces},
+		{"white space inside", "{{ \"a\": 1 }}", `{"a":1}`, DoubledBraces},
+		{"with prose and a fence", "Call:\n```json\n{{\"a\": [1, 2]}}\n```", `{"a":[1,2]}`, DoubledBraces},
+		{"empty", `{{}}`, `{}`, DoubledBraces},
+	})
+	checkRefusals(t, []refusalCase{
+		{"closed with one brace", `{{"a": 1}`, "closed with a single '}'"},
+		{"two objects in braces", `{{"a": 1}, {"b": 2}}`, "closed with a single '}'"},
+		{"apart braces", `{ {"a": 1} }`, "unexpected character"},
 	})
 }

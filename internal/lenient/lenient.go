@@ -46,11 +46,12 @@ const (
 	// MismatchedBracket: read a ']' that can only close an object as '}',
 	// or added the ']' missing before the closing braces of the object.
 	MismatchedBracket Step = "mismatched_bracket"
+	DoubledBraces     Step = "doubled_braces" // read an object written {{ … }} (template-escaped braces)
 )
 
 // stepOrder is the order in which steps are reported.
 var stepOrder = []Step{StripThinking, DoubleEncoded, TemplateTokens, CodeFence, ExtractObject, RepeatedObject, FixSyntax,
-	JoinStrings, MissingColon, StrayComma, MismatchedBracket}
+	JoinStrings, MissingColon, StrayComma, MismatchedBracket, DoubledBraces}
 
 // Error is a refusal: the text could not be turned into one JSON value
 // without guessing.

@@ -142,7 +142,18 @@ func (sc *scanner) run() error {
 			if len(sc.stack) >= jsonread.MaxDepth {
 				return malformed("the arguments are nested deeper than %d levels", jsonread.MaxDepth)
 			}
-			sc.stack = append(sc.stack, c)
+			if c == '{' && sc.i+1 < len(sc.s) && sc.s[sc.i+1] == '{' {
+				// {{ … }}: braces doubled, as template engines escape
+				// them ('{' never starts a key, so "{{" has no other
+				// reading). The object must close with "}}".
+				if err := sc.note(DoubledBraces); err != nil {
+					return err
+				}
+				sc.stack = append(sc.stack, doubledBrace)
+				sc.i++
+			} else {
+				sc.stack = append(sc.stack, c)
+			}
 			sc.out.WriteByte(c)
 			sc.i++
 			sc.started = true
@@ -227,11 +238,18 @@ func (sc *scanner) missingColon() error {
 	return nil
 }
 
+// doubledBrace is the bracket stack's entry for an object opened with "{{".
+const doubledBrace = 'D'
+
+// top returns the innermost open bracket, '{' for a doubled brace, or 0.
 func (sc *scanner) top() byte {
 	if len(sc.stack) == 0 {
 		return 0
 	}
-	return sc.stack[len(sc.stack)-1]
+	if t := sc.stack[len(sc.stack)-1]; t != doubledBrace {
+		return t
+	}
+	return '{'
 }
 
 // valueStart checks that a value may start here. A value right after
@@ -302,6 +320,12 @@ func (sc *scanner) closeBracket(c byte) error {
 	default: // a key without a value
 		return sc.unexpected()
 	}
+	if sc.stack[len(sc.stack)-1] == doubledBrace {
+		if !strings.HasPrefix(sc.s[sc.i:], "}}") {
+			return malformed("an object opened with doubled braces '{{' is closed with a single '}' at byte %d", sc.i)
+		}
+		sc.i++
+	}
 	sc.pendingComma = false // a trailing comma
 	sc.stack = sc.stack[:len(sc.stack)-1]
 	sc.out.WriteByte(c)
@@ -325,6 +349,9 @@ func (sc *scanner) closeBracket(c byte) error {
 // object. Everything else is refused.
 func (sc *scanner) mismatched(c byte) error {
 	depth := len(sc.stack)
+	if slices.Contains(sc.stack, doubledBrace) {
+		return malformed("a closing bracket at byte %d of the object does not match the open one", sc.i)
+	}
 	if c == ']' {
 		if slices.Contains(sc.stack, '[') {
 			return malformed("a ']' at byte %d of the object closes an object, and which bracket is missing is ambiguous", sc.i)
