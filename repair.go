@@ -42,6 +42,10 @@ const (
 	RepairTemplateTokens RepairStep = "template_tokens" // removed leaked template tokens
 	RepairCodeFence      RepairStep = "code_fence"      // removed a markdown code fence
 	RepairExtractObject  RepairStep = "extract_object"  // cut prose (or extra closing braces) around the object
+	// RepairPlaceholders: the prose around the object held brace
+	// placeholders ({city}, {{name}}): one name in braces, which is not an
+	// object, so it is neither taken for the object nor for a second one.
+	RepairPlaceholders   RepairStep = "placeholders"
 	RepairRepeatedObject RepairStep = "repeated_object" // dropped identical copies of the object sent back to back
 	RepairJSON           RepairStep = "json_repair"     // fixed the JSON syntax
 

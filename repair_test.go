@@ -309,7 +309,7 @@ func TestRepairStepsAreLenientSteps(t *testing.T) {
 		{RepairJSON, lenient.FixSyntax},
 		{RepairJoinStrings, lenient.JoinStrings}, {RepairMissingColon, lenient.MissingColon},
 		{RepairStrayComma, lenient.StrayComma}, {RepairMismatchedBracket, lenient.MismatchedBracket},
-		{RepairDoubledBraces, lenient.DoubledBraces},
+		{RepairDoubledBraces, lenient.DoubledBraces}, {RepairPlaceholders, lenient.Placeholders},
 	}
 	for _, p := range pairs {
 		if string(p.exported) != string(p.internal) {

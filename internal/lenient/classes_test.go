@@ -13,6 +13,7 @@ import (
 // classSeeds are FuzzRepair's seeds for the repair classes of this file.
 var classSeeds = []string{
 	`{'q': 'abc' + 'def'}`, "{\"q\": \"a\" +\n \"b\"}", `{"q": "Use "+" to add"}`, `{"q": "abc" + name}`,
+	`Weather for {city}: {"city": "Paris"}`, `{"a": 1} fills {city}`, `{city} and {date}`,
 	`{{"a": 1}}`, `{{city: 'Paris'}}`, `{{"a": 1}`, `{{"o": {"a": 1}}}`,
 	`{"xs": [1, 2}`, `{"a": 1]`, `{"a": 1}}]}`, `{"xs": [1, 2}, "b": 3}`,
 	`{, "a": 1}`, `{"a": 1},`, `{"a": 1}, {"b": 2}`,
@@ -183,5 +184,23 @@ func TestRepairReadsDoubledBraces(t *testing.T) {
 		{"closed with one brace", `{{"a": 1}`, "closed with a single '}'"},
 		{"two objects in braces", `{{"a": 1}, {"b": 2}}`, "closed with a single '}'"},
 		{"apart braces", `{ {"a": 1} }`, "unexpected character"},
+	})
+}
+
+// Brace placeholders in the prose around the object are prose: they are
+// not objects, so they are neither extracted nor counted as a second
+// object.
+func TestRepairSkipsBracePlaceholdersInProse(t *testing.T) {
+	checkRepairs(t, []repairCase{
+		{"before the object", `Weather for {city}: {"city": "Paris"}`, `{"city":"Paris"}`, Placeholders},
+		{"after the object", `{"city": "Paris"} fills {city} and { days }.`, `{"city":"Paris"}`, Placeholders},
+		{"both sides, broken object", `Template {name}/{user.id}: {name: 'Ann'} -> {{greeting}}`, `{"name":"Ann"}`, Placeholders},
+		{"positional", `{0} is {"a": 1}`, `{"a":1}`, Placeholders},
+	})
+	checkRefusals(t, []refusalCase{
+		{"placeholders only", `Fill in {city} and {date}.`, "no JSON object"},
+		{"an object after a placeholder and an object", `{city}: {"a": 1} or {"b": 2}`, "two"},
+		{"an empty object is an object", `{"a": 1} or {}`, "two"},
+		{"a key and a value is an object", `{"a": 1} e.g. {a: 2}`, "two"},
 	})
 }

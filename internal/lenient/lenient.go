@@ -22,6 +22,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/saidex/saidex-go/internal/jsonread"
 )
@@ -37,6 +39,7 @@ const (
 	TemplateTokens Step = "template_tokens" // removed leaked template tokens
 	CodeFence      Step = "code_fence"      // removed a markdown code fence
 	ExtractObject  Step = "extract_object"  // cut prose (or extra closing braces) around the object
+	Placeholders   Step = "placeholders"    // the prose around the object held brace placeholders ({city}), which are not objects
 	RepeatedObject Step = "repeated_object" // dropped identical copies of the object sent back to back
 	FixSyntax      Step = "json_repair"     // fixed the JSON syntax
 	// The named syntax repairs of the scanner, reported with FixSyntax.
@@ -50,7 +53,7 @@ const (
 )
 
 // stepOrder is the order in which steps are reported.
-var stepOrder = []Step{StripThinking, DoubleEncoded, TemplateTokens, CodeFence, ExtractObject, RepeatedObject, FixSyntax,
+var stepOrder = []Step{StripThinking, DoubleEncoded, TemplateTokens, CodeFence, ExtractObject, Placeholders, RepeatedObject, FixSyntax,
 	JoinStrings, MissingColon, StrayComma, MismatchedBracket, DoubledBraces}
 
 // Error is a refusal: the text could not be turned into one JSON value
@@ -225,7 +228,10 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 	}
 
 	// Extraction of the single object.
-	start := strings.IndexByte(t, '{')
+	start, placeholders := objectStart(t, 0)
+	if placeholders {
+		steps = append(steps, Placeholders)
+	}
 	if start < 0 {
 		if strings.TrimSpace(templateToken.ReplaceAllString(fence.ReplaceAllString(t, ""), "")) == "" {
 			return Result{}, malformed("the arguments hold only template tokens or an empty code fence, no JSON object")
@@ -256,7 +262,7 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 		if strings.HasPrefix(suffix, "]") && !strings.Contains(prefix, "[") {
 			return Result{}, malformed("closing brackets after the complete object match no opening bracket")
 		}
-		for strings.HasPrefix(suffix, "{") {
+		for strings.HasPrefix(suffix, "{") && placeholderLen(suffix) == 0 {
 			same, rest := repeatedCopy(sc, span, suffix)
 			if !same {
 				return Result{}, malformed("two different JSON objects were sent; send one object per call")
@@ -437,8 +443,10 @@ func classifyAround(prefix, suffix string) ([]Step, error) {
 	if strings.HasSuffix(p, "[") || strings.HasSuffix(p, ",") || strings.HasPrefix(s, ",") || strings.HasPrefix(s, "]") {
 		return nil, malformed("the object is one item of a larger value; send the arguments as one JSON object")
 	}
-	if strings.Contains(s, "{") {
+	if i, placeholders := objectStart(s, 0); i >= 0 {
 		return nil, malformed("two JSON objects were sent (one in the text after the first); send one object per call")
+	} else if placeholders {
+		steps = append(steps, Placeholders)
 	}
 	if mayHoldFence(p) && fence.MatchString(p) || mayHoldFence(s) && fence.MatchString(s) {
 		steps = append(steps, CodeFence)
@@ -448,4 +456,52 @@ func classifyAround(prefix, suffix string) ([]Step, error) {
 		steps = append(steps, ExtractObject)
 	}
 	return steps, nil
+}
+
+// objectStart returns the index of the first '{' in s at or after from
+// that is not a brace placeholder, or -1, and whether placeholders were
+// skipped.
+func objectStart(s string, from int) (int, bool) {
+	skipped := false
+	for {
+		i := strings.IndexByte(s[from:], '{')
+		if i < 0 {
+			return -1, skipped
+		}
+		i += from
+		n := placeholderLen(s[i:])
+		if n == 0 {
+			return i, skipped
+		}
+		skipped = true
+		from = i + n
+	}
+}
+
+// placeholderLen returns the length of the brace placeholder s starts
+// with ({city}, { first_name }, {{user.id}}, {0}), or 0. A placeholder
+// holds one name and nothing else, so it is never an object: an object
+// needs a colon or is empty.
+func placeholderLen(s string) int {
+	open := 1
+	if strings.HasPrefix(s, "{{") {
+		open = 2
+	}
+	j := skipWhite(s, open)
+	k := j
+	for k < len(s) {
+		r, n := utf8.DecodeRuneInString(s[k:])
+		if r != '_' && r != '-' && r != '.' && !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			break
+		}
+		k += n
+	}
+	if k == j {
+		return 0
+	}
+	k = skipWhite(s, k)
+	if !strings.HasPrefix(s[k:], strings.Repeat("}", open)) {
+		return 0
+	}
+	return k + open
 }
