@@ -199,6 +199,7 @@ func TestRepairSkipsBracePlaceholdersInProse(t *testing.T) {
 	})
 	checkRefusals(t, []refusalCase{
 		{"placeholders only", `Fill in {city} and {date}.`, "no JSON object"},
+		{"an ellipsis is no placeholder", `{...}`, "unexpected character"},
 		{"an object after a placeholder and an object", `{city}: {"a": 1} or {"b": 2}`, "two"},
 		{"an empty object is an object", `{"a": 1} or {}`, "two"},
 		{"a key and a value is an object", `{"a": 1} e.g. {a: 2}`, "two"},

@@ -491,8 +491,8 @@ func placeholderLen(s string) int {
 	k := j
 	for k < len(s) {
 		r, n := utf8.DecodeRuneInString(s[k:])
-		if r != '_' && r != '-' && r != '.' && !unicode.IsLetter(r) && !unicode.IsDigit(r) {
-			break
+		if r != '_' && (k == j || r != '-' && r != '.') && !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			break // a name starts with a letter, a digit or '_'
 		}
 		k += n
 	}
