@@ -46,7 +46,7 @@ const (
 	// placeholders ({city}, {{name}}): one name in braces, which is not an
 	// object, so it is neither taken for the object nor for a second one.
 	RepairPlaceholders   RepairStep = "placeholders"
-	RepairRepeatedObject RepairStep = "repeated_object" // dropped identical copies of the object sent back to back
+	RepairRepeatedObject RepairStep = "repeated_object" // dropped copies of the object (equal in value, members in any order), back to back or in the prose after it
 	RepairJSON           RepairStep = "json_repair"     // fixed the JSON syntax
 
 	// The named syntax repairs, each reported after RepairJSON.

@@ -13,6 +13,7 @@ import (
 // classSeeds are FuzzRepair's seeds for the repair classes of this file.
 var classSeeds = []string{
 	`{'q': 'abc' + 'def'}`, "{\"q\": \"a\" +\n \"b\"}", `{"q": "Use "+" to add"}`, `{"q": "abc" + name}`,
+	`{"a": 1, "b": 2}{"b": 2, "a": 1}`, `{"a": 1} so {"a": 1}`, `{"a": 1}{"a": 1.0}`,
 	`Weather for {city}: {"city": "Paris"}`, `{"a": 1} fills {city}`, `{city} and {date}`,
 	`{{"a": 1}}`, `{{city: 'Paris'}}`, `{{"a": 1}`, `{{"o": {"a": 1}}}`,
 	`{"xs": [1, 2}`, `{"a": 1]`, `{"a": 1}}]}`, `{"xs": [1, 2}, "b": 3}`,
@@ -203,5 +204,24 @@ func TestRepairSkipsBracePlaceholdersInProse(t *testing.T) {
 		{"an object after a placeholder and an object", `{city}: {"a": 1} or {"b": 2}`, "two"},
 		{"an empty object is an object", `{"a": 1} or {}`, "two"},
 		{"a key and a value is an object", `{"a": 1} e.g. {a: 2}`, "two"},
+	})
+}
+
+// The same object sent again, with its members in another order, back to
+// back or in the prose after it, is one object; equality is on values.
+func TestRepairDropsCopiesEqualInValue(t *testing.T) {
+	checkRepairs(t, []repairCase{
+		{"keys in another order", `{"a": 1, "b": [2, 3]}{"b": [2, 3], "a": 1}`, `{"a":1,"b":[2,3]}`, RepeatedObject},
+		{"nested keys in another order", "{'o': {'x': 1, 'y': 2}}\n{\"o\": {\"y\": 2, \"x\": 1}}", `{"o":{"x":1,"y":2}}`, RepeatedObject},
+		{"escapes written otherwise", `{"a": "é"} {"a": "\u00e9"}`, `{"a":"é"}`, RepeatedObject},
+		{"a copy in the prose after", `{"city": "Oslo", "days": 2} I called it with {"days": 2, "city": "Oslo"}.`, `{"city":"Oslo","days":2}`, RepeatedObject},
+		{"an example before, the call after", `Example: {"days": 2, "city": "Oslo"}. Call: {"city": "Oslo", "days": 2}`, `{"city":"Oslo","days":2}`, RepeatedObject},
+	})
+	checkRefusals(t, []refusalCase{
+		{"a value differs", `{"a": 1, "b": 2}{"b": 2, "a": 3}`, "two different JSON objects"},
+		{"a member more", `{"a": 1}{"a": 1, "b": 2}`, "two different JSON objects"},
+		{"a number written otherwise", `{"a": 1}{"a": 1.0}`, "two different JSON objects"},
+		{"a different object in the prose", `{"a": 1} or maybe {"a": 2}`, "two JSON objects"},
+		{"array order matters", `{"a": [1, 2]}{"a": [2, 1]}`, "two different JSON objects"},
 	})
 }

@@ -19,6 +19,7 @@ package lenient
 
 import (
 	"fmt"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -40,7 +41,7 @@ const (
 	CodeFence      Step = "code_fence"      // removed a markdown code fence
 	ExtractObject  Step = "extract_object"  // cut prose (or extra closing braces) around the object
 	Placeholders   Step = "placeholders"    // the prose around the object held brace placeholders ({city}), which are not objects
-	RepeatedObject Step = "repeated_object" // dropped identical copies of the object sent back to back
+	RepeatedObject Step = "repeated_object" // dropped copies of the object equal in value, back to back or in the prose after it
 	FixSyntax      Step = "json_repair"     // fixed the JSON syntax
 	// The named syntax repairs of the scanner, reported with FixSyntax.
 	JoinStrings  Step = "join_strings"  // joined a string written as quoted pieces and '+' ('ab' + 'c')
@@ -262,13 +263,29 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 		if strings.HasPrefix(suffix, "]") && !strings.Contains(prefix, "[") {
 			return Result{}, malformed("closing brackets after the complete object match no opening bracket")
 		}
-		for strings.HasPrefix(suffix, "{") && placeholderLen(suffix) == 0 {
-			same, rest := repeatedCopy(sc, span, suffix)
+		// Copies of the object, back to back or in the prose after it,
+		// are dropped; the prose between them is kept for classifyAround.
+		var prose strings.Builder
+		for {
+			k, _ := objectStart(suffix, 0)
+			if k < 0 {
+				break
+			}
+			same, rest := repeatedCopy(sc, span, suffix[k:])
 			if !same {
-				return Result{}, malformed("two different JSON objects were sent; send one object per call")
+				if k == 0 {
+					return Result{}, malformed("two different JSON objects were sent; send one object per call")
+				}
+				break // classifyAround refuses the second object
 			}
 			steps = addStep(steps, RepeatedObject)
+			prose.WriteString(suffix[:k])
+			prose.WriteByte(' ')
 			suffix = strings.TrimSpace(rest)
+		}
+		if prose.Len() > 0 {
+			prose.WriteString(suffix)
+			suffix = strings.TrimSpace(prose.String())
 		}
 	}
 	if s, ok := strings.CutPrefix(suffix, ","); ok && opt.FixSyntax && !sc.truncated && !strings.ContainsAny(s, "{[") {
@@ -326,7 +343,7 @@ func encodedInProse(t string, q int, steps []Step, opt Options, layer int) (res 
 // repeatedCopy reports whether suffix starts with a copy of the scanned
 // object (possibly cut off, when it is a prefix of the first copy's text),
 // and returns the text after it. Two copies are the same when their
-// canonical texts are.
+// values are (see sameValue).
 func repeatedCopy(first *scanner, span, suffix string) (bool, string) {
 	sc2, err := scanObject(suffix, false, 0) // suffix may hold many copies
 	if err != nil || sc2.truncated {
@@ -337,7 +354,23 @@ func repeatedCopy(first *scanner, span, suffix string) (bool, string) {
 		return strings.HasPrefix(span, strings.TrimSpace(suffix)), ""
 	}
 	defer sc2.release()
-	return first.out.String() == sc2.out.String(), suffix[sc2.i:]
+	return sameValue(first.out.String(), sc2.out.String()), suffix[sc2.i:]
+}
+
+// sameValue reports whether the canonical texts a and b are the same JSON
+// value: the same text, or texts that decode to equal values (members in
+// another order, escapes written otherwise). Numbers are compared as
+// written: 1.0 and 1 differ.
+func sameValue(a, b string) bool {
+	if a == b {
+		return true
+	}
+	va, err := jsonread.Read(a)
+	if err != nil {
+		return false
+	}
+	vb, err := jsonread.Read(b)
+	return err == nil && reflect.DeepEqual(va, vb)
 }
 
 var (
