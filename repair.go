@@ -77,6 +77,11 @@ const (
 	// ({{ … }}, as template engines escape them). An object opened with
 	// "{{" must close with "}}"; nested objects may be doubled or not.
 	RepairDoubledBraces RepairStep = "doubled_braces"
+
+	// RepairInvisibleSpace: read Unicode white space and invisible format
+	// characters (zero-width space, word joiner, byte order mark) between
+	// tokens as white space. Inside a string they are kept as characters.
+	RepairInvisibleSpace RepairStep = "invisible_space"
 )
 
 // MaxNestingDepth is the deepest nesting of objects and arrays the repair

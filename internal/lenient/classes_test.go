@@ -13,6 +13,7 @@ import (
 // classSeeds are FuzzRepair's seeds for the repair classes of this file.
 var classSeeds = []string{
 	`{'q': 'abc' + 'def'}`, "{\"q\": \"a\" +\n \"b\"}", `{"q": "Use "+" to add"}`, `{"q": "abc" + name}`,
+	"{\"a\":\u200b\"b\",\u2060\"c\":\u00a01}", "{\"a\": 1\u200b2}",
 	`{"a": 1, "b": 2}{"b": 2, "a": 1}`, `{"a": 1} so {"a": 1}`, `{"a": 1}{"a": 1.0}`,
 	`Weather for {city}: {"city": "Paris"}`, `{"a": 1} fills {city}`, `{city} and {date}`,
 	`{{"a": 1}}`, `{{city: 'Paris'}}`, `{{"a": 1}`, `{{"o": {"a": 1}}}`,
@@ -223,5 +224,22 @@ func TestRepairDropsCopiesEqualInValue(t *testing.T) {
 		{"a number written otherwise", `{"a": 1}{"a": 1.0}`, "two different JSON objects"},
 		{"a different object in the prose", `{"a": 1} or maybe {"a": 2}`, "two JSON objects"},
 		{"array order matters", `{"a": [1, 2]}{"a": [2, 1]}`, "two different JSON objects"},
+	})
+}
+
+// Invisible characters between tokens are white space; inside a string
+// they are the value's characters.
+func TestRepairReadsInvisibleCharactersAsWhiteSpace(t *testing.T) {
+	checkRepairs(t, []repairCase{
+		{"zero-width space after a colon", "{\"a\":\u200b\"b\"}", `{"a":"b"}`, InvisibleSpace},
+		{"word joiner and no-break space", "{\"a\": 1,\u2060 \"c\":\u00a0[1,\u200b2]}", `{"a":1,"c":[1,2]}`, InvisibleSpace},
+		{"after a string, before a comma", "{\"a\": \"x\"\u200b, \"b\": 2}", `{"a":"x","b":2}`, InvisibleSpace},
+		{"before a bare key's colon", "{key\u200b: 'v'}", `{"key":"v"}`, InvisibleSpace},
+		{"ideographic space", "{\u3000\"a\": 1}", `{"a":1}`, InvisibleSpace},
+		{"kept inside a string", "{\"a\": \"x\u200by\", 'b': 1}", "{\"a\":\"x\u200by\",\"b\":1}", FixSyntax},
+	})
+	checkRefusals(t, []refusalCase{
+		{"a visible symbol", "{\"a\": \u2022 1}", "unexpected character"},
+		{"a zero-width space inside a number", "{\"a\": 1\u200b2}", "unexpected character"},
 	})
 }

@@ -51,11 +51,15 @@ const (
 	// or added the ']' missing before the closing braces of the object.
 	MismatchedBracket Step = "mismatched_bracket"
 	DoubledBraces     Step = "doubled_braces" // read an object written {{ … }} (template-escaped braces)
+	// InvisibleSpace: read Unicode white space and invisible format
+	// characters (zero-width space, word joiner) between tokens as white
+	// space.
+	InvisibleSpace Step = "invisible_space"
 )
 
 // stepOrder is the order in which steps are reported.
 var stepOrder = []Step{StripThinking, DoubleEncoded, TemplateTokens, CodeFence, ExtractObject, Placeholders, RepeatedObject, FixSyntax,
-	JoinStrings, MissingColon, StrayComma, MismatchedBracket, DoubledBraces}
+	JoinStrings, MissingColon, StrayComma, MismatchedBracket, DoubledBraces, InvisibleSpace}
 
 // Error is a refusal: the text could not be turned into one JSON value
 // without guessing.

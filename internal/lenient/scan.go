@@ -468,10 +468,10 @@ func (sc *scanner) skipSpace() error {
 			sc.i += 2 + j + 2
 		case c >= utf8.RuneSelf:
 			r, n := utf8.DecodeRuneInString(sc.s[sc.i:])
-			if !unicode.IsSpace(r) && r != '\uFEFF' {
+			if !isInvisible(r) {
 				return nil
 			}
-			if err := sc.normalise(); err != nil {
+			if err := sc.note(InvisibleSpace); err != nil {
 				return err
 			}
 			sc.i += n
@@ -606,8 +606,34 @@ func (sc *scanner) word() error {
 }
 
 func nextIsColon(s string) bool {
-	s = strings.TrimLeft(s, " \t\r\n")
-	return strings.HasPrefix(s, ":")
+	return strings.HasPrefix(s[skipInvisible(s, 0):], ":")
+}
+
+// isInvisible reports whether r is white space between tokens: Unicode
+// white space, or a format character (zero-width space, word joiner, byte
+// order mark), which shows as nothing.
+func isInvisible(r rune) bool {
+	return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r)
+}
+
+// skipInvisible returns the index of the first rune at or after j in s
+// that is not JSON white space or invisible (see isInvisible).
+func skipInvisible(s string, j int) int {
+	for j < len(s) {
+		switch c := s[j]; {
+		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
+			j++
+		case c >= utf8.RuneSelf:
+			r, n := utf8.DecodeRuneInString(s[j:])
+			if !isInvisible(r) {
+				return j
+			}
+			j += n
+		default:
+			return j
+		}
+	}
+	return j
 }
 
 // isQuote reports whether r opens a string: ", ', or a typographic quote.
@@ -639,10 +665,7 @@ func closes(open, r rune) bool {
 // after white space, or, after a key, white space and a value (a missing
 // colon). Otherwise it is a quote inside the value.
 func closingHere(s string, j int, inArray, key bool) bool {
-	k := j
-	for k < len(s) && (s[k] == ' ' || s[k] == '\t' || s[k] == '\r' || s[k] == '\n') {
-		k++
-	}
+	k := skipInvisible(s, j)
 	if k >= len(s) {
 		return true
 	}
