@@ -13,6 +13,7 @@ import (
 // classSeeds are FuzzRepair's seeds for the repair classes of this file.
 var classSeeds = []string{
 	`{'q': 'abc' + 'def'}`, "{\"q\": \"a\" +\n \"b\"}", `{"q": "Use "+" to add"}`, `{"q": "abc" + name}`,
+	"{\"a\": \"x\"// c\n, \"b\": 1}", `{"a": "x"/* c */}`, `{"a": "x"//y", "b": 1}`,
 	"{\"a\":\u200b\"b\",\u2060\"c\":\u00a01}", "{\"a\": 1\u200b2}",
 	`{"a": 1, "b": 2}{"b": 2, "a": 1}`, `{"a": 1} so {"a": 1}`, `{"a": 1}{"a": 1.0}`,
 	`Weather for {city}: {"city": "Paris"}`, `{"a": 1} fills {city}`, `{city} and {date}`,
@@ -241,5 +242,25 @@ func TestRepairReadsInvisibleCharactersAsWhiteSpace(t *testing.T) {
 	checkRefusals(t, []refusalCase{
 		{"a visible symbol", "{\"a\": \u2022 1}", "unexpected character"},
 		{"a zero-width space inside a number", "{\"a\": 1\u200b2}", "unexpected character"},
+	})
+}
+
+// A comment touching a value, with no white space between them, is a
+// comment; one that may be part of the value stays an error, and a
+// refusal names no cut where the text is not cut.
+func TestRepairReadsACommentTouchingAValue(t *testing.T) {
+	checkRepairs(t, []repairCase{
+		{"line comment after a string", "{\"a\": \"x\"// the city\n, \"b\": 1}", `{"a":"x","b":1}`, FixSyntax},
+		{"block comment after a string", `{"a": "x"/* note */, "b": 1}`, `{"a":"x","b":1}`, FixSyntax},
+		{"hash comment before the closing brace", "{'a': 'x'# note\n}", `{"a":"x"}`, FixSyntax},
+		{"comment before a key on the next line", "{\"a\": \"x\"// note\n\"b\": 1}", `{"a":"x","b":1}`, FixSyntax},
+		{"after a number", "{\"a\": 1// note\n}", `{"a":1}`, FixSyntax},
+		{"after a literal", `{"a": true/* note */}`, `{"a":true}`, FixSyntax},
+		{"before a value", `{"a":/* note */"x"}`, `{"a":"x"}`, FixSyntax},
+		{"a URL in a value is no comment", `{'u': "http://x.org/a", "b": 1}`, `{"u":"http://x.org/a","b":1}`, FixSyntax},
+	})
+	checkRefusals(t, []refusalCase{
+		{"a quote in the comment", `{"a": "x"//y", "b": 1}`, "unescaped quote"},
+		{"a block comment never closed", `{"a": 1 /* note`, "cut off inside a comment"},
 	})
 }

@@ -678,10 +678,11 @@ func closingHere(s string, j int, inArray, key bool) bool {
 	switch s[k] {
 	case ',', ':', '}', ']':
 		return true
-	case '/':
-		return k > j && (strings.HasPrefix(s[k:], "//") || strings.HasPrefix(s[k:], "/*"))
-	case '#':
-		return k > j
+	case '/', '#':
+		if s[k] == '/' && !strings.HasPrefix(s[k:], "//") && !strings.HasPrefix(s[k:], "/*") {
+			return false
+		}
+		return k > j || touchingComment(s, k)
 	}
 	r, n := utf8.DecodeRuneInString(s[k:])
 	if !isQuote(r) {
@@ -691,6 +692,42 @@ func closingHere(s string, j int, inArray, key bool) bool {
 	// does; in an object only a key (a string followed by a colon), since
 	// "a "b"" is a value ending in a quoted word.
 	return inArray || isKeyAhead(s[k+n:], r)
+}
+
+// touchingComment reports whether the comment at s[k], which touches the
+// quote before it ("x"// note), ends a string: it holds no quote (else the
+// quote and the slashes may be the value's characters), and after it come,
+// on a later line or after a block comment's end, a comma, a closing
+// bracket or a key.
+func touchingComment(s string, k int) bool {
+	var body string
+	var end int
+	if strings.HasPrefix(s[k:], "/*") {
+		e := strings.Index(s[k+2:], "*/")
+		if e < 0 {
+			return false
+		}
+		body, end = s[k+2:k+2+e], k+2+e+2
+	} else {
+		e := strings.IndexByte(s[k:], '\n')
+		if e < 0 {
+			return false
+		}
+		body, end = s[k:k+e], k+e
+	}
+	if strings.ContainsFunc(body, isQuote) {
+		return false
+	}
+	end = skipInvisible(s, end)
+	if end >= len(s) {
+		return false
+	}
+	switch s[end] {
+	case ',', '}', ']':
+		return true
+	}
+	r, n := utf8.DecodeRuneInString(s[end:])
+	return isBareKeyAhead(s[end:]) || isQuote(r) && isKeyAhead(s[end+n:], r)
 }
 
 // valueAhead reports whether s starts with a value: a quote, a number, an
