@@ -13,6 +13,7 @@ import (
 // classSeeds are FuzzRepair's seeds for the repair classes of this file.
 var classSeeds = []string{
 	`{'q': 'abc' + 'def'}`, "{\"q\": \"a\" +\n \"b\"}", `{"q": "Use "+" to add"}`, `{"q": "abc" + name}`,
+	"\"```json\\n{\\\"a\\\": 1}\\n```\"",
 	"{\"a\": \"x\"// c\n, \"b\": 1}", `{"a": "x"/* c */}`, `{"a": "x"//y", "b": 1}`,
 	"{\"a\":\u200b\"b\",\u2060\"c\":\u00a01}", "{\"a\": 1\u200b2}",
 	`{"a": 1, "b": 2}{"b": 2, "a": 1}`, `{"a": 1} so {"a": 1}`, `{"a": 1}{"a": 1.0}`,
@@ -262,5 +263,16 @@ func TestRepairReadsACommentTouchingAValue(t *testing.T) {
 	checkRefusals(t, []refusalCase{
 		{"a quote in the comment", `{"a": "x"//y", "b": 1}`, "unescaped quote"},
 		{"a block comment never closed", `{"a": 1 /* note`, "cut off inside a comment"},
+	})
+}
+
+// A JSON string whose content is a fenced code block holding the object
+// is that object.
+func TestRepairUnwrapsAFencedObjectInAString(t *testing.T) {
+	checkRepairs(t, []repairCase{
+		{"fence in a string", `"` + "```json\\n{\\\"a\\\": 1}\\n```" + `"`, `{"a":1}`, DoubleEncoded},
+		{"fence without a tag, broken object", `"` + "```\\n{'a': [1, 2,]}\\n```" + `"`, `{"a":[1,2]}`, CodeFence},
+		{"two layers", `"\"` + "```json\\\\n{\\\\\\\"a\\\\\\\": 1}\\\\n```" + `\""`, `{"a":1}`, DoubleEncoded},
+		{"in prose", `Args: "` + "```json\\n{\\\"a\\\": 1}\\n```" + `"`, `{"a":1}`, DoubleEncoded},
 	})
 }

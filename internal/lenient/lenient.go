@@ -155,6 +155,14 @@ func unwrapString(res Result, opt Options, layer int) (Result, error) {
 			}
 			inner.Steps = slices.Concat(res.Steps, []Step{DoubleEncoded}, dropStep(inner.Steps, DoubleEncoded))
 			return inner, nil
+		case strings.HasPrefix(t, "```") && strings.Contains(t, "{"):
+			// A JSON string holding a fenced code block with the object.
+			inner, err := repairLayer(t, opt, l+1)
+			if err != nil {
+				return res, nil // a string value that looks like a fence
+			}
+			inner.Steps = slices.Concat(res.Steps, []Step{DoubleEncoded}, dropStep(inner.Steps, DoubleEncoded))
+			return inner, nil
 		case strings.HasPrefix(t, `"`):
 			v, err := jsonread.Decode(t)
 			next, isString := v.(string)
@@ -249,6 +257,12 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 			return res, err
 		}
 	}
+	// The same, the string's content a fenced block: Args: "```json\n{…".
+	if q := strings.LastIndexByte(t[:start], '"'); q >= 0 && strings.HasPrefix(t[q+1:start], "```") && layer < maxEncodingLayers {
+		if res, ok, err := encodedInProse(t, q, steps, opt, layer); ok {
+			return res, err
+		}
+	}
 	sc, err := scanObject(t[start:], !opt.FixSyntax, len(t)-start)
 	if err != nil {
 		return Result{}, err
@@ -329,7 +343,7 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 // such a string.
 func encodedInProse(t string, q int, steps []Step, opt Options, layer int) (res Result, ok bool, err error) {
 	inner, n, isString := jsonread.DecodeString(t[q:])
-	if !isString || !strings.HasPrefix(strings.TrimSpace(inner), "{") {
+	if in := strings.TrimSpace(inner); !isString || !strings.HasPrefix(in, "{") && !strings.HasPrefix(in, "```") {
 		return Result{}, false, nil
 	}
 	around, err := classifyAround(t[:q], t[q+n:])
