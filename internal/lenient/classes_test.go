@@ -14,6 +14,7 @@ import (
 var classSeeds = []string{
 	`{'q': 'abc' + 'def'}`, "{\"q\": \"a\" +\n \"b\"}", `{"q": "Use "+" to add"}`, `{"q": "abc" + name}`,
 	"\"```json\\n{\\\"a\\\": 1}\\n```\"",
+	"{\n \\\"a\\\": 1\n}", `Args: {\"a\": 1}`,
 	"{\"a\": \"x\"// c\n, \"b\": 1}", `{"a": "x"/* c */}`, `{"a": "x"//y", "b": 1}`,
 	"{\"a\":\u200b\"b\",\u2060\"c\":\u00a01}", "{\"a\": 1\u200b2}",
 	`{"a": 1, "b": 2}{"b": 2, "a": 1}`, `{"a": 1} so {"a": 1}`, `{"a": 1}{"a": 1.0}`,
@@ -274,5 +275,21 @@ func TestRepairUnwrapsAFencedObjectInAString(t *testing.T) {
 		{"fence without a tag, broken object", `"` + "```\\n{'a': [1, 2,]}\\n```" + `"`, `{"a":[1,2]}`, CodeFence},
 		{"two layers", `"\"` + "```json\\\\n{\\\\\\\"a\\\\\\\": 1}\\\\n```" + `\""`, `{"a":1}`, DoubleEncoded},
 		{"in prose", `Args: "` + "```json\\n{\\\"a\\\": 1}\\n```" + `"`, `{"a":1}`, DoubleEncoded},
+	})
+}
+
+// An object whose quotes are all backslash-escaped (a stringified object
+// without its outer quotes) is the object.
+func TestRepairReadsAnObjectWithEscapedQuotes(t *testing.T) {
+	checkRepairs(t, []repairCase{
+		{"compact", `{\"a\": \"b\", \"n\": 1}`, `{"a":"b","n":1}`, DoubleEncoded},
+		{"white space after the brace", `{ \"a\": [1, 2] }`, `{"a":[1,2]}`, DoubleEncoded},
+		{"line breaks", "{\n  \\\"a\\\": \\\"b\\\",\n  \\\"c\\\": true\n}", `{"a":"b","c":true}`, DoubleEncoded},
+		{"escaped quotes inside a value", `{\"q\": \"say \\\"hi\\\"\"}`, `{"q":"say \"hi\""}`, DoubleEncoded},
+		{"with prose", `Arguments: {\"a\": 1} as asked`, `{"a":1}`, DoubleEncoded},
+		{"and broken inside", `{\"a\": 1,}`, `{"a":1}`, FixSyntax},
+	})
+	checkRefusals(t, []refusalCase{
+		{"escaped and plain quotes mixed", `{\"a": 1}`, "unexpected character"},
 	})
 }

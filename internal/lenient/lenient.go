@@ -227,8 +227,9 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 	}
 
 	// An object whose quotes are all escaped: {\"a\": 1}.
-	if strings.HasPrefix(t, `{\"`) && layer < maxEncodingLayers {
-		if v, err := jsonread.Decode(`"` + t + `"`); err == nil {
+	// With white space, line breaks or prose around it: { \n \"a\": 1 }.
+	if i := strings.IndexByte(t, '{'); i >= 0 && strings.HasPrefix(strings.TrimLeft(t[i+1:], " \t\r\n"), `\"`) && layer < maxEncodingLayers {
+		if v, err := jsonread.Decode(`"` + controlEscaper.Replace(t) + `"`); err == nil {
 			if s, ok := v.(string); ok {
 				res, err := repairLayer(s, opt, layer+1)
 				if err != nil {
@@ -390,6 +391,10 @@ func sameValue(a, b string) bool {
 	vb, err := jsonread.Read(b)
 	return err == nil && reflect.DeepEqual(va, vb)
 }
+
+// controlEscaper escapes the line breaks and tabs of a text that is read
+// as the content of a JSON string.
+var controlEscaper = strings.NewReplacer("\n", `\n`, "\r", `\r`, "\t", `\t`)
 
 var (
 	thinkOpen  = regexp.MustCompile(`(?i)<think(?:ing)?>`)
