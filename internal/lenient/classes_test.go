@@ -15,6 +15,7 @@ var classSeeds = []string{
 	`{'q': 'abc' + 'def'}`, "{\"q\": \"a\" +\n \"b\"}", `{"q": "Use "+" to add"}`, `{"q": "abc" + name}`,
 	"\"```json\\n{\\\"a\\\": 1}\\n```\"",
 	"{\n \\\"a\\\": 1\n}", `Args: {\"a\": 1}`,
+	`{"item": "a 27" monitor"}`, `{"xs": ["say "hi"", "b"]}`,
 	"{\"a\": \"x\"// c\n, \"b\": 1}", `{"a": "x"/* c */}`, `{"a": "x"//y", "b": 1}`,
 	"{\"a\":\u200b\"b\",\u2060\"c\":\u00a01}", "{\"a\": 1\u200b2}",
 	`{"a": 1, "b": 2}{"b": 2, "a": 1}`, `{"a": 1} so {"a": 1}`, `{"a": 1}{"a": 1.0}`,
@@ -291,5 +292,26 @@ func TestRepairReadsAnObjectWithEscapedQuotes(t *testing.T) {
 	})
 	checkRefusals(t, []refusalCase{
 		{"escaped and plain quotes mixed", `{\"a": 1}`, "unexpected character"},
+	})
+}
+
+// Unescaped quotes used as characters: inch and second marks after a
+// digit, and an inner quote closed right before the string's closing
+// quote in an array item, are the value's characters.
+func TestRepairKeepsQuotesUsedAsCharacters(t *testing.T) {
+	checkRepairs(t, []repairCase{
+		{"inch mark", `{"item": "a 27" monitor", "n": 1}`, `{"item":"a 27\" monitor","n":1}`, FixSyntax},
+		{"two inch marks", `{"item": "between 24" and 27" wide"}`, `{"item":"between 24\" and 27\" wide"}`, FixSyntax},
+		{"inch mark at the end of a word", `{"size": "27"-wide screen"}`, `{"size":"27\"-wide screen"}`, FixSyntax},
+		{"a quoted number stays quoted", `{"q": "press "5" now"}`, `{"q":"press \"5\" now"}`, FixSyntax},
+		{"inner quote before the closing quote in an array", `{"xs": ["say "hi"", "b"]}`, `{"xs":["say \"hi\"","b"]}`, FixSyntax},
+		{"the same at the array's end", `{"xs": ["a", "the "end""]}`, `{"xs":["a","the \"end\""]}`, FixSyntax},
+		{"the same in an object", `{"q": "say "hi"", "b": 1}`, `{"q":"say \"hi\"","b":1}`, FixSyntax},
+	})
+	checkRefusals(t, []refusalCase{
+		{"an inner quote followed by a comma", `{"q": "say "hi", then", "b": 1}`, "where the value ends is ambiguous"},
+		{"an inch mark, then an unpaired quote", `{"q": "the 27" and "x, "b": 1}`, "unexpected character"},
+		{"an inch mark, then a quote before a comma", `{"q": "27" and "x", "b": 1}`, "ambiguous"},
+		{"cut after an inner quote", `{"q": "say "hi"`, "cut off inside a string value"},
 	})
 }

@@ -890,7 +890,8 @@ func (sc *scanner) str(q rune) error {
 					q, i, inner = q2, next+n2, 0
 					continue
 				}
-				if closingHere(s, i+n, !keyPos && sc.top() == '[', keyPos) {
+				pairsInner := inner%2 == 1 && strings.HasPrefix(s[i+n:], string(r)) && closingHere(s, i+2*n, !keyPos && sc.top() == '[', keyPos)
+				if !pairsInner && closingHere(s, i+n, !keyPos && sc.top() == '[', keyPos) {
 					if inner > 0 && strings.TrimLeftFunc(s[i+n:], unicode.IsSpace) == "" { // stops at the first non-space
 						// The text ends right after a quote, in a value
 						// that already held quotes: whether this one
@@ -909,11 +910,17 @@ func (sc *scanner) str(q rune) error {
 					sc.endString(start, i+n, keyPos)
 					return nil
 				}
-				// An unescaped quote inside the value.
+				// An unescaped quote inside the value: it closes an inner
+				// quote when the string's closing quote follows right
+				// after it ("say "hi""), else it opens one, unless it is
+				// an inch or second mark (a 27" monitor: after a digit,
+				// with no inner quote open), which pairs with nothing.
 				if err := sc.normalise(); err != nil {
 					return err
 				}
-				inner++
+				if pairsInner || inner%2 == 1 || !isMark(s, i) {
+					inner++
+				}
 				if r == '"' {
 					b.WriteString(`\"`)
 					i += n
@@ -928,6 +935,12 @@ func (sc *scanner) str(q rune) error {
 			i += n
 		}
 	}
+}
+
+// isMark reports whether the quote at s[i] follows a digit: an inch or
+// second mark (27" monitor, 5' 11").
+func isMark(s string, i int) bool {
+	return i > 0 && s[i-1] >= '0' && s[i-1] <= '9'
 }
 
 // plusAhead reports whether s[j:], the text after a closing quote, starts
