@@ -82,6 +82,12 @@ const (
 	// characters (zero-width space, word joiner, byte order mark) between
 	// tokens as white space. Inside a string they are kept as characters.
 	RepairInvisibleSpace RepairStep = "invisible_space"
+
+	// RepairMissingQuote: added the opening quote of a key or string value
+	// whose closing quote is present ({name": "Ann"}, {"a": New York"}),
+	// when the text before the quote is on one line and holds no quote,
+	// bracket, comma or colon. A value with neither quote is refused.
+	RepairMissingQuote RepairStep = "missing_quote"
 )
 
 // MaxNestingDepth is the deepest nesting of objects and arrays the repair

@@ -310,7 +310,7 @@ func TestRepairStepsAreLenientSteps(t *testing.T) {
 		{RepairJoinStrings, lenient.JoinStrings}, {RepairMissingColon, lenient.MissingColon},
 		{RepairStrayComma, lenient.StrayComma}, {RepairMismatchedBracket, lenient.MismatchedBracket},
 		{RepairDoubledBraces, lenient.DoubledBraces}, {RepairPlaceholders, lenient.Placeholders},
-		{RepairInvisibleSpace, lenient.InvisibleSpace},
+		{RepairInvisibleSpace, lenient.InvisibleSpace}, {RepairMissingQuote, lenient.MissingQuote},
 	}
 	for _, p := range pairs {
 		if string(p.exported) != string(p.internal) {

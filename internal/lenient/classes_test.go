@@ -15,6 +15,7 @@ var classSeeds = []string{
 	`{'q': 'abc' + 'def'}`, "{\"q\": \"a\" +\n \"b\"}", `{"q": "Use "+" to add"}`, `{"q": "abc" + name}`,
 	"\"```json\\n{\\\"a\\\": 1}\\n```\"",
 	"{\n \\\"a\\\": 1\n}", `Args: {\"a\": 1}`,
+	`{name": "Ann"}`, `{"a": hello", "b": 1}`, `{"a": hello" there}`,
 	`{"item": "a 27" monitor"}`, `{"xs": ["say "hi"", "b"]}`,
 	"{\"a\": \"x\"// c\n, \"b\": 1}", `{"a": "x"/* c */}`, `{"a": "x"//y", "b": 1}`,
 	"{\"a\":\u200b\"b\",\u2060\"c\":\u00a01}", "{\"a\": 1\u200b2}",
@@ -314,4 +315,36 @@ func TestRepairKeepsQuotesUsedAsCharacters(t *testing.T) {
 		{"an inch mark, then a quote before a comma", `{"q": "27" and "x", "b": 1}`, "ambiguous"},
 		{"cut after an inner quote", `{"q": "say "hi"`, "cut off inside a string value"},
 	})
+}
+
+// A key or string value whose opening quote is missing, and whose closing
+// quote is present, is that string; without the closing quote, or with
+// the quote's role unclear, it stays an error.
+func TestRepairAddsAMissingOpeningQuote(t *testing.T) {
+	checkRepairs(t, []repairCase{
+		{"a key", `{name": "Ann", "age": 3}`, `{"name":"Ann","age":3}`, MissingQuote},
+		{"a later key", `{"a": 1, city': 'Oslo'}`, `{"a":1,"city":"Oslo"}`, MissingQuote},
+		{"a value", `{"a": hello", "b": 1}`, `{"a":"hello","b":1}`, MissingQuote},
+		{"a value of words", `{"a": New York City"}`, `{"a":"New York City"}`, MissingQuote},
+		{"an array item", `{"xs": ["a", b", "c"]}`, `{"xs":["a","b","c"]}`, MissingQuote},
+		{"a word that is a literal", `{"a": none"}`, `{"a":"none"}`, MissingQuote},
+	})
+	checkRefusals(t, []refusalCase{
+		{"no closing quote", `{"a": hello, "b": 1}`, "not quoted"},
+		{"a quote inside the words", `{"a": say "hi", "b": 1}`, "not quoted"},
+		{"quote not closing", `{"a": hello" there}`, "not quoted"},
+		{"a bare key without colon", `{name" 1}`, "bare word"},
+	})
+}
+
+// The search for a missing opening quote is not repeated for every word
+// of a long line of bare words.
+func TestRepairOfBareWordsIsLinear(t *testing.T) {
+	for _, n := range []int{1 << 10, 1 << 16} {
+		raw := `{"a": [` + strings.Repeat("true ", n) + `]}`
+		res, err := Repair(raw, fix)
+		if err != nil || strings.Count(res.JSON, "true") != n {
+			t.Fatalf("%d words: %.40s %v", n, res.JSON, err)
+		}
+	}
 }

@@ -55,11 +55,12 @@ const (
 	// characters (zero-width space, word joiner) between tokens as white
 	// space.
 	InvisibleSpace Step = "invisible_space"
+	MissingQuote   Step = "missing_quote" // added the opening quote of a key or string value whose closing quote is present
 )
 
 // stepOrder is the order in which steps are reported.
 var stepOrder = []Step{StripThinking, DoubleEncoded, TemplateTokens, CodeFence, ExtractObject, Placeholders, RepeatedObject, FixSyntax,
-	JoinStrings, MissingColon, StrayComma, MismatchedBracket, DoubledBraces, InvisibleSpace}
+	JoinStrings, MissingColon, StrayComma, MismatchedBracket, DoubledBraces, InvisibleSpace, MissingQuote}
 
 // Error is a refusal: the text could not be turned into one JSON value
 // without guessing.

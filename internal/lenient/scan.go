@@ -55,6 +55,10 @@ type scanner struct {
 	lastStr int
 	// steps lists the named syntax repairs made (each once).
 	steps []Step
+	// noQuoteBefore is where the last search of missingOpenQuote that
+	// found nothing stopped: a search from before it stops there too, so
+	// it is not repeated (a line of bare words stays linear).
+	noQuoteBefore int
 }
 
 // errNeedsRepair stops a strict scan at the first normalisation.
@@ -544,6 +548,9 @@ func (sc *scanner) number() error {
 // word reads a bare identifier: a key when a ':' follows, else one of the
 // JSON or Python literals.
 func (sc *scanner) word() error {
+	if done, err := sc.missingOpenQuote(); done || err != nil {
+		return err
+	}
 	s := sc.s
 	j := sc.i
 	for j < len(s) {
@@ -603,6 +610,69 @@ func (sc *scanner) word() error {
 	sc.lastNumber = false
 	sc.lastStr = -1
 	return nil
+}
+
+// missingOpenQuote reads a key or a string value whose opening quote is
+// missing and whose closing quote is present: {name": "Ann"}, {"a": hello
+// world"}. The text up to the quote, on one line, holds no quote,
+// backslash, control character or bracket, comma or colon; the quote is
+// followed by a colon (a key) or closes the value (a comma, a closing
+// bracket, the end of the text). done is false, with no error, when the
+// text is not such a string.
+func (sc *scanner) missingOpenQuote() (done bool, err error) {
+	if sc.state != stKey && sc.state != stValue || sc.i < sc.noQuoteBefore {
+		return false, nil
+	}
+	s := sc.s
+	k := sc.i
+	defer func() {
+		if !done {
+			sc.noQuoteBefore = k
+		}
+	}()
+	for k < len(s) {
+		c := s[k]
+		if c == '"' || c == '\'' || c < 0x20 || c == '\\' || strings.IndexByte(",:{}[]", c) >= 0 {
+			break
+		}
+		if c >= utf8.RuneSelf {
+			r, n := utf8.DecodeRuneInString(s[k:])
+			if isQuote(r) || r == utf8.RuneError {
+				break
+			}
+			k += n
+			continue
+		}
+		k++
+	}
+	if k >= len(s) || (s[k] != '"' && s[k] != '\'') || endsInSpace(s[sc.i:k]) {
+		return false, nil
+	}
+	key := sc.state == stKey
+	if key && !nextIsColon(s[k+1:]) || !key && !closingValue(s, k+1) {
+		return false, nil
+	}
+	if err := sc.note(MissingQuote); err != nil {
+		return true, err
+	}
+	if key {
+		sc.comma()
+	} else if err := sc.valueStart(); err != nil {
+		return true, err
+	}
+	start := sc.out.Len()
+	sc.out.WriteByte('"')
+	sc.out.WriteString(s[sc.i:k])
+	sc.out.WriteByte('"')
+	sc.endString(start, k+1, key)
+	return true, nil
+}
+
+// closingValue reports whether a quote that ends at s[j] closes a value:
+// white space, then the end of the text, a comma or a closing bracket.
+func closingValue(s string, j int) bool {
+	k := skipInvisible(s, j)
+	return k >= len(s) || s[k] == ',' || s[k] == '}' || s[k] == ']'
 }
 
 func nextIsColon(s string) bool {
