@@ -47,7 +47,12 @@ const (
 	// object, so it is neither taken for the object nor for a second one.
 	RepairPlaceholders   RepairStep = "placeholders"
 	RepairRepeatedObject RepairStep = "repeated_object" // dropped copies of the object (equal in value, members in any order), back to back or in the prose after it
-	RepairJSON           RepairStep = "json_repair"     // fixed the JSON syntax
+	// RepairCumulativeStream: the arguments were the cumulative re-sends of
+	// a stream (a prefix, a longer prefix, then the whole object, back to
+	// back); the last, complete one is kept. A text that also reads as one
+	// stream cut off is refused.
+	RepairCumulativeStream RepairStep = "cumulative_stream"
+	RepairJSON             RepairStep = "json_repair" // fixed the JSON syntax
 
 	// The named syntax repairs, each reported after RepairJSON.
 

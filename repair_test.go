@@ -311,6 +311,7 @@ func TestRepairStepsAreLenientSteps(t *testing.T) {
 		{RepairStrayComma, lenient.StrayComma}, {RepairMismatchedBracket, lenient.MismatchedBracket},
 		{RepairDoubledBraces, lenient.DoubledBraces}, {RepairPlaceholders, lenient.Placeholders},
 		{RepairInvisibleSpace, lenient.InvisibleSpace}, {RepairMissingQuote, lenient.MissingQuote},
+		{RepairCumulativeStream, lenient.CumulativeStream},
 	}
 	for _, p := range pairs {
 		if string(p.exported) != string(p.internal) {

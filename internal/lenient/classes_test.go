@@ -15,6 +15,7 @@ var classSeeds = []string{
 	`{'q': 'abc' + 'def'}`, "{\"q\": \"a\" +\n \"b\"}", `{"q": "Use "+" to add"}`, `{"q": "abc" + name}`,
 	"\"```json\\n{\\\"a\\\": 1}\\n```\"",
 	"{\n \\\"a\\\": 1\n}", `Args: {\"a\": 1}`,
+	`{"a": 1, {"a": 1, "b": 2}`, "{\"a\": \"x\n{\"a\": \"xy\"}", `{"a": {"a": 1}`,
 	`{name": "Ann"}`, `{"a": hello", "b": 1}`, `{"a": hello" there}`,
 	`{"item": "a 27" monitor"}`, `{"xs": ["say "hi"", "b"]}`,
 	"{\"a\": \"x\"// c\n, \"b\": 1}", `{"a": "x"/* c */}`, `{"a": "x"//y", "b": 1}`,
@@ -347,4 +348,24 @@ func TestRepairOfBareWordsIsLinear(t *testing.T) {
 			t.Fatalf("%d words: %.40s %v", n, res.JSON, err)
 		}
 	}
+}
+
+// Cumulative re-sends of a stream (each piece a prefix of the next, the
+// last complete) are the last piece; pieces that are not prefixes of the
+// last, or a last piece that is not complete, stay errors.
+func TestRepairKeepsTheLastOfCumulativeResends(t *testing.T) {
+	whole := `{"city": "Paris", "days": 3}`
+	checkRepairs(t, []repairCase{
+		{"three pieces", whole[:9] + whole[:19] + whole, `{"city":"Paris","days":3}`, CumulativeStream},
+		{"cut after a comma, then whole", whole[:17] + whole, `{"city":"Paris","days":3}`, CumulativeStream},
+		{"on separate lines", whole[:12] + "\n" + whole[:20] + "\n" + whole + "\n", `{"city":"Paris","days":3}`, CumulativeStream},
+		{"nested objects", `{"o": {"a": 1, ` + `{"o": {"a": 1, "b": 2}}`, `{"o":{"a":1,"b":2}}`, CumulativeStream},
+		{"a broken last piece", `{'a': 1, ` + `{'a': 1, 'b': [2,],}`, `{"a":1,"b":[2]}`, CumulativeStream},
+	})
+	checkRefusals(t, []refusalCase{
+		{"a piece that is no prefix", `{"city": "Rome", ` + whole, ""},
+		{"pieces getting shorter", whole[:19] + whole[:9] + whole, ""},
+		{"the last piece cut", whole[:9] + whole[:19], ""},
+		{"a cut stream or re-sends", `{"a": [1, {"a": [1, 2]}`, "ambiguous"},
+	})
 }

@@ -42,7 +42,11 @@ const (
 	ExtractObject  Step = "extract_object"  // cut prose (or extra closing braces) around the object
 	Placeholders   Step = "placeholders"    // the prose around the object held brace placeholders ({city}), which are not objects
 	RepeatedObject Step = "repeated_object" // dropped copies of the object equal in value, back to back or in the prose after it
-	FixSyntax      Step = "json_repair"     // fixed the JSON syntax
+	// CumulativeStream: the text was the cumulative re-sends of a stream
+	// (a prefix, a longer prefix, then the whole object); the last is
+	// kept.
+	CumulativeStream Step = "cumulative_stream"
+	FixSyntax        Step = "json_repair" // fixed the JSON syntax
 	// The named syntax repairs of the scanner, reported with FixSyntax.
 	JoinStrings  Step = "join_strings"  // joined a string written as quoted pieces and '+' ('ab' + 'c')
 	MissingColon Step = "missing_colon" // inserted the colon missing between a key and its value
@@ -59,7 +63,7 @@ const (
 )
 
 // stepOrder is the order in which steps are reported.
-var stepOrder = []Step{StripThinking, DoubleEncoded, TemplateTokens, CodeFence, ExtractObject, Placeholders, RepeatedObject, FixSyntax,
+var stepOrder = []Step{StripThinking, DoubleEncoded, TemplateTokens, CodeFence, ExtractObject, Placeholders, RepeatedObject, CumulativeStream, FixSyntax,
 	JoinStrings, MissingColon, StrayComma, MismatchedBracket, DoubledBraces, InvisibleSpace, MissingQuote}
 
 // Error is a refusal: the text could not be turned into one JSON value
@@ -265,13 +269,30 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 			return res, err
 		}
 	}
+	prefix := t[:start]
 	sc, err := scanObject(t[start:], !opt.FixSyntax, len(t)-start)
 	if err != nil {
-		return Result{}, err
+		// Cumulative re-sends of a stream: a prefix, a longer prefix,
+		// then the whole object. The last one is meant.
+		last, ok := cumulativeLast(t[start:])
+		if !ok || !opt.FixSyntax {
+			return Result{}, err
+		}
+		steps = append(steps, CumulativeStream)
+		start += last
+		if sc, err = scanObject(t[start:], false, len(t)-start); err != nil {
+			return Result{}, err // not reached: cumulativeLast scanned it
+		}
 	}
 	defer sc.release()
+	if sc.truncated && opt.FixSyntax {
+		if _, ok := cumulativeLast(t[start:]); ok {
+			// {"a": {"a": 1}: a stream cut off, or the re-sends of one?
+			return Result{}, malformed("the text reads both as a stream cut off and as a stream sent again from its start; which is meant is ambiguous")
+		}
+	}
 	span := t[start : start+sc.i]
-	prefix, suffix := t[:start], t[start+sc.i:]
+	suffix := t[start+sc.i:]
 
 	// After the object: extra closing braces, identical copies.
 	suffix = strings.TrimSpace(suffix)
@@ -561,4 +582,79 @@ func placeholderLen(s string) int {
 		return 0
 	}
 	return k + open
+}
+
+// maxResends bounds the pieces cumulativeLast looks at, so that its cost
+// stays linear.
+const maxResends = 64
+
+// cumulativeLast reads x, which does not scan as one object, as the
+// cumulative re-sends of a stream: pieces back to back, each a prefix of
+// the next, the last one a complete object. It returns where the last
+// piece starts. Since every piece is a prefix of the last, the last is the
+// one value meant, however the pieces are told apart.
+func cumulativeLast(x string) (int, bool) {
+	// The pieces start like x does: with '{' and the byte after it.
+	var starts []int
+	for q := 1; q < len(x); q++ {
+		n := strings.IndexByte(x[q:], '{')
+		if n < 0 {
+			break
+		}
+		q += n
+		if x[q+1:min(q+2, len(x))] == x[1:2] {
+			if len(starts) == maxResends {
+				return 0, false
+			}
+			starts = append(starts, q)
+		}
+	}
+	for a := len(starts) - 1; a >= 0; a-- {
+		qn := starts[a]
+		sc, err := scanObject(x[qn:], false, 0)
+		if err != nil {
+			continue
+		}
+		truncated, end := sc.truncated, qn+sc.i
+		sc.release()
+		if k := skipWhite(x, end); truncated || k < len(x) && strings.IndexByte("}],:\"'", x[k]) >= 0 {
+			continue // not complete, or an object nested in a larger one
+		}
+		if resends(x[:qn], x[qn:end], starts[:a]) {
+			return qn, true
+		}
+	}
+	return 0, false
+}
+
+// resends reports whether pre is one or more pieces, each a prefix (white
+// space aside) of last and of the piece after it, starting at 0 and at
+// some of starts.
+func resends(pre, last string, starts []int) bool {
+	b, prev, strict := 0, 0, false
+	for b < len(pre) {
+		l := 0
+		for l < len(last) && b+l < len(pre) && pre[b+l] == last[l] {
+			l++
+		}
+		// The piece ends at the last start within its common prefix with
+		// last (white space after it aside), or at the end of pre.
+		end, j := len(pre), 0
+		for j < len(starts) && starts[j] <= b {
+			j++
+		}
+		if len(strings.TrimRight(pre[b:], " \t\r\n")) > l { // not the last piece before last
+			for ; j < len(starts) && len(strings.TrimRight(pre[b:starts[j]], " \t\r\n")) <= l; j++ {
+				end = starts[j]
+			}
+		}
+		starts = starts[j:]
+		piece := strings.TrimRight(pre[b:end], " \t\r\n")
+		if len(piece) > l || len(piece) < prev || piece == "" {
+			return false
+		}
+		strict = strict || len(piece) < len(last)
+		prev, b = len(piece), end
+	}
+	return strict
 }

@@ -54,6 +54,7 @@ func TestEveryRefusalReasonIsCovered(t *testing.T) {
 		{`{"q": "he said "x" + "y" later"}`, "holds an unescaped quote next to a '+'", nil},
 		{`{"q": "a" + b}`, "is joined with '+' to something that is not a quoted string", nil},
 		{`{"q": "Use "+" to add"}`, "holds a quoted '+'", nil},
+		{`{"a": {"a": 1}`, "reads both as a stream cut off and as a stream sent again", nil},
 		{`{'a': 1}`, "JSON repair is disabled", &Options{StripThinking: true}},
 	}
 	var got []string
@@ -79,7 +80,7 @@ func TestEveryRefusalReasonIsCovered(t *testing.T) {
 		// repairBroken runs on text that did not parse; the scanner
 		// normalises all it accepts that is not JSON.
 		"the arguments are not valid JSON and could not be repaired without guessing": true,
-		"the arguments hold no JSON object": true, // the scanner starts at '{'
+		"the arguments hold no JSON object":                                           true, // the scanner starts at '{'
 	}
 	format := regexp.MustCompile(`malformed\("([^"]*)"`)
 	for _, file := range []string{"lenient.go", "scan.go"} {
