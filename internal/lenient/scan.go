@@ -548,9 +548,6 @@ func (sc *scanner) number() error {
 // word reads a bare identifier: a key when a ':' follows, else one of the
 // JSON or Python literals.
 func (sc *scanner) word() error {
-	if done, err := sc.missingOpenQuote(); done || err != nil {
-		return err
-	}
 	s := sc.s
 	j := sc.i
 	for j < len(s) {
@@ -559,6 +556,14 @@ func (sc *scanner) word() error {
 			break
 		}
 		j += n
+	}
+	// A word followed by a quote or more words may be a string missing
+	// its opening quote (one followed by a comma, colon or bracket, as a
+	// literal is, is not).
+	if j < len(s) && strings.IndexByte(",:{}[]\n", s[j]) < 0 {
+		if done, err := sc.missingOpenQuote(); done || err != nil {
+			return err
+		}
 	}
 	w := s[sc.i:j]
 	// A key: in key position (or after a value in an object: a missing
