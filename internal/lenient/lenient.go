@@ -288,7 +288,7 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 	if sc.truncated && opt.FixSyntax {
 		if _, ok := cumulativeLast(t[start:]); ok {
 			// {"a": {"a": 1}: a stream cut off, or the re-sends of one?
-			return Result{}, malformed("the text reads both as a stream cut off and as a stream sent again from its start; which is meant is ambiguous")
+			return Result{}, malformed("the text reads both as an unfinished stream and as a stream sent again from its start; which is meant is ambiguous")
 		}
 	}
 	span := t[start : start+sc.i]
