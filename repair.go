@@ -14,12 +14,15 @@ import (
 // validation, and only when the argument string does not parse as JSON (or
 // parses to a JSON string that itself holds an object). It repairs what
 // clearly means exactly one value: reasoning blocks, code fences, leaked
-// template tokens, prose and extra closing braces around a single object;
-// the same object sent several times back to back; layers of JSON-string
-// encoding; single, typographic and unescaped inner quotes, bare keys,
-// Python True/False/None, missing and trailing commas, comments, literal
-// control characters in strings; and a stream cut right after a complete
-// value, whose closing brackets are added.
+// template tokens, prose (with brace placeholders such as {city}) and
+// extra closing braces around a single object; the same object sent
+// several times (equal in value), back to back or in the prose; the
+// cumulative re-sends of a stream; layers of JSON-string encoding; single,
+// typographic and unescaped inner quotes, bare keys, Python
+// True/False/None, missing and trailing commas, comments, literal control
+// characters in strings; the classes named by the steps after
+// [RepairJSON]; and a stream cut right after a complete value, whose
+// closing brackets are added.
 //
 // Repair is linear in the size of the argument string, and runs on every
 // argument string [WithMaxArgumentBytes] admits.

@@ -4,14 +4,21 @@
 // decodes the result once (package jsonread), or checks it on its bytes.
 //
 // [Repair] undoes what clearly means exactly one value: reasoning blocks,
-// code fences, leaked template tokens, prose and extra closing braces
-// around a single object; the same object sent several times back to back;
-// layers of JSON-string encoding; and, in one linear pass of its scanner,
-// single, typographic and unescaped inner quotes, bare keys, Python
-// True/False/None, missing and trailing commas, comments, literal control
-// characters in strings, and a stream cut right after a complete value,
-// whose closing brackets are added. It never guesses: everything else is
-// refused with an [*Error].
+// code fences, leaked template tokens, prose (brace placeholders such as
+// {city} in it included) and extra closing braces around a single object;
+// the same object sent several times (equal in value), back to back or in
+// the prose; the cumulative re-sends of a stream; layers of JSON-string
+// encoding (a fenced block in a string, an object whose quotes are all
+// escaped); and, in one linear pass of its scanner, single, typographic
+// and unescaped inner quotes (inch marks included), bare keys, Python
+// True/False/None, missing and trailing commas, stray commas, missing
+// colons, missing opening quotes, strings written as quoted pieces and
+// '+', doubled braces, mismatched closing brackets with one reading,
+// comments (touching a value or not), invisible characters between
+// tokens, literal control characters in strings, and a stream cut right
+// after a complete value, whose closing brackets are added. Each named
+// repair is reported as a [Step]. It never guesses: everything else is
+// refused with an [*Error] whose reason names the fault.
 //
 // Every JSON text is checked with package jsonread. Repair is linear in the
 // length of its input.
