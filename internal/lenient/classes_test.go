@@ -267,6 +267,8 @@ func TestRepairReadsACommentTouchingAValue(t *testing.T) {
 	checkRefusals(t, []refusalCase{
 		{"a quote in the comment", `{"a": "x"//y", "b": 1}`, "unescaped quote"},
 		{"a block comment never closed", `{"a": 1 /* note`, "cut off inside a comment"},
+		{"the text ends in the comment", `{"a": "x"// note`, "a comment touches a quote"},
+		{"the comment swallows the brace", `{"a": "x"//note}`, "a comment touches a quote"},
 	})
 }
 

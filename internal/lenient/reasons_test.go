@@ -54,6 +54,7 @@ func TestEveryRefusalReasonIsCovered(t *testing.T) {
 		{`{"q": "he said "x" + "y" later"}`, "holds an unescaped quote next to a '+'", nil},
 		{`{"q": "a" + b}`, "is joined with '+' to something that is not a quoted string", nil},
 		{`{"q": "Use "+" to add"}`, "holds a quoted '+'", nil},
+		{`{"a": "x"// note`, "a comment touches a quote inside the string at byte 6", nil},
 		{`{"a": {"a": 1}`, "reads both as an unfinished stream and as a stream sent again", nil},
 		{`{'a': 1}`, "JSON repair is disabled", &Options{StripThinking: true}},
 	}

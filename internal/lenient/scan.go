@@ -795,6 +795,8 @@ func touchingComment(s string, k int) bool {
 	}
 	end = skipInvisible(s, end)
 	if end >= len(s) {
+		// The text ends after the comment: a stream cut inside the
+		// string is as likely.
 		return false
 	}
 	switch s[end] {
@@ -881,7 +883,11 @@ func (sc *scanner) str(q rune) error {
 	start := b.Len()
 	b.WriteByte('"')
 	inner := 0 // unescaped quotes inside the value
+	touched := false // a comment touched a quote that did not close the value
 	cut := func() error {
+		if touched {
+			return malformed("a comment touches a quote inside the string at byte %d, and whether the quote ends the string is ambiguous", sc.i)
+		}
 		if keyPos && inner > 0 {
 			// {"a" b}: the key's quote did not close it, since no colon
 			// follows; the text is not cut inside the key.
@@ -984,6 +990,9 @@ func (sc *scanner) str(q rune) error {
 					b.WriteByte('"')
 					sc.endString(start, i+n, keyPos)
 					return nil
+				}
+				if j := i + n; j < len(s) && (s[j] == '#' || strings.HasPrefix(s[j:], "//") || strings.HasPrefix(s[j:], "/*")) {
+					touched = true
 				}
 				// An unescaped quote inside the value: it closes an inner
 				// quote when the string's closing quote follows right
