@@ -882,7 +882,7 @@ func (sc *scanner) str(q rune) error {
 	b := &sc.out
 	start := b.Len()
 	b.WriteByte('"')
-	inner := 0 // unescaped quotes inside the value
+	inner := 0       // unescaped quotes inside the value
 	touched := false // a comment touched a quote that did not close the value
 	cut := func() error {
 		if touched {
