@@ -16,12 +16,15 @@ import (
 // does not parse as JSON (or parses to a JSON string that itself holds an
 // object). It repairs what
 // clearly means exactly one value: reasoning blocks, code fences, leaked
-// template tokens, prose and extra closing braces around a single object;
-// the same object sent several times back to back; layers of JSON-string
-// encoding; single, typographic and unescaped inner quotes, bare keys,
-// Python True/False/None, missing and trailing commas, comments, literal
-// control characters in strings; and a stream cut right after a complete
-// value, whose closing brackets are added.
+// template tokens, prose (with brace placeholders such as {city}) and
+// extra closing braces around a single object; the same object sent
+// several times (equal in value), back to back or in the prose; the
+// cumulative re-sends of a stream; layers of JSON-string encoding; single,
+// typographic and unescaped inner quotes, bare keys, Python
+// True/False/None, missing and trailing commas, comments, literal control
+// characters in strings; the classes named by the steps after
+// [RepairJSON]; and a stream cut right after a complete value, whose
+// closing brackets are added.
 //
 // Repair is linear in the size of the argument string, and runs on every
 // argument string [WithMaxArgumentBytes] admits.
@@ -44,8 +47,57 @@ const (
 	RepairTemplateTokens RepairStep = "template_tokens" // removed leaked template tokens
 	RepairCodeFence      RepairStep = "code_fence"      // removed a markdown code fence
 	RepairExtractObject  RepairStep = "extract_object"  // cut prose (or extra closing braces) around the object
-	RepairRepeatedObject RepairStep = "repeated_object" // dropped identical copies of the object sent back to back
-	RepairJSON           RepairStep = "json_repair"     // fixed the JSON syntax
+	// RepairPlaceholders: the prose around the object held brace
+	// placeholders ({city}, {{name}}): one name in braces, which is not an
+	// object, so it is neither taken for the object nor for a second one.
+	RepairPlaceholders   RepairStep = "placeholders"
+	RepairRepeatedObject RepairStep = "repeated_object" // dropped copies of the object (equal in value, members in any order), back to back or in the prose after it
+	// RepairCumulativeStream: the arguments were the cumulative re-sends of
+	// a stream (a prefix, a longer prefix, then the whole object, back to
+	// back); the last, complete one is kept. A text that also reads as one
+	// stream cut off is refused.
+	RepairCumulativeStream RepairStep = "cumulative_stream"
+	RepairJSON             RepairStep = "json_repair" // fixed the JSON syntax
+
+	// The named syntax repairs, each reported after RepairJSON.
+
+	// RepairJoinStrings: joined a string written as quoted pieces and '+'
+	// ('abc' + 'def' is "abcdef"). A piece holding an unescaped quote, or a
+	// piece joined to anything but a quoted string, is refused.
+	RepairJoinStrings RepairStep = "join_strings"
+
+	// RepairMissingColon: inserted the colon missing between a key and its
+	// value ("key" "value", "key" 2, key 'value'), which white space
+	// separates. A key followed by anything but a value is refused.
+	RepairMissingColon RepairStep = "missing_colon"
+
+	// RepairStrayComma: dropped a comma right after an object's opening
+	// brace, before any member, or right after the complete top-level
+	// object, before no other value.
+	RepairStrayComma RepairStep = "stray_comma"
+
+	// RepairMismatchedBracket: read a ']' that can close nothing but an
+	// open object as '}', or added the ']' missing right before the
+	// closing braces that end the object. A mismatched bracket with
+	// another reading, and a ']' among the closers after the complete
+	// object, are refused.
+	RepairMismatchedBracket RepairStep = "mismatched_bracket"
+
+	// RepairDoubledBraces: read an object written with doubled braces
+	// ({{ … }}, as template engines escape them). An object opened with
+	// "{{" must close with "}}"; nested objects may be doubled or not.
+	RepairDoubledBraces RepairStep = "doubled_braces"
+
+	// RepairInvisibleSpace: read Unicode white space and invisible format
+	// characters (zero-width space, word joiner, byte order mark) between
+	// tokens as white space. Inside a string they are kept as characters.
+	RepairInvisibleSpace RepairStep = "invisible_space"
+
+	// RepairMissingQuote: added the opening quote of a key or string value
+	// whose closing quote is present ({name": "Ann"}, {"a": New York"}),
+	// when the text before the quote is on one line and holds no quote,
+	// bracket, comma or colon. A value with neither quote is refused.
+	RepairMissingQuote RepairStep = "missing_quote"
 )
 
 // MaxNestingDepth is the deepest nesting of objects and arrays the repair

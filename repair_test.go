@@ -186,7 +186,7 @@ func TestRepairArgumentsRefusesWhatNeedsAGuess(t *testing.T) {
 		{name: "cut right after an inner quote", raw: `{"q": "the "best"`, reason: "cut off inside a string value"},
 		{name: "cut after a string ending in a space", raw: `{"q": "New York "`, reason: "cut off inside a string value"},
 		{name: "unpaired inner quote before a comma", raw: `{"q": "say "hi", "n": 1}`, reason: "unescaped quote"},
-		{name: "unpaired inner quote before a brace", raw: `{"q": "a 5" screen"}`, reason: "unescaped quote"},
+		{name: "unpaired inner quote before a brace", raw: `{"q": "a "5 screen"}`, reason: "unescaped quote"}, // "a 5\" screen" is an inch mark: repaired (issue 18)
 		{name: "inner quote followed by a comma", raw: `{"q": "she said "no", then left"}`, reason: "unescaped quote"},
 		{name: "too large", raw: `{"a": "` + strings.Repeat("x", 100) + `"}`, opt: func(o *repairOptions) { o.maxBytes = 50 }, reason: "more than the limit of 50 bytes"},
 		{name: "repair disabled", raw: `{'a': 1}`, opt: func(o *repairOptions) { o.jsonRepair = false }, reason: "JSON repair is disabled"},
@@ -308,6 +308,11 @@ func TestRepairStepsAreLenientSteps(t *testing.T) {
 		{RepairTemplateTokens, lenient.TemplateTokens}, {RepairCodeFence, lenient.CodeFence},
 		{RepairExtractObject, lenient.ExtractObject}, {RepairRepeatedObject, lenient.RepeatedObject},
 		{RepairJSON, lenient.FixSyntax},
+		{RepairJoinStrings, lenient.JoinStrings}, {RepairMissingColon, lenient.MissingColon},
+		{RepairStrayComma, lenient.StrayComma}, {RepairMismatchedBracket, lenient.MismatchedBracket},
+		{RepairDoubledBraces, lenient.DoubledBraces}, {RepairPlaceholders, lenient.Placeholders},
+		{RepairInvisibleSpace, lenient.InvisibleSpace}, {RepairMissingQuote, lenient.MissingQuote},
+		{RepairCumulativeStream, lenient.CumulativeStream},
 	}
 	for _, p := range pairs {
 		if string(p.exported) != string(p.internal) {

@@ -4,14 +4,21 @@
 // decodes the result once (package jsonread), or checks it on its bytes.
 //
 // [Repair] undoes what clearly means exactly one value: reasoning blocks,
-// code fences, leaked template tokens, prose and extra closing braces
-// around a single object; the same object sent several times back to back;
-// layers of JSON-string encoding; and, in one linear pass of its scanner,
-// single, typographic and unescaped inner quotes, bare keys, Python
-// True/False/None, missing and trailing commas, comments, literal control
-// characters in strings, and a stream cut right after a complete value,
-// whose closing brackets are added. It never guesses: everything else is
-// refused with an [*Error].
+// code fences, leaked template tokens, prose (brace placeholders such as
+// {city} in it included) and extra closing braces around a single object;
+// the same object sent several times (equal in value), back to back or in
+// the prose; the cumulative re-sends of a stream; layers of JSON-string
+// encoding (a fenced block in a string, an object whose quotes are all
+// escaped); and, in one linear pass of its scanner, single, typographic
+// and unescaped inner quotes (inch marks included), bare keys, Python
+// True/False/None, missing and trailing commas, stray commas, missing
+// colons, missing opening quotes, strings written as quoted pieces and
+// '+', doubled braces, mismatched closing brackets with one reading,
+// comments (touching a value or not), invisible characters between
+// tokens, literal control characters in strings, and a stream cut right
+// after a complete value, whose closing brackets are added. Each named
+// repair is reported as a [Step]. It never guesses: everything else is
+// refused with an [*Error] whose reason names the fault.
 //
 // Every JSON text is checked with package jsonread. Repair is linear in the
 // length of its input.
@@ -19,9 +26,12 @@ package lenient
 
 import (
 	"fmt"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/saidex/saidex-go/internal/jsonread"
 )
@@ -37,12 +47,31 @@ const (
 	TemplateTokens Step = "template_tokens" // removed leaked template tokens
 	CodeFence      Step = "code_fence"      // removed a markdown code fence
 	ExtractObject  Step = "extract_object"  // cut prose (or extra closing braces) around the object
-	RepeatedObject Step = "repeated_object" // dropped identical copies of the object sent back to back
-	FixSyntax      Step = "json_repair"     // fixed the JSON syntax
+	Placeholders   Step = "placeholders"    // the prose around the object held brace placeholders ({city}), which are not objects
+	RepeatedObject Step = "repeated_object" // dropped copies of the object equal in value, back to back or in the prose after it
+	// CumulativeStream: the text was the cumulative re-sends of a stream
+	// (a prefix, a longer prefix, then the whole object); the last is
+	// kept.
+	CumulativeStream Step = "cumulative_stream"
+	FixSyntax        Step = "json_repair" // fixed the JSON syntax
+	// The named syntax repairs of the scanner, reported with FixSyntax.
+	JoinStrings  Step = "join_strings"  // joined a string written as quoted pieces and '+' ('ab' + 'c')
+	MissingColon Step = "missing_colon" // inserted the colon missing between a key and its value
+	StrayComma   Step = "stray_comma"   // dropped a comma before an object's first member, or after the object
+	// MismatchedBracket: read a ']' that can only close an object as '}',
+	// or added the ']' missing before the closing braces of the object.
+	MismatchedBracket Step = "mismatched_bracket"
+	DoubledBraces     Step = "doubled_braces" // read an object written {{ … }} (template-escaped braces)
+	// InvisibleSpace: read Unicode white space and invisible format
+	// characters (zero-width space, word joiner) between tokens as white
+	// space.
+	InvisibleSpace Step = "invisible_space"
+	MissingQuote   Step = "missing_quote" // added the opening quote of a key or string value whose closing quote is present
 )
 
 // stepOrder is the order in which steps are reported.
-var stepOrder = []Step{StripThinking, DoubleEncoded, TemplateTokens, CodeFence, ExtractObject, RepeatedObject, FixSyntax}
+var stepOrder = []Step{StripThinking, DoubleEncoded, TemplateTokens, CodeFence, ExtractObject, Placeholders, RepeatedObject, CumulativeStream, FixSyntax,
+	JoinStrings, MissingColon, StrayComma, MismatchedBracket, DoubledBraces, InvisibleSpace, MissingQuote}
 
 // Error is a refusal: the text could not be turned into one JSON value
 // without guessing.
@@ -138,6 +167,14 @@ func unwrapString(res Result, opt Options, layer int) (Result, error) {
 			}
 			inner.Steps = slices.Concat(res.Steps, []Step{DoubleEncoded}, dropStep(inner.Steps, DoubleEncoded))
 			return inner, nil
+		case strings.HasPrefix(t, "```") && strings.Contains(t, "{"):
+			// A JSON string holding a fenced code block with the object.
+			inner, err := repairLayer(t, opt, l+1)
+			if err != nil {
+				return res, nil // a string value that looks like a fence
+			}
+			inner.Steps = slices.Concat(res.Steps, []Step{DoubleEncoded}, dropStep(inner.Steps, DoubleEncoded))
+			return inner, nil
 		case strings.HasPrefix(t, `"`):
 			v, err := jsonread.Decode(t)
 			next, isString := v.(string)
@@ -202,8 +239,9 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 	}
 
 	// An object whose quotes are all escaped: {\"a\": 1}.
-	if strings.HasPrefix(t, `{\"`) && layer < maxEncodingLayers {
-		if v, err := jsonread.Decode(`"` + t + `"`); err == nil {
+	// With white space, line breaks or prose around it: { \n \"a\": 1 }.
+	if i := strings.IndexByte(t, '{'); i >= 0 && strings.HasPrefix(strings.TrimLeft(t[i+1:], " \t\r\n"), `\"`) && layer < maxEncodingLayers {
+		if v, err := jsonread.Decode(`"` + controlEscaper.Replace(t) + `"`); err == nil {
 			if s, ok := v.(string); ok {
 				res, err := repairLayer(s, opt, layer+1)
 				if err != nil {
@@ -216,7 +254,10 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 	}
 
 	// Extraction of the single object.
-	start := strings.IndexByte(t, '{')
+	start, placeholders := objectStart(t, 0)
+	if placeholders {
+		steps = append(steps, Placeholders)
+	}
 	if start < 0 {
 		if strings.TrimSpace(templateToken.ReplaceAllString(fence.ReplaceAllString(t, ""), "")) == "" {
 			return Result{}, malformed("the arguments hold only template tokens or an empty code fence, no JSON object")
@@ -229,13 +270,36 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 			return res, err
 		}
 	}
+	// The same, the string's content a fenced block: Args: "```json\n{…".
+	if q := strings.LastIndexByte(t[:start], '"'); q >= 0 && strings.HasPrefix(t[q+1:start], "```") && layer < maxEncodingLayers {
+		if res, ok, err := encodedInProse(t, q, steps, opt, layer); ok {
+			return res, err
+		}
+	}
+	prefix := t[:start]
 	sc, err := scanObject(t[start:], !opt.FixSyntax, len(t)-start)
 	if err != nil {
-		return Result{}, err
+		// Cumulative re-sends of a stream: a prefix, a longer prefix,
+		// then the whole object. The last one is meant.
+		last, ok := cumulativeLast(t[start:])
+		if !ok || !opt.FixSyntax {
+			return Result{}, err
+		}
+		steps = append(steps, CumulativeStream)
+		start += last
+		if sc, err = scanObject(t[start:], false, len(t)-start); err != nil {
+			return Result{}, err // not reached: cumulativeLast scanned it
+		}
 	}
 	defer sc.release()
+	if sc.truncated && opt.FixSyntax {
+		if _, ok := cumulativeLast(t[start:]); ok {
+			// {"a": {"a": 1}: a stream cut off, or the re-sends of one?
+			return Result{}, malformed("the text reads both as an unfinished stream and as a stream sent again from its start; which is meant is ambiguous")
+		}
+	}
 	span := t[start : start+sc.i]
-	prefix, suffix := t[:start], t[start+sc.i:]
+	suffix := t[start+sc.i:]
 
 	// After the object: extra closing braces, identical copies.
 	suffix = strings.TrimSpace(suffix)
@@ -244,14 +308,39 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 			steps = addStep(steps, ExtractObject)
 			suffix = strings.TrimSpace(s)
 		}
-		for strings.HasPrefix(suffix, "{") {
-			same, rest := repeatedCopy(sc, span, suffix)
+		if strings.HasPrefix(suffix, "]") && !strings.Contains(prefix, "[") {
+			return Result{}, malformed("closing brackets after the complete object match no opening bracket")
+		}
+		// Copies of the object, back to back or in the prose after it,
+		// are dropped; the prose between them is kept for classifyAround.
+		var prose strings.Builder
+		for {
+			k, _ := objectStart(suffix, 0)
+			if k < 0 {
+				break
+			}
+			same, rest := repeatedCopy(sc, span, suffix[k:])
 			if !same {
-				return Result{}, malformed("two different JSON objects were sent; send one object per call")
+				if k == 0 {
+					return Result{}, malformed("two different JSON objects were sent; send one object per call")
+				}
+				break // classifyAround refuses the second object
 			}
 			steps = addStep(steps, RepeatedObject)
+			prose.WriteString(suffix[:k])
+			prose.WriteByte(' ')
 			suffix = strings.TrimSpace(rest)
 		}
+		if prose.Len() > 0 {
+			prose.WriteString(suffix)
+			suffix = strings.TrimSpace(prose.String())
+		}
+	}
+	if s, ok := strings.CutPrefix(suffix, ","); ok && opt.FixSyntax && !sc.truncated && !strings.ContainsAny(s, "{[") {
+		// {"a": 1},  : a comma after the complete object, before no other
+		// value.
+		steps = addStep(steps, StrayComma)
+		suffix = strings.TrimSpace(s)
 	}
 	around, err := classifyAround(prefix, suffix)
 	if err != nil {
@@ -264,7 +353,7 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 	// The object itself: its canonical text, or its text as written when
 	// it needed no normalisation.
 	if sc.normalised {
-		return Result{JSON: sc.out.String(), Steps: append(steps, FixSyntax)}, nil
+		return Result{JSON: sc.out.String(), Steps: append(append(steps, FixSyntax), sc.steps...)}, nil
 	}
 	// repairBroken runs only on text that did not parse: a span that is
 	// that text but for JSON white space cannot.
@@ -284,7 +373,7 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 // such a string.
 func encodedInProse(t string, q int, steps []Step, opt Options, layer int) (res Result, ok bool, err error) {
 	inner, n, isString := jsonread.DecodeString(t[q:])
-	if !isString || !strings.HasPrefix(strings.TrimSpace(inner), "{") {
+	if in := strings.TrimSpace(inner); !isString || !strings.HasPrefix(in, "{") && !strings.HasPrefix(in, "```") {
 		return Result{}, false, nil
 	}
 	around, err := classifyAround(t[:q], t[q+n:])
@@ -302,7 +391,7 @@ func encodedInProse(t string, q int, steps []Step, opt Options, layer int) (res 
 // repeatedCopy reports whether suffix starts with a copy of the scanned
 // object (possibly cut off, when it is a prefix of the first copy's text),
 // and returns the text after it. Two copies are the same when their
-// canonical texts are.
+// values are (see sameValue).
 func repeatedCopy(first *scanner, span, suffix string) (bool, string) {
 	sc2, err := scanObject(suffix, false, 0) // suffix may hold many copies
 	if err != nil || sc2.truncated {
@@ -313,8 +402,28 @@ func repeatedCopy(first *scanner, span, suffix string) (bool, string) {
 		return strings.HasPrefix(span, strings.TrimSpace(suffix)), ""
 	}
 	defer sc2.release()
-	return first.out.String() == sc2.out.String(), suffix[sc2.i:]
+	return sameValue(first.out.String(), sc2.out.String()), suffix[sc2.i:]
 }
+
+// sameValue reports whether the canonical texts a and b are the same JSON
+// value: the same text, or texts that decode to equal values (members in
+// another order, escapes written otherwise). Numbers are compared as
+// written: 1.0 and 1 differ.
+func sameValue(a, b string) bool {
+	if a == b {
+		return true
+	}
+	va, err := jsonread.Read(a)
+	if err != nil {
+		return false
+	}
+	vb, err := jsonread.Read(b)
+	return err == nil && reflect.DeepEqual(va, vb)
+}
+
+// controlEscaper escapes the line breaks and tabs of a text that is read
+// as the content of a JSON string.
+var controlEscaper = strings.NewReplacer("\n", `\n`, "\r", `\r`, "\t", `\t`)
 
 var (
 	thinkOpen  = regexp.MustCompile(`(?i)<think(?:ing)?>`)
@@ -419,8 +528,10 @@ func classifyAround(prefix, suffix string) ([]Step, error) {
 	if strings.HasSuffix(p, "[") || strings.HasSuffix(p, ",") || strings.HasPrefix(s, ",") || strings.HasPrefix(s, "]") {
 		return nil, malformed("the object is one item of a larger value; send the arguments as one JSON object")
 	}
-	if strings.Contains(s, "{") {
+	if i, placeholders := objectStart(s, 0); i >= 0 {
 		return nil, malformed("two JSON objects were sent (one in the text after the first); send one object per call")
+	} else if placeholders {
+		steps = append(steps, Placeholders)
 	}
 	if mayHoldFence(p) && fence.MatchString(p) || mayHoldFence(s) && fence.MatchString(s) {
 		steps = append(steps, CodeFence)
@@ -430,4 +541,127 @@ func classifyAround(prefix, suffix string) ([]Step, error) {
 		steps = append(steps, ExtractObject)
 	}
 	return steps, nil
+}
+
+// objectStart returns the index of the first '{' in s at or after from
+// that is not a brace placeholder, or -1, and whether placeholders were
+// skipped.
+func objectStart(s string, from int) (int, bool) {
+	skipped := false
+	for {
+		i := strings.IndexByte(s[from:], '{')
+		if i < 0 {
+			return -1, skipped
+		}
+		i += from
+		n := placeholderLen(s[i:])
+		if n == 0 {
+			return i, skipped
+		}
+		skipped = true
+		from = i + n
+	}
+}
+
+// placeholderLen returns the length of the brace placeholder s starts
+// with ({city}, { first_name }, {{user.id}}, {0}), or 0. A placeholder
+// holds one name and nothing else, so it is never an object: an object
+// needs a colon or is empty.
+func placeholderLen(s string) int {
+	open := 1
+	if strings.HasPrefix(s, "{{") {
+		open = 2
+	}
+	j := skipWhite(s, open)
+	k := j
+	for k < len(s) {
+		r, n := utf8.DecodeRuneInString(s[k:])
+		if r != '_' && (k == j || r != '-' && r != '.') && !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			break // a name starts with a letter, a digit or '_'
+		}
+		k += n
+	}
+	if k == j {
+		return 0
+	}
+	k = skipWhite(s, k)
+	if !strings.HasPrefix(s[k:], strings.Repeat("}", open)) {
+		return 0
+	}
+	return k + open
+}
+
+// maxResends bounds the pieces cumulativeLast looks at, so that its cost
+// stays linear.
+const maxResends = 64
+
+// cumulativeLast reads x, which does not scan as one object, as the
+// cumulative re-sends of a stream: pieces back to back, each a prefix of
+// the next, the last one a complete object. It returns where the last
+// piece starts. Since every piece is a prefix of the last, the last is the
+// one value meant, however the pieces are told apart.
+func cumulativeLast(x string) (int, bool) {
+	// The pieces start like x does: with '{' and the byte after it.
+	var starts []int
+	for q := 1; q < len(x); q++ {
+		n := strings.IndexByte(x[q:], '{')
+		if n < 0 {
+			break
+		}
+		q += n
+		if x[q+1:min(q+2, len(x))] == x[1:2] {
+			if len(starts) == maxResends {
+				return 0, false
+			}
+			starts = append(starts, q)
+		}
+	}
+	for a := len(starts) - 1; a >= 0; a-- {
+		qn := starts[a]
+		sc, err := scanObject(x[qn:], false, 0)
+		if err != nil {
+			continue
+		}
+		truncated, end := sc.truncated, qn+sc.i
+		sc.release()
+		if k := skipWhite(x, end); truncated || k < len(x) && strings.IndexByte("}],:\"'", x[k]) >= 0 {
+			continue // not complete, or an object nested in a larger one
+		}
+		if resends(x[:qn], x[qn:end], starts[:a]) {
+			return qn, true
+		}
+	}
+	return 0, false
+}
+
+// resends reports whether pre is one or more pieces, each a prefix (white
+// space aside) of last and of the piece after it, starting at 0 and at
+// some of starts.
+func resends(pre, last string, starts []int) bool {
+	b, prev, strict := 0, 0, false
+	for b < len(pre) {
+		l := 0
+		for l < len(last) && b+l < len(pre) && pre[b+l] == last[l] {
+			l++
+		}
+		// The piece ends at the last start within its common prefix with
+		// last (white space after it aside), or at the end of pre.
+		end, j := len(pre), 0
+		for j < len(starts) && starts[j] <= b {
+			j++
+		}
+		if len(strings.TrimRight(pre[b:], " \t\r\n")) > l { // not the last piece before last
+			for ; j < len(starts) && len(strings.TrimRight(pre[b:starts[j]], " \t\r\n")) <= l; j++ {
+				end = starts[j]
+			}
+		}
+		starts = starts[j:]
+		piece := strings.TrimRight(pre[b:end], " \t\r\n")
+		if len(piece) > l || len(piece) < prev || piece == "" {
+			return false
+		}
+		strict = strict || len(piece) < len(last)
+		prev, b = len(piece), end
+	}
+	return strict
 }

@@ -244,6 +244,9 @@ func FuzzRepair(f *testing.F) {
 	} {
 		f.Add(s)
 	}
+	for _, s := range classSeeds {
+		f.Add(s)
+	}
 	for _, s := range corpusRawArguments(f) {
 		f.Add(s)
 	}

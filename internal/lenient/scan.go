@@ -2,6 +2,7 @@ package lenient
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -52,6 +53,12 @@ type scanner struct {
 	// lastStr is where the canonical text of the last string read starts,
 	// or -1 when the last value read is not a string.
 	lastStr int
+	// steps lists the named syntax repairs made (each once).
+	steps []Step
+	// noQuoteBefore is where the last search of missingOpenQuote that
+	// found nothing stopped: a search from before it stops there too, so
+	// it is not repeated (a line of bare words stays linear).
+	noQuoteBefore int
 }
 
 // errNeedsRepair stops a strict scan at the first normalisation.
@@ -104,6 +111,17 @@ func (sc *scanner) normalise() error {
 	return nil
 }
 
+// note records the named syntax repair st (a normalisation).
+func (sc *scanner) note(st Step) error {
+	if err := sc.normalise(); err != nil {
+		return err
+	}
+	if !slices.Contains(sc.steps, st) {
+		sc.steps = append(sc.steps, st)
+	}
+	return nil
+}
+
 func (sc *scanner) run() error {
 	for !sc.done {
 		if sc.i >= len(sc.s) || mayBeSpace[sc.s[sc.i]] {
@@ -115,6 +133,11 @@ func (sc *scanner) run() error {
 			return sc.atEOF()
 		}
 		c := sc.s[sc.i]
+		if sc.state == stColon && c != ':' {
+			if err := sc.missingColon(); err != nil {
+				return err
+			}
+		}
 		switch {
 		case c == '{' || c == '[':
 			if err := sc.valueStart(); err != nil {
@@ -123,7 +146,18 @@ func (sc *scanner) run() error {
 			if len(sc.stack) >= jsonread.MaxDepth {
 				return malformed("the arguments are nested deeper than %d levels", jsonread.MaxDepth)
 			}
-			sc.stack = append(sc.stack, c)
+			if c == '{' && sc.i+1 < len(sc.s) && sc.s[sc.i+1] == '{' {
+				// {{ … }}: braces doubled, as template engines escape
+				// them ('{' never starts a key, so "{{" has no other
+				// reading). The object must close with "}}".
+				if err := sc.note(DoubledBraces); err != nil {
+					return err
+				}
+				sc.stack = append(sc.stack, doubledBrace)
+				sc.i++
+			} else {
+				sc.stack = append(sc.stack, c)
+			}
 			sc.out.WriteByte(c)
 			sc.i++
 			sc.started = true
@@ -146,6 +180,14 @@ func (sc *scanner) run() error {
 			sc.state = stValue
 			sc.afterOpen, sc.afterComma = false, false
 		case c == ',':
+			if sc.state == stKey && sc.afterOpen {
+				// {, "a": 1}: a stray comma before the first member.
+				if err := sc.note(StrayComma); err != nil {
+					return err
+				}
+				sc.i++
+				continue
+			}
 			if sc.state != stAfterValue {
 				return sc.unexpected()
 			}
@@ -180,11 +222,38 @@ func (sc *scanner) run() error {
 	return nil
 }
 
+// missingColon inserts the colon missing between a key and its value:
+// "key" "value", "key" 2, key 'value'. The key and the value must be
+// apart, by white space or a comment; anything but a value after a key is
+// refused.
+func (sc *scanner) missingColon() error {
+	if sc.i == 0 || !valueAhead(sc.s[sc.i:]) {
+		return malformed("a key before byte %d of the object is not followed by a colon and a value", sc.i)
+	}
+	if c := sc.s[sc.i-1]; c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != '/' && c < utf8.RuneSelf {
+		return malformed("a key before byte %d of the object is not followed by a colon and a value", sc.i)
+	}
+	if err := sc.note(MissingColon); err != nil {
+		return err
+	}
+	sc.out.WriteByte(':')
+	sc.state = stValue
+	sc.afterOpen, sc.afterComma = false, false
+	return nil
+}
+
+// doubledBrace is the bracket stack's entry for an object opened with "{{".
+const doubledBrace = 'D'
+
+// top returns the innermost open bracket, '{' for a doubled brace, or 0.
 func (sc *scanner) top() byte {
 	if len(sc.stack) == 0 {
 		return 0
 	}
-	return sc.stack[len(sc.stack)-1]
+	if t := sc.stack[len(sc.stack)-1]; t != doubledBrace {
+		return t
+	}
+	return '{'
 }
 
 // valueStart checks that a value may start here. A value right after
@@ -229,6 +298,15 @@ func (sc *scanner) closeBracket(c byte) error {
 	if c == ']' {
 		open = '['
 	}
+	if top := sc.top(); top != open && top != 0 {
+		if err := sc.mismatched(c); err != nil {
+			return err
+		}
+		if c == '}' { // the array was closed: now close the object
+			return sc.closeBracket(c)
+		}
+		c, open = '}', '{' // a ']' read as '}'
+	}
 	if sc.top() != open {
 		return sc.unexpected()
 	}
@@ -246,10 +324,65 @@ func (sc *scanner) closeBracket(c byte) error {
 	default: // a key without a value
 		return sc.unexpected()
 	}
+	if sc.stack[len(sc.stack)-1] == doubledBrace {
+		if !strings.HasPrefix(sc.s[sc.i:], "}}") {
+			return malformed("an object opened with doubled braces '{{' is closed with a single '}' at byte %d", sc.i)
+		}
+		sc.i++
+	}
 	sc.pendingComma = false // a trailing comma
 	sc.stack = sc.stack[:len(sc.stack)-1]
 	sc.out.WriteByte(c)
 	sc.i++
+	sc.valueDone()
+	sc.lastStr = -1
+	return nil
+}
+
+// mismatched repairs a closing bracket c that does not match the open
+// container, where one reading only exists:
+//
+//   - a ']' while an object is open and no array is: it can close nothing
+//     but the object, so it is read as '}';
+//   - a '}' while an array is open, right after an item (or a trailing
+//     comma), when only the objects around the array are open and only
+//     their closing braces follow: the array's ']' is missing. (Were more
+//     members to follow, the '}' could as well be a mistyped ']'.)
+//
+// It inserts the missing ']' (for a '}'); the caller then closes the
+// object. Everything else is refused.
+func (sc *scanner) mismatched(c byte) error {
+	depth := len(sc.stack)
+	if slices.Contains(sc.stack, doubledBrace) {
+		return malformed("a closing bracket at byte %d of the object does not match the open one", sc.i)
+	}
+	if c == ']' {
+		if slices.Contains(sc.stack, '[') {
+			return malformed("a ']' at byte %d of the object closes an object, and which bracket is missing is ambiguous", sc.i)
+		}
+		return sc.note(MismatchedBracket)
+	}
+	if slices.Contains(sc.stack[:depth-1], '[') || !(sc.state == stAfterValue || sc.afterComma) {
+		return malformed("a '}' at byte %d of the object closes an array, and which bracket is missing is ambiguous", sc.i)
+	}
+	// Only the closing braces of the open objects follow.
+	j := sc.i
+	for n := 0; n < depth-1; n++ {
+		j = skipWhite(sc.s, j)
+		if j >= len(sc.s) || sc.s[j] != '}' {
+			return malformed("a '}' at byte %d of the object closes an array, and which bracket is missing is ambiguous", sc.i)
+		}
+		j++
+	}
+	if k := skipWhite(sc.s, j); k < len(sc.s) && (sc.s[k] == ',' || sc.s[k] == ']') {
+		return malformed("a '}' at byte %d of the object closes an array, and which bracket is missing is ambiguous", sc.i)
+	}
+	if err := sc.note(MismatchedBracket); err != nil {
+		return err
+	}
+	sc.pendingComma = false
+	sc.stack = sc.stack[:depth-1]
+	sc.out.WriteByte(']')
 	sc.valueDone()
 	sc.lastStr = -1
 	return nil
@@ -339,10 +472,10 @@ func (sc *scanner) skipSpace() error {
 			sc.i += 2 + j + 2
 		case c >= utf8.RuneSelf:
 			r, n := utf8.DecodeRuneInString(sc.s[sc.i:])
-			if !unicode.IsSpace(r) && r != '\uFEFF' {
+			if !isInvisible(r) {
 				return nil
 			}
-			if err := sc.normalise(); err != nil {
+			if err := sc.note(InvisibleSpace); err != nil {
 				return err
 			}
 			sc.i += n
@@ -424,11 +557,19 @@ func (sc *scanner) word() error {
 		}
 		j += n
 	}
+	// A word followed by a quote or more words may be a string missing
+	// its opening quote (one followed by a comma, colon or bracket, as a
+	// literal is, is not).
+	if j < len(s) && strings.IndexByte(",:{}[]\n", s[j]) < 0 {
+		if done, err := sc.missingOpenQuote(); done || err != nil {
+			return err
+		}
+	}
 	w := s[sc.i:j]
 	// A key: in key position (or after a value in an object: a missing
 	// comma) and followed by a colon.
 	keyPos := sc.state == stKey || (sc.state == stAfterValue && sc.top() == '{')
-	if keyPos && nextIsColon(s[j:]) {
+	if keyPos && (nextIsColon(s[j:]) || sc.state == stKey && skipWhite(s, j) > j && valueAhead(s[skipWhite(s, j):])) {
 		if err := sc.normalise(); err != nil {
 			return err
 		}
@@ -476,9 +617,98 @@ func (sc *scanner) word() error {
 	return nil
 }
 
+// missingOpenQuote reads a key or a string value whose opening quote is
+// missing and whose closing quote is present: {name": "Ann"}, {"a": hello
+// world"}. The text up to the quote, on one line, holds no quote,
+// backslash, control character or bracket, comma or colon; the quote is
+// followed by a colon (a key) or closes the value (a comma, a closing
+// bracket, the end of the text). done is false, with no error, when the
+// text is not such a string.
+func (sc *scanner) missingOpenQuote() (done bool, err error) {
+	if sc.state != stKey && sc.state != stValue || sc.i < sc.noQuoteBefore {
+		return false, nil
+	}
+	s := sc.s
+	k := sc.i
+	defer func() {
+		if !done {
+			sc.noQuoteBefore = k
+		}
+	}()
+	for k < len(s) {
+		c := s[k]
+		if c == '"' || c == '\'' || c < 0x20 || c == '\\' || strings.IndexByte(",:{}[]", c) >= 0 {
+			break
+		}
+		if c >= utf8.RuneSelf {
+			r, n := utf8.DecodeRuneInString(s[k:])
+			if isQuote(r) || r == utf8.RuneError {
+				break
+			}
+			k += n
+			continue
+		}
+		k++
+	}
+	if k >= len(s) || (s[k] != '"' && s[k] != '\'') || endsInSpace(s[sc.i:k]) {
+		return false, nil
+	}
+	key := sc.state == stKey
+	if key && !nextIsColon(s[k+1:]) || !key && !closingValue(s, k+1) {
+		return false, nil
+	}
+	if err := sc.note(MissingQuote); err != nil {
+		return true, err
+	}
+	if key {
+		sc.comma()
+	} else if err := sc.valueStart(); err != nil {
+		return true, err
+	}
+	start := sc.out.Len()
+	sc.out.WriteByte('"')
+	sc.out.WriteString(s[sc.i:k])
+	sc.out.WriteByte('"')
+	sc.endString(start, k+1, key)
+	return true, nil
+}
+
+// closingValue reports whether a quote that ends at s[j] closes a value:
+// white space, then the end of the text, a comma or a closing bracket.
+func closingValue(s string, j int) bool {
+	k := skipInvisible(s, j)
+	return k >= len(s) || s[k] == ',' || s[k] == '}' || s[k] == ']'
+}
+
 func nextIsColon(s string) bool {
-	s = strings.TrimLeft(s, " \t\r\n")
-	return strings.HasPrefix(s, ":")
+	return strings.HasPrefix(s[skipInvisible(s, 0):], ":")
+}
+
+// isInvisible reports whether r is white space between tokens: Unicode
+// white space, or a format character (zero-width space, word joiner, byte
+// order mark), which shows as nothing.
+func isInvisible(r rune) bool {
+	return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r)
+}
+
+// skipInvisible returns the index of the first rune at or after j in s
+// that is not JSON white space or invisible (see isInvisible).
+func skipInvisible(s string, j int) int {
+	for j < len(s) {
+		switch c := s[j]; {
+		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
+			j++
+		case c >= utf8.RuneSelf:
+			r, n := utf8.DecodeRuneInString(s[j:])
+			if !isInvisible(r) {
+				return j
+			}
+			j += n
+		default:
+			return j
+		}
+	}
+	return j
 }
 
 // isQuote reports whether r opens a string: ", ', or a typographic quote.
@@ -506,15 +736,16 @@ func closes(open, r rune) bool {
 
 // closingHere reports whether a closing quote that ends at s[j] really ends
 // the string: it does when what follows is the end of the text, a comma, a
-// colon, a closing bracket, another string (a missing comma), or a comment
-// after white space. Otherwise it is a quote inside the value.
-func closingHere(s string, j int, inArray bool) bool {
-	k := j
-	for k < len(s) && (s[k] == ' ' || s[k] == '\t' || s[k] == '\r' || s[k] == '\n') {
-		k++
-	}
+// colon, a closing bracket, another string (a missing comma), a comment
+// after white space, or, after a key, white space and a value (a missing
+// colon). Otherwise it is a quote inside the value.
+func closingHere(s string, j int, inArray, key bool) bool {
+	k := skipInvisible(s, j)
 	if k >= len(s) {
 		return true
+	}
+	if key && k > j && valueAhead(s[k:]) {
+		return true // "key" "value": a missing colon
 	}
 	if strings.ContainsRune(s[j:k], '\n') && isBareKeyAhead(s[k:]) {
 		return true // a missing comma before a bare key on the next line
@@ -522,10 +753,11 @@ func closingHere(s string, j int, inArray bool) bool {
 	switch s[k] {
 	case ',', ':', '}', ']':
 		return true
-	case '/':
-		return k > j && (strings.HasPrefix(s[k:], "//") || strings.HasPrefix(s[k:], "/*"))
-	case '#':
-		return k > j
+	case '/', '#':
+		if s[k] == '/' && !strings.HasPrefix(s[k:], "//") && !strings.HasPrefix(s[k:], "/*") {
+			return false
+		}
+		return k > j || touchingComment(s, k)
 	}
 	r, n := utf8.DecodeRuneInString(s[k:])
 	if !isQuote(r) {
@@ -535,6 +767,75 @@ func closingHere(s string, j int, inArray bool) bool {
 	// does; in an object only a key (a string followed by a colon), since
 	// "a "b"" is a value ending in a quoted word.
 	return inArray || isKeyAhead(s[k+n:], r)
+}
+
+// touchingComment reports whether the comment at s[k], which touches the
+// quote before it ("x"// note), ends a string: it holds no quote (else the
+// quote and the slashes may be the value's characters), and after it come,
+// on a later line or after a block comment's end, a comma, a closing
+// bracket or a key.
+func touchingComment(s string, k int) bool {
+	var body string
+	var end int
+	if strings.HasPrefix(s[k:], "/*") {
+		e := strings.Index(s[k+2:], "*/")
+		if e < 0 {
+			return false
+		}
+		body, end = s[k+2:k+2+e], k+2+e+2
+	} else {
+		e := strings.IndexByte(s[k:], '\n')
+		if e < 0 {
+			return false
+		}
+		body, end = s[k:k+e], k+e
+	}
+	if strings.ContainsFunc(body, isQuote) {
+		return false
+	}
+	end = skipInvisible(s, end)
+	if end >= len(s) {
+		// The text ends after the comment: a stream cut inside the
+		// string is as likely.
+		return false
+	}
+	switch s[end] {
+	case ',', '}', ']':
+		return true
+	}
+	r, n := utf8.DecodeRuneInString(s[end:])
+	return isBareKeyAhead(s[end:]) || isQuote(r) && isKeyAhead(s[end+n:], r)
+}
+
+// valueAhead reports whether s starts with a value: a quote, a number, an
+// opening bracket, or a JSON or Python literal.
+func valueAhead(s string) bool {
+	if s == "" {
+		return false
+	}
+	switch c := s[0]; {
+	case c == '{' || c == '[' || c == '-' || (c >= '0' && c <= '9'):
+		return true
+	}
+	r, _ := utf8.DecodeRuneInString(s)
+	if isQuote(r) {
+		return true
+	}
+	for _, lit := range [...]string{"true", "false", "null", "True", "False", "None"} {
+		if strings.HasPrefix(s, lit) && !isIdentByte(s, len(lit)) {
+			return true
+		}
+	}
+	return false
+}
+
+// isIdentByte reports whether s[i] continues an identifier.
+func isIdentByte(s string, i int) bool {
+	if i >= len(s) {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	return r == '_' || r == '$' || unicode.IsLetter(r) || unicode.IsDigit(r)
 }
 
 // isKeyAhead reports whether s, which follows an opening quote q, holds the
@@ -581,8 +882,17 @@ func (sc *scanner) str(q rune) error {
 	b := &sc.out
 	start := b.Len()
 	b.WriteByte('"')
-	inner := 0 // unescaped quotes inside the value
+	inner := 0       // unescaped quotes inside the value
+	touched := false // a comment touched a quote that did not close the value
 	cut := func() error {
+		if touched {
+			return malformed("a comment touches a quote inside the string at byte %d, and whether the quote ends the string is ambiguous", sc.i)
+		}
+		if keyPos && inner > 0 {
+			// {"a" b}: the key's quote did not close it, since no colon
+			// follows; the text is not cut inside the key.
+			return malformed("a key at byte %d is not followed by a colon and a value (or holds an unescaped quote)", sc.i)
+		}
 		if keyPos {
 			return malformed("the argument string was cut off inside a key")
 		}
@@ -652,7 +962,17 @@ func (sc *scanner) str(q rune) error {
 		default:
 			r, n := utf8.DecodeRuneInString(s[i:])
 			if closes(q, r) {
-				if closingHere(s, i+n, !keyPos && sc.top() == '[') {
+				if next, plus := plusAhead(s, i+n); plus {
+					// 'ab' + 'c': a string written as quoted pieces.
+					q2, n2, err := sc.joinedPiece(s, i, n, next, inner, cut)
+					if err != nil {
+						return err
+					}
+					q, i, inner = q2, next+n2, 0
+					continue
+				}
+				pairsInner := inner%2 == 1 && strings.HasPrefix(s[i+n:], string(r)) && closingHere(s, i+2*n, !keyPos && sc.top() == '[', keyPos)
+				if !pairsInner && closingHere(s, i+n, !keyPos && sc.top() == '[', keyPos) {
 					if inner > 0 && strings.TrimLeftFunc(s[i+n:], unicode.IsSpace) == "" { // stops at the first non-space
 						// The text ends right after a quote, in a value
 						// that already held quotes: whether this one
@@ -671,11 +991,20 @@ func (sc *scanner) str(q rune) error {
 					sc.endString(start, i+n, keyPos)
 					return nil
 				}
-				// An unescaped quote inside the value.
+				if j := i + n; j < len(s) && (s[j] == '#' || strings.HasPrefix(s[j:], "//") || strings.HasPrefix(s[j:], "/*")) {
+					touched = true
+				}
+				// An unescaped quote inside the value: it closes an inner
+				// quote when the string's closing quote follows right
+				// after it ("say "hi""), else it opens one, unless it is
+				// an inch or second mark (a 27" monitor: after a digit,
+				// with no inner quote open), which pairs with nothing.
 				if err := sc.normalise(); err != nil {
 					return err
 				}
-				inner++
+				if pairsInner || inner%2 == 1 || !isMark(s, i) {
+					inner++
+				}
 				if r == '"' {
 					b.WriteString(`\"`)
 					i += n
@@ -690,6 +1019,64 @@ func (sc *scanner) str(q rune) error {
 			i += n
 		}
 	}
+}
+
+// isMark reports whether the quote at s[i] follows a digit: an inch or
+// second mark (27" monitor, 5' 11").
+func isMark(s string, i int) bool {
+	return i > 0 && s[i-1] >= '0' && s[i-1] <= '9'
+}
+
+// plusAhead reports whether s[j:], the text after a closing quote, starts
+// with a '+' after optional white space, and returns the index past the
+// '+' and the white space after it.
+func plusAhead(s string, j int) (int, bool) {
+	k := skipWhite(s, j)
+	if k >= len(s) || s[k] != '+' {
+		return j, false
+	}
+	return skipWhite(s, k+1), true
+}
+
+// joinedPiece checks the join of a string's quoted piece, whose closing
+// quote is s[i:i+n], with the piece that opens at s[next], after a '+'.
+// It returns the next piece's opening quote and its length. A join is a
+// repair only when it is the one reading: the piece held no unescaped
+// quote (else the quote and '+' may be characters of the value), a quoted
+// piece follows, and, when no white space surrounds the '+', the quotes
+// do not face white space ("Use "+" here" is a value holding a quoted
+// plus sign, not two pieces).
+func (sc *scanner) joinedPiece(s string, i, n, next, inner int, cut func() error) (rune, int, error) {
+	if inner > 0 {
+		return 0, 0, malformed("a string at byte %d holds an unescaped quote next to a '+', and where it ends is ambiguous", sc.i)
+	}
+	if next >= len(s) {
+		return 0, 0, cut()
+	}
+	q2, n2 := utf8.DecodeRuneInString(s[next:])
+	if !isQuote(q2) {
+		return 0, 0, malformed("a string at byte %d is joined with '+' to something that is not a quoted string; send the value as one string", sc.i)
+	}
+	if next == i+n+1 { // "a"+"b": no white space around the '+'
+		before, _ := utf8.DecodeLastRuneInString(s[:i])
+		after, _ := utf8.DecodeRuneInString(s[next+n2:])
+		if unicode.IsSpace(before) || unicode.IsSpace(after) {
+			return 0, 0, malformed("a string at byte %d holds a quoted '+', and whether it joins two pieces is ambiguous", sc.i)
+		}
+	}
+	if err := sc.note(JoinStrings); err != nil {
+		return 0, 0, err
+	}
+	return q2, n2, nil
+}
+
+// skipWhite returns the index of the first byte at or after j in s that is
+// not JSON white space.
+func skipWhite(s string, j int) int {
+	for j < len(s) && (s[j] == ' ' || s[j] == '\t' || s[j] == '\r' || s[j] == '\n') {
+		j++
+	}
+	return j
 }
 
 // endString moves past a string whose canonical text starts at out[start].

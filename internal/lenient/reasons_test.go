@@ -1,0 +1,106 @@
+package lenient
+
+import (
+	"errors"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// Every refusal reason the package can give is covered by an input that
+// gets it, and the reason names what is wrong with that input.
+func TestEveryRefusalReasonIsCovered(t *testing.T) {
+	noThinking := Options{FixSyntax: true}
+	tests := []struct {
+		raw, reason string
+		opt         *Options // default: fix
+	}{
+		{"", "the arguments are empty", nil},
+		{" \n ", "the arguments are only white space", nil},
+		{`{"a":` + strings.Repeat("[", 10001), "the arguments are nested deeper than", nil},
+		{"<think>x</think>", "the arguments hold only a reasoning block", nil},
+		{"<think>x</think>{'a': 1}", "stripping reasoning is disabled", &noThinking},
+		{"<think>x {'a': 1}", "a <think> block is never closed", nil},
+		{"<|im_end|>", "only template tokens or an empty code fence", nil},
+		{"hello", "the arguments hold text but no JSON object", nil},
+		{`{'a': 1}}]}`, "closing brackets after the complete object match no opening bracket", nil},
+		{`{"a": 1}{"a": 2}`, "two different JSON objects were sent", nil},
+		{`[{'a': 1}]`, "the object is one item of a larger value", nil},
+		{`{"a": 1} or {"b": 2}`, "two JSON objects were sent (one in the text after the first)", nil},
+		{`{"a"}`, "a key before byte 4 of the object is not followed by a colon and a value", nil},
+		{`{"a" b}`, "a key at byte 1 is not followed by a colon and a value", nil},
+		{`{{"a": 1}`, "closed with a single '}'", nil},
+		{`{{"a": [1}}`, "does not match the open one", nil},
+		{`{"xs": [{"a": 1]}`, "a ']' at byte 15 of the object closes an object", nil},
+		{`{"xs": [1}, "b": 2}`, "a '}' at byte 9 of the object closes an array", nil},
+		{`{"a": "x`, "cut off inside a string value", nil},
+		{`{"a": 1`, "cut off right after a number", nil},
+		{`{"a"`, "cut off after a key, before its value", nil},
+		{`{"a": [`, "cut off right after an opening bracket", nil},
+		{`{"a": 1,`, "cut off after a comma", nil},
+		{`{"a":`, "cut off after a colon, before the value", nil},
+		{`{"a": @}`, "unexpected character '@' at byte 6", nil},
+		{`{"a": 1 /* x`, "cut off inside a comment", nil},
+		{`{"a": -`, "cut off inside a number", nil},
+		{`{"a": 1.}`, "a number at byte 6 is not a valid JSON number", nil},
+		{`{"a": 01}`, "a number at byte 6 is not a valid JSON number", nil},
+		{`{ab`, "cut off inside a key", nil},
+		{`{"a": 1, "b": 2 c}`, "a bare word where a key or value belongs", nil},
+		{`{"a": tr`, "cut off inside a value", nil},
+		{`{"a": hello, "b": 1}`, "is not quoted and is not true, false or null", nil},
+		{`{"a": "\u12G4"}`, "has an invalid \\u escape", nil},
+		{`{"q": "say "hi", then", "b": 1}`, "holds an unescaped quote, and where the value ends is ambiguous", nil},
+		{`{"q": "he said "x" + "y" later"}`, "holds an unescaped quote next to a '+'", nil},
+		{`{"q": "a" + b}`, "is joined with '+' to something that is not a quoted string", nil},
+		{`{"q": "Use "+" to add"}`, "holds a quoted '+'", nil},
+		{`{"a": "x"// note`, "a comment touches a quote inside the string at byte 6", nil},
+		{`{"a": {"a": 1}`, "reads both as an unfinished stream and as a stream sent again", nil},
+		{`{'a': 1}`, "JSON repair is disabled", &Options{StripThinking: true}},
+	}
+	var got []string
+	for _, tt := range tests {
+		opt := fix
+		if tt.opt != nil {
+			opt = *tt.opt
+		}
+		_, err := Repair(tt.raw, opt)
+		var e *Error
+		if !errors.As(err, &e) {
+			t.Errorf("Repair(%.60q): %v, want a refusal", tt.raw, err)
+			continue
+		}
+		if !strings.Contains(e.Reason, tt.reason) {
+			t.Errorf("Repair(%.60q): reason %q, want it to contain %q", tt.raw, e.Reason, tt.reason)
+		}
+		got = append(got, e.Reason)
+	}
+
+	// Each reason written in the package's source is among those given.
+	unreachable := map[string]bool{
+		// repairBroken runs on text that did not parse; the scanner
+		// normalises all it accepts that is not JSON.
+		"the arguments are not valid JSON and could not be repaired without guessing": true,
+		"the arguments hold no JSON object":                                           true, // the scanner starts at '{'
+	}
+	format := regexp.MustCompile(`malformed\("([^"]*)"`)
+	for _, file := range []string{"lenient.go", "scan.go"} {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range format.FindAllStringSubmatch(string(src), -1) {
+			prefix, _, _ := strings.Cut(m[1], "%")
+			if prefix == "" || unreachable[m[1]] {
+				continue
+			}
+			covered := false
+			for _, r := range got {
+				covered = covered || strings.HasPrefix(r, prefix)
+			}
+			if !covered {
+				t.Errorf("no test input gets the reason %q", m[1])
+			}
+		}
+	}
+}
