@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/saidex/saidex-go/internal/corpus"
+	"github.com/saidex/saidex-go/internal/corpusfile"
 )
 
 // TestDevCorpusHasNoSilentCorruption runs the shared dev corpus through a
@@ -17,7 +18,7 @@ func TestDevCorpusHasNoSilentCorruption(t *testing.T) {
 	if _, err := os.Stat(path); err != nil {
 		t.Skipf("corpus not present: %v", err)
 	}
-	cases, err := corpus.Load(path)
+	cases, err := corpusfile.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}

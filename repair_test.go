@@ -1,15 +1,14 @@
 package saidex
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
-	"os"
 	"runtime"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/saidex/saidex-go/internal/corpusfile"
 	"github.com/saidex/saidex-go/internal/jsonread"
 	"github.com/saidex/saidex-go/internal/jsonvalue"
 	"github.com/saidex/saidex-go/internal/lenient"
@@ -20,27 +19,11 @@ func defaultRepairOptions() repairOptions {
 	return cfg.repairOptions()
 }
 
-// corpusRawArguments returns the raw argument strings of the shared corpus,
-// or nil when it is absent.
+// corpusRawArguments returns the raw argument strings of the shared dev
+// corpus, or nil when it is absent.
 func corpusRawArguments(tb testing.TB) []string {
 	tb.Helper()
-	f, err := os.Open("../shared/corpus/dev.jsonl")
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	var out []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 1<<20), 16<<20)
-	for sc.Scan() {
-		var c struct {
-			Raw string `json:"raw_arguments"`
-		}
-		if json.Unmarshal(sc.Bytes(), &c) == nil {
-			out = append(out, c.Raw)
-		}
-	}
-	return out
+	return corpusfile.RawArguments("../shared/corpus/dev.jsonl")
 }
 
 // sameJSON compares two decoded JSON values: key order free, numbers numeric.

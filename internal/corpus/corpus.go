@@ -1,79 +1,23 @@
-// Package corpus loads the malformed tool-call corpus (shared/corpus) and
-// scores saidex on it through the public API, as the corpus README says.
+// Package corpus scores saidex on the malformed tool-call corpus
+// (shared/corpus; read by package corpusfile) through the public API, as
+// the corpus README says.
 package corpus
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"sort"
 	"strings"
 	"sync"
 
 	saidex "github.com/saidex/saidex-go"
+	"github.com/saidex/saidex-go/internal/corpusfile"
 	"github.com/saidex/saidex-go/internal/jsonread"
 	"github.com/saidex/saidex-go/internal/jsonvalue"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/tools"
 )
-
-// Case is one line of a corpus file.
-type Case struct {
-	ID       string `json:"id"`
-	Category string `json:"category"`
-	Source   string `json:"source"`
-	Tool     struct {
-		Name        string          `json:"name"`
-		Description string          `json:"description"`
-		Parameters  json.RawMessage `json:"parameters"`
-	} `json:"tool"`
-	RawArguments  string          `json:"raw_arguments"`
-	Expect        string          `json:"expect"`
-	WantArguments json.RawMessage `json:"want_arguments"`
-	WantIssues    []IssueKey      `json:"want_issues"`
-	Note          string          `json:"note"`
-}
-
-// IssueKey is the (path, kind) pair issues are compared on.
-type IssueKey struct {
-	Path string `json:"path"`
-	Kind string `json:"kind"`
-}
-
-// Load reads a JSONL corpus file.
-func Load(path string) ([]Case, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return Read(f)
-}
-
-// Read reads JSONL corpus cases from r.
-func Read(r io.Reader) ([]Case, error) {
-	var cases []Case
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
-	line := 0
-	for sc.Scan() {
-		line++
-		b := strings.TrimSpace(sc.Text())
-		if b == "" {
-			continue
-		}
-		var c Case
-		if err := json.Unmarshal([]byte(b), &c); err != nil {
-			return nil, fmt.Errorf("line %d: %w", line, err)
-		}
-		cases = append(cases, c)
-	}
-	return cases, sc.Err()
-}
 
 // Verdict is how one case scored.
 type Verdict string
@@ -90,7 +34,7 @@ const (
 
 // Outcome is the scored result of one case.
 type Outcome struct {
-	Case    *Case
+	Case    *corpusfile.Case
 	Verdict Verdict
 	Detail  string
 	// Issue counts for precision and recall on invalid cases.
@@ -118,7 +62,7 @@ func (t *recordingTool) Call(_ context.Context, input string) (string, error) {
 
 // Score runs one case through a ToolNode with default options (plus opts)
 // and no correction model, and scores it.
-func Score(ctx context.Context, c *Case, opts ...saidex.Option) Outcome {
+func Score(ctx context.Context, c *corpusfile.Case, opts ...saidex.Option) Outcome {
 	o := Outcome{Case: c}
 	rec := &recordingTool{name: c.Tool.Name}
 	var params any = c.Tool.Parameters
@@ -171,11 +115,11 @@ func Score(ctx context.Context, c *Case, opts ...saidex.Option) Outcome {
 		case cr.Err != nil && len(cr.Issues) == 0:
 			o.Verdict, o.Detail = OverStrict, describe(cr)
 		default:
-			got := map[IssueKey]bool{}
+			got := map[corpusfile.IssueKey]bool{}
 			for _, is := range cr.Issues {
-				got[IssueKey{Path: is.Path, Kind: string(is.Kind)}] = true
+				got[corpusfile.IssueKey{Path: is.Path, Kind: string(is.Kind)}] = true
 			}
-			want := map[IssueKey]bool{}
+			want := map[corpusfile.IssueKey]bool{}
 			for _, k := range c.WantIssues {
 				want[k] = true
 			}
@@ -217,7 +161,7 @@ func describe(cr saidex.CallReport) string {
 	return "issues: " + strings.Join(parts, "; ")
 }
 
-func keys(m map[IssueKey]bool) []string {
+func keys(m map[corpusfile.IssueKey]bool) []string {
 	var out []string
 	for k := range m {
 		out = append(out, k.Path+" "+k.Kind)

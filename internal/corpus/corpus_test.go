@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/saidex/saidex-go/internal/corpusfile"
 )
 
 func TestEqualComparesJSONValues(t *testing.T) {
@@ -60,7 +62,7 @@ func TestScoreClassifiesOutcomes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cases, err := Read(strings.NewReader(tt.line))
+			cases, err := corpusfile.Read(strings.NewReader(tt.line))
 			if err != nil || len(cases) != 1 {
 				t.Fatalf("Read: %v (%d cases)", err, len(cases))
 			}

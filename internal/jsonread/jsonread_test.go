@@ -1,36 +1,20 @@
 package jsonread
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
-	"os"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/saidex/saidex-go/internal/corpusfile"
 )
 
 // corpusRawArguments returns the raw argument strings of the shared dev
 // corpus, or nil when it is absent.
 func corpusRawArguments(tb testing.TB) []string {
 	tb.Helper()
-	f, err := os.Open("../../../shared/corpus/dev.jsonl")
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	var out []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 1<<20), 16<<20)
-	for sc.Scan() {
-		var c struct {
-			Raw string `json:"raw_arguments"`
-		}
-		if json.Unmarshal(sc.Bytes(), &c) == nil {
-			out = append(out, c.Raw)
-		}
-	}
-	return out
+	return corpusfile.RawArguments("../../../shared/corpus/dev.jsonl")
 }
 
 // decoderVerdict is what encoding/json's Decoder with UseNumber says of s:

@@ -1,11 +1,9 @@
 package lenient
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"reflect"
 	"slices"
 	"strings"
@@ -13,6 +11,7 @@ import (
 	"time"
 
 	"github.com/saidex/saidex-go/internal/benchfixture"
+	"github.com/saidex/saidex-go/internal/corpusfile"
 	"github.com/saidex/saidex-go/internal/jsonread"
 )
 
@@ -22,23 +21,7 @@ var fix = Options{StripThinking: true, FixSyntax: true}
 // corpus, or nil when it is absent.
 func corpusRawArguments(tb testing.TB) []string {
 	tb.Helper()
-	f, err := os.Open("../../../shared/corpus/dev.jsonl")
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	var out []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 1<<20), 16<<20)
-	for sc.Scan() {
-		var c struct {
-			Raw string `json:"raw_arguments"`
-		}
-		if json.Unmarshal(sc.Bytes(), &c) == nil {
-			out = append(out, c.Raw)
-		}
-	}
-	return out
+	return corpusfile.RawArguments("../../../shared/corpus/dev.jsonl")
 }
 
 // TestScanWritesCompactCanonicalJSON pins the scanner's output: compact

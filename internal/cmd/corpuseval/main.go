@@ -27,6 +27,7 @@ import (
 
 	saidex "github.com/saidex/saidex-go"
 	"github.com/saidex/saidex-go/internal/corpus"
+	"github.com/saidex/saidex-go/internal/corpusfile"
 )
 
 func main() {
@@ -41,9 +42,9 @@ func main() {
 		flag.Usage()
 		os.Exit(2)
 	}
-	var cases []corpus.Case
+	var cases []corpusfile.Case
 	for _, f := range flag.Args() {
-		cs, err := corpus.Load(f)
+		cs, err := corpusfile.Load(f)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "corpuseval: %s: %v\n", f, err)
 			os.Exit(1)
@@ -126,7 +127,7 @@ func main() {
 
 // reportCoercion runs every case again with CoercionLax and lists the cases
 // whose outcome or arguments change compared with the strict run.
-func reportCoercion(ctx context.Context, cases []corpus.Case, strict []corpus.Outcome) {
+func reportCoercion(ctx context.Context, cases []corpusfile.Case, strict []corpus.Outcome) {
 	fmt.Println("\nwith WithCoercion(CoercionLax) (labels assume CoercionNone; not part of the score):")
 	changed, outside, coerced := 0, 0, 0
 	for i := range cases {
