@@ -251,28 +251,6 @@ func isPlainInt64(s string) bool {
 	return err == nil
 }
 
-// hasLooseNumber reports whether v holds a number written with a fraction
-// or an exponent, which CoercionLax may rewrite as an integer.
-func hasLooseNumber(v any) bool {
-	switch x := v.(type) {
-	case json.Number:
-		return strings.ContainsAny(string(x), ".eE")
-	case map[string]any:
-		for _, e := range x {
-			if hasLooseNumber(e) {
-				return true
-			}
-		}
-	case []any:
-		for _, e := range x {
-			if hasLooseNumber(e) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // jsonNumber is the parts of a JSON number: -?int(.frac)?([eE][+-]?exp)?
 type jsonNumber struct {
 	neg       bool

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/saidex/saidex-go/internal/benchfixture"
+	"github.com/saidex/saidex-go/internal/jsonvalue"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/tools"
 )
@@ -196,7 +197,7 @@ func fbAgrees(t *testing.T, s *compiledSchema, args string, lax bool) {
 	if err != nil || res.json != args || len(res.steps) > 0 {
 		t.Fatalf("accepted %q, which the repair stage turns into %q (steps %v, err %v)", args, res.json, res.steps, err)
 	}
-	if lax && hasLooseNumber(v) {
+	if lax && jsonvalue.HasLooseNumber(v) {
 		t.Fatalf("accepted %q under lax, but it holds a number CoercionLax may rewrite", args)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 
+	"github.com/saidex/saidex-go/internal/jsonvalue"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -126,7 +127,7 @@ func (n *ToolNode) checkCoerce(ctx context.Context, r *run, c *call, value any, 
 		// Valid: only integral numbers written as 5.0 may need rewriting,
 		// for the tool's decoder. The value is the same number, so the
 		// validators, which accepted it, do not run again.
-		if !hasLooseNumber(value) {
+		if !jsonvalue.HasLooseNumber(value) {
 			return nil, nil, nil
 		}
 		co := s.coerce(value)

@@ -66,3 +66,26 @@ func Equal(a, b any) bool {
 		return a == b
 	}
 }
+
+// HasLooseNumber reports whether the decoded JSON value v holds a
+// json.Number written with a fraction or an exponent (saidex's CoercionLax
+// may rewrite such a number as an integer).
+func HasLooseNumber(v any) bool {
+	switch x := v.(type) {
+	case json.Number:
+		return strings.ContainsAny(string(x), ".eE")
+	case map[string]any:
+		for _, e := range x {
+			if HasLooseNumber(e) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if HasLooseNumber(e) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -100,3 +100,24 @@ func FuzzEncodeRoundTrip(f *testing.F) {
 		}
 	})
 }
+
+func TestHasLooseNumber(t *testing.T) {
+	tests := []struct {
+		in   any
+		want bool
+	}{
+		{json.Number("3"), false},
+		{json.Number("-12"), false},
+		{json.Number("3.0"), true},
+		{json.Number("1e2"), true},
+		{json.Number("1E2"), true},
+		{map[string]any{"a": []any{"x", json.Number("2"), map[string]any{"b": json.Number("0.5")}}}, true},
+		{map[string]any{"a": []any{"1.5", true, nil}}, false}, // a string is not a number
+		{float64(1.5), false}, // only json.Number values are written numbers
+	}
+	for _, tt := range tests {
+		if got := HasLooseNumber(tt.in); got != tt.want {
+			t.Errorf("HasLooseNumber(%#v) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/saidex/saidex-go/internal/jsonvalue"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -316,29 +317,9 @@ func agrees(t *testing.T, s *jsonschema.Schema, data []byte, plain bool) {
 	if err := s.Validate(v); err != nil {
 		t.Fatalf("accepted %q, which santhosh-tekuri rejects: %v", data, err)
 	}
-	if plain && hasLooseNumber(v) {
+	if plain && jsonvalue.HasLooseNumber(v) {
 		t.Fatalf("accepted %q as plain, but it holds a number with a fraction or exponent", data)
 	}
-}
-
-func hasLooseNumber(v any) bool {
-	switch x := v.(type) {
-	case json.Number:
-		return strings.ContainsAny(string(x), ".eE")
-	case map[string]any:
-		for _, e := range x {
-			if hasLooseNumber(e) {
-				return true
-			}
-		}
-	case []any:
-		for _, e := range x {
-			if hasLooseNumber(e) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 type compiled struct {
