@@ -3,6 +3,7 @@ package saidex
 import (
 	"context"
 	"errors"
+	"os"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -14,25 +15,15 @@ import (
 )
 
 // fbSchema exercises every keyword the precheck supports: $ref, allOf,
-// anyOf, enums, formats, patterns, lengths, bounds and nesting.
-const fbSchema = `{
-  "type": "object",
-  "$defs": {"pos": {"type": "integer", "minimum": 1}},
-  "properties": {
-    "id":    {"$ref": "#/$defs/pos"},
-    "name":  {"type": "string", "minLength": 1, "maxLength": 3, "pattern": "^[a-zé]+$"},
-    "mail":  {"type": "string", "format": "email"},
-    "kind":  {"enum": ["a", false, null]},
-    "ratio": {"type": "number", "exclusiveMinimum": 0, "maximum": 1},
-    "tags":  {"type": "array", "minItems": 1, "maxItems": 2, "items": {"type": "string"}},
-    "either": {"anyOf": [{"type": "integer", "maximum": 9}, {"type": "string", "maxLength": 1}]},
-    "both":  {"allOf": [{"type": "integer"}, {"minimum": 5}], "maximum": 7},
-    "meta":  {"type": "object", "additionalProperties": {"type": "boolean"}, "maxProperties": 2},
-    "free":  {}
-  },
-  "required": ["id"],
-  "additionalProperties": false
-}`
+// anyOf, enums, formats, patterns, lengths, bounds and nesting. It is the
+// schema internal/precheck's own tests use.
+var fbSchema = func() string {
+	b, err := os.ReadFile("internal/precheck/testdata/every_keyword.json")
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}()
 
 func fixtureSchema(t testing.TB) *compiledSchema {
 	t.Helper()

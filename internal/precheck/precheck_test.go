@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"testing"
 
@@ -50,25 +51,17 @@ func decode(data []byte) (any, error) {
 }
 
 // everyKeyword exercises every keyword of the subset: $ref, allOf, anyOf,
-// enums, formats, patterns, lengths, bounds and nesting.
-const everyKeyword = `{
-  "type": "object",
-  "$defs": {"pos": {"type": "integer", "minimum": 1}},
-  "properties": {
-    "id":    {"$ref": "#/$defs/pos"},
-    "name":  {"type": "string", "minLength": 1, "maxLength": 3, "pattern": "^[a-zé]+$"},
-    "mail":  {"type": "string", "format": "email"},
-    "kind":  {"enum": ["a", false, null]},
-    "ratio": {"type": "number", "exclusiveMinimum": 0, "maximum": 1},
-    "tags":  {"type": "array", "minItems": 1, "maxItems": 2, "items": {"type": "string"}},
-    "either": {"anyOf": [{"type": "integer", "maximum": 9}, {"type": "string", "maxLength": 1}]},
-    "both":  {"allOf": [{"type": "integer"}, {"minimum": 5}], "maximum": 7},
-    "meta":  {"type": "object", "additionalProperties": {"type": "boolean"}, "maxProperties": 2},
-    "free":  {}
-  },
-  "required": ["id"],
-  "additionalProperties": false
-}`
+// enums, formats, patterns, lengths, bounds and nesting. The root
+// package's precheck tests run the node on the same schema.
+var everyKeyword = mustReadFile("testdata/every_keyword.json")
+
+func mustReadFile(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
 
 // nested is what invopop/jsonschema reflects for a struct holding a named
 // struct and a slice of structs: the root and every struct behind $ref.
