@@ -193,7 +193,9 @@ func TestFeedbackLimitCountsConsecutiveFeedbackTurnsFromTheConversation(t *testi
 	bad := `{"city": "Paris", "days": 30}`
 	fb := feedbackText(t, `{"city": "Paris", "days": 20}`)
 	unreadable := feedbackText(t, `{"city": "Par`)
-	fbTurn := func(id string) turn { return turn{[]llms.ToolCall{tc(id, "get_weather", `{"city": "Paris", "days": 20}`)}, []string{fb}} }
+	fbTurn := func(id string) turn {
+		return turn{[]llms.ToolCall{tc(id, "get_weather", `{"city": "Paris", "days": 20}`)}, []string{fb}}
+	}
 	cases := []struct {
 		name  string
 		turns []any
