@@ -215,8 +215,7 @@ func (n *ToolNode) executeOne(ctx context.Context, r *run, c *call) error {
 	}
 	c.status = statusAnswered
 	if c.tool == nil { // OutcomeUnknownTool
-		c.output = fmt.Sprintf("Error: %s is not a valid tool, try one of [%s].", quotedName(c.name), n.toolNames())
-		c.isError = true
+		c.output, c.isError = n.unknownToolMessage(c.name), true
 		return nil
 	}
 	input := c.args
@@ -284,6 +283,12 @@ func (n *ToolNode) answerToolError(c *call, err error) (stop error) {
 	}
 	c.isError, c.err = true, err
 	return nil
+}
+
+// unknownToolMessage is the answer to a call naming a tool the node does
+// not have.
+func (n *ToolNode) unknownToolMessage(name string) string {
+	return fmt.Sprintf("Error: %s is not a valid tool, try one of [%s].", quotedName(name), n.toolNames())
 }
 
 // maxQuotedName is how much of an unknown tool's name an error message quotes.

@@ -31,10 +31,12 @@ import (
 //
 // What WrapModel found is attached to each choice that has tool calls and
 // read with [CheckedCalls]: one [CallReport] per tool call, whose Outcome
-// is feedback for a call that must not run (its Output is the feedback
-// text to answer it with), unknown_tool for a call naming a tool the node
-// does not have, and otherwise says where its arguments came from
-// (executed: the model's own, possibly repaired; corrected; salvaged).
+// is feedback (or feedback_limit) for a call that must not run (its Output
+// is the feedback text to answer it with), unknown_tool for a call naming
+// a tool the node does not have (its Output is the error a node answers it
+// with), and otherwise says where the arguments of a call ready to run
+// came from: [OutcomeReady] (the model's own, possibly repaired; nothing
+// ran), corrected or salvaged.
 // Calls whose id repeats an earlier id are reported dropped and left in
 // place.
 //
@@ -138,7 +140,12 @@ func (n *ToolNode) checkResponse(ctx context.Context, messages []llms.MessageCon
 		l := locs[k]
 		ch := out.Choices[l.choice]
 		rep := reports[k]
-		if c.status == statusValid {
+		if c.status == statusValid && c.tool == nil { // OutcomeUnknownTool
+			rep.Output, rep.IsError = n.unknownToolMessage(c.name), true // execute.go
+		} else if c.status == statusValid {
+			if rep.Outcome == OutcomeExecuted {
+				rep.Outcome = OutcomeReady // nothing ran
+			}
 			rep.Arguments = c.jsonArguments()
 			if c.args != c.raw {
 				old := ch.ToolCalls[l.index]
