@@ -19,14 +19,10 @@
 //		if err != nil {
 //			return err
 //		}
-//		choice := resp.Choices[0]
-//		if len(choice.ToolCalls) == 0 {
-//			fmt.Println(choice.Content) // the answer
+//		ai := saidex.AIMessageFromResponse(resp) // the text and tool calls of every choice
+//		if !saidex.MessageHasToolCalls(ai) {
+//			fmt.Println(resp.Choices[0].Content) // the answer
 //			return nil
-//		}
-//		ai := llms.MessageContent{Role: llms.ChatMessageTypeAI}
-//		for _, tc := range choice.ToolCalls {
-//			ai.Parts = append(ai.Parts, tc)
 //		}
 //		// The AI message with repaired arguments, then one tool message per call.
 //		if messages, err = node.Invoke(ctx, append(messages, ai)); err != nil {
