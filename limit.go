@@ -35,7 +35,10 @@ import (
 // answer without it or ask the user; its outcome is
 // [OutcomeFeedbackLimit]. The call's id is answered, as always. With
 // [WithOnUnresolved]([UnresolvedRaise]) the run returns a
-// [*FeedbackLimitError] instead, before any call executes.
+// [*FeedbackLimitError] instead, before any call executes. (A node with
+// that policy answers no call with feedback itself, so what it counts is
+// the feedback in the conversation it is given, such as that of a node in
+// the default policy earlier in the same thread.)
 //
 // Correction: the limit replaces only feedback the agent would receive. A
 // call is still sent to the correction model first (a repeated call is
