@@ -2,11 +2,14 @@ package saidex
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
+	"github.com/saidex/saidex-go/internal/corpusfile"
 	"github.com/saidex/saidex-go/saidextest"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/tools"
@@ -474,4 +477,61 @@ func TestEveryFeedbackTextCarriesTheMarker(t *testing.T) {
 	if isNodeFeedback(limitFeedback(&call{name: "get_weather"}, 2), "get_weathe") {
 		t.Errorf("a prefix of the tool name matches the marker")
 	}
+}
+
+// TestCorpusFeedbackCarriesTheMarkerAndRepeatsAreCaught runs every case of
+// the shared dev corpus as a first call, then sends the same call again in
+// the next turn: every feedback answer is recognised by the documented
+// marker (and no other answer is), and every call answered with feedback is
+// caught as repeated the second time and, with a limit of 1, gets the
+// limit. It skips when the corpus is absent.
+func TestCorpusFeedbackCarriesTheMarkerAndRepeatsAreCaught(t *testing.T) {
+	const path = "../shared/corpus/dev.jsonl"
+	if _, err := os.Stat(path); err != nil {
+		t.Skipf("corpus not present: %v", err)
+	}
+	cases, err := corpusfile.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	feedback := 0
+	for _, cs := range cases {
+		var params map[string]any
+		if err := json.Unmarshal(cs.Tool.Parameters, &params); err != nil {
+			t.Fatalf("%s: parameters: %v", cs.ID, err)
+		}
+		tool := ToolWithSchema(plainTool{name: cs.Tool.Name, fn: func(context.Context, string) (string, error) { return "done", nil }}, params)
+		// The history keeps the raw arguments, so that arguments that never
+		// parsed can be compared too.
+		node := mustNode(t, []tools.Tool{tool}, WithFeedbackLimit(1), WithSanitizeMessages(false))
+		first := conversation(tc("a", cs.Tool.Name, cs.RawArguments))
+		res, err := node.Run(ctx, first)
+		if err != nil {
+			t.Fatalf("%s: %v", cs.ID, err)
+		}
+		rep := res.Calls[0]
+		if got, want := isNodeFeedback(rep.Output, cs.Tool.Name), rep.Outcome == OutcomeFeedback; got != want {
+			t.Errorf("%s (%s): recognised as feedback %v, want %v:\n%s", cs.ID, rep.Outcome, got, want, rep.Output)
+		}
+		if rep.Outcome != OutcomeFeedback {
+			continue
+		}
+		feedback++
+		conv, err := node.Invoke(ctx, first)
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := node.Run(ctx, append(conv, saidextest.AIMessage(tc("b", cs.Tool.Name, cs.RawArguments))))
+		if err != nil {
+			t.Fatalf("%s: %v", cs.ID, err)
+		}
+		if rep := again.Calls[0]; rep.Outcome != OutcomeFeedbackLimit || !rep.Repeated {
+			t.Errorf("%s: the same call again: outcome %q, Repeated %v; want feedback_limit, true", cs.ID, rep.Outcome, rep.Repeated)
+		}
+	}
+	if feedback == 0 {
+		t.Fatalf("no corpus case was answered with feedback")
+	}
+	t.Logf("%d of %d cases answered with feedback; each caught as repeated", feedback, len(cases))
 }
