@@ -225,7 +225,8 @@ type CallReport struct {
 	// has no new message: dropped, already answered, unanswered).
 	Output string
 	// IsError reports whether the tool message answers with an error:
-	// feedback (or the feedback limit), an unknown tool, or a tool error turned into a message.
+	// feedback (or the feedback limit), an unknown tool, or a tool error
+	// turned into a message.
 	IsError bool
 	// Err is the error behind an error answer: the repair error of an
 	// argument string that could not be parsed, or the tool's error.
@@ -467,12 +468,12 @@ type call struct {
 	status  callStatus
 	outcome Outcome
 
-	// Set by the correction stage.
 	// Set by recall (limit.go) for an invalid call.
 	repeated  bool // identical to a call answered with feedback before
 	overLimit bool // its tool's feedback streak reached WithFeedbackLimit
 	streak    int  // the turns in a row its tool's calls got feedback
 
+	// Set by the correction stage.
 	correctionAttempted bool
 	correctionRetries   int
 	tokens              map[string]TokenUsage // per model name
