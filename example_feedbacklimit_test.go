@@ -65,6 +65,6 @@ func ExampleWithFeedbackLimit() {
 	// Output:
 	// call_1 feedback (repeated: false): Error: get_forecast was not executed because its arguments do not match the tool's schema:
 	// call_2 feedback (repeated: true): Error: get_forecast was not executed because this call is identical to an earlier get_forecast call that was already rejected, and it has the same problems:
-	// call_3 feedback_limit (repeated: true): Error: get_forecast was not executed because its calls were rejected 2 times in a row and this call is still invalid. Stop calling get_forecast this way: answer the user without get_forecast, or ask the user for the information the call needs.
+	// call_3 feedback_limit (repeated: true): Error: get_forecast was not executed because its calls were rejected in each of the previous 2 turns and this call is still invalid. Stop calling get_forecast this way: answer the user without get_forecast, or ask the user for the information the call needs.
 	// answer: I can only forecast up to 14 days; shall I do that?
 }

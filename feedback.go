@@ -103,8 +103,13 @@ func limitFeedback(c *call, turns int) string {
 	var b strings.Builder
 	b.WriteString(feedbackHead)
 	b.WriteString(c.name)
-	fmt.Fprintf(&b, "%s its calls were rejected %d %s in a row and this call is still invalid. ",
-		notExecuted, turns, plural(turns, "time", "times"))
+	b.WriteString(notExecuted)
+	if turns == 1 {
+		b.WriteString(" its calls were rejected in the previous turn")
+	} else {
+		fmt.Fprintf(&b, " its calls were rejected in each of the previous %d turns", turns)
+	}
+	b.WriteString(" and this call is still invalid. ")
 	b.WriteString("Stop calling ")
 	b.WriteString(c.name)
 	b.WriteString(" this way: answer the user without ")

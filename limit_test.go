@@ -120,9 +120,12 @@ func TestFeedbackLimitEndsAStubbornAgentLoop(t *testing.T) {
 					t.Errorf("tool message %d is not the feedback:\n%s", i, c)
 				}
 			}
-			want := fmt.Sprintf("Error: get_weather was not executed because its calls were rejected %d %s in a row and this call is still invalid. "+
-				"Stop calling get_weather this way: answer the user without get_weather, or ask the user for the information the call needs.",
-				limit, plural(limit, "time", "times"))
+			rejected := "in the previous turn"
+			if limit > 1 {
+				rejected = fmt.Sprintf("in each of the previous %d turns", limit)
+			}
+			want := "Error: get_weather was not executed because its calls were rejected " + rejected + " and this call is still invalid. " +
+				"Stop calling get_weather this way: answer the user without get_weather, or ask the user for the information the call needs."
 			if got := contents[limit]; got != want {
 				t.Errorf("final message:\n got %q\nwant %q", got, want)
 			}
