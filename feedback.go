@@ -12,6 +12,7 @@ import (
 
 	"github.com/saidex/saidex-go/internal/jsonpointer"
 	"github.com/saidex/saidex-go/internal/jsonvalue"
+	"github.com/saidex/saidex-go/internal/nearest"
 	"github.com/saidex/saidex-go/internal/schemawalk"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -356,16 +357,55 @@ func article(t string) string {
 	return "a " + t
 }
 
-// oneOf renders allowed values: `"a"` or `one of "a", "b"`.
-func oneOf(vals []any) string {
-	parts := make([]string, len(vals))
-	for i, v := range vals {
-		parts[i] = compactJSON(v)
+// maxListedValues is how many allowed values a message lists: an enum of
+// more is shown by its maxListedValues values closest to the value sent
+// (see oneOfNear), then how many more there are.
+const maxListedValues = 10
+
+// oneOf renders allowed values: `"a"` or `one of "a", "b"`; of more than
+// maxListedValues values, the first ones and how many more there are.
+func oneOf(vals []any) string { return oneOfNear(vals, nil, false) }
+
+// oneOfNear is oneOf for a value sent (when hasSent): of more than
+// maxListedValues values it lists the closest to sent first (by
+// [nearest.Closest] on their JSON text, a string's own text for strings),
+// so that the likely intended value is named however long the enum.
+func oneOfNear(vals []any, sent any, hasSent bool) string {
+	if len(vals) == 1 {
+		return compactJSON(vals[0])
 	}
-	if len(parts) == 1 {
-		return parts[0]
+	if len(vals) <= maxListedValues {
+		parts := make([]string, len(vals))
+		for i, v := range vals {
+			parts[i] = compactJSON(v)
+		}
+		return "one of " + strings.Join(parts, ", ")
 	}
-	return "one of " + strings.Join(parts, ", ")
+	idx := make([]int, maxListedValues)
+	for i := range idx {
+		idx[i] = i
+	}
+	if hasSent {
+		texts := make([]string, len(vals))
+		for i, v := range vals {
+			texts[i] = nearText(v)
+		}
+		idx = nearest.Closest(nearText(sent), texts, maxListedValues)
+	}
+	parts := make([]string, len(idx))
+	for i, k := range idx {
+		parts[i] = compactJSON(vals[k])
+	}
+	return "one of " + strings.Join(parts, ", ") + ", and " + strconv.Itoa(len(vals)-len(idx)) + " more"
+}
+
+// nearText is the text of a value that nearest compares: a string's own
+// text, else its JSON.
+func nearText(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	return compactJSON(v)
 }
 
 func plural(n int, one, many string) string {
