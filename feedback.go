@@ -26,8 +26,14 @@ const maxQuotedArguments = 200
 // invalid call the node does not execute: a call without a function, a
 // call whose arguments could not be parsed, or a call whose arguments
 // break the tool's schema. The text is deterministic: it depends only on
-// the call's name, raw arguments, schema and issues.
+// the call's name, raw arguments, schema and issues, and is at most
+// maxToolMessageBytes long (boundMessage).
 func feedbackFor(c *call) string {
+	return boundMessage(feedbackText(c))
+}
+
+// feedbackText is feedbackFor before its bound.
+func feedbackText(c *call) string {
 	var b strings.Builder
 	switch {
 	case c.noFunc:
@@ -53,7 +59,7 @@ func feedbackFor(c *call) string {
 		b.WriteString("Error: ")
 		b.WriteString(c.name)
 		b.WriteString(" was not executed because its arguments do not match the tool's schema:\n")
-		writeIssues(&b, c.issues)
+		writeIssues(&b, c.issues, c.moreIssues)
 		b.WriteString("Call ")
 		b.WriteString(c.name)
 		b.WriteString(" again with these fields corrected.")
@@ -147,10 +153,11 @@ func writeReceived(b *strings.Builder, raw string) {
 }
 
 // writeIssues renders field issues, one line each, in the order given
-// (validation sorts them by path). When an object has exactly one unknown
-// member and exactly one missing required member, the unknown one is most
-// likely a misspelling of the missing one, and its line says so.
-func writeIssues(b *strings.Builder, issues []Issue) {
+// (validation sorts them by path), then a line saying how many more there
+// were when more > 0. When an object has exactly one unknown member and
+// exactly one missing required member, the unknown one is most likely a
+// misspelling of the missing one, and its line says so.
+func writeIssues(b *strings.Builder, issues []Issue, more int) {
 	missingIn := map[string][]string{} // parent path -> missing member names
 	unknownIn := map[string]int{}      // parent path -> number of unknown members
 	for _, is := range issues {
@@ -181,6 +188,13 @@ func writeIssues(b *strings.Builder, issues []Issue) {
 			}
 		}
 		b.WriteByte('\n')
+	}
+	if more > 0 {
+		b.WriteString("- and ")
+		b.WriteString(strconv.Itoa(more))
+		b.WriteString(" more ")
+		b.WriteString(plural(more, "issue", "issues"))
+		b.WriteString(", not listed: correct these first\n")
 	}
 }
 

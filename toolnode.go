@@ -193,7 +193,8 @@ type CallReport struct {
 	RepairSteps []RepairStep
 	// Issues are the field-level problems found by validation, including
 	// those of tool validators, in the order of their paths; empty for a
-	// valid call.
+	// valid call. A call keeps at most 50 issues, the first in path order;
+	// its feedback says how many more there were.
 	Issues []Issue
 	// Flagged are the issues validators flagged without rejecting the
 	// call (see Flag), for the arguments the call ended with.
@@ -442,8 +443,9 @@ type call struct {
 
 	coercions []Coercion // set when CoercionLax converted the arguments (coerce.go)
 
-	issues  []Issue
-	flagged []Issue // issues validators flagged without rejecting (set by check)
+	issues     []Issue // at most maxIssues (bounds.go)
+	moreIssues int     // how many issues past maxIssues were left out
+	flagged    []Issue // issues validators flagged without rejecting (set by check)
 	status  callStatus
 	outcome Outcome
 

@@ -398,6 +398,9 @@ func unresolvedError(c *call) string {
 		}
 		parts = append(parts, p+": "+is.Message)
 	}
+	if c.moreIssues > 0 {
+		parts = append(parts, fmt.Sprintf("and %d more", c.moreIssues))
+	}
 	return strings.Join(parts, "; ")
 }
 

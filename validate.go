@@ -27,7 +27,7 @@ func (n *ToolNode) validate(ctx context.Context, r *run, c *call) error {
 		return err
 	}
 	c.adoptCoercion(co)
-	c.issues = issues
+	c.issues, c.moreIssues = capIssues(issues)
 	if len(issues) > 0 {
 		c.status = statusInvalid
 		return nil
