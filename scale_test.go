@@ -190,7 +190,7 @@ func toolNamesUpTo(n int) []string {
 func TestBoundMessage(t *testing.T) {
 	lines := strings.Repeat("- a line of feedback that says what to change\n", 400)
 	for _, tt := range []struct {
-		name, in string
+		name, in  string
 		cutAtLine bool
 	}{
 		{"short text is unchanged", "Error: x", false},

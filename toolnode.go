@@ -446,8 +446,8 @@ type call struct {
 	issues     []Issue // at most maxIssues (bounds.go)
 	moreIssues int     // how many issues past maxIssues were left out
 	flagged    []Issue // issues validators flagged without rejecting (set by check)
-	status  callStatus
-	outcome Outcome
+	status     callStatus
+	outcome    Outcome
 
 	// Set by the correction stage.
 	correctionAttempted bool
