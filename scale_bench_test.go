@@ -70,12 +70,14 @@ func deepArguments(depth int) string {
 
 // BenchmarkScaleDeep runs one call whose argument nests depth objects
 // against a recursive schema and fails validation at the bottom: the
-// issues come from an error tree as deep as the value.
+// issues come from an error tree as deep as the value. Up to depth 999
+// (1,000 levels) the full validator runs; deeper values are refused before
+// it (see compiledSchema.validate).
 func BenchmarkScaleDeep(b *testing.B) {
 	ctx := context.Background()
 	tool := ToolWithSchema(plainTool{name: "tree"}, recursiveSchema)
 	n := mustNode(b, []tools.Tool{tool}, WithLogger(sanDiscard))
-	for _, depth := range []int{1000, 2000, 4000, 8000} {
+	for _, depth := range []int{250, 500, 999, 1000, 2000, 4000, 8000} {
 		msgs := conversation(tc("c1", "tree", deepArguments(depth)))
 		b.Run(fmt.Sprintf("depth=%d", depth), func(b *testing.B) {
 			b.ReportAllocs()
