@@ -126,7 +126,7 @@ func (m *issueMapper) leaf(e *jsonschema.ValidationError) []Issue {
 	case *kind.Type:
 		return []Issue{typeIssue(path, k.Want, k.Got)}
 	case *kind.Enum:
-		return []Issue{{Path: path, Kind: IssueEnum, Allowed: slices.Clone(k.Want), Message: "must be " + oneOfNear(k.Want, k.Got, true)}}
+		return []Issue{{Path: path, Kind: IssueEnum, Allowed: slices.Clone(k.Want), Message: "must be " + m.enumValues(e, k)}}
 	case *kind.Const:
 		return []Issue{{Path: path, Kind: IssueEnum, Allowed: []any{k.Want}, Message: "must be " + oneOf([]any{k.Want})}}
 	case *kind.Required:
@@ -164,6 +164,16 @@ func (m *issueMapper) leaf(e *jsonschema.ValidationError) []Issue {
 		return []Issue{{Path: path, Kind: IssueMinItems, Message: fmt.Sprintf("must have at least %d %s", k.Want, plural(k.Want, "item", "items"))}}
 	}
 	return []Issue{{Path: path, Kind: IssueOther, Message: otherMessage(e.ErrorKind)}}
+}
+
+// enumValues renders the allowed values of an enum error: the closest to
+// the value sent first, except for a secret value (isSecret), whose
+// closest values would tell something of it.
+func (m *issueMapper) enumValues(e *jsonschema.ValidationError, k *kind.Enum) string {
+	if s := m.s.byLocation[e.SchemaURL]; s != nil && isSecret(s) {
+		return oneOf(k.Want)
+	}
+	return oneOfNear(k.Want, k.Got, true)
 }
 
 // missing maps the members a required-like keyword names to issues at

@@ -244,3 +244,19 @@ func TestToolMessagesTheNodeWritesAreBounded(t *testing.T) {
 		}
 	}
 }
+
+// The closest values to a secret value sent are not named: the enum is
+// listed in schema order.
+func TestFeedbackDoesNotRankValuesBySecretValues(t *testing.T) {
+	for _, mark := range []map[string]any{{"writeOnly": true}, {"format": "password"}} {
+		schema := enumSchema(100)
+		pick := schema["properties"].(map[string]any)["pick"].(map[string]any)
+		for k, v := range mark {
+			pick[k] = v
+		}
+		rep, _ := runCall(t, mustNode(t, []tools.Tool{ToolWithSchema(plainTool{name: "pick"}, schema)}, WithLogger(sanDiscard)), tc("c1", "pick", `{"pick": "value-00012x"}`))
+		if len(rep.Issues) != 1 || !strings.HasPrefix(rep.Issues[0].Message, `must be one of "value-000000", "value-000001"`) {
+			t.Errorf("%v: %.200v", mark, rep.Issues)
+		}
+	}
+}

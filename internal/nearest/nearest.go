@@ -32,19 +32,23 @@ func Closest(target string, candidates []string, k int) []int {
 		}
 		return out
 	}
-	t := runesOf(target)
+	t := appendRunes(nil, target)
 	type ranked struct{ i, d int }
 	best := make([]ranked, 0, k+1) // sorted by (d, i)
-	var d distance
+	var (
+		d   distance
+		buf []rune
+	)
 	for i, c := range candidates {
-		limit := maxRunes + 1
+		limit := maxRunes
 		if len(best) == k {
 			limit = best[k-1].d - 1 // to enter, a candidate must be strictly closer
 			if limit < 0 {
-				continue
+				break // k candidates as close as can be: the first ones win ties
 			}
 		}
-		dist, ok := d.within(t, runesOf(c), limit)
+		buf = appendRunes(buf[:0], c)
+		dist, ok := d.within(t, buf, limit)
 		if !ok {
 			continue
 		}
@@ -63,41 +67,59 @@ func Closest(target string, candidates []string, k int) []int {
 	return out
 }
 
-// runesOf returns the first maxRunes runes of s, lowercased.
-func runesOf(s string) []rune {
-	out := make([]rune, 0, min(len(s), maxRunes))
-	for len(s) > 0 && len(out) < maxRunes {
-		r, n := utf8.DecodeRuneInString(s)
-		out = append(out, unicode.ToLower(r))
-		s = s[n:]
+// appendRunes appends the first maxRunes runes of s, lowercased, to buf.
+func appendRunes(buf []rune, s string) []rune {
+	for n := 0; len(s) > 0 && n < maxRunes; n++ {
+		r, size := utf8.DecodeRuneInString(s)
+		if r < utf8.RuneSelf {
+			if 'A' <= r && r <= 'Z' {
+				r += 'a' - 'A'
+			}
+		} else {
+			r = unicode.ToLower(r)
+		}
+		buf = append(buf, r)
+		s = s[size:]
 	}
-	return out
+	return buf
 }
 
 // distance holds the rows of the edit-distance table, reused across calls.
 type distance struct{ prev, cur []int }
 
 // within returns the edit distance of a and b, and whether it is at most
-// limit; it gives up as soon as every entry of a row exceeds limit.
+// limit. It fills only the cells within limit of the diagonal (a cell
+// farther away holds more than limit), and gives up as soon as a row holds
+// nothing within limit: about (2·limit+1)·len(a) steps.
 func (d *distance) within(a, b []rune, limit int) (int, bool) {
 	if diff := len(a) - len(b); diff > limit || -diff > limit {
 		return 0, false
 	}
+	far := limit + 1 // stands for any distance beyond limit
 	d.prev = slices.Grow(d.prev[:0], len(b)+1)[:len(b)+1]
 	d.cur = slices.Grow(d.cur[:0], len(b)+1)[:len(b)+1]
 	for j := range d.prev {
-		d.prev[j] = j
+		d.prev[j] = min(j, far)
 	}
 	for i := 1; i <= len(a); i++ {
-		d.cur[0] = i
-		rowMin := i
-		for j := 1; j <= len(b); j++ {
+		lo, hi := max(1, i-limit), min(len(b), i+limit)
+		if lo-1 == 0 {
+			d.cur[0] = min(i, far)
+		} else {
+			d.cur[lo-1] = far
+		}
+		rowMin := d.cur[lo-1]
+		for j := lo; j <= hi; j++ {
 			sub := d.prev[j-1]
 			if a[i-1] != b[j-1] {
 				sub++
 			}
-			d.cur[j] = min(sub, d.prev[j]+1, d.cur[j-1]+1)
-			rowMin = min(rowMin, d.cur[j])
+			v := min(sub, d.prev[j]+1, d.cur[j-1]+1, far)
+			d.cur[j] = v
+			rowMin = min(rowMin, v)
+		}
+		if hi+1 <= len(b) {
+			d.cur[hi+1] = far
 		}
 		if rowMin > limit {
 			return 0, false

@@ -73,7 +73,7 @@ func TestClosestAgreesWithAFullSort(t *testing.T) {
 			idx[i] = i
 		}
 		slices.SortStableFunc(idx, func(a, b int) int {
-			return plain(runesOf(target), runesOf(cands[a])) - plain(runesOf(target), runesOf(cands[b]))
+			return plain(appendRunes(nil, target), appendRunes(nil, cands[a])) - plain(appendRunes(nil, target), appendRunes(nil, cands[b]))
 		})
 		want := idx[:min(k, len(idx))]
 		if len(cands) <= k {
@@ -95,8 +95,8 @@ func TestClosestComparesAtMost32Runes(t *testing.T) {
 	for i := range long {
 		long[i] = 'a'
 	}
-	if got := len(runesOf(string(long))); got != maxRunes {
-		t.Fatalf("runesOf kept %d runes, want %d", got, maxRunes)
+	if got := len(appendRunes(nil, string(long))); got != maxRunes {
+		t.Fatalf("appendRunes kept %d runes, want %d", got, maxRunes)
 	}
 	cands := make([]string, 1000)
 	for i := range cands {
