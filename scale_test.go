@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -257,6 +258,42 @@ func TestFeedbackDoesNotRankValuesBySecretValues(t *testing.T) {
 		rep, _ := runCall(t, mustNode(t, []tools.Tool{ToolWithSchema(plainTool{name: "pick"}, schema)}, WithLogger(sanDiscard)), tc("c1", "pick", `{"pick": "value-00012x"}`))
 		if len(rep.Issues) != 1 || !strings.HasPrefix(rep.Issues[0].Message, `must be one of "value-000000", "value-000001"`) {
 			t.Errorf("%v: %.200v", mark, rep.Issues)
+		}
+	}
+}
+
+// typedLocations.covers answers as a scan of every location does, for
+// pointers whose tokens sort around the separator ("a-b", "a.b" before and
+// "a0" after "a/"), repeat, nest and are numbers.
+func TestTypedLocationsCoverAsAScanDoes(t *testing.T) {
+	scan := func(path string, locs []string) bool {
+		for _, l := range locs {
+			if path == l || strings.HasPrefix(path, l+"/") {
+				return true
+			}
+		}
+		return false
+	}
+	rng := rand.New(rand.NewPCG(24, 2))
+	toks := []string{"a", "a-b", "a.b", "a0", "ab", "0", "1", "10", "2", "~1", ""}
+	pointer := func() string {
+		var b strings.Builder
+		for range rng.IntN(4) {
+			b.WriteString("/" + toks[rng.IntN(len(toks))])
+		}
+		return b.String()
+	}
+	for i := range 20000 {
+		locs := make([]string, rng.IntN(6))
+		for j := range locs {
+			locs[j] = pointer()
+		}
+		typed := newTypedLocations(locs)
+		for range 5 {
+			p := pointer()
+			if got, want := typed.covers(p), scan(p, locs); got != want {
+				t.Fatalf("case %d: covers(%q) = %v over %q (kept %q), want %v", i, p, got, locs, typed, want)
+			}
 		}
 	}
 }
