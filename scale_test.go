@@ -76,7 +76,7 @@ func TestDeepValuesCostLinearly(t *testing.T) {
 	n := mustNode(t, []tools.Tool{tool}, WithLogger(sanDiscard))
 
 	rep, msg := runCall(t, n, tc("c1", "tree", deepArguments(999)))
-	if rep.Outcome != OutcomeFeedback || len(rep.Issues) != 1 || rep.Issues[0].Kind != IssueType || strings.Count(rep.Issues[0].Path, "/") != 1000 {
+	if rep.Outcome != OutcomeFeedback || len(rep.Issues) != 1 || rep.Issues[0].Kind != IssueType || strings.Count(rep.Issues[0].Path, "/") != 1000 || len(msg) > maxToolMessageBytes {
 		t.Fatalf("1,000 levels: %s %.200v", rep.Outcome, rep.Issues)
 	}
 	rep, msg = runCall(t, n, tc("c1", "tree", deepArguments(4000)))
