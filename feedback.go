@@ -262,7 +262,8 @@ func compactJSON(v any) string {
 // null") and its allowed values when it is an enum or const: those of the
 // first schema of the set that names a type (an enum's or a const's values
 // name theirs). When no schema of the set does, it looks into the anyOf
-// and oneOf alternatives.
+// and oneOf alternatives. An enum's allowed values are the schema's own
+// slice, not a copy: copy them before handing them out (issuesOf does).
 func describe(set schemawalk.Set) (expected string, allowed []any) {
 	var types []string
 	add := func(t string) {
@@ -279,7 +280,7 @@ func describe(set schemawalk.Set) (expected string, allowed []any) {
 		for _, s := range set {
 			if allowed == nil {
 				if s.Enum != nil {
-					allowed = slices.Clone(s.Enum.Values)
+					allowed = s.Enum.Values
 				} else if s.Const != nil {
 					allowed = []any{*s.Const}
 				}

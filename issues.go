@@ -48,7 +48,8 @@ type Issue struct {
 	Message string
 	// Allowed lists the allowed values of an IssueEnum, and of a missing
 	// member (IssueRequired) whose schema is an enum, as the schema gives
-	// them (numbers as json.Number).
+	// them (numbers as json.Number). It is nil for the issues of a
+	// validation past the 50 a call keeps (see CallReport.Issues).
 	Allowed []any
 	// Expected is the type the schema wants ("integer", "string or null"),
 	// for IssueType and IssueRequired; "" when the schema names no type.
@@ -68,20 +69,46 @@ type issueMapper struct {
 // number of tokens of its path, and for an IssueType the type of the value
 // sent, so that comparing issues by depth, or merging the type issues of
 // alternatives, never reformats or rewalks a path.
+//
+// Its Allowed is still the schema's own slice, and an IssueEnum's message
+// is still to be written (enum): issuesOf does both, for the issues a call
+// keeps only, since each costs as much as the enum is long.
 type found struct {
 	Issue
-	depth int
-	got   string
+	depth  int
+	got    string
+	enum   *kind.Enum // the error of an IssueEnum whose Message is to be written
+	secret bool       // the enum's value is a secret (see isSecret)
 }
 
-// issuesOf returns the issues of fs.
+// issuesOf returns the issues of fs, sorted already. The first maxIssues
+// (the ones a call keeps, see capIssues) get a copy of their allowed values
+// and, for an enum, a message listing the values closest to the one sent;
+// the others, the first allowed values in schema order and no Allowed, so
+// that n issues against an enum of m values cost O(n + m), not O(n·m).
 func issuesOf(fs []found) []Issue {
 	if len(fs) == 0 {
 		return nil
 	}
 	out := make([]Issue, len(fs))
 	for i, f := range fs {
-		out[i] = f.Issue
+		is := f.Issue
+		kept := i < maxIssues
+		if is.Allowed != nil {
+			if kept {
+				is.Allowed = slices.Clone(is.Allowed)
+			} else {
+				is.Allowed = nil
+			}
+		}
+		if f.enum != nil {
+			if kept && !f.secret {
+				is.Message = "must be " + oneOfNear(f.enum.Want, f.enum.Got, true)
+			} else {
+				is.Message = "must be " + oneOf(f.enum.Want)
+			}
+		}
+		out[i] = is
 	}
 	return out
 }
@@ -110,8 +137,13 @@ func (m *issueMapper) collect(e *jsonschema.ValidationError, out *[]found) {
 	}
 	for _, is := range m.leaf(e) {
 		f := found{Issue: is, depth: strings.Count(is.Path, "/")}
-		if k, ok := e.ErrorKind.(*kind.Type); ok {
+		switch k := e.ErrorKind.(type) {
+		case *kind.Type:
 			f.got = k.Got
+		case *kind.Enum:
+			f.enum = k
+			// The closest values to a secret would tell something of it.
+			f.secret = m.s.byLocation[e.SchemaURL] != nil && isSecret(m.s.byLocation[e.SchemaURL])
 		}
 		*out = append(*out, f)
 	}
@@ -126,7 +158,7 @@ func (m *issueMapper) leaf(e *jsonschema.ValidationError) []Issue {
 	case *kind.Type:
 		return []Issue{typeIssue(path, k.Want, k.Got)}
 	case *kind.Enum:
-		return []Issue{{Path: path, Kind: IssueEnum, Allowed: slices.Clone(k.Want), Message: "must be " + m.enumValues(e, k)}}
+		return []Issue{{Path: path, Kind: IssueEnum, Allowed: k.Want}} // Message: see issuesOf
 	case *kind.Const:
 		return []Issue{{Path: path, Kind: IssueEnum, Allowed: []any{k.Want}, Message: "must be " + oneOf([]any{k.Want})}}
 	case *kind.Required:
@@ -164,16 +196,6 @@ func (m *issueMapper) leaf(e *jsonschema.ValidationError) []Issue {
 		return []Issue{{Path: path, Kind: IssueMinItems, Message: fmt.Sprintf("must have at least %d %s", k.Want, plural(k.Want, "item", "items"))}}
 	}
 	return []Issue{{Path: path, Kind: IssueOther, Message: otherMessage(e.ErrorKind)}}
-}
-
-// enumValues renders the allowed values of an enum error: the closest to
-// the value sent first, except for a secret value (isSecret), whose
-// closest values would tell something of it.
-func (m *issueMapper) enumValues(e *jsonschema.ValidationError, k *kind.Enum) string {
-	if s := m.s.byLocation[e.SchemaURL]; s != nil && isSecret(s) {
-		return oneOf(k.Want)
-	}
-	return oneOfNear(k.Want, k.Got, true)
 }
 
 // missing maps the members a required-like keyword names to issues at

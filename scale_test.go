@@ -297,3 +297,34 @@ func TestTypedLocationsCoverAsAScanDoes(t *testing.T) {
 		}
 	}
 }
+
+// Many values outside a large enum cost the enum's length once per issue a
+// call keeps, not once per issue: 1,000 items against an enum of 5,000
+// values allocate not much more than 100 items do. Each issue copied the
+// enum into its Allowed and listed it in its message.
+func TestManyIssuesAgainstALargeEnumCostLinearly(t *testing.T) {
+	vals := make([]any, 5000)
+	for i := range vals {
+		vals[i] = fmt.Sprintf("value-%06d", i)
+	}
+	schema := map[string]any{"type": "object", "properties": map[string]any{
+		"xs": map[string]any{"type": "array", "items": map[string]any{"type": "string", "enum": vals}}}}
+	n := mustNode(t, []tools.Tool{ToolWithSchema(plainTool{name: "picks"}, schema)}, WithLogger(sanDiscard))
+	bytesAt := func(items int) uint64 {
+		xs := make([]string, items)
+		for i := range xs {
+			xs[i] = fmt.Sprintf(`"value-%05dx"`, i)
+		}
+		msgs := conversation(tc("c1", "picks", `{"xs": [`+strings.Join(xs, ",")+`]}`))
+		return allocatedBy(func() {
+			res, err := n.Run(context.Background(), msgs)
+			if err != nil || len(res.Calls[0].Issues) != min(items, maxIssues) || len(res.Calls[0].Issues[0].Allowed) != len(vals) {
+				t.Fatal(err)
+			}
+		})
+	}
+	small, big := bytesAt(100), bytesAt(1000)
+	if big > 3*small {
+		t.Errorf("1,000 issues against an enum of 5,000 allocate %d bytes, %.1f× the %d of 100", big, float64(big)/float64(small), small)
+	}
+}
