@@ -58,7 +58,7 @@ func TestReportTakesMediansAndRatios(t *testing.T) {
 		"| 1 | n/a | not measured |",
 		"| a message of n calls, half answered by earlier tool messages | 1.0 ms | 12.0 ms | 12.00× | yes | 10.00× | — | — |",
 		"| one call of an unknown tool, n tools | 50 µs | 900 µs | 18.00× | **no** | 1.00× | 300 | 310 |",
-		"| 8000 | 10.0 ms | 800 | 10.00× | 8.0× | yes |",
+		"| 8000 | 10.0 ms | 800 | 10.00× | 8.00× | 8.0× | yes | yes |",
 		"| text | deep_cut | 2.00 | 3.00 | 4.00 | yes | 2.00× | **no** |", // RepairSize: ns/byte, growth to 1 MiB
 	} {
 		if !strings.Contains(out, want) {
