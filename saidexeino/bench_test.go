@@ -1,0 +1,73 @@
+package saidexeino_test
+
+import (
+	"context"
+	"strconv"
+	"testing"
+
+	"github.com/cloudwego/eino/components/tool"
+	"github.com/cloudwego/eino/components/tool/utils"
+	"github.com/cloudwego/eino/compose"
+	"github.com/cloudwego/eino/schema"
+	"github.com/saidex/saidex-go"
+	"github.com/saidex/saidex-go/internal/benchfixture"
+	"github.com/saidex/saidex-go/saidexeino"
+)
+
+// forecastTool is the benchmark tool made by utils.InferTool: Eino decodes
+// its arguments into benchfixture.ForecastArgs with sonic.
+func forecastTool(tb testing.TB) tool.InvokableTool {
+	t, err := utils.InferTool(benchfixture.ToolName, "Weather forecast.",
+		func(_ context.Context, a benchfixture.ForecastArgs) (string, error) { return benchfixture.Body(a), nil })
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return t
+}
+
+// benchMessage is the AI message of n calls of kind k in Eino's types.
+func benchMessage(k benchfixture.Kind, n int) *schema.Message {
+	calls := make([]schema.ToolCall, 0, n)
+	for _, c := range benchfixture.ToolCalls(k, n) {
+		calls = append(calls, schema.ToolCall{ID: c.ID, Type: "function",
+			Function: schema.FunctionCall{Name: c.FunctionCall.Name, Arguments: c.FunctionCall.Arguments}})
+	}
+	return schema.AssistantMessage("", calls)
+}
+
+// BenchmarkToolsNode runs Eino's ToolsNode bare and with the saidex
+// configuration, side by side, on messages of valid calls of an InferTool
+// tool.
+func BenchmarkToolsNode(b *testing.B) {
+	ctx := context.Background()
+	ft := forecastTool(b)
+	bare, err := compose.NewToolNode(ctx, &compose.ToolsNodeConfig{Tools: []tool.BaseTool{ft}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	g, err := saidexeino.New(ctx, []tool.BaseTool{ft}, saidex.WithHandleToolErrors(true))
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg := g.ToolsNodeConfig()
+	guarded, err := compose.NewToolNode(ctx, &cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, n := range []int{1, 8, 64} {
+		msg := benchMessage(benchfixture.Valid, n)
+		for _, c := range []struct {
+			name string
+			node *compose.ToolsNode
+		}{{"eino", bare}, {"saidex", guarded}} {
+			b.Run("valid/"+strconv.Itoa(n)+"/"+c.name, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := c.node.Invoke(ctx, msg); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
