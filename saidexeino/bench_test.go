@@ -71,3 +71,48 @@ func BenchmarkToolsNode(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkToolsNodeBroken runs both nodes on messages of 8 broken calls:
+// repairable JSON, and calls that parse but break the schema. Bare Eino
+// fails the whole node (answered/op 0, the time is the time to fail);
+// saidex answers every call (answered/op 8).
+func BenchmarkToolsNodeBroken(b *testing.B) {
+	ctx := context.Background()
+	ft := forecastTool(b)
+	bare, err := compose.NewToolNode(ctx, &compose.ToolsNodeConfig{Tools: []tool.BaseTool{ft}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	g, err := saidexeino.New(ctx, []tool.BaseTool{ft}, saidex.WithHandleToolErrors(true))
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg := g.ToolsNodeConfig()
+	guarded, err := compose.NewToolNode(ctx, &cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	const n = 8
+	for _, k := range []benchfixture.Kind{benchfixture.Repaired, benchfixture.Invalid} {
+		msg := benchMessage(k, n)
+		b.Run(string(k)+"/8/eino", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := bare.Invoke(ctx, msg); err == nil {
+					b.Fatal("bare Eino answered a message of broken calls")
+				}
+			}
+			b.ReportMetric(0, "answered/op")
+		})
+		b.Run(string(k)+"/8/saidex", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				msgs, err := guarded.Invoke(ctx, msg)
+				if err != nil || len(msgs) != n {
+					b.Fatalf("%d messages, error %v", len(msgs), err)
+				}
+			}
+			b.ReportMetric(n, "answered/op")
+		})
+	}
+}
