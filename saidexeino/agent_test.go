@@ -118,7 +118,7 @@ func TestReactAgentReachesTheAnswerWhereBareEinoFails(t *testing.T) {
 
 func TestADKChatModelAgentReachesTheAnswerWhereBareEinoFails(t *testing.T) {
 	ctx := context.Background()
-	run := func(t *testing.T, m model.ToolCallingChatModel, cfg compose.ToolsNodeConfig) (answer string, err error) {
+	run := func(t *testing.T, m model.ToolCallingChatModel, cfg compose.ToolsNodeConfig, streaming bool) (answer string, err error) {
 		t.Helper()
 		agent, err := adk.NewChatModelAgent(ctx, &adk.ChatModelAgentConfig{
 			Name: "weather", Description: "Weather agent.", Instruction: "Answer with the weather.",
@@ -127,7 +127,7 @@ func TestADKChatModelAgentReachesTheAnswerWhereBareEinoFails(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		iter := adk.NewRunner(ctx, adk.RunnerConfig{Agent: agent}).Query(ctx, "Weather in Paris and Rome?")
+		iter := adk.NewRunner(ctx, adk.RunnerConfig{Agent: agent, EnableStreaming: streaming}).Query(ctx, "Weather in Paris and Rome?")
 		for {
 			ev, ok := iter.Next()
 			if !ok {
@@ -138,7 +138,7 @@ func TestADKChatModelAgentReachesTheAnswerWhereBareEinoFails(t *testing.T) {
 				continue
 			}
 			if ev.Output != nil && ev.Output.MessageOutput != nil {
-				msg, gerr := ev.Output.MessageOutput.GetMessage()
+				msg, gerr := ev.Output.MessageOutput.GetMessage() // concatenates a stream
 				if gerr == nil && msg.Role == schema.Assistant && len(msg.ToolCalls) == 0 {
 					answer = msg.Content
 				}
@@ -146,26 +146,29 @@ func TestADKChatModelAgentReachesTheAnswerWhereBareEinoFails(t *testing.T) {
 		}
 	}
 
-	t.Run("bare", func(t *testing.T) {
-		answer, err := run(t, brokenThenAnswer(), compose.ToolsNodeConfig{Tools: []tool.BaseTool{weatherTool(t, &recorder{})}})
-		if err == nil || answer == finalAnswer {
-			t.Fatalf("bare Eino: answer %q, error %v; want an error and no answer", answer, err)
-		}
-	})
-	t.Run("saidex", func(t *testing.T) {
-		rec := &recorder{}
-		g, err := saidexeino.New(ctx, []tool.BaseTool{weatherTool(t, rec)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		answer, err := run(t, g.Model(brokenThenAnswer()), g.ToolsNodeConfig())
-		if err != nil || answer != finalAnswer {
-			t.Fatalf("answer %q, error %v; want %q", answer, err, finalAnswer)
-		}
-		if got := rec.got(); !slices.Equal(got, []string{"Paris/0", "Rome/2"}) {
-			t.Errorf("the tool ran on %v, want [Paris/0 Rome/2]", got)
-		}
-	})
+	for _, streaming := range []bool{false, true} {
+		mode := map[bool]string{false: "generate", true: "stream"}[streaming]
+		t.Run(mode+"/bare", func(t *testing.T) {
+			answer, err := run(t, brokenThenAnswer(), compose.ToolsNodeConfig{Tools: []tool.BaseTool{weatherTool(t, &recorder{})}}, streaming)
+			if err == nil || answer == finalAnswer {
+				t.Fatalf("bare Eino: answer %q, error %v; want an error and no answer", answer, err)
+			}
+		})
+		t.Run(mode+"/saidex", func(t *testing.T) {
+			rec := &recorder{}
+			g, err := saidexeino.New(ctx, []tool.BaseTool{weatherTool(t, rec)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			answer, err := run(t, g.Model(brokenThenAnswer()), g.ToolsNodeConfig(), streaming)
+			if err != nil || answer != finalAnswer {
+				t.Fatalf("answer %q, error %v; want %q", answer, err, finalAnswer)
+			}
+			if got := rec.got(); !slices.Equal(got, []string{"Paris/0", "Rome/2"}) {
+				t.Errorf("the tool ran on %v, want [Paris/0 Rome/2]", got)
+			}
+		})
+	}
 }
 
 func TestCorrectionThroughAnEinoModel(t *testing.T) {
