@@ -337,7 +337,7 @@ func (n *ToolNode) correctionPrompt(r *run, c *call) string {
 	if c.err != nil {
 		b.WriteString("- the arguments could not be read as one JSON object\n")
 	}
-	writeIssues(&b, c.issues)
+	writeIssues(&b, c.issues, c.moreIssues)
 
 	if k := n.cfg.correction.contextMessages; k > 0 {
 		if ctxText := renderContext(r.messages, r.aiIndex, k); ctxText != "" {

@@ -215,7 +215,7 @@ func (n *ToolNode) executeOne(ctx context.Context, r *run, c *call) error {
 	}
 	c.status = statusAnswered
 	if c.tool == nil { // OutcomeUnknownTool
-		c.output = fmt.Sprintf("Error: %s is not a valid tool, try one of [%s].", quotedName(c.name), n.toolNames())
+		c.output = n.unknownToolMessage(c.name) // bounds.go
 		c.isError = true
 		return nil
 	}
@@ -278,7 +278,7 @@ func (n *ToolNode) answerToolError(c *call, err error) (stop error) {
 	case n.cfg.toolErrorFormat != nil:
 		c.output = n.cfg.toolErrorFormat(err)
 	case n.cfg.handleToolErrors || errors.Is(err, ErrInvalidArguments):
-		c.output = "Error: " + err.Error()
+		c.output = boundMessage("Error: " + err.Error())
 	default:
 		return &ToolError{Tool: c.name, CallID: c.id, Err: err}
 	}

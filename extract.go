@@ -390,7 +390,8 @@ func retrySection(prev string, perr error, issues []Issue) string {
 		fmt.Fprintf(&b, "\n\nIt could not be read as one JSON object: %v.", perr)
 	} else {
 		b.WriteString("\n\nIt has these problems:\n")
-		writeIssues(&b, issues)
+		shown, more := capIssues(issues)
+		writeIssues(&b, shown, more)
 	}
 	b.WriteString("\nAnswer again with the problems fixed.")
 	return b.String()

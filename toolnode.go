@@ -145,13 +145,15 @@ const (
 	// OutcomeSalvaged: the call ran with arguments returned by an unresolved hook.
 	OutcomeSalvaged Outcome = "salvaged"
 	// OutcomeFeedback: the call was not executed; its tool message tells the
-	// agent what to change.
+	// agent what to change, in at most 8 KiB.
 	OutcomeFeedback Outcome = "feedback"
 	// OutcomeDropped: the call was neither executed nor answered, because its
 	// id repeats an earlier call's id in the same message.
 	OutcomeDropped Outcome = "dropped"
 	// OutcomeUnknownTool: the call names a tool the node does not have.
-	// Nothing ran; its tool message is an error naming the node's tools.
+	// Nothing ran; its tool message is an error naming the node's tools:
+	// every tool on a node of up to 20, else the 5 whose names are
+	// closest to the one called, and how many tools there are.
 	OutcomeUnknownTool Outcome = "unknown_tool"
 	// OutcomeAlreadyAnswered: a tool message after the AI message already
 	// answers the call (a retried step, a resumed history). It was not
@@ -193,7 +195,8 @@ type CallReport struct {
 	RepairSteps []RepairStep
 	// Issues are the field-level problems found by validation, including
 	// those of tool validators, in the order of their paths; empty for a
-	// valid call.
+	// valid call. A call keeps at most 50 issues, the first in path order;
+	// its feedback says how many more there were.
 	Issues []Issue
 	// Flagged are the issues validators flagged without rejecting the
 	// call (see Flag), for the arguments the call ended with.
@@ -442,10 +445,11 @@ type call struct {
 
 	coercions []Coercion // set when CoercionLax converted the arguments (coerce.go)
 
-	issues  []Issue
-	flagged []Issue // issues validators flagged without rejecting (set by check)
-	status  callStatus
-	outcome Outcome
+	issues     []Issue // at most maxIssues (bounds.go)
+	moreIssues int     // how many issues past maxIssues were left out
+	flagged    []Issue // issues validators flagged without rejecting (set by check)
+	status     callStatus
+	outcome    Outcome
 
 	// Set by the correction stage.
 	correctionAttempted bool

@@ -102,7 +102,8 @@ type UnresolvedToolCall struct {
 	// RawArguments is the argument string exactly as the model sent it.
 	RawArguments string
 	// Issues are the field-level problems of the arguments, from the schema
-	// and the tool's validators; empty when they never parsed.
+	// and the tool's validators; empty when they never parsed. At most 50,
+	// as in CallReport.Issues; Error says how many more there were.
 	Issues []Issue
 	// Error says in one line why the call is invalid.
 	Error string
@@ -397,6 +398,9 @@ func unresolvedError(c *call) string {
 			p = "(root)"
 		}
 		parts = append(parts, p+": "+is.Message)
+	}
+	if c.moreIssues > 0 {
+		parts = append(parts, fmt.Sprintf("and %d more", c.moreIssues))
 	}
 	return strings.Join(parts, "; ")
 }
