@@ -51,8 +51,12 @@ type boundTool struct {
 // [ToolWithSchema]); a warning naming each of them is logged here, once.
 //
 // It returns an error wrapping [ErrInvalidConfig] for an invalid option, a
-// nil tool, an empty or duplicate tool name, or a schema that does not
-// compile.
+// nil tool, a duplicate tool name, a name that breaks the providers' rule,
+// or a schema that does not compile. A tool name must be 1 to 64 ASCII
+// letters, digits, '_' and '-': the rule of OpenAI's and Anthropic's APIs
+// (^[a-zA-Z0-9_-]{1,64}$), which reject a request whose tools break it,
+// and a subset of Gemini's. A name with a space, '/', '.', a line break or
+// a NUL is refused here rather than by the provider at the first request.
 func NewToolNode(ts []tools.Tool, opts ...Option) (*ToolNode, error) {
 	n := &ToolNode{cfg: defaultConfig(), tools: make(map[string]*boundTool, len(ts))}
 	for _, o := range opts {
@@ -68,8 +72,8 @@ func NewToolNode(ts []tools.Tool, opts ...Option) (*ToolNode, error) {
 			return nil, fmt.Errorf("%w: tool %d is nil", ErrInvalidConfig, i)
 		}
 		name := t.Name()
-		if name == "" {
-			return nil, fmt.Errorf("%w: tool %d has an empty name", ErrInvalidConfig, i)
+		if err := checkToolName(name); err != nil {
+			return nil, fmt.Errorf("%w: tool %d: %w", ErrInvalidConfig, i, err)
 		}
 		if _, dup := n.tools[name]; dup {
 			return nil, fmt.Errorf("%w: duplicate tool name %q", ErrInvalidConfig, name)
@@ -93,6 +97,28 @@ func NewToolNode(ts []tools.Tool, opts ...Option) (*ToolNode, error) {
 		return nil, err
 	}
 	return n, nil
+}
+
+// maxToolNameLength is the longest tool name NewToolNode accepts.
+const maxToolNameLength = 64
+
+// checkToolName returns why name breaks the tool-name rule, nil when it
+// does not.
+func checkToolName(name string) error {
+	const rule = "a tool name must be 1 to 64 ASCII letters, digits, '_' or '-' (^[a-zA-Z0-9_-]{1,64}$, as OpenAI and Anthropic require)"
+	if name == "" {
+		return fmt.Errorf("empty name: %s", rule)
+	}
+	if len(name) > maxToolNameLength {
+		return fmt.Errorf("name %q has %d bytes: %s", quotedName(name), len(name), rule)
+	}
+	for i := 0; i < len(name); i++ {
+		b := name[i]
+		if !('a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' || b == '_' || b == '-') {
+			return fmt.Errorf("name %q: %s", quotedName(name), rule)
+		}
+	}
+	return nil
 }
 
 // Definitions returns the tools as llms.Tool values (Type "function",

@@ -269,6 +269,47 @@ func TestNewToolNodeRejectsBadConfig(t *testing.T) {
 	}
 }
 
+// Tool names follow OpenAI's and Anthropic's rule, ^[a-zA-Z0-9_-]{1,64}$:
+// any other name is refused at construction, naming the rule, instead of
+// by the provider at the first request.
+func TestNewToolNodeEnforcesTheProviderToolNameRule(t *testing.T) {
+	tests := []struct {
+		name string
+		ok   bool
+	}{
+		{"get_weather", true},
+		{"Get-Weather_2", true},
+		{strings.Repeat("a", 64), true},
+		{"", false},
+		{strings.Repeat("a", 65), false},
+		{"get weather", false},
+		{"files/read", false},
+		{"get\nweather", false},
+		{"get\x00weather", false},
+		{"github.create_issue", false}, // MCP allows dots; the providers do not
+		{"wetter_für_stadt", false},
+		{"get_weather ", false},
+		{"tool:call", false},
+	}
+	for _, tt := range tests {
+		t.Run(strconv.Quote(tt.name), func(t *testing.T) {
+			_, err := NewToolNode([]tools.Tool{plainTool{name: tt.name}}, WithLogger(sanDiscard))
+			if tt.ok {
+				if err != nil {
+					t.Fatalf("NewToolNode(%q) = %v, want no error", tt.name, err)
+				}
+				return
+			}
+			if !errors.Is(err, ErrInvalidConfig) {
+				t.Fatalf("NewToolNode(%q) = %v, want ErrInvalidConfig", tt.name, err)
+			}
+			if msg := err.Error(); !strings.Contains(msg, "^[a-zA-Z0-9_-]{1,64}$") || strings.ContainsAny(msg, "\n\x00") {
+				t.Errorf("error %q does not name the rule on one clean line", msg)
+			}
+		})
+	}
+}
+
 // inflight tracks how many tool calls run at once.
 type inflight struct {
 	mu       sync.Mutex
