@@ -20,8 +20,14 @@ import (
 // The run stops there, but nothing that ran is lost: Partial holds the tool
 // messages of the calls answered before it stopped (their tools ran, side
 // effects included), so that the caller can keep them in the history and
-// answer the rest — running the node again on that history executes only
-// the calls left unanswered (see [ToolNode.Invoke]).
+// answer the rest — running the node again on that history executes
+// exactly the calls Partial has no tool message for: those reported
+// [OutcomeFailed], [OutcomeCanceled] and [OutcomeUnanswered].
+//
+// The calls running beside the failing one have their ctx cancelled, and
+// the run waits for them to return (cancel the ctx given to Run to stop
+// waiting, see [CanceledError]): one that still succeeds is answered in
+// Partial, one that returns an error is reported [OutcomeCanceled].
 type ToolError struct {
 	Tool   string // the tool's name
 	CallID string // the call's id, possibly empty
@@ -29,9 +35,11 @@ type ToolError struct {
 
 	// Partial is the result of the stopped run: ToolMessages answers, in
 	// call order, every call answered before the run stopped; Calls
-	// reports on every call, the failing one and those that never started
-	// with [OutcomeUnanswered]; AIMessage is the sanitized AI message to
-	// keep with them. It is nil in a ToolError not returned by a ToolNode.
+	// reports on every call: the failing one with [OutcomeFailed], those
+	// cancelled by the stop with [OutcomeCanceled], those that never
+	// started with [OutcomeUnanswered]; AIMessage is the sanitized AI
+	// message to keep with them. It is nil in a ToolError not returned by
+	// a ToolNode.
 	Partial *Result
 }
 
@@ -42,6 +50,37 @@ func (e *ToolError) Error() string {
 
 // Unwrap returns the tool's error.
 func (e *ToolError) Unwrap() error { return e.Err }
+
+// CanceledError is returned by [ToolNode.Run] and [ToolNode.Invoke] when
+// ctx is done before every pending call is answered. It unwraps to
+// ctx.Err(), so errors.Is(err, context.Canceled) (or
+// context.DeadlineExceeded) holds.
+//
+// Run returns it within moments of ctx being done, whatever its callees
+// (tools, validators, unresolved hooks, the correction model) do: a callee
+// that ignores ctx is left running on a goroutine of its own, which ends
+// when the callee returns; what it returns then is dropped.
+//
+// Partial, as in a [ToolError], keeps what already happened: it is nil
+// when ctx was done before any call started executing (nothing ran), else
+// the stopped run's result: ToolMessages answers every call that finished,
+// side effects included; Calls reports the others with [OutcomeRunning]
+// (started, not returned when Run returned), [OutcomeCanceled] (returned
+// an error after ctx was done), [OutcomeFailed] or [OutcomeUnanswered]
+// (never started). Running the node again on the history with those tool
+// messages executes exactly the calls Partial has no tool message for,
+// the running ones included: make such tools idempotent, or answer those
+// calls yourself.
+type CanceledError struct {
+	Err     error   // ctx.Err()
+	Partial *Result // nil when no call had started executing
+}
+
+// Error returns "saidex: run stopped: " and ctx's error.
+func (e *CanceledError) Error() string { return "saidex: run stopped: " + e.Err.Error() }
+
+// Unwrap returns ctx's error.
+func (e *CanceledError) Unwrap() error { return e.Err }
 
 // PanicError is the error a tool's recovered panic is turned into.
 type PanicError struct {
@@ -96,6 +135,13 @@ func CallFromContext(ctx context.Context) (info CallInfo, ok bool) {
 // its first call, while a message
 // of calls that finish at once (in-memory tools) runs mostly on the calling
 // goroutine, without a goroutine, its stack growth and a wake-up per call.
+// When ctx can be cancelled, each worker runs its tool calls through watch:
+// on a goroutine of the call, so that the worker returns as soon as ctx is
+// done.
+//
+// A tool error that stops the run cancels the workers' ctx (wctx), not
+// ctx: the workers wait for the calls they started to return, so that
+// their outcome is known, and start no more.
 func (n *ToolNode) execute(ctx context.Context, r *run, calls []*call) error {
 	limit := n.cfg.maxConcurrency
 	if k := countValid(calls); limit == 0 || limit > k {
@@ -114,12 +160,12 @@ func (n *ToolNode) execute(ctx context.Context, r *run, calls []*call) error {
 	// returned: context.Cause of wctx.
 	wctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	p := &pool{n: n, r: r, ctx: wctx, cancel: cancel, calls: valid, limit: int32(limit)}
+	p := &pool{n: n, r: r, ctx: wctx, watch: ctx, cancel: cancel, calls: valid, limit: int32(limit)}
 	p.workers.Store(1) // the calling goroutine
 	p.work()
 	p.wg.Wait()
-	if ctxErr := ctx.Err(); ctxErr != nil && (p.failed.Load() || countValid(valid) > 0) {
-		return ctxErr // never a partial result; a run whose calls all finished stands
+	if ctxErr := ctx.Err(); ctxErr != nil && unfinished(valid) {
+		return ctxErr // a run whose calls all finished stands
 	}
 	if p.failed.Load() {
 		return context.Cause(wctx)
@@ -127,12 +173,23 @@ func (n *ToolNode) execute(ctx context.Context, r *run, calls []*call) error {
 	return nil
 }
 
+// unfinished reports whether a call is not answered.
+func unfinished(calls []*call) bool {
+	for _, c := range calls {
+		if c.status != statusAnswered {
+			return true
+		}
+	}
+	return false
+}
+
 // pool runs a message's valid calls on workers that take the next call
 // until none is left; see execute.
 type pool struct {
 	n      *ToolNode
 	r      *run
-	ctx    context.Context
+	ctx    context.Context // the calls' ctx: cancelled by a tool error or by watch
+	watch  context.Context // the ctx of Run, whose end abandons running calls
 	cancel context.CancelCauseFunc
 	calls  []*call
 	limit  int32
@@ -152,7 +209,7 @@ func (p *pool) work() {
 			return
 		}
 		p.grow()
-		if err := p.n.executeOne(p.ctx, p.r, p.calls[i]); err != nil {
+		if err := p.n.executeOne(p.ctx, p.watch, p.r, p.calls[i]); err != nil {
 			p.failed.Store(true)
 			p.cancel(err)
 			return
@@ -181,16 +238,17 @@ func (p *pool) grow() {
 	}()
 }
 
-// executeInline runs the valid calls one after another on the calling
-// goroutine: what the pool does when at most one call runs at a time.
+// executeInline runs the valid calls one after another: what the pool
+// does when at most one call runs at a time. The calling goroutine runs
+// them itself when ctx cannot be cancelled, else through watch.
 func (n *ToolNode) executeInline(ctx context.Context, r *run, calls []*call) error {
 	for _, c := range calls {
 		if c.status != statusValid {
 			continue
 		}
-		if err := n.executeOne(ctx, r, c); err != nil {
+		if err := n.executeOne(ctx, ctx, r, c); err != nil {
 			if ctxErr := ctx.Err(); ctxErr != nil {
-				return ctxErr // never a partial result
+				return ctxErr
 			}
 			return err
 		}
@@ -208,57 +266,78 @@ func countValid(calls []*call) int {
 	return k
 }
 
-// executeOne runs one call and records its answer.
-func (n *ToolNode) executeOne(ctx context.Context, r *run, c *call) error {
+// executeOne runs one call and records its answer. The tool gets ctx;
+// when watch is done first the call is abandoned, left statusRunning, and
+// watch's error returned.
+func (n *ToolNode) executeOne(ctx, watch context.Context, r *run, c *call) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	c.status = statusAnswered
 	if c.tool == nil { // OutcomeUnknownTool
+		c.status = statusAnswered
 		c.output = fmt.Sprintf("Error: %s is not a valid tool, try one of [%s].", quotedName(c.name), n.toolNames())
 		c.isError = true
 		return nil
 	}
+	c.status = statusRunning
 	input := c.args
 	if c.tool.schema == nil {
 		input = unwrapArg1(input)
 	}
 	tctx := &callContext{Context: ctx, info: CallInfo{ID: c.id, Name: c.name, Messages: r.messages}}
 	start := r.now()
-	out, err := callTool(tctx, c.tool, input)
+	var out string
+	var err error
+	if !watchCall(watch, func() { out, err = callTool(tctx, c.tool, input) }) {
+		c.durations.Execute = r.since(start)
+		return watch.Err() // still running: reported OutcomeRunning
+	}
 	c.durations.Execute = r.since(start)
 	if err == nil {
-		c.output = out
+		c.status, c.output = statusAnswered, out
 		return nil
 	}
 	if ctx.Err() != nil {
-		c.status, c.err = statusStopped, err
+		c.status, c.outcome, c.err = statusStopped, OutcomeCanceled, err
 		return ctx.Err()
 	}
 	if stop := n.answerToolError(c, err); stop != nil {
-		c.status, c.err = statusStopped, err
+		c.status, c.outcome, c.err = statusStopped, OutcomeFailed, err
 		return stop
 	}
+	c.status = statusAnswered
 	return nil
 }
 
 // stopped returns the error that stopped the execution stage. A *ToolError
-// gets the run's partial result: the calls answered so far, with their
-// messages, and the others reported unanswered.
-func (n *ToolNode) stopped(r *run, calls []*call, err error) error {
+// made by answerToolError and the ctx error of Run (as a *CanceledError)
+// get the run's partial result.
+func (n *ToolNode) stopped(ctx context.Context, r *run, calls []*call, err error) error {
+	if ctxErr := ctx.Err(); ctxErr != nil && err == ctxErr {
+		return &CanceledError{Err: ctxErr, Partial: n.partial(r, calls)}
+	}
 	te, ok := err.(*ToolError) // as answerToolError made it, not one wrapped by a tool
 	if !ok {
 		return err
 	}
+	te.Partial = n.partial(r, calls)
+	return te
+}
+
+// partial builds the result of a stopped run: the calls that finished are
+// answered; the others are reported with what happened to them.
+func (n *ToolNode) partial(r *run, calls []*call) *Result {
 	for _, c := range calls {
-		if c.status == statusValid || c.status == statusStopped {
+		switch c.status {
+		case statusValid:
 			c.status, c.outcome = statusStopped, OutcomeUnanswered
+		case statusRunning:
+			c.status, c.outcome = statusStopped, OutcomeRunning
 		}
 	}
 	res := n.assemble(r, calls)
 	n.sanitize(r, res, calls) // sanitize.go
-	te.Partial = res
-	return te
+	return res
 }
 
 // answerToolError turns a tool's error into the call's answer, or into the
@@ -312,6 +391,53 @@ func quotedName(name string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// watchCall runs fn and reports whether it returned. When ctx can be
+// cancelled (ctx.Done() is not nil) fn runs on a goroutine of its own
+// while watchCall waits for it or for ctx: once ctx is done first,
+// watchCall returns false at once, and fn runs on alone until it returns,
+// when its goroutine ends; the caller must then not read what fn writes.
+// When ctx cannot be cancelled fn runs on the calling goroutine. fn is not
+// started, and false returned, when ctx is done already. A panic in fn
+// propagates to the caller of a watchCall still waiting; after it stopped
+// waiting the panic is dropped with fn's results.
+//
+// Every callee the node calls while a Run is in progress (a tool, a
+// validator, an unresolved hook, the correction model) goes through
+// watchCall, so Run returns promptly once ctx is done whatever the callee
+// does.
+func watchCall(ctx context.Context, fn func()) bool {
+	done := ctx.Done()
+	if done == nil {
+		fn()
+		return true
+	}
+	if ctx.Err() != nil {
+		return false
+	}
+	ended := make(chan any, 1) // fn's panic value, nil when it returned
+	go func() {
+		defer func() { ended <- recover() }()
+		fn()
+	}()
+	select {
+	case p := <-ended:
+		if p != nil {
+			panic(p)
+		}
+		return true
+	case <-done:
+		select {
+		case p := <-ended: // it returned as ctx ended: keep what it did
+			if p != nil {
+				panic(p)
+			}
+			return true
+		default:
+			return false
+		}
+	}
 }
 
 // callTool calls the tool, turning a panic into a *PanicError.

@@ -276,7 +276,12 @@ func (n *ToolNode) resolve(ctx context.Context, r *run, calls []*call) error {
 
 // resolveOne calls the hook for one invalid call and applies its Resolution.
 func (n *ToolNode) resolveOne(ctx context.Context, r *run, c *call) error {
-	res, err := callHook(ctx, n.cfg.unresolvedHook, unresolvedCall(r, c))
+	uc := unresolvedCall(r, c)
+	var res Resolution
+	var err error
+	if !watchCall(ctx, func() { res, err = callHook(ctx, n.cfg.unresolvedHook, uc) }) { // execute.go
+		return ctx.Err() // the hook runs on alone
+	}
 	if err != nil {
 		if n.isInterrupt(err) {
 			return err

@@ -230,7 +230,11 @@ func (n *ToolNode) runValidators(ctx context.Context, r *run, c *call, value any
 		IsFinal: ph.phase == PhaseCorrection && ph.maxAttempts > 0 && ph.attempt >= ph.maxAttempts,
 	}
 	for _, fn := range c.tool.validators {
-		panicked, err := callValidator(ctx, fn, args, vc)
+		var panicked *PanicError
+		var err error
+		if !watchCall(ctx, func() { panicked, err = callValidator(ctx, fn, args, vc) }) { // execute.go
+			return nil, ctx.Err() // the validator runs on alone
+		}
 		switch {
 		case panicked != nil:
 			return nil, fmt.Errorf("saidex: validator of tool %q (call %q): %w", c.name, c.id, panicked)
