@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/saidex/saidex-go/internal/benchfixture"
 	"github.com/saidex/saidex-go/saidextest"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/tools"
@@ -323,4 +324,32 @@ func TestWatchCall(t *testing.T) {
 		watchCall(ctx, func() { panic("boom") })
 		t.Fatal("the panic did not propagate")
 	})
+}
+
+// BenchmarkRunCancellableContext measures what watching a cancellable ctx
+// costs: the same message of valid calls run with context.Background()
+// (callees on the driving goroutine) and with a ctx that can be cancelled
+// (a goroutine per callee), at the default concurrency and at 1.
+func BenchmarkRunCancellableContext(b *testing.B) {
+	cancellable, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	for _, limit := range []int{0, 1} {
+		n := mustNode(b, []tools.Tool{benchTool()}, WithMaxConcurrency(limit))
+		for _, size := range []int{1, 8, 64} {
+			msgs := benchfixture.Conversation(benchfixture.Valid, size)
+			for _, c := range []struct {
+				name string
+				ctx  context.Context
+			}{{"background", context.Background()}, {"cancellable", cancellable}} {
+				b.Run(fmt.Sprintf("limit=%d/calls=%d/%s", limit, size, c.name), func(b *testing.B) {
+					b.ReportAllocs()
+					for b.Loop() {
+						if _, err := n.Run(c.ctx, msgs); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			}
+		}
+	}
 }

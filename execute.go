@@ -58,8 +58,10 @@ func (e *ToolError) Unwrap() error { return e.Err }
 //
 // Run returns it within moments of ctx being done, whatever its callees
 // (tools, validators, unresolved hooks, the correction model) do: a callee
-// that ignores ctx is left running on a goroutine of its own, which ends
-// when the callee returns; what it returns then is dropped.
+// that ignores ctx is left running on the goroutine the node started for
+// it, which ends when the callee returns (a tool's worker when the tools
+// still running on the other workers have returned); what it returns then
+// is dropped. No goroutine of a Run outlives its callees.
 //
 // Partial, as in a [ToolError], keeps what already happened: it is nil
 // when ctx was done before any call started executing (nothing ran), else
@@ -128,29 +130,40 @@ func CallFromContext(ctx context.Context) (info CallInfo, ok bool) {
 // executor, concurrently, bounded by WithMaxConcurrency.
 //
 // Workers are started one at a time, only while calls are waiting: the
-// calling goroutine is the first worker, and a worker about to run a call
-// starts one more when calls remain, the bound allows and no worker started
-// earlier is still waiting to be scheduled. Calls that block (I/O) thus
-// reach the full bound, each new worker starting the next one as it takes
-// its first call, while a message
-// of calls that finish at once (in-memory tools) runs mostly on the calling
-// goroutine, without a goroutine, its stack growth and a wake-up per call.
-// When ctx can be cancelled, each worker runs its tool calls through watch:
-// on a goroutine of the call, so that the worker returns as soon as ctx is
-// done.
+// first worker starts one more when it is about to run a call, calls
+// remain, the bound allows and no worker started earlier is still waiting
+// to be scheduled. Calls that block (I/O) thus reach the full bound, each
+// new worker starting the next one as it takes its first call, while a
+// message of calls that finish at once (in-memory tools) runs mostly on
+// the first worker, without a goroutine, its stack growth and a wake-up
+// per call.
+//
+// When ctx cannot be cancelled (ctx.Done() is nil) the calling goroutine
+// is the first worker, and runs every call itself when at most one runs at
+// a time. Otherwise the first worker is a goroutine and the calling
+// goroutine watches ctx: once ctx is done it abandons the calls still
+// running (a worker's result is committed under p.mu, and no more once the
+// pool is abandoned) and returns at once, the workers ending as their
+// calls return. That costs one goroutine and one wake-up per Run, not per
+// call.
 //
 // A tool error that stops the run cancels the workers' ctx (wctx), not
 // ctx: the workers wait for the calls they started to return, so that
 // their outcome is known, and start no more.
 func (n *ToolNode) execute(ctx context.Context, r *run, calls []*call) error {
 	limit := n.cfg.maxConcurrency
-	if k := countValid(calls); limit == 0 || limit > k {
+	k := countValid(calls)
+	if limit == 0 || limit > k {
 		limit = k
 	}
-	if limit <= 1 {
+	watched := ctx.Done() != nil
+	if !watched && limit <= 1 {
 		return n.executeInline(ctx, r, calls)
 	}
-	valid := make([]*call, 0, len(calls))
+	if k == 0 {
+		return nil
+	}
+	valid := make([]*call, 0, k)
 	for _, c := range calls {
 		if c.status == statusValid {
 			valid = append(valid, c)
@@ -160,10 +173,24 @@ func (n *ToolNode) execute(ctx context.Context, r *run, calls []*call) error {
 	// returned: context.Cause of wctx.
 	wctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	p := &pool{n: n, r: r, ctx: wctx, watch: ctx, cancel: cancel, calls: valid, limit: int32(limit)}
-	p.workers.Store(1) // the calling goroutine
-	p.work()
-	p.wg.Wait()
+	p := &pool{n: n, r: r, ctx: wctx, cancel: cancel, calls: valid, limit: int32(max(limit, 1)), watched: watched}
+	p.workers.Store(1) // the first worker
+	if watched {
+		finished := make(chan struct{})
+		go func() {
+			p.work()
+			p.wg.Wait()
+			close(finished)
+		}()
+		select {
+		case <-finished:
+		case <-ctx.Done():
+			p.abandon()
+		}
+	} else {
+		p.work()
+		p.wg.Wait()
+	}
 	if ctxErr := ctx.Err(); ctxErr != nil && unfinished(valid) {
 		return ctxErr // a run whose calls all finished stands
 	}
@@ -186,19 +213,22 @@ func unfinished(calls []*call) bool {
 // pool runs a message's valid calls on workers that take the next call
 // until none is left; see execute.
 type pool struct {
-	n      *ToolNode
-	r      *run
-	ctx    context.Context // the calls' ctx: cancelled by a tool error or by watch
-	watch  context.Context // the ctx of Run, whose end abandons running calls
-	cancel context.CancelCauseFunc
-	calls  []*call
-	limit  int32
+	n       *ToolNode
+	r       *run
+	ctx     context.Context // the calls' ctx: cancelled by a tool error or with Run's
+	cancel  context.CancelCauseFunc
+	calls   []*call
+	limit   int32
+	watched bool // the calling goroutine watches ctx; results go through commit
 
 	next     atomic.Int32 // index of the next call to take
-	workers  atomic.Int32 // workers started, the calling goroutine included
+	workers  atomic.Int32 // workers started, the first included
 	starting atomic.Bool  // a started worker has not been scheduled yet
 	failed   atomic.Bool  // a call returned an error (the cause of ctx)
 	wg       sync.WaitGroup
+
+	mu        sync.Mutex // guards the calls' state, when watched
+	abandoned bool       // Run returned: no result is committed any more
 }
 
 // work takes and runs calls until none is left or the run is stopped.
@@ -209,7 +239,7 @@ func (p *pool) work() {
 			return
 		}
 		p.grow()
-		if err := p.n.executeOne(p.ctx, p.watch, p.r, p.calls[i]); err != nil {
+		if err := p.n.executeOne(p.ctx, p.r, p.calls[i], p); err != nil {
 			p.failed.Store(true)
 			p.cancel(err)
 			return
@@ -238,22 +268,44 @@ func (p *pool) grow() {
 	}()
 }
 
-// executeInline runs the valid calls one after another: what the pool
-// does when at most one call runs at a time. The calling goroutine runs
-// them itself when ctx cannot be cancelled, else through watch.
+// commit applies set, which writes a call's state, unless the pool was
+// abandoned; it reports whether it did. A nil or unwatched pool applies it
+// directly: nobody reads the calls before the workers are done.
+func (p *pool) commit(set func()) bool {
+	if p == nil || !p.watched {
+		set()
+		return true
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.abandoned {
+		return false
+	}
+	set()
+	return true
+}
+
+// abandon stops the workers from writing the calls' state: Run returns
+// with the state as it is.
+func (p *pool) abandon() {
+	p.mu.Lock()
+	p.abandoned = true
+	p.mu.Unlock()
+}
+
+// executeInline runs the valid calls one after another on the calling
+// goroutine: what the pool does when at most one call runs at a time and
+// ctx cannot be cancelled.
 func (n *ToolNode) executeInline(ctx context.Context, r *run, calls []*call) error {
 	for _, c := range calls {
 		if c.status != statusValid {
 			continue
 		}
-		if err := n.executeOne(ctx, ctx, r, c); err != nil {
-			if ctxErr := ctx.Err(); ctxErr != nil {
-				return ctxErr
-			}
+		if err := n.executeOne(ctx, r, c, nil); err != nil {
 			return err
 		}
 	}
-	return nil // every call finished: the run stands even if ctx is done by now
+	return nil
 }
 
 func countValid(calls []*call) int {
@@ -266,47 +318,55 @@ func countValid(calls []*call) int {
 	return k
 }
 
-// executeOne runs one call and records its answer. The tool gets ctx;
-// when watch is done first the call is abandoned, left statusRunning, and
-// watch's error returned.
-func (n *ToolNode) executeOne(ctx, watch context.Context, r *run, c *call) error {
+// executeOne runs one call and records its answer through p.commit. A call
+// whose tool has started is statusRunning until its result is committed;
+// when the pool was abandoned meanwhile, the result is dropped and ctx's
+// error returned.
+func (n *ToolNode) executeOne(ctx context.Context, r *run, c *call, p *pool) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	if c.tool == nil { // OutcomeUnknownTool
-		c.status = statusAnswered
-		c.output = fmt.Sprintf("Error: %s is not a valid tool, try one of [%s].", quotedName(c.name), n.toolNames())
-		c.isError = true
+		out := fmt.Sprintf("Error: %s is not a valid tool, try one of [%s].", quotedName(c.name), n.toolNames())
+		p.commit(func() { c.status, c.output, c.isError = statusAnswered, out, true })
 		return nil
 	}
-	c.status = statusRunning
+	if !p.commit(func() { c.status = statusRunning }) {
+		return ctx.Err()
+	}
 	input := c.args
 	if c.tool.schema == nil {
 		input = unwrapArg1(input)
 	}
 	tctx := &callContext{Context: ctx, info: CallInfo{ID: c.id, Name: c.name, Messages: r.messages}}
 	start := r.now()
-	var out string
-	var err error
-	if !watchCall(watch, func() { out, err = callTool(tctx, c.tool, input) }) {
-		c.durations.Execute = r.since(start)
-		return watch.Err() // still running: reported OutcomeRunning
+	out, err := callTool(tctx, c.tool, input)
+	took := r.since(start)
+	canceled := err != nil && ctx.Err() != nil
+	var stop error
+	if err != nil && !canceled {
+		out, stop = n.answerToolError(c, err)
 	}
-	c.durations.Execute = r.since(start)
-	if err == nil {
-		c.status, c.output = statusAnswered, out
-		return nil
-	}
-	if ctx.Err() != nil {
-		c.status, c.outcome, c.err = statusStopped, OutcomeCanceled, err
+	committed := p.commit(func() {
+		c.durations.Execute = took
+		switch {
+		case err == nil:
+			c.status, c.output = statusAnswered, out
+		case canceled:
+			c.status, c.outcome, c.err = statusStopped, OutcomeCanceled, err
+		case stop != nil:
+			c.status, c.outcome, c.err = statusStopped, OutcomeFailed, err
+		default:
+			c.status, c.output, c.isError, c.err = statusAnswered, out, true, err
+		}
+	})
+	switch {
+	case !committed:
+		return ctx.Err() // Run returned while the tool ran: reported OutcomeRunning
+	case canceled:
 		return ctx.Err()
 	}
-	if stop := n.answerToolError(c, err); stop != nil {
-		c.status, c.outcome, c.err = statusStopped, OutcomeFailed, err
-		return stop
-	}
-	c.status = statusAnswered
-	return nil
+	return stop
 }
 
 // stopped returns the error that stopped the execution stage. A *ToolError
@@ -340,29 +400,28 @@ func (n *ToolNode) partial(r *run, calls []*call) *Result {
 	return res
 }
 
-// answerToolError turns a tool's error into the call's answer, or into the
-// error that stops the run. A panic in the caller's callbacks (the error
-// formatter, the interrupt test) stops the run as a *ToolError wrapping a
-// *PanicError instead of crashing a goroutine.
-func (n *ToolNode) answerToolError(c *call, err error) (stop error) {
+// answerToolError turns a tool's error into the content of the call's
+// error message, or into the error that stops the run. A panic in the
+// caller's callbacks (the error formatter, the interrupt test) stops the
+// run as a *ToolError wrapping a *PanicError instead of crashing a
+// goroutine. It does not write c.
+func (n *ToolNode) answerToolError(c *call, err error) (output string, stop error) {
 	defer func() {
 		if v := recover(); v != nil {
 			stop = &ToolError{Tool: c.name, CallID: c.id, Err: &PanicError{Value: v, Stack: debug.Stack()}}
 		}
 	}()
 	if n.isInterrupt(err) {
-		return err // an interrupt always propagates, unchanged
+		return "", err // an interrupt always propagates, unchanged
 	}
 	switch {
 	case n.cfg.toolErrorFormat != nil:
-		c.output = n.cfg.toolErrorFormat(err)
+		return n.cfg.toolErrorFormat(err), nil
 	case n.cfg.handleToolErrors || errors.Is(err, ErrInvalidArguments):
-		c.output = "Error: " + err.Error()
+		return "Error: " + err.Error(), nil
 	default:
-		return &ToolError{Tool: c.name, CallID: c.id, Err: err}
+		return "", &ToolError{Tool: c.name, CallID: c.id, Err: err}
 	}
-	c.isError, c.err = true, err
-	return nil
 }
 
 // maxQuotedName is how much of an unknown tool's name an error message quotes.
@@ -403,10 +462,10 @@ func quotedName(name string) string {
 // propagates to the caller of a watchCall still waiting; after it stopped
 // waiting the panic is dropped with fn's results.
 //
-// Every callee the node calls while a Run is in progress (a tool, a
-// validator, an unresolved hook, the correction model) goes through
-// watchCall, so Run returns promptly once ctx is done whatever the callee
-// does.
+// The validators, unresolved hooks and correction-model requests of a
+// Run go through watchCall, so Run returns promptly once ctx is done
+// whatever the callee does; tools are watched by their pool (see execute),
+// at one goroutine per Run rather than per call.
 func watchCall(ctx context.Context, fn func()) bool {
 	done := ctx.Done()
 	if done == nil {
