@@ -26,10 +26,11 @@ import (
 //
 // and answers every call with exactly one tool message, in call order.
 // Calls the history already answers are skipped (see [ToolNode.Invoke]); a
-// tool error that stops the run leaves the calls after it unanswered (see
-// [ToolError]). A call that repeats an id already used by an earlier call
-// of the same message cannot be answered unambiguously, so it is dropped
-// (not executed, not answered) and a warning is logged.
+// tool error or a cancelled ctx that stops the run leaves the calls that
+// had not returned unanswered (see [ToolError] and [CanceledError]). A
+// call that repeats an id already used by an earlier call of the same
+// message cannot be answered unambiguously, so it is dropped (not
+// executed, not answered) and a warning is logged.
 type ToolNode struct {
 	cfg   config
 	tools map[string]*boundTool
@@ -217,9 +218,10 @@ type CallReport struct {
 	ID, Name string
 	// RawArguments is the argument string exactly as the model sent it.
 	RawArguments string
-	// Arguments is the JSON the tool received (or is receiving); nil when
-	// the call did not run, when it named an unknown tool, and when a plain tool's input
-	// was not JSON (RawArguments holds it), so a report always marshals.
+	// Arguments is the JSON the tool received (or, for a call reported
+	// [OutcomeRunning], is running with); nil when the call did not run,
+	// when it named an unknown tool, and when a plain tool's input was
+	// not JSON (RawArguments holds it), so a report always marshals.
 	Arguments json.RawMessage
 	// Outcome is what happened to the call.
 	Outcome Outcome
