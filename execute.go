@@ -178,9 +178,9 @@ func (n *ToolNode) execute(ctx context.Context, r *run, calls []*call) error {
 	if watched {
 		finished := make(chan struct{})
 		go func() {
+			defer close(finished)
+			defer p.wg.Wait()
 			p.work()
-			p.wg.Wait()
-			close(finished)
 		}()
 		select {
 		case <-finished:
