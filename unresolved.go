@@ -56,7 +56,9 @@ func WithOnUnresolved(p UnresolvedPolicy) Option {
 }
 
 // UnresolvedHook decides what to do with one unresolved call; see
-// [WithUnresolvedHook].
+// [WithUnresolvedHook]. Once ctx is done [ToolNode.Run] returns a
+// [*CanceledError] without waiting for the hook, which runs on, on a
+// goroutine of its own, until it returns; its Resolution is then dropped.
 type UnresolvedHook func(ctx context.Context, call UnresolvedToolCall) (Resolution, error)
 
 // WithUnresolvedHook sets a hook that is called once per call that is still

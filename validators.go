@@ -29,10 +29,11 @@ import (
 // the issues without rejecting. The parts of a joined error (errors.Join,
 // fmt.Errorf with several %w) count one by one: any part not wrapped by
 // Flag rejects, and the flagged parts are recorded beside the rejection.
-// An error that is an interrupt (see
-// [ErrInterrupt]) stops the run and is returned unchanged by
-// [ToolNode.Run]; so is ctx.Err() once ctx is done. A panic is recovered
-// and stops the run as an error wrapping a [*PanicError].
+// An error that is an interrupt (see [ErrInterrupt]) stops the run and is
+// returned unchanged by [ToolNode.Run]. Once ctx is done Run returns a
+// [*CanceledError] without waiting for the validator, which runs on, on a
+// goroutine of its own, until it returns. A panic is recovered and stops
+// the run as an error wrapping a [*PanicError].
 //
 // Validators of different calls run concurrently (while calls are
 // corrected or salvaged at the same time, and when the node runs for
