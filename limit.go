@@ -210,14 +210,15 @@ func readHistory(messages []llms.MessageContent, ai int, tools map[string]*toolH
 // responseContent returns the content of the response in the tool message
 // m that answers tc.
 func responseContent(m llms.MessageContent, tc llms.ToolCall) (string, bool) {
+	want := keyOfCall(tc) // history.go
 	for _, p := range m.Parts {
 		switch r := p.(type) {
 		case llms.ToolCallResponse:
-			if responseAnswers(r, tc) {
+			if keyOfResponse(r) == want {
 				return r.Content, true
 			}
 		case *llms.ToolCallResponse:
-			if r != nil && responseAnswers(*r, tc) {
+			if r != nil && keyOfResponse(*r) == want {
 				return r.Content, true
 			}
 		}
@@ -252,10 +253,10 @@ func (n *ToolNode) sameAsRejected(c *call, rejected []string) bool {
 func answerUnresolved(c *call) {
 	switch {
 	case c.overLimit:
-		c.output = limitFeedback(c, c.streak) // feedback.go
+		c.output = boundMessage(limitFeedback(c, c.streak)) // feedback.go; bounds.go (a long tool name)
 		c.status, c.outcome, c.isError = statusAnswered, OutcomeFeedbackLimit, true
 	case c.repeated:
-		answerFeedback(c, repeatedFeedback(c))
+		answerFeedback(c, boundMessage(repeatedFeedback(c))) // bounds.go
 	default:
 		answerFeedback(c, feedbackFor(c))
 	}

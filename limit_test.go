@@ -155,9 +155,9 @@ func TestWithFeedbackLimitRejectsANegativeValue(t *testing.T) {
 	}
 }
 
-// feedbackText returns the node's real feedback for an invalid call of
+// feedbackOf returns the node's real feedback for an invalid call of
 // get_weather with args.
-func feedbackText(t *testing.T, args string) string {
+func feedbackOf(t *testing.T, args string) string {
 	t.Helper()
 	weather, _ := countingWeather()
 	res, err := mustNode(t, []tools.Tool{weather}).Run(context.Background(), conversation(tc("x", "get_weather", args)))
@@ -197,8 +197,8 @@ func history(t *testing.T, turns ...any) []llms.MessageContent {
 
 func TestFeedbackLimitCountsConsecutiveFeedbackTurnsFromTheConversation(t *testing.T) {
 	bad := `{"city": "Paris", "days": 30}`
-	fb := feedbackText(t, `{"city": "Paris", "days": 20}`)
-	unreadable := feedbackText(t, `{"city": "Par`)
+	fb := feedbackOf(t, `{"city": "Paris", "days": 20}`)
+	unreadable := feedbackOf(t, `{"city": "Par`)
 	fbTurn := func(id string) turn {
 		return turn{[]llms.ToolCall{tc(id, "get_weather", `{"city": "Paris", "days": 20}`)}, []string{fb}}
 	}
@@ -263,7 +263,7 @@ func TestFeedbackLimitCountsConsecutiveFeedbackTurnsFromTheConversation(t *testi
 }
 
 func TestFeedbackLimitAppliesOnlyToInvalidCalls(t *testing.T) {
-	fb := feedbackText(t, `{"city": "Paris", "days": 20}`)
+	fb := feedbackOf(t, `{"city": "Paris", "days": 20}`)
 	weather, runs := countingWeather()
 	node := mustNode(t, []tools.Tool{weather}, WithFeedbackLimit(1))
 	msgs := append(history(t, turn{[]llms.ToolCall{tc("a", "get_weather", `{"city": "Paris", "days": 20}`)}, []string{fb}}),
@@ -279,7 +279,7 @@ func TestFeedbackLimitAppliesOnlyToInvalidCalls(t *testing.T) {
 }
 
 func TestFeedbackLimitWithRaiseReturnsATypedError(t *testing.T) {
-	fb := feedbackText(t, `{"city": "Paris", "days": 20}`)
+	fb := feedbackOf(t, `{"city": "Paris", "days": 20}`)
 	msgs := append(history(t, turn{[]llms.ToolCall{tc("a", "get_weather", `{"city": "Paris", "days": 20}`)}, []string{fb}}),
 		saidextest.AIMessage(tc("b", "get_weather", `{"city": "Paris", "days": 40}`)))
 	for _, limit := range []int{0, 1} {
@@ -404,7 +404,7 @@ func TestRepeatedCallReachingTheLimitGetsTheLimit(t *testing.T) {
 }
 
 func TestRepeatedCallSkipsTheHookAndTheLimitReplacesDefaultFeedbackOnly(t *testing.T) {
-	fb := feedbackText(t, `{"city": "Paris", "days": 20}`)
+	fb := feedbackOf(t, `{"city": "Paris", "days": 20}`)
 	earlier := turn{[]llms.ToolCall{tc("a", "get_weather", `{"city": "Paris", "days": 20}`)}, []string{fb}}
 	cases := []struct {
 		name     string
