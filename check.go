@@ -11,10 +11,11 @@ import (
 // and the unresolved step) on the tool calls of the last message of
 // messages, which must be an AI message, and returns one [CallReport] per
 // tool call, in order. Nothing is executed. It is what [WrapModel] runs on
-// a response, for a caller that executes the calls itself, one at a time
-// (a framework's per-call tool middleware, for example): the messages
+// a response, for a caller that executes the calls itself: the messages
 // before the AI message are the conversation the correction prompt may
-// quote, and messages may be just the AI message.
+// quote, and messages may be just the AI message. A caller that sees one
+// call at a time (a framework's per-call tool middleware) uses
+// [ToolNode.CheckCall], which skips the per-message work.
 //
 // A report's Outcome says what to do with its call:
 //
