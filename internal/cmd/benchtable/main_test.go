@@ -55,8 +55,8 @@ func TestReportTakesMediansAndRatios(t *testing.T) {
 		"go test -run '^$' -bench . -benchmem -count 3 .",
 		"| 1 | n/a | not measured |",
 		"| text | deep_cut | 2.00 | 3.00 | 4.00 | yes | 2.00× | **no** |", // RepairSize: ns/byte, growth to 1 MiB
-		"| 8 | 1.25× | 1.10× | yes | 155 | 155 |",                          // Eino: wall and CPU ratios, the target on CPU
-		"| schema-invalid | 0 | 8 | 3.00× | 255 | 1019 |",                   // Eino, broken calls
+		"| 8 | 1.25× | 1.10× | yes | 155 | 155 |",                         // Eino: wall and CPU ratios, the target on CPU
+		"| schema-invalid | 0 | 8 | 3.00× | 255 | 1019 |",                 // Eino, broken calls
 		"| 64 | n/a | n/a | not measured | n/a | n/a |",
 	} {
 		if !strings.Contains(out, want) {
