@@ -152,6 +152,50 @@ func TestRepairIsLinearInRepetitions(t *testing.T) {
 	}
 }
 
+// TestReasoningTagsAreSearchedOnce counts the text the searches for
+// reasoning tags read (tagSearchHook: up to the end of the match, or the
+// whole text searched when none) for many tags at 16 KiB and 256 KiB: at
+// most 4 times the input's length. Searching the rest of the text
+// again for every tag, as stripThinking once did, covers about as many
+// times the text as it holds tags. A count, never a timing: a rescan
+// allocates nothing, so checkLinearCost cannot see it.
+func TestReasoningTagsAreSearchedOnce(t *testing.T) {
+	var searched int
+	tagSearchHook = func(text string, match []int) {
+		if match == nil {
+			searched += len(text)
+		} else {
+			searched += match[1]
+		}
+	}
+	defer func() { tagSearchHook = nil }()
+	tests := []struct {
+		name string
+		make func(n int) string
+	}{
+		{"lone closing tags", func(n int) string { return strings.Repeat("</think> x ", n) + `{"a": 1,}` }},
+		{"reasoning blocks", func(n int) string { return strings.Repeat("<think>a</think>", n) + `{"a": 1,}` }},
+		{"blocks and lone closing tags", func(n int) string {
+			return strings.Repeat("<think>a</think> b </thinking> ", n) + `{"a": 1,}`
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			unit := len(tt.make(2)) - len(tt.make(1))
+			for _, size := range []int{16 << 10, 256 << 10} {
+				raw := tt.make(size / unit)
+				searched = 0
+				if _, err := Repair(raw, fix); err != nil {
+					t.Fatalf("Repair of %d bytes: %v", len(raw), err)
+				}
+				if searched == 0 || searched > 4*len(raw) {
+					t.Errorf("the tag searches covered %d bytes of a %d-byte text, want at most 4 times its length", searched, len(raw))
+				}
+			}
+		})
+	}
+}
+
 func TestBrokenArgumentsShapesAreRepairedWithoutLoss(t *testing.T) {
 	for _, shape := range benchfixture.Shapes {
 		for _, size := range []int{1 << 10, 64 << 10} {
