@@ -509,6 +509,9 @@ func stripThinking(s string) (string, bool, error) {
 // from, or nil. A nil result is final: no later search can match.
 func findFrom(re *regexp.Regexp, s string, from int) []int {
 	loc := re.FindStringIndex(s[from:])
+	if tagSearchHook != nil {
+		tagSearchHook(s[from:], loc)
+	}
 	if loc == nil {
 		return nil
 	}
