@@ -16,8 +16,8 @@ const (
 	// distinct (a fault that changed nothing, or changed a value validly):
 	// not a broken text, and not judged.
 	Unbroken Outcome = iota
-	Original // the tool received a value equal to the original
-	Refused  // the call was refused
+	Original         // the tool received a value equal to the original
+	Refused          // the call was refused
 	// Truncated: the first exception. The text was cut right after a
 	// complete value and closed; the tool received the original minus its
 	// trailing members.
