@@ -98,6 +98,13 @@ const (
 	// when the text before the quote is on one line and holds no quote,
 	// bracket, comma or colon. A value with neither quote is refused.
 	RepairMissingQuote RepairStep = "missing_quote"
+
+	// RepairRepeatedKey: dropped an object member whose name and value
+	// repeat an earlier member's, so that the tool receives each name
+	// once. A name sent twice with different values is refused, the
+	// feedback naming the key. This step runs on every argument string
+	// that reaches repair, valid JSON included.
+	RepairRepeatedKey RepairStep = "repeated_key"
 )
 
 // MaxNestingDepth is the deepest nesting of objects and arrays the repair
