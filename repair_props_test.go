@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -35,6 +36,12 @@ func checkObjectProperties(t *testing.T, objects []string) {
 		for _, w := range wrappings {
 			raw := sprintf(w, obj)
 			res, err := repairArguments(raw, opt)
+			if err != nil && w == "%s}" && nestedObjectBeforeMember(obj) {
+				// An extra brace after an object whose nested object has
+				// members after it may be that object's brace, closed too
+				// early: refused (issue 21's oracle).
+				continue
+			}
 			if err != nil {
 				t.Errorf("%q: %v", raw, err)
 				continue
@@ -61,6 +68,20 @@ func checkObjectProperties(t *testing.T, objects []string) {
 			}
 		}
 	}
+}
+
+// nestedObjectBeforeMember reports whether the compact text of obj has a
+// nested object followed by another member or item.
+func nestedObjectBeforeMember(obj string) bool {
+	v := mustDecodeAny(obj)
+	c, _ := json.Marshal(v)
+	return strings.Contains(string(c), "},")
+}
+
+func mustDecodeAny(s string) any {
+	var v any
+	_ = json.Unmarshal([]byte(s), &v)
+	return v
 }
 
 func sprintf(format string, args ...any) string {
