@@ -53,7 +53,13 @@ func checkObjectProperties(t *testing.T, objects []string) {
 		enc, _ := json.Marshal(obj)
 		for _, w := range []string{"%s", "%s\n", "Arguments: %s", "```json\n%s\n```", "<think>x</think>%s"} {
 			raw := sprintf(w, enc)
-			if res, err := repairArguments(raw, opt); err != nil || !sameJSON(res.value, want) {
+			res, err := repairArguments(raw, opt)
+			if err != nil && escapesOtherThanQuoteOrBackslash(obj) {
+				// "{\"a\": \"x\\ny\"}" is also "x\ny" with the object's
+				// backslash not doubled: two readings, refused (issue 21).
+				continue
+			}
+			if err != nil || !sameJSON(res.value, want) {
 				t.Errorf("double-encoded %q: %s, %v", raw, res.json, err)
 			}
 		}
@@ -76,6 +82,20 @@ func nestedObjectBeforeMember(obj string) bool {
 	v := mustDecodeAny(obj)
 	c, _ := json.Marshal(v)
 	return strings.Contains(string(c), "},")
+}
+
+// escapesOtherThanQuoteOrBackslash reports whether the JSON text s holds
+// an escape other than \" and \\.
+func escapesOtherThanQuoteOrBackslash(s string) bool {
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] == '\\' {
+			if s[i+1] != '"' && s[i+1] != '\\' {
+				return true
+			}
+			i++
+		}
+	}
+	return false
 }
 
 func mustDecodeAny(s string) any {

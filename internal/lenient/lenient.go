@@ -444,11 +444,10 @@ func quotesOnlyReading(lit string, res Result) error {
 }
 
 // escapeDecodedTwice reports whether the JSON string content body holds a
-// run of 2k backslashes, k odd, before t, b or f: decoded once it leaves
-// an escape of a control character in the object (\\t becomes \t, a tab),
-// a value a path such as C:\temp encoded without doubling its backslash
-// also gives. (\\n and \\u are read as the line breaks and characters
-// they mostly are.)
+// run of 2k backslashes, k odd, before a character other than a quote:
+// decoded once it leaves an escape in the object (\\t becomes \t, a tab;
+// \\n a line break), which a value such as C:\temp or a literal \n,
+// encoded without doubling its backslash, also gives.
 func escapeDecodedTwice(body string) bool {
 	n := 0
 	for i := 0; i < len(body); i++ {
@@ -456,7 +455,7 @@ func escapeDecodedTwice(body string) bool {
 			n++
 			continue
 		}
-		if n%4 == 2 && strings.IndexByte("tbf", body[i]) >= 0 {
+		if n%4 == 2 && body[i] != '"' {
 			return true
 		}
 		n = 0
@@ -480,6 +479,9 @@ func continuesJSON(suffix string) bool {
 	}
 	if t[0] == ':' {
 		return true
+	}
+	if r, _ := utf8.DecodeRuneInString(t); r == '"' {
+		return true // a string, or a key, after the object
 	}
 	if r, n := utf8.DecodeRuneInString(t); isQuote(r) && isKeyAhead(t[n:], r) {
 		return true

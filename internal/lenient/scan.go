@@ -263,6 +263,17 @@ func (sc *scanner) top() byte {
 	return '{'
 }
 
+// keyAfterCloser refuses a key that follows a nested object's closing
+// brace with no comma ({"a": {"b": 1} "c": 2}): the brace may be a stray
+// one, the key a member of the object it seems to close. (After a ']' a
+// key has no other reading: an array holds no keys.)
+func (sc *scanner) keyAfterCloser() error {
+	if o := sc.out.String(); len(o) > 0 && o[len(o)-1] == '}' {
+		return malformed("a key at byte %d follows a closing brace with no comma; whether the brace is stray is ambiguous", sc.i)
+	}
+	return nil
+}
+
 // valueStart checks that a value may start here. A value right after
 // another value in an array is a missing comma, which is inserted.
 func (sc *scanner) valueStart() error {
@@ -504,14 +515,14 @@ func (sc *scanner) skipSpace() error {
 }
 
 // swallowsJSON reports whether the line comment c (its text up to the
-// line break) holds what may be JSON it ran over: a bracket, or a quoted
-// or bare key followed by a colon.
+// line break) holds what may be JSON it ran over: a bracket, a comma, a
+// double quote, or a key followed by a colon.
 func swallowsJSON(c string) bool {
 	for i := 0; i < len(c); i++ {
 		switch c[i] {
-		case '{', '}', '[', ']':
+		case '{', '}', '[', ']', ',', '"':
 			return true
-		case '"', '\'':
+		case '\'':
 			if isKeyAhead(c[i+1:], rune(c[i])) {
 				return true
 			}
@@ -608,6 +619,11 @@ func (sc *scanner) word() error {
 	// comma) and followed by a colon.
 	keyPos := sc.state == stKey || (sc.state == stAfterValue && sc.top() == '{')
 	if keyPos && (nextIsColon(s[j:]) || sc.state == stKey && skipWhite(s, j) > j && valueAhead(s[skipWhite(s, j):])) {
+		if sc.state == stAfterValue {
+			if err := sc.keyAfterCloser(); err != nil {
+				return err
+			}
+		}
 		if err := sc.normalise(); err != nil {
 			return err
 		}
@@ -693,7 +709,8 @@ func (sc *scanner) missingOpenQuote() (done bool, err error) {
 		}
 		k++
 	}
-	if k >= len(s) || (s[k] != '"' && s[k] != '\'') || endsInSpace(s[sc.i:k]) {
+	if k >= len(s) || s[k] != '"' || endsInSpace(s[sc.i:k]) {
+		// An apostrophe after a word is as often part of it (k': 1).
 		return false, nil
 	}
 	key := sc.state == stKey
@@ -917,6 +934,9 @@ func (sc *scanner) str(q rune) error {
 		}
 	} else {
 		if sc.state == stAfterValue { // a missing comma before a key
+			if err := sc.keyAfterCloser(); err != nil {
+				return err
+			}
 			if err := sc.normalise(); err != nil {
 				return err
 			}
@@ -1088,12 +1108,11 @@ func (sc *scanner) innerQuote(s string, i, n int, r, q rune, keyPos, pairsInner 
 		return malformed("a comment touches a quote inside the string at byte %d, and whether the quote ends the string is ambiguous", sc.i)
 	case j < len(s) && s[j] == '\\':
 		return malformed("a quote inside the string at byte %d is followed by a backslash, and whether the quote ends the string is ambiguous", sc.i)
-	case !pairsInner && strings.HasPrefix(s[j:], string(r)):
+	case i == sc.i+utf8.RuneLen(q) || !pairsInner && strings.HasPrefix(s[j:], string(r)):
 		return malformed("a string at byte %d holds a doubled quote, and whether it ends the string is ambiguous", sc.i)
 	case strings.ContainsRune(s[j:skipWhite(s, j)], '\n') || strings.HasPrefix(s[skipWhite(s, j):], "{") || strings.HasPrefix(s[skipWhite(s, j):], "["):
 		// "x"\n  {"a": …: a comma missing, or a quote inside the value.
 		return malformed("a quote inside the string at byte %d is followed by a line break or an opening bracket, and whether the quote ends the string is ambiguous", sc.i)
-		return malformed("a string at byte %d holds a doubled quote, and whether it ends the string is ambiguous", sc.i)
 	}
 	return nil
 }
@@ -1141,7 +1160,9 @@ func (sc *scanner) joinedPiece(s string, i, n, next, inner int, cut func() error
 	if next == i+n+1 { // "a"+"b": no white space around the '+'
 		before, _ := utf8.DecodeLastRuneInString(s[:i])
 		after, _ := utf8.DecodeRuneInString(s[next+n2:])
-		if unicode.IsSpace(before) || unicode.IsSpace(after) {
+		// Apostrophes are characters of values as often as quotes
+		// ('it'+'s'), and an empty piece joins nothing.
+		if unicode.IsSpace(before) || unicode.IsSpace(after) || s[i] != '"' || q2 != '"' || closes(q2, after) {
 			return 0, 0, malformed("a string at byte %d holds a quoted '+', and whether it joins two pieces is ambiguous", sc.i)
 		}
 	}
