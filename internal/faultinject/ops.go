@@ -220,13 +220,25 @@ func quoteStyle(t Text) []edit {
 	return out
 }
 
-// unquoted: a key or a string value without its quotes.
+// unquoted: a key or a string value without its quotes, when its content
+// holds no quote and is not a number or literal (else the fault is
+// another value written validly, or quoted otherwise).
 func unquoted(t Text) []edit {
 	var out []edit
 	for _, k := range t.Toks {
-		if isStr(k) {
-			out = append(out, edit{k.Start, k.End, t.S[k.Start+1 : k.End-1], false})
+		if !isStr(k) {
+			continue
 		}
+		c := t.S[k.Start+1 : k.End-1]
+		if strings.ContainsAny(c, `"'“”‘’`) {
+			continue
+		}
+		if v, err := DecodeOrdered(c); err == nil && k.Kind == TokString {
+			if _, isStr := v.(String); !isStr {
+				continue
+			}
+		}
+		out = append(out, edit{k.Start, k.End, c, false})
 	}
 	return out
 }
