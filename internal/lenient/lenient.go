@@ -521,6 +521,9 @@ func encodedInProse(t string, q int, steps []Step, opt Options, layer int) (res 
 	if err != nil {
 		return Result{}, true, err
 	}
+	if continuesJSON(t[q+n:]) {
+		return Result{}, true, malformed("the text after the complete object continues it (members, a colon or closing brackets follow): a closing brace too early, or a stray one")
+	}
 	res, err = repairLayer(strings.TrimSpace(inner), opt, layer+1)
 	if err != nil {
 		return Result{}, true, err
