@@ -1044,6 +1044,11 @@ func (sc *scanner) str(q rune) error {
 			writeControl(b, c)
 			i++
 		case c == '"' && q != '"':
+			if keyPos {
+				// {“a"b”: 1}: a key holding a double quote inside other
+				// quotes is CSV-style or broken quoting as likely.
+				return malformed("a key at byte %d is not followed by a colon and a value (or holds an unescaped quote)", sc.i)
+			}
 			b.WriteString(`\"`)
 			i++
 		default:
@@ -1128,6 +1133,10 @@ func (sc *scanner) innerQuote(s string, i, n int, r, q rune, keyPos, pairsInner 
 	switch {
 	case keyPos:
 		return malformed("a key at byte %d is not followed by a colon and a value (or holds an unescaped quote)", sc.i)
+	case skipWhite(s, j) > j && skipWhite(s, j) < len(s) && isQuoteAt(s, skipWhite(s, j)) && !closingHere(s, skipWhite(s, j)+quoteLen(s, skipWhite(s, j)), sc.top() == '[', false):
+		// "Theme Park" "location" …: two strings side by side (a comma or
+		// colon missing), or quotes inside the value.
+		return malformed("a quote inside the string at byte %d is followed by another quoted string, and whether the string ends there is ambiguous", sc.i)
 	case i > 0 && strings.IndexByte("{[:", s[i-1]) >= 0:
 		// "Th{"event" …: a quote after JSON punctuation starts a string
 		// or key of its own as likely as it is a character.
@@ -1144,6 +1153,16 @@ func (sc *scanner) innerQuote(s string, i, n int, r, q rune, keyPos, pairsInner 
 		return malformed("a quote inside the string at byte %d is followed by a line break, an opening bracket or a key, and whether the quote ends the string is ambiguous", sc.i)
 	}
 	return nil
+}
+
+func quoteLen(s string, k int) int {
+	_, n := utf8.DecodeRuneInString(s[k:])
+	return n
+}
+
+func isQuoteAt(s string, k int) bool {
+	r, _ := utf8.DecodeRuneInString(s[k:])
+	return isQuote(r)
 }
 
 // isMark reports whether the quote at s[i] follows a digit: an inch or
