@@ -236,10 +236,16 @@ func unquoted(t Text) []edit {
 			continue
 		}
 		c := t.S[k.Start+1 : k.End-1]
-		if strings.ContainsAny(c, `"'“”‘’{}[],:`) || c == "True" || c == "False" || c == "None" || strings.TrimFunc(c, func(r rune) bool { return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) }) == "" {
+		if t := strings.TrimFunc(c, func(r rune) bool { return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) }); t == "True" || t == "False" || t == "None" {
+			continue
+		}
+		if strings.ContainsAny(c, `"'“”‘’{}[],:`) || strings.TrimFunc(c, func(r rune) bool { return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) }) == "" {
 			continue // an empty value unquoted is no value: a trailing comma
 		}
-		if v, err := DecodeOrdered(c); err == nil && k.Kind == TokString {
+		if strings.Contains(c, "#") || strings.Contains(c, "//") || strings.Contains(c, "/*") {
+			continue // unquoted, it is a comment
+		}
+		if v, err := DecodeOrdered(strings.TrimFunc(c, func(r rune) bool { return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) })); err == nil && k.Kind == TokString {
 			if _, isStr := v.(String); !isStr {
 				continue
 			}

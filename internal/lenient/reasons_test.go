@@ -64,6 +64,7 @@ func TestEveryRefusalReasonIsCovered(t *testing.T) {
 		{`{"a": 1, "a": 2}`, `the key "a" is sent more than once, with different values`, nil},
 		{`{"a": {"b": 1}, "c": 2}}`, "may belong to a nested object closed too early", nil},
 		{`{"a": "x{"b" "y"}`, "follows a bracket or colon", nil},
+		{`{"a: ": 1,}`, "a key at byte 1 ends with a colon", nil},
 		{`{"a": {"b": 1} "c": 2}`, "a key at byte 15 follows a closing brace with no comma", nil},
 		{`{"a": "x" // note "b": 2}`, "a line comment at byte 10 runs over what looks like JSON", nil},
 		{`{"a": false", "b": 1}`, "a literal at byte 6 is followed by a quote", nil},

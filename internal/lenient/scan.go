@@ -386,7 +386,15 @@ func (sc *scanner) mismatched(c byte) error {
 		if slices.Contains(sc.stack, '[') {
 			return malformed("a ']' at byte %d of the object closes an object, and which bracket is missing is ambiguous", sc.i)
 		}
+		// Closers after the object then have another reading: a
+		// container closed too early.
+		sc.closedBeforeMember = true
 		return sc.note(MismatchedBracket)
+	}
+	if o := sc.out.String(); o[len(o)-1] == ']' || o[len(o)-1] == '}' {
+		// {"a": [[1, 2}: the nested container's closer may be the
+		// array's, the nested one's dropped earlier.
+		return malformed("a '}' at byte %d of the object closes an array, and which bracket is missing is ambiguous", sc.i)
 	}
 	if slices.Contains(sc.stack[:depth-1], '[') || !(sc.state == stAfterValue || sc.afterComma) {
 		return malformed("a '}' at byte %d of the object closes an array, and which bracket is missing is ambiguous", sc.i)
@@ -708,6 +716,11 @@ func (sc *scanner) missingOpenQuote() (done bool, err error) {
 	}
 	s := sc.s
 	k := sc.i
+	if k > 1 && sc.state == stValue && (s[k-1] == ' ' && s[k-2] == ' ') {
+		// {"a":   x y"}: white space beyond the layout's one space may
+		// be the value's own first characters.
+		return false, nil
+	}
 	if k > 0 && (s[k-1] < 0x20 && s[k-1] != '\n' && s[k-1] != '\r' || s[k-1] == '\\') {
 		// Next to a tab or other control character, or a backslash: an
 		// escape decoded once too often, not white space before a word.
@@ -1078,6 +1091,11 @@ func (sc *scanner) str(q rune) error {
 						// a guess. (An apostrophe in a single-quoted
 						// value is ordinary.)
 						return malformed("a string value at byte %d holds an unescaped quote, and where the value ends is ambiguous", sc.i)
+					}
+					if keyPos && strings.HasSuffix(strings.TrimRight(b.String()[start+1:], " \t"), ":") {
+						// {"query: ": …}: a key ending in a colon may be a
+						// key whose closing quote is missing before it.
+						return malformed("a key at byte %d ends with a colon, and whether its closing quote is missing before the colon is ambiguous", sc.i)
 					}
 					b.WriteByte('"')
 					sc.endString(start, i+n, keyPos)
