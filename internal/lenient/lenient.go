@@ -434,8 +434,9 @@ func quotesOnlyReading(lit string, res Result, opt Options, layer int) error {
 	if !escapeDecodedTwice(body) {
 		return nil
 	}
-	alt, err := repairLayer(strings.ReplaceAll(body, `\"`, `"`), opt, layer+1)
-	if err != nil || sameValue(alt.JSON, res.JSON) {
+	// The second reading refused (a fault of its own) is no evidence
+	// against it: only the same value makes the escapes unambiguous.
+	if alt, err := repairLayer(strings.ReplaceAll(body, `\"`, `"`), opt, layer+1); err == nil && sameValue(alt.JSON, res.JSON) {
 		return nil
 	}
 	return malformed("the arguments are an object encoded as a JSON string whose escapes read two ways (with the object's own escapes doubled or not); which characters are meant is ambiguous")
@@ -475,8 +476,8 @@ func continuesJSON(suffix string) bool {
 	if t == "" {
 		return false
 	}
-	if t[0] == ':' {
-		return true
+	if t[0] == ':' || strings.Count(t, `"`)%2 == 1 {
+		return true // a colon, or a quote that pairs with none: a string split
 	}
 	if r, _ := utf8.DecodeRuneInString(t); r == '"' {
 		return true // a string, or a key, after the object
@@ -598,6 +599,11 @@ func csvQuoted(t string) (string, bool) {
 	}
 	switch body[k+2] {
 	case '"', ':', '}', ',', ' ':
+		return "", false
+	}
+	// The first key is closed by "" too, and a colon follows: {""a"": …}.
+	e := strings.Index(body[k+2:], `""`)
+	if e < 0 || strings.ContainsAny(body[k+2:k+2+e], "\"\n\r\t") || !strings.HasPrefix(body[skipWhite(body, k+2+e+2):], ":") {
 		return "", false
 	}
 	return body, true

@@ -432,6 +432,11 @@ func (sc *scanner) atEOF() error {
 	}
 	switch {
 	case sc.state == stAfterValue && !sc.lastNumber:
+		if sc.lastStr >= 0 && strings.ContainsAny(sc.out.String()[sc.lastStr:], "}]") {
+			// {"a": " []}{": a quote may have been added before the
+			// object's own closer; where the string ends is a guess.
+			return malformed("the argument string was cut off right after a string holding a closing bracket; whether the string ended there is ambiguous")
+		}
 		if sc.lastStr >= 0 && endsInSpace(jsonread.Unquote(sc.out.String()[sc.lastStr:])) {
 			// "New York " is far more likely the start of `"New York "City""`
 			// cut at its inner quote than a value that ends in a space.
@@ -755,7 +760,7 @@ func (sc *scanner) missingOpenQuote() (done bool, err error) {
 		return false, nil
 	}
 	switch strings.TrimSpace(s[sc.i:k]) {
-	case "true", "false", "null", "True", "False", "None":
+	case "true", "false", "null", "True", "False", "None", "undefined", "NaN", "Infinity", "nil":
 		// {"a": false", …}: a literal and a stray quote, or a string
 		// missing its opening quote?
 		return true, malformed("a literal at byte %d is followed by a quote, and whether it is a string missing its opening quote is ambiguous", sc.i)
@@ -871,7 +876,28 @@ func closingHere(s string, j int, inArray, key bool) bool {
 	// Another string follows: a missing comma. In an array any string
 	// does; in an object only a key (a string followed by a colon), since
 	// "a "b"" is a value ending in a quoted word.
+	if k == j && !isBareKeyAhead(strings.TrimSuffix(keyText(s[k+n:], r), string(r))+":") {
+		// "x""b": glued to the next key only when that key is a plain
+		// name ("x"",b": … is a doubled quote).
+		return false
+	}
 	return inArray || isKeyAhead(s[k+n:], r)
+}
+
+// keyText returns s, which follows an opening quote q, up to and with the
+// quote that closes it on the same line, or "".
+func keyText(s string, q rune) string {
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == '\\' || r == '\n':
+			return ""
+		case closes(q, r):
+			return s[:i+n]
+		}
+		i += n
+	}
+	return ""
 }
 
 // touchingComment reports whether the comment at s[k], which touches the
@@ -1054,6 +1080,17 @@ func (sc *scanner) str(q rune) error {
 			if err := sc.normalise(); err != nil {
 				return err
 			}
+			if keyPos {
+				// A key spanning a line break: its quotes are misplaced.
+				return malformed("a key at byte %d is not followed by a colon and a value (or holds an unescaped quote)", sc.i)
+			}
+			if c == '\n' {
+				if k := skipWhite(s, i); k > i+1 && k < len(s) && isQuoteAt(s, k) {
+					// "x\n    " then a quote: the layout's line break and
+					// indent, the string's end a line before as likely.
+					return malformed("a string at byte %d holds a line break and indentation before a quote; whether the string ends there is ambiguous", sc.i)
+				}
+			}
 			writeControl(b, c)
 			i++
 		case c == '"' && q != '"':
@@ -1061,6 +1098,11 @@ func (sc *scanner) str(q rune) error {
 				// {“a"b”: 1}: a key holding a double quote inside other
 				// quotes is CSV-style or broken quoting as likely.
 				return malformed("a key at byte %d is not followed by a colon and a value (or holds an unescaped quote)", sc.i)
+			}
+			if isKeyAhead(s[i+1:], '"') {
+				// 'ab{"c": 1, …': a string holding a quoted key and a
+				// colon may have run over members.
+				return malformed("a string at byte %d holds a quoted key and a colon; whether it ran over members is ambiguous", sc.i)
 			}
 			b.WriteString(`\"`)
 			i++
