@@ -171,6 +171,7 @@ func unwrapString(res Result, opt Options, layer int) (Result, error) {
 		return res, nil
 	}
 	cur, _, _ := jsonread.DecodeString(t)
+	lit := strings.TrimSpace(res.JSON) // the string literal cur was decoded from
 	for l := layer; l < maxEncodingLayers; l++ {
 		t := strings.TrimSpace(cur)
 		switch {
@@ -179,10 +180,8 @@ func unwrapString(res Result, opt Options, layer int) (Result, error) {
 			if err != nil {
 				return Result{}, err
 			}
-			if l == layer {
-				if err := quotesOnlyReading(strings.TrimSpace(res.JSON), inner, opt, l); err != nil {
-					return Result{}, err
-				}
+			if err := quotesOnlyReading(lit, inner, opt, l); err != nil {
+				return Result{}, err
 			}
 			inner.Steps = slices.Concat(res.Steps, []Step{DoubleEncoded}, dropStep(inner.Steps, DoubleEncoded))
 			return inner, nil
@@ -200,7 +199,7 @@ func unwrapString(res Result, opt Options, layer int) (Result, error) {
 			if err != nil || !isString {
 				return res, nil
 			}
-			cur = next
+			cur, lit = next, t
 		default:
 			return res, nil
 		}
@@ -334,6 +333,11 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 	}
 	span := t[start : start+sc.i]
 	suffix := t[start+sc.i:]
+	if sc.singleClosedBeforeMember && slices.Contains(sc.steps, DoubledBraces) {
+		// {{"a": {"b": 1}, "c": 2}}: doubled braces, or a stray '{' and a
+		// nested object closed too early?
+		return Result{}, malformed("a closing brace after the complete object may belong to a nested object closed too early; which is meant is ambiguous")
+	}
 	if sc.truncated && sc.endsWithBrace {
 		// {"a": {"b": 1, "c": 2}: the text ends with a closing brace
 		// while brackets are open: a brace dropped inside the text, or
@@ -476,7 +480,7 @@ func continuesJSON(suffix string) bool {
 	if t == "" {
 		return false
 	}
-	if t[0] == ':' || strings.Count(t, `"`)%2 == 1 {
+	if t[0] == ':' || t[0] == '\\' || strings.Count(t, `"`)%2 == 1 {
 		return true // a colon, or a quote that pairs with none: a string split
 	}
 	if r, _ := utf8.DecodeRuneInString(t); r == '"' {
@@ -705,7 +709,7 @@ func stripThinking(s string) (string, bool, error) {
 	var st nesting
 	stripped := false
 	pos, read := 0, 0 // s[:pos] is dealt with; st has read s[:read]
-	lastCloser := strings.LastIndexAny(s, "}]")
+	lastJSON := strings.LastIndexAny(s, "}]\",:")
 	open, cl := findFrom(thinkOpen, s, 0), findFrom(thinkClose, s, 0)
 	for {
 		if open != nil && open[0] < read {
@@ -729,13 +733,13 @@ func stripThinking(s string) (string, bool, error) {
 		}
 		if st.entered {
 			// After an object started, a block followed by closing
-			// brackets is inside it (braces in its strings misled the
-			// count): content.
+			// brackets, quotes, commas or colons is inside it (braces in
+			// its strings misled the count): content.
 			end := tag[1]
 			if !closing && cl != nil {
 				end = cl[1]
 			}
-			if end <= lastCloser {
+			if end <= lastJSON {
 				continue
 			}
 		}

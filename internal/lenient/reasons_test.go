@@ -64,6 +64,8 @@ func TestEveryRefusalReasonIsCovered(t *testing.T) {
 		{`{"a": 1, "a": 2}`, `the key "a" is sent more than once, with different values`, nil},
 		{`{"a": {"b": 1}, "c": 2}}`, "may belong to a nested object closed too early", nil},
 		{`{"a": "x{"b" "y"}`, "follows a bracket or colon", nil},
+		{`{"a": ["x"-2, 3]}`, "is followed by a number, and whether a comma is missing", nil},
+		{`{"a": [2024"x", 3]}`, "touch with no comma or white space", nil},
 		{`{"a: ": 1,}`, "a key at byte 1 ends with a colon", nil},
 		{`{"a": " []}{"`, "cut off right after a string holding a closing bracket", nil},
 		{"{\"a\": [\"x\n    \"y\"]}", "holds a line break and indentation before a quote", nil},

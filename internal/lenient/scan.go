@@ -54,6 +54,9 @@ type scanner struct {
 	// items after it, so an extra closing brace after the object has
 	// another reading (that container closed too early).
 	closedBeforeMember bool
+	// singleClosedBeforeMember: the same, for an object opened with a
+	// single brace; lastCloseSingle: the last object closed was one.
+	singleClosedBeforeMember, lastCloseSingle bool
 	// endsWithBrace: the text was cut off (truncated) right after a
 	// nested object's closing brace (or a ']' read as one).
 	endsWithBrace bool
@@ -205,6 +208,7 @@ func (sc *scanner) run() error {
 			}
 			if o := sc.out.String(); len(sc.stack) > 0 && len(o) > 0 && o[len(o)-1] == '}' {
 				sc.closedBeforeMember = true
+				sc.singleClosedBeforeMember = sc.singleClosedBeforeMember || sc.lastCloseSingle
 			}
 			sc.pendingComma = true // written before the next member, dropped before a closing bracket
 			sc.i++
@@ -292,6 +296,12 @@ func (sc *scanner) valueStart() error {
 		sc.comma()
 		return nil
 	case sc.state == stAfterValue && sc.top() == '[':
+		if o := sc.out.String(); sc.i > 0 && !mayBeSpace[sc.s[sc.i-1]] && !(o[len(o)-1] == '}' || o[len(o)-1] == ']') {
+			// [2024"x", …], [100{…: values glued with no white space
+			// (but after a closed container) are a split value or a
+			// stray quote as likely as a missing comma.
+			return malformed("two values at byte %d of the object touch with no comma or white space; whether a comma is missing is ambiguous", sc.i)
+		}
 		if err := sc.normalise(); err != nil {
 			return err
 		}
@@ -357,6 +367,7 @@ func (sc *scanner) closeBracket(c byte) error {
 		sc.i++
 	}
 	sc.pendingComma = false // a trailing comma
+	sc.lastCloseSingle = sc.stack[len(sc.stack)-1] == '{'
 	sc.stack = sc.stack[:len(sc.stack)-1]
 	sc.out.WriteByte(c)
 	sc.i++
@@ -498,7 +509,7 @@ func (sc *scanner) skipSpace() error {
 			if err := sc.normalise(); err != nil {
 				return err
 			}
-			end := len(sc.s)
+			var end int
 			if j := strings.IndexByte(sc.s[sc.i:], '\n'); j >= 0 {
 				end = sc.i + j
 			} else {
@@ -1197,10 +1208,14 @@ func (sc *scanner) innerQuote(s string, i, n int, r, q rune, keyPos, pairsInner 
 		// "Theme Park" "location" …: two strings side by side (a comma or
 		// colon missing), or quotes inside the value.
 		return malformed("a quote inside the string at byte %d is followed by another quoted string, and whether the string ends there is ambiguous", sc.i)
-	case i > 0 && strings.IndexByte("{[:", s[i-1]) >= 0:
-		// "Th{"event" …: a quote after JSON punctuation starts a string
-		// or key of its own as likely as it is a character.
+	case prevNonSpace(s, i) >= 0 && strings.IndexByte("{[:", s[prevNonSpace(s, i)]) >= 0:
+		// "Th{"event" …, "a, 'k"q': "x": a quote after a bracket or a
+		// colon starts a string or key of its own as likely as it is a
+		// character. (After a comma it is ordinary: "no onions, "extra"".)
 		return malformed("a quote inside the string at byte %d follows a bracket or colon, and whether it starts a string of its own is ambiguous", sc.i)
+	case sc.top() == '[' && j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == '-'):
+		// ["x"-2.5, …]: a comma missing before a number.
+		return malformed("a quote inside the string at byte %d is followed by a number, and whether a comma is missing is ambiguous", sc.i)
 	case j < len(s) && (s[j] == '#' || strings.HasPrefix(s[j:], "//") || strings.HasPrefix(s[j:], "/*")):
 		return malformed("a comment touches a quote inside the string at byte %d, and whether the quote ends the string is ambiguous", sc.i)
 	case j < len(s) && s[j] == '\\':
@@ -1213,6 +1228,16 @@ func (sc *scanner) innerQuote(s string, i, n int, r, q rune, keyPos, pairsInner 
 		return malformed("a quote inside the string at byte %d is followed by a line break, an opening bracket or a key, and whether the quote ends the string is ambiguous", sc.i)
 	}
 	return nil
+}
+
+// prevNonSpace returns the index of the last byte before i in s that is
+// not a space or tab, or -1.
+func prevNonSpace(s string, i int) int {
+	k := i - 1
+	for k >= 0 && (s[k] == ' ' || s[k] == '\t') {
+		k--
+	}
+	return k
 }
 
 func quoteLen(s string, k int) int {
