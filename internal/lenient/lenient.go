@@ -15,10 +15,12 @@
 // colons, missing opening quotes, strings written as quoted pieces and
 // '+', doubled braces, mismatched closing brackets with one reading,
 // comments (touching a value or not), invisible characters between
-// tokens, literal control characters in strings, and a stream cut right
-// after a complete value, whose closing brackets are added. Each named
-// repair is reported as a [Step]. It never guesses: everything else is
-// refused with an [*Error] whose reason names the fault.
+// tokens, literal control characters in strings, repeated keys with equal
+// values, and a stream cut right after a complete value, whose closing
+// brackets are added. Each named repair is reported as a [Step]. It never
+// guesses: a text with two readings, and everything else, is refused with
+// an [*Error] whose reason names the fault. The fault-injection oracle of
+// package faultinject checks this.
 //
 // Every JSON text is checked with package jsonread. Repair is linear in the
 // length of its input.
@@ -57,7 +59,7 @@ const (
 	// The named syntax repairs of the scanner, reported with FixSyntax.
 	JoinStrings  Step = "join_strings"  // joined a string written as quoted pieces and '+' ('ab' + 'c')
 	MissingColon Step = "missing_colon" // inserted the colon missing between a key and its value
-	StrayComma   Step = "stray_comma"   // dropped a comma before an object's first member, or after the object
+	StrayComma   Step = "stray_comma"   // dropped a comma before the top-level object's first member, or after the object
 	// MismatchedBracket: read a ']' that can only close an object as '}',
 	// or added the ']' missing before the closing braces of the object.
 	MismatchedBracket Step = "mismatched_bracket"
