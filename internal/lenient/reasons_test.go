@@ -67,6 +67,7 @@ func TestEveryRefusalReasonIsCovered(t *testing.T) {
 		{`{"a": ["x"-2, 3]}`, "is followed by a number, and whether a comma is missing", nil},
 		{`{"a": [2024"x", 3]}`, "touch with no comma or white space", nil},
 		{`{"a: ": 1,}`, "a key at byte 1 ends with a colon", nil},
+		{`{"a": "it\'s",}`, "holds \\' (not a JSON escape)", nil},
 		{`{"a": " []}{"`, "cut off right after a string holding a closing bracket", nil},
 		{"{\"a\": [\"x\n    \"y\"]}", "holds a line break and indentation before a quote", nil},
 		{`{'a': 'x{"b": 1, "c": 2}`, "holds a quoted key and a colon", nil},

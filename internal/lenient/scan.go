@@ -737,6 +737,10 @@ func (sc *scanner) missingOpenQuote() (done bool, err error) {
 		// be the value's own first characters.
 		return false, nil
 	}
+	if r, _ := utf8.DecodeLastRuneInString(s[:k]); r >= utf8.RuneSelf && isInvisible(r) {
+		// After an invisible character, which may be the value's own.
+		return false, nil
+	}
 	if k > 0 && (s[k-1] < 0x20 && s[k-1] != '\n' && s[k-1] != '\r' || s[k-1] == '\\') {
 		// Next to a tab or other control character, or a backslash: an
 		// escape decoded once too often, not white space before a word.
@@ -1076,6 +1080,11 @@ func (sc *scanner) str(q rune) error {
 			case '\'':
 				if err := sc.normalise(); err != nil {
 					return err
+				}
+				if q == '"' {
+					// "it\'s" in double quotes: an escaped apostrophe, or a
+					// backslash before one (\\' with its escape lost)?
+					return malformed("a string at byte %d holds \\' (not a JSON escape), and whether the backslash is a character is ambiguous", sc.i)
 				}
 				b.WriteByte('\'')
 				i += 2
