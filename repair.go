@@ -100,9 +100,12 @@ const (
 	RepairInvisibleSpace RepairStep = "invisible_space"
 
 	// RepairMissingQuote: added the opening quote of a key or string value
-	// whose closing quote is present ({name": "Ann"}, {"a": New York"}),
+	// whose closing quote is present ({name": "Ann"}, {"a":New York"}),
 	// when the text before the quote is on one line and holds no quote,
-	// bracket, comma or colon. A value with neither quote is refused.
+	// bracket, comma or colon. A value with neither quote is refused, and
+	// so is a value whose first word follows white space, a control or
+	// invisible character or a backslash ({"a": New York"}: " New York"
+	// is as likely), or is a literal (true", null").
 	RepairMissingQuote RepairStep = "missing_quote"
 
 	// RepairRepeatedKey: dropped an object member whose name and value

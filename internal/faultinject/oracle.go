@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"strings"
 )
 
 // Outcome is what became of one mutation.
@@ -24,8 +25,8 @@ const (
 	Truncated
 	// ClosedAtEnd: the second exception. A closer was dropped, and the
 	// tool received the text with the closers missing at its end added
-	// there (which misreads the nesting when the dropped closer was
-	// inside).
+	// there, or among the closers it ends with (which misreads the
+	// nesting when the dropped closer was inside).
 	ClosedAtEnd
 	// Different: the tool received any other value. The goal is none.
 	Different
@@ -66,8 +67,13 @@ func Classify(orig Value, m Mutation, args string, ok bool) Outcome {
 	case m.Cut && isTruncation(orig, got):
 		return Truncated
 	case m.DroppedCloser:
-		if v, err := DecodeOrdered(closeAtEnd(m.Text)); err == nil && Equal(v, got) {
-			return ClosedAtEnd
+		// The closers missing at the end added there, or among the
+		// closers the text ends with ({"a": [1} read as {"a": [1]}).
+		body := strings.TrimRight(m.Text, "}] \t\r\n")
+		for _, alt := range []string{closeAtEnd(m.Text), closeAtEnd(body)} {
+			if v, err := DecodeOrdered(alt); err == nil && Equal(v, got) {
+				return ClosedAtEnd
+			}
 		}
 	}
 	return Different

@@ -73,7 +73,7 @@ func TestEveryRefusalReasonIsCovered(t *testing.T) {
 		{`{'a': 'x{"b": 1, "c": 2}`, "holds a quoted key and a colon", nil},
 		{`{"a": {"b": 1} "c": 2}`, "a key at byte 15 follows a closing brace with no comma", nil},
 		{`{"a": "x" // note "b": 2}`, "a line comment at byte 10 runs over what looks like JSON", nil},
-		{`{"a": false", "b": 1}`, "a literal at byte 6 is followed by a quote", nil},
+		{`{"a":false", "b": 1}`, "a literal at byte 5 is followed by a quote", nil},
 		{`{"a": {"b": 1}, "c": {"d": 2}`, "the text ends with a closing brace while brackets are still open", nil},
 		{`"{\"p\": \"C:\\temp\"}"`, "whose escapes read two ways", nil},
 		{`{"a": ["x "y"` + "\n" + ` {"b": 1}]}`, "is followed by a line break, an opening bracket or a key", nil},

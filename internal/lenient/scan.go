@@ -732,9 +732,10 @@ func (sc *scanner) missingOpenQuote() (done bool, err error) {
 	}
 	s := sc.s
 	k := sc.i
-	if k > 1 && sc.state == stValue && (s[k-1] == ' ' && s[k-2] == ' ') {
-		// {"a":   x y"}: white space beyond the layout's one space may
-		// be the value's own first characters.
+	if k > 0 && sc.state == stValue && (s[k-1] == ' ' || s[k-1] == '\n' || s[k-1] == '\r') {
+		// {"a": x y"}: white space before the word may be the value's
+		// own first characters (" x y") as well as layout: the value's
+		// start is unknown.
 		return false, nil
 	}
 	if r, _ := utf8.DecodeLastRuneInString(s[:k]); r >= utf8.RuneSelf && isInvisible(r) {
