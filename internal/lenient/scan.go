@@ -50,6 +50,7 @@ type scanner struct {
 	normalised                        bool // the text needed more than white space removed
 	strict                            bool // stop at the first normalisation (syntax repair is off)
 	pendingComma                      bool
+	commaAddedInArray                 bool // a missing comma was inserted between items
 	// closedBeforeMember: a nested object closed with more members or
 	// items after it, so an extra closing brace after the object has
 	// another reading (that container closed too early).
@@ -305,6 +306,7 @@ func (sc *scanner) valueStart() error {
 		if err := sc.normalise(); err != nil {
 			return err
 		}
+		sc.commaAddedInArray = true
 		sc.comma()
 		return nil
 	}
@@ -402,9 +404,11 @@ func (sc *scanner) mismatched(c byte) error {
 		sc.closedBeforeMember = true
 		return sc.note(MismatchedBracket)
 	}
-	if o := sc.out.String(); o[len(o)-1] == ']' || o[len(o)-1] == '}' {
+	if o := sc.out.String(); o[len(o)-1] == ']' || o[len(o)-1] == '}' || sc.commaAddedInArray {
 		// {"a": [[1, 2}: the nested container's closer may be the
-		// array's, the nested one's dropped earlier.
+		// array's, the nested one's dropped earlier; {"a": ["x", "k"
+		// "v"}: with a comma added in an array, items may be a key and
+		// its value after a dropped ']'.
 		return malformed("a '}' at byte %d of the object closes an array, and which bracket is missing is ambiguous", sc.i)
 	}
 	if slices.Contains(sc.stack[:depth-1], '[') || !(sc.state == stAfterValue || sc.afterComma) {
