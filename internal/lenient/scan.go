@@ -281,8 +281,14 @@ func (sc *scanner) top() byte {
 // one, the key a member of the object it seems to close. (After a ']' a
 // key has no other reading: an array holds no keys.)
 func (sc *scanner) keyAfterCloser() error {
-	if o := sc.out.String(); len(o) > 0 && o[len(o)-1] == '}' {
+	o := sc.out.String()
+	if len(o) > 0 && o[len(o)-1] == '}' {
 		return malformed("a key at byte %d follows a closing brace with no comma; whether the brace is stray is ambiguous", sc.i)
+	}
+	if strings.HasSuffix(o, `,"`) && sc.lastStr >= 0 {
+		// {"a": "x," "b": 1}: the comma inside the string may be the
+		// members' comma, its quote misplaced.
+		return malformed("a key at byte %d follows a string ending in a comma, with no comma between; whether the comma is the string's is ambiguous", sc.i)
 	}
 	return nil
 }
@@ -1036,6 +1042,11 @@ func (sc *scanner) str(q rune) error {
 	b := &sc.out
 	start := b.Len()
 	b.WriteByte('"')
+	if i < len(s) && s[i] == '\n' && !keyPos {
+		// "\n   [1, 2]…": a quote at the end of a line, then the
+		// layout: a stray quote as likely as a string's start.
+		return malformed("a string at byte %d starts with a line break, and whether its quote is stray is ambiguous", sc.i)
+	}
 	inner := 0 // unescaped quotes inside the value
 	marks := 0 // quotes read as inch or second marks
 	cut := func() error {
@@ -1158,6 +1169,11 @@ func (sc *scanner) str(q rune) error {
 						// a guess. (An apostrophe in a single-quoted
 						// value is ordinary.)
 						return malformed("a string value at byte %d holds an unescaped quote, and where the value ends is ambiguous", sc.i)
+					}
+					if keyPos && strings.HasPrefix(strings.TrimLeft(b.String()[start+1:], " \t"), ",") {
+						// {"a": 1", b": 2}: a key starting with a comma: the
+						// quote before it belongs to the value before.
+						return malformed("a key at byte %d starts with a comma, and whether a quote before it is misplaced is ambiguous", sc.i)
 					}
 					if keyPos && strings.HasSuffix(strings.TrimRight(b.String()[start+1:], " \t"), ":") {
 						// {"query: ": …}: a key ending in a colon may be a
