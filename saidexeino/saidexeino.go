@@ -290,8 +290,9 @@ func (g *Guard) answerToolError(ctx context.Context, in *compose.ToolInput, err 
 
 // UnknownToolsHandler answers a call of a tool the ToolsNode does not have
 // with the saidex node's message naming its tools, instead of failing the
-// node: "Error: NAME is not a valid tool, try one of [a, b].". Its error is
-// nil unless ctx is done.
+// node: "Error: NAME is not a valid tool, try one of [a, b]." (with more
+// than 20 tools, the 5 whose names are closest and the count). Its error
+// is nil unless ctx is done.
 func (g *Guard) UnknownToolsHandler(ctx context.Context, name, input string) (string, error) {
 	res, err := g.node.Run(ctx, oneCall(&compose.ToolInput{Name: name, Arguments: input}))
 	if err != nil {
