@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"strings"
+	"time"
 )
 
 // Outcome is what became of one mutation.
@@ -261,6 +262,8 @@ type Tally struct {
 	Counts map[string]*[numOutcomes]int
 	// Examples holds up to a few Different mutations per operator.
 	Examples map[string][]Example
+	// Time is the time the repairer took per operator.
+	Time map[string]time.Duration
 }
 
 // Example is a mutation whose value reached the tool different.
@@ -271,7 +274,7 @@ type Example struct {
 
 // NewTally returns an empty tally.
 func NewTally() *Tally {
-	return &Tally{Counts: map[string]*[numOutcomes]int{}, Examples: map[string][]Example{}}
+	return &Tally{Counts: map[string]*[numOutcomes]int{}, Examples: map[string][]Example{}, Time: map[string]time.Duration{}}
 }
 
 // Add counts one outcome of op.
@@ -298,6 +301,7 @@ func (t *Tally) Merge(u *Tally) {
 		for o := range c {
 			d[o] += c[o]
 		}
+		t.Time[op] += u.Time[op]
 		ex := append(t.Examples[op], u.Examples[op]...)
 		t.Examples[op] = ex[:min(len(ex), 5)]
 	}
