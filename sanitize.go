@@ -9,6 +9,7 @@ import (
 
 	"github.com/invopop/jsonschema"
 	"github.com/saidex/saidex-go/internal/jsonvalue"
+	"github.com/saidex/saidex-go/internal/lenient"
 	santhosh "github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/tmc/langchaingo/llms"
 
@@ -33,8 +34,11 @@ import (
 // replaced by the repaired object when the repair stage recovered one and
 // by "{}" otherwise, as are arguments holding such a number (the feedback
 // message quotes or describes what was wrong), and secret values are
-// masked. Dropped calls are
-// removed. Rewritten calls, and calls with an empty Type (as langchaingo's
+// masked. Calls answered before the run (skipped, see [ToolNode.Invoke])
+// are not run again, but their arguments are stored the same way: kept
+// when they are one JSON object (secret values masked), else the repaired
+// object when repair recovers one (for a plain tool, what it would have
+// received), else "{}". Dropped calls are removed. Rewritten calls, and calls with an empty Type (as langchaingo's
 // Anthropic client returns them, and OpenAI rejects them), get Type
 // "function". langchaingo's Anthropic and Gemini clients unmarshal the
 // arguments of every past tool call, so a single malformed call left in the
@@ -128,10 +132,10 @@ func (n *ToolNode) sanitize(r *run, res *Result, calls []*call) {
 // and whether they differ from the model's own argument string.
 func (n *ToolNode) sanitizedArguments(c *call) (string, bool) {
 	switch {
-	case c.status == statusSkipped: // answered before this run: kept as it was answered
-		return c.raw, false
 	case c.noFunc:
 		return "{}", true
+	case c.status == statusSkipped: // answered before this run
+		return n.answeredArguments(c)
 	case len(c.raw) > n.cfg.maxArgumentBytes: // refused unparsed (WithMaxArgumentBytes); never parsed here either
 		return "{}", true
 	case c.tool == nil: // an unknown tool: answered with an error, keep what parses
@@ -193,6 +197,44 @@ func (n *ToolNode) sanitizedArguments(c *call) (string, bool) {
 	if c.err == nil {
 		if s, _, ok := canonicalJSON(c.args, secrets); ok {
 			return s, true
+		}
+	}
+	return "{}", true
+}
+
+// answeredArguments returns the arguments the sanitized copy stores for a
+// call answered before this run, which this run neither repaired nor
+// validated: the arguments as sent when they are one JSON object (secret
+// values masked), else what a call answered with feedback gets: the
+// repaired object when repair recovers one (for a plain tool, its clean
+// repair, else {"__arg1": string}, as when it runs), else "{}". Such a call
+// may have been answered by another executor, or by a run whose history
+// was not sanitized; its siblings are rewritten, and the provider clients
+// read every past call's arguments, so it must not keep text they refuse.
+func (n *ToolNode) answeredArguments(c *call) (string, bool) {
+	if m, ok := jsonObject(c.raw); ok {
+		if c.tool != nil && c.tool.secret != nil {
+			if s, masked, ok := encodeMasked(m, c.tool.secret); ok && masked > 0 {
+				return s, true
+			}
+		}
+		return c.raw, false
+	}
+	switch {
+	case len(c.raw) > n.cfg.maxArgumentBytes, c.tool == nil:
+		return "{}", true
+	case c.tool.schema == nil:
+		if res, err := lenient.Repair(c.raw, lenient.Options{StripThinking: n.cfg.stripThinking, FixSyntax: n.cfg.jsonRepair}); err == nil && isJSONObject(res.JSON) {
+			return res.JSON, true
+		}
+		s, _ := jsonvalue.Encode(map[string]string{"__arg1": c.raw})
+		return s, true
+	}
+	if res, err := repairArguments(c.raw, n.cfg.repairOptions()); err == nil {
+		if m, isObject := res.value.(map[string]any); isObject && fitsFloat64(m) {
+			if s, _, ok := encodeMasked(m, c.tool.secret); ok {
+				return s, true
+			}
 		}
 	}
 	return "{}", true
