@@ -21,7 +21,7 @@ func (k keys) Item(int) Secrets { return k }
 
 type secretHere struct{}
 
-func (secretHere) Secret() bool           { return true }
+func (secretHere) Secret() bool          { return true }
 func (secretHere) Member(string) Secrets { return nil }
 func (secretHere) Item(int) Secrets      { return nil }
 
