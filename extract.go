@@ -176,6 +176,7 @@ type extractSettings struct {
 	name        string // function name bound in CorrectionToolCalling mode
 	description string
 	repair      repairOptions
+	secret      *secretSchema // masks the arguments reported to handler (a correction's)
 }
 
 func defaultExtractSettings() extractSettings {
@@ -295,7 +296,7 @@ func (s *extractSettings) run(ctx context.Context, model llms.Model, cs *compile
 				return
 			}
 			s.handler.HandleChainEnd(ctx, map[string]any{
-				"chain": ExtractChainName, "function": s.name, "arguments": ext.json,
+				"chain": ExtractChainName, "function": s.name, "arguments": s.secret.shown(ext.json),
 				"attempts": ext.attempts, "token_usage": ext.tokens,
 			})
 		}()
