@@ -61,7 +61,8 @@ func HiddenMarker(n int) string {
 // and objects and arrays nested as written. A value at a secret location
 // is replaced by mask, whatever it holds. Text before, between and after
 // the objects (prose with its brace placeholders, fences, reasoning, a
-// second layer of encoding) is hidden. From the
+// second layer of encoding) is hidden, unless it is white space only. From
+// the
 // first token that does not fit, the rest of s is hidden: what follows an
 // unescaped inner quote, a comment, a missing comma, a typographic quote
 // or an unquoted value could belong to a secret, so nothing after it is
@@ -82,7 +83,7 @@ func Mask(s string, root Secrets, mask string) Masked {
 			pos = start + n
 			continue
 		}
-		m.hide(start - prose)
+		m.hide(prose, start-prose)
 		m.i = start
 		if !m.value(root, "") {
 			break
@@ -92,7 +93,7 @@ func Mask(s string, root Secrets, mask string) Masked {
 	if m.i < prose {
 		m.i = prose
 	}
-	m.hide(len(s) - m.i)
+	m.hide(m.i, len(s)-m.i)
 	return Masked{Text: m.out.String(), Values: m.values, Masked: m.masked, Hidden: m.hidden}
 }
 
@@ -107,11 +108,17 @@ type masker struct {
 	depth  int // of the object or array being read
 }
 
-func (m *masker) hide(n int) {
-	if n > 0 {
-		m.out.WriteString(HiddenMarker(n))
-		m.hidden += n
+// hide hides the stretch s[from:from+n]; a stretch of white space only is shown.
+func (m *masker) hide(from, n int) {
+	if n <= 0 {
+		return
 	}
+	if strings.Trim(m.s[from:from+n], " \t\r\n") == "" {
+		m.out.WriteString(m.s[from : from+n])
+		return
+	}
+	m.out.WriteString(HiddenMarker(n))
+	m.hidden += n
 }
 
 // space copies white space at m.i.
@@ -138,8 +145,7 @@ func (m *masker) value(loc Secrets, ptr string) bool {
 			m.values = append(m.values, SecretValue{Pointer: ptr, Text: m.s[start:end]})
 		}
 		if end < 0 {
-			m.i = start
-			m.hide(len(m.s) - start)
+			m.hide(start, len(m.s)-start)
 			m.i = len(m.s)
 			return true // nothing after the secret's start is shown
 		}
