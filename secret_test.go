@@ -234,3 +234,81 @@ func TestSecretsNeverLeaveTheNode(t *testing.T) {
 		}
 	}
 }
+
+// The correction model sees the mask in place of each secret value and
+// must keep it: the real value is put back before validation, so the tool
+// receives it. A mask standing where the assistant sent no value (or sent
+// two different ones) is an issue of that answer, which is retried; a
+// call whose masks cannot all be restored never reaches the tool with one.
+func TestCorrectionRestoresMaskedSecrets(t *testing.T) {
+	mask := `"` + SecretMask + `"`
+	tests := []struct {
+		name    string
+		raw     string
+		answers []string
+		want    string // the password the tool receives; "" when it must not run
+		retried string // a text the retry prompt must hold
+	}{
+		{name: "the answer keeps the mask", raw: `{"user":"bob","password":"hunter2","days":0}`,
+			answers: []string{`{"user":"bob","password":` + mask + `,"days":1}`}, want: leak},
+		{name: "unparseable arguments", raw: `{"user": 'bob', "password": 'hunter2', "note": "cut`,
+			answers: []string{`{"user":"bob","password":` + mask + `}`}, want: leak},
+		{name: "a mask where no value was sent is retried", raw: `{"user":"bob","days":0,"town":"x"}`,
+			answers: []string{`{"user":"bob","password":` + mask + `}`, `{"user":"bob","password":"typed"}`}, want: "typed",
+			retried: "holds the placeholder"},
+		{name: "two different values cannot be restored", raw: `{"user":"bob","password":"hunter2"} {"user":"bob","password":"hunter3"}`,
+			answers: []string{`{"user":"bob","password":` + mask + `}`, `{"user":"bob","password":` + mask + `}`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var replies []saidextest.Reply
+			for _, a := range tt.answers {
+				replies = append(replies, saidextest.ForcedToolCall(a))
+			}
+			model := saidextest.NewModel(saidextest.Sequence(replies...))
+			var got []string
+			var mu sync.Mutex
+			login := NewTool("login", "Log in.", func(_ context.Context, a secretLogin) (string, error) {
+				mu.Lock()
+				defer mu.Unlock()
+				got = append(got, string(a.Password))
+				return "ok", nil
+			})
+			node := mustNode(t, []tools.Tool{login}, WithCorrectionModel(model), WithLogger(sanDiscard))
+			res, err := node.Run(context.Background(), conversation(tc("c1", "login", tt.raw)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, req := range model.Requests() {
+				if strings.Contains(req.Text(), "hunter") {
+					t.Errorf("the correction model saw the secret:\n%s", req.Text())
+				}
+				if strings.Contains(tt.raw, "hunter") && !strings.Contains(req.Text(), mask) {
+					t.Errorf("the prompt shows no mask:\n%s", req.Text())
+				}
+			}
+			if tt.retried != "" {
+				reqs := model.Requests()
+				if len(reqs) < 2 || !strings.Contains(reqs[1].Text(), tt.retried) {
+					t.Errorf("the retry prompt does not say %q", tt.retried)
+				}
+			}
+			switch {
+			case tt.want != "":
+				if len(got) != 1 || got[0] != tt.want {
+					t.Fatalf("the tool received %q, want [%q] (outcome %s)", got, tt.want, res.Calls[0].Outcome)
+				}
+				if res.Calls[0].Outcome != OutcomeCorrected {
+					t.Errorf("outcome %s, want corrected", res.Calls[0].Outcome)
+				}
+				if strings.Contains(string(res.Calls[0].Arguments), "hunter") {
+					t.Errorf("the report's Arguments hold the secret: %s", res.Calls[0].Arguments)
+				}
+			default:
+				if len(got) != 0 || res.Calls[0].Outcome != OutcomeFeedback {
+					t.Errorf("the tool ran with %q (outcome %s); want feedback", got, res.Calls[0].Outcome)
+				}
+			}
+		})
+	}
+}
