@@ -78,6 +78,16 @@ func (c *correctionConfig) validate() []error {
 // the conversation, tool results included, plus the AI message's text. Set
 // WithCorrectionContextMessages(0) if that content must not reach m (for
 // example because another provider serves it).
+//
+// Secrets (see [Secret]) never reach m: the prompt shows each secret value
+// of the invalid arguments, and of the earlier calls it quotes, as
+// "**********" (text around them that cannot be read as JSON is withheld),
+// and asks m to keep each mask where it is. In m's answer, a mask at a
+// secret location is replaced by the real value masked at the same place
+// before the answer is validated, so the tool receives the secret. A mask
+// with no value behind it (none was sent there, or two different values
+// were, as in two objects) is an issue of that answer, which is retried;
+// a call never executes holding the mask.
 func WithCorrectionModel(m llms.Model, opts ...llms.CallOption) Option {
 	return optionFunc(func(c *config) {
 		c.correction.model = m

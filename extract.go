@@ -146,7 +146,8 @@ func WithMaxCorrectionRetries(n int) CorrectionOption {
 // "arguments" (the valid JSON), "attempts", "token_usage"
 // (map[string]TokenUsage)} or HandleChainError. Inputs and outputs carry
 // argument values and conversation text: give them only to a tracer that
-// may see them. The model's own LLM callbacks are the model's business
+// may see them. In a node's correction, secret values (see [Secret]) are
+// masked in both, as in the prompt the model sees. The model's own LLM callbacks are the model's business
 // (langchaingo binds them when the client is built). Default: none.
 func WithCallbacks(h callbacks.Handler) CorrectionOption {
 	return correctionOption(func(s *extractSettings) { s.handler = h })

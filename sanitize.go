@@ -38,7 +38,9 @@ import (
 // are not run again, but their arguments are stored the same way: kept
 // when they are one JSON object (secret values masked), else the repaired
 // object when repair recovers one (for a plain tool, what it would have
-// received), else "{}". Dropped calls are removed. Rewritten calls, and calls with an empty Type (as langchaingo's
+// received), else "{}". Dropped calls are removed. (The feedback of a
+// call whose arguments do not parse quotes their start, secret values
+// masked: see [Secret].) Rewritten calls, and calls with an empty Type (as langchaingo's
 // Anthropic client returns them, and OpenAI rejects them), get Type
 // "function". langchaingo's Anthropic and Gemini clients unmarshal the
 // arguments of every past tool call, so a single malformed call left in the
@@ -62,6 +64,26 @@ const SecretMask = "**********"
 // the sanitized AI message (see [WithSanitizeMessages]) stores [SecretMask]
 // in its place. A schema property with "writeOnly": true or
 // "format": "password" is treated the same way for any [Tool].
+//
+// No text the node writes about a call shows a secret value: the quote of
+// unparseable or oversized arguments in feedback, [CallReport].RawArguments
+// and Arguments (of [ToolNode.Run] and [CheckedCalls]), the calls of a
+// [ToolCallValidationError], and the correction prompt (the call's
+// arguments and the earlier calls it quotes as context) and its callbacks
+// show the values at secret locations as "**********". Arguments that do
+// not parse are read as far as their syntax is certain (quotes, keys,
+// brackets): the values there are masked, and text that cannot be placed
+// (prose, reasoning, anything after an unescaped quote, a comment or an
+// unquoted value) is replaced by a marker such as "[12 bytes not shown]",
+// since it may hold a secret. Events and log lines carry no argument values
+// at all. The correction model answers with the masks where the secrets
+// were, and the node puts the real values back before validation (see
+// [WithCorrectionModel]). An unresolved hook and validators receive the
+// real values, as tools do.
+//
+// A value is known secret only where the schema puts one: a secret sent
+// under a key the schema does not know, or by a plain tool without a
+// schema, is not recognised.
 //
 // String and LogValue return SecretMask, so fmt and log/slog do not print
 // the value; read it with string(s). JSON encoding is not masked.
