@@ -103,7 +103,8 @@ func (h chainTexts) HandleChainError(_ context.Context, err error) { h.x.add("ca
 // for arguments over WithMaxArgumentBytes, field feedback, correction
 // prompts (the call's arguments and the earlier calls of the context, in
 // both correction modes) and their callbacks, the raise policy's error,
-// WrapModel's reports, CallReports, events and log lines — and asserts the
+// WrapModel's reports, CallReports (of a dropped call and of a call
+// answered before the run too), events and log lines — and asserts the
 // secret appears in none of them. When the correction model keeps the
 // masks, the tool still receives the real value, and never the mask.
 func TestSecretsNeverLeaveTheNode(t *testing.T) {
@@ -172,12 +173,20 @@ func TestSecretsNeverLeaveTheNode(t *testing.T) {
 					WithObserver(func(ev ToolNodeEvent) { x.add("event", ev) }))
 				node := mustNode(t, []tools.Tool{login, vault}, opts...)
 				ctx := context.Background()
-				ai := llms.MessageContent{Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{tc("c1", in.tool, in.raw)}}
-				conv := append(append([]llms.MessageContent(nil), history...), llms.TextParts(llms.ChatMessageTypeHuman, "Again."), ai)
+				// Beside the call: one answered before this run, whose
+				// arguments do not parse (sanitized all the same), and one
+				// repeating its id (dropped, but reported).
+				ai := llms.MessageContent{Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{
+					tc("c0", "login", `{"user":"bob","password":"hunter2"`),
+					tc("c1", in.tool, in.raw),
+					tc("c1", in.tool, in.raw),
+				}}
+				conv := append(append([]llms.MessageContent(nil), history...), llms.TextParts(llms.ChatMessageTypeHuman, "Again."), ai,
+					llms.MessageContent{Role: llms.ChatMessageTypeTool, Parts: []llms.ContentPart{llms.ToolCallResponse{ToolCallID: "c0", Name: "login", Content: "done"}}})
 
 				if mode.wrap {
-					agent := saidextest.NewModel(saidextest.ToolCalls(saidextest.Call("c1", in.tool, in.raw)))
-					resp, err := WrapModel(agent, node).GenerateContent(ctx, conv[:len(conv)-1])
+					agent := saidextest.NewModel(saidextest.ToolCalls(saidextest.Call("c1", in.tool, in.raw), saidextest.Call("c1", in.tool, in.raw)))
+					resp, err := WrapModel(agent, node).GenerateContent(ctx, conv[:len(history)+1])
 					x.add("WrapModel error", err)
 					if resp != nil {
 						for _, ch := range resp.Choices {
