@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/invopop/jsonschema"
+	"github.com/saidex/saidex-go/internal/jsonread"
 	"github.com/saidex/saidex-go/internal/jsonvalue"
 	"github.com/saidex/saidex-go/internal/lenient"
 	santhosh "github.com/santhosh-tekuri/jsonschema/v6"
@@ -234,6 +235,9 @@ func (n *ToolNode) sanitizedArguments(c *call) (string, bool) {
 // was not sanitized; its siblings are rewritten, and the provider clients
 // read every past call's arguments, so it must not keep text they refuse.
 func (n *ToolNode) answeredArguments(c *call) (string, bool) {
+	if c.secrets() == nil && !mayExceedFloat64(c.raw) && strings.HasPrefix(strings.TrimLeft(c.raw, " \t\r\n"), "{") && jsonread.Valid(c.raw) {
+		return c.raw, false // one JSON object, checked on its bytes: the common case, no decoding
+	}
 	if m, ok := jsonObject(c.raw); ok {
 		if c.tool != nil && c.tool.secret != nil {
 			if s, masked, ok := encodeMasked(m, c.tool.secret); ok && masked > 0 {
