@@ -82,9 +82,12 @@ const SecretMask = "**********"
 // [WithCorrectionModel]). An unresolved hook and validators receive the
 // real values, as tools do.
 //
-// A value is known secret only where the schema puts one: a secret sent
-// under a key the schema does not know, or by a plain tool without a
-// schema, is not recognised.
+// What is secret is read from the schema: the values at secret locations,
+// and the members of an object with secret members that the schema does
+// not describe (most likely a misnamed secret, "passwd" for "password"),
+// in the history and in every text alike; a correction model that renames
+// such a member keeping its mask gets it restored under the new name. A
+// secret sent to a plain tool without a schema is not recognised.
 //
 // String and LogValue return SecretMask, so fmt and log/slog do not print
 // the value; read it with string(s). JSON encoding is not masked.
@@ -357,9 +360,11 @@ func mayExceedFloat64(s string) bool {
 
 // secretSchema locates the secret values of a tool's arguments: those at
 // a location where some schema that may apply ("writeOnly": true or
-// "format": "password") marks them. The schemas that may apply to a value
-// are its schemas with those they reach through $ref and allOf, the
-// alternatives of anyOf and oneOf, then and else (schemawalk.Possible).
+// "format": "password") marks them, and the members no schema describes
+// of an object that has secret members (see secretMember). The schemas
+// that may apply to a value are its schemas with those they reach through
+// $ref and allOf, the alternatives of anyOf and oneOf, then and else
+// (schemawalk.Possible).
 type secretSchema struct {
 	root *santhosh.Schema
 }
@@ -371,6 +376,27 @@ func secretsOf(root *santhosh.Schema) *secretSchema {
 		return nil
 	}
 	return &secretSchema{root: root}
+}
+
+// secretMember returns the schemas that may apply to member name of an
+// object the schemas of set apply to, and whether its value is secret:
+// because they mark it so, or because no schema applies to it while the
+// object has secret members. Such an unknown member is most likely a
+// misnamed secret ("passwd" for "password"), so it is masked too.
+func secretMember(set schemawalk.Set, name string) (schemawalk.Set, bool) {
+	sub, _ := set.Property(name)
+	sub = sub.Possible()
+	if len(sub) > 0 {
+		return sub, slices.ContainsFunc(sub, isSecret)
+	}
+	for _, s := range set {
+		for _, p := range s.Properties {
+			if slices.ContainsFunc(schemawalk.Of(p).Possible(), isSecret) {
+				return nil, true
+			}
+		}
+	}
+	return nil, false
 }
 
 // isSecret reports whether s marks its value secret.
@@ -399,9 +425,14 @@ func maskSecrets(set schemawalk.Set, v any) (any, int) {
 	switch x := v.(type) {
 	case map[string]any:
 		for k, e := range x {
-			sub, _ := set.Property(k)
+			sub, secret := secretMember(set, k)
+			if secret && e != nil {
+				x[k] = SecretMask
+				total++
+				continue
+			}
 			var m int
-			x[k], m = maskSecrets(sub.Possible(), e)
+			x[k], m = maskSecrets(sub, e)
 			total += m
 		}
 	case []any:

@@ -35,9 +35,20 @@ func locOf(set schemawalk.Set) lenient.Secrets {
 func (l secretLoc) Secret() bool { return slices.ContainsFunc(l.set, isSecret) }
 
 func (l secretLoc) Member(name string) lenient.Secrets {
-	sub, _ := l.set.Property(name)
-	return locOf(sub.Possible())
+	sub, secret := secretMember(l.set, name)
+	if secret && len(sub) == 0 { // unknown beside secrets: masked as one
+		return secretHere{}
+	}
+	return locOf(sub)
 }
+
+// secretHere is the location of a member secretMember masks for want of
+// a schema.
+type secretHere struct{}
+
+func (secretHere) Secret() bool                 { return true }
+func (secretHere) Member(string) lenient.Secrets { return nil }
+func (secretHere) Item(int) lenient.Secrets      { return nil }
 
 func (l secretLoc) Item(i int) lenient.Secrets { return locOf(l.set.Item(i).Possible()) }
 
@@ -131,22 +142,19 @@ func restoreSecrets(set schemawalk.Set, v any, ptr string, known map[string]any)
 		return v, nil
 	}
 	if slices.ContainsFunc(set, isSecret) {
-		if v != SecretMask {
-			return v, nil
-		}
-		if real, ok := known[ptr]; ok {
-			return deepCopyJSON(real), nil
-		}
-		return v, []Issue{{Path: ptr, Kind: IssueOther,
-			Message: "holds the placeholder " + quotedMask + " of a secret value, but the assistant sent no value here that it stands for; keep each placeholder where it was"}}
+		return restoreOne(v, ptr, nil, known)
 	}
 	var issues []Issue
 	switch x := v.(type) {
 	case map[string]any:
 		for k, e := range x {
-			sub, _ := set.Property(k)
+			sub, secret := secretMember(set, k)
 			var is []Issue
-			x[k], is = restoreSecrets(sub.Possible(), e, jsonpointer.Append(ptr, k), known)
+			if secret {
+				x[k], is = restoreOne(e, jsonpointer.Append(ptr, k), x, known)
+			} else {
+				x[k], is = restoreSecrets(sub, e, jsonpointer.Append(ptr, k), known)
+			}
 			issues = append(issues, is...)
 		}
 	case []any:
@@ -157,4 +165,34 @@ func restoreSecrets(set schemawalk.Set, v any, ptr string, known map[string]any)
 		}
 	}
 	return v, issues
+}
+
+// restoreOne restores the secret value v at ptr, a member of the answer's
+// object parent (nil for an array item or the root). A mask with no value
+// masked at ptr takes the value of a sibling member that was masked in the
+// prompt and is gone from the answer, when there is exactly one: the
+// correction model renamed a misnamed key ("passwd" to "password").
+func restoreOne(v any, ptr string, parent map[string]any, known map[string]any) (any, []Issue) {
+	if v != SecretMask {
+		return v, nil
+	}
+	if real, ok := known[ptr]; ok {
+		return deepCopyJSON(real), nil
+	}
+	if parent != nil {
+		dir, _ := jsonpointer.Split(ptr)
+		var moved []string
+		for p := range known {
+			if d, name := jsonpointer.Split(p); d == dir {
+				if _, kept := parent[name]; !kept {
+					moved = append(moved, p)
+				}
+			}
+		}
+		if len(moved) == 1 {
+			return deepCopyJSON(known[moved[0]]), nil
+		}
+	}
+	return v, []Issue{{Path: ptr, Kind: IssueOther,
+		Message: "holds the placeholder " + quotedMask + " of a secret value, but the assistant sent no value here that it stands for; keep each placeholder where it was"}}
 }

@@ -3,6 +3,7 @@ package saidex
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -59,6 +60,8 @@ var secretInputs = []struct {
 	{"a comment", "login", `{"user":"bob", /* hunter2 */ "password":"hunter2"`, false},
 	{"an unquoted secret", "login", `{"user":"bob","password":hunter2}`, false},
 	{"a repeated key", "login", `{"user":"bob","password":"hunter2","password":"hunter2"`, false},
+	{"a misnamed secret key", "login", `{"user":"bob","passwd":"hunter2"}`, true},
+	{"a misnamed secret key, cut", "login", `{"user":"bob","pwd":"hunter2","note":"ab`, true},
 	{"bare text", "login", `hunter2`, false},
 	{"key=value text", "login", `user=bob password=hunter2`, false},
 	{"writeOnly and format password, invalid", "vault", `{"n":"x","token":"hunter2","auth":{"pin":"hunter2"}}`, true},
@@ -197,6 +200,11 @@ func TestSecretsNeverLeaveTheNode(t *testing.T) {
 				} else {
 					res, err := node.Run(ctx, conv)
 					x.add("Run error", err)
+					if ve, ok := errors.AsType[*ToolCallValidationError](err); ok {
+						for _, c := range ve.Calls { // Messages is the caller's own conversation
+							x.add("raised call", c.ToolName, c.CallID, c.RawArguments, c.Args, c.Issues, c.Error)
+						}
+					}
 					if res != nil {
 						x.add("tool messages", res.ToolMessages)
 						x.add("sanitized AI message", res.AIMessage)
@@ -262,9 +270,11 @@ func TestCorrectionRestoresMaskedSecrets(t *testing.T) {
 			answers: []string{`{"user":"bob","password":` + mask + `,"days":1}`}, want: leak},
 		{name: "unparseable arguments", raw: `{"user": 'bob', "password": 'hunter2', "note": "cut`,
 			answers: []string{`{"user":"bob","password":` + mask + `}`}, want: leak},
-		{name: "a mask where no value was sent is retried", raw: `{"user":"bob","days":0,"town":"x"}`,
+		{name: "a mask where no value was sent is retried", raw: `{"user":"bob","days":0}`,
 			answers: []string{`{"user":"bob","password":` + mask + `}`, `{"user":"bob","password":"typed"}`}, want: "typed",
 			retried: "holds the placeholder"},
+		{name: "a misnamed secret is masked and follows the rename", raw: `{"user":"bob","passwd":"hunter2"}`,
+			answers: []string{`{"user":"bob","password":` + mask + `}`}, want: leak},
 		{name: "two different values cannot be restored", raw: `{"user":"bob","password":"hunter2"} {"user":"bob","password":"hunter3"}`,
 			answers: []string{`{"user":"bob","password":` + mask + `}`, `{"user":"bob","password":` + mask + `}`}},
 	}
@@ -283,7 +293,7 @@ func TestCorrectionRestoresMaskedSecrets(t *testing.T) {
 				got = append(got, string(a.Password))
 				return "ok", nil
 			})
-			node := mustNode(t, []tools.Tool{login}, WithCorrectionModel(model), WithLogger(sanDiscard))
+			node := mustNode(t, []tools.Tool{login}, WithCorrectionModel(model), WithCorrectMissingFields(true), WithLogger(sanDiscard))
 			res, err := node.Run(context.Background(), conversation(tc("c1", "login", tt.raw)))
 			if err != nil {
 				t.Fatal(err)
