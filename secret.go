@@ -46,7 +46,7 @@ func (l secretLoc) Member(name string) lenient.Secrets {
 // a schema.
 type secretHere struct{}
 
-func (secretHere) Secret() bool                 { return true }
+func (secretHere) Secret() bool                  { return true }
 func (secretHere) Member(string) lenient.Secrets { return nil }
 func (secretHere) Item(int) lenient.Secrets      { return nil }
 
