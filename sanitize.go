@@ -68,7 +68,8 @@ const SecretMask = "**********"
 //
 // No text the node writes about a call shows a secret value: the quote of
 // unparseable or oversized arguments in feedback, [CallReport].RawArguments
-// and Arguments (of [ToolNode.Run] and [CheckedCalls]), the calls of a
+// and Arguments (of [ToolNode.Run] and [CheckedCalls]; [ToolNode.Check]
+// leaves Arguments in clear, since its caller runs the call), the calls of a
 // [ToolCallValidationError], and the correction prompt (the call's
 // arguments and the earlier calls it quotes as context) and its callbacks
 // show the values at secret locations as "**********". Arguments that do
@@ -180,7 +181,7 @@ func (n *ToolNode) sanitizedArguments(c *call) (string, bool) {
 		return s, true
 	}
 	secrets := c.tool.secret
-	if c.ran() || c.status == statusStopped { // a stopped call had valid arguments, kept to run it later
+	if c.ran() || c.status == statusStopped { // a stopped call had valid arguments, kept to run it again
 		if c.outcome == OutcomeExecuted && !c.repaired && secrets == nil && c.args == c.raw {
 			// The model's own arguments parsed as they were (c.value is
 			// their decoding, or rawValid says the raw text is an object):

@@ -197,6 +197,13 @@ func TestSecretsNeverLeaveTheNode(t *testing.T) {
 							x.add("CheckedCalls", reps)
 						}
 					}
+					// Check's reports hold the arguments to run in clear
+					// (the caller runs them); everything else is masked.
+					reps, err := node.Check(ctx, append(conv[:len(history)+1:len(history)+1], ai))
+					x.add("Check error", err)
+					for _, r := range reps {
+						x.add("Check report", r.RawArguments, r.Output, r.Issues, r.Err, r.CorrectionErr)
+					}
 				} else {
 					res, err := node.Run(ctx, conv)
 					x.add("Run error", err)
