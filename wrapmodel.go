@@ -113,7 +113,7 @@ func (n *ToolNode) checkResponse(ctx context.Context, messages []llms.MessageCon
 	ai.Parts = append(ai.Parts, calls...)
 	conv := make([]llms.MessageContent, 0, len(messages)+1)
 	conv = append(append(conv, messages...), ai)
-	reports, err := n.Check(ctx, conv)
+	reports, cs, err := n.checkCalls(ctx, conv) // reports masked; the calls carry the arguments to run
 	if err != nil {
 		return nil, err
 	}
@@ -135,8 +135,8 @@ func (n *ToolNode) checkResponse(ctx context.Context, messages []llms.MessageCon
 	for k, rep := range reports {
 		l := locs[k]
 		ch := out.Choices[l.choice]
-		if rep.Arguments != nil {
-			if args := string(rep.Arguments); args != rep.RawArguments {
+		if c := cs[k]; c.status == statusValid && c.runArguments() != nil {
+			if args := c.args; args != c.raw {
 				old := ch.ToolCalls[l.index]
 				tc := old
 				tc.FunctionCall = &llms.FunctionCall{Name: old.FunctionCall.Name, Arguments: args}

@@ -24,6 +24,9 @@
 //
 // Every JSON text is checked with package jsonread. Repair is linear in the
 // length of its input.
+//
+// [Mask] reads the same kind of text to show it with the values at secret
+// locations masked, hiding whatever it cannot place.
 package lenient
 
 import (
