@@ -23,7 +23,9 @@ import (
 //     holds the JSON to run it with (the model's own arguments when they
 //     were valid as sent, else the repaired, corrected or salvaged ones;
 //     nil for a plain tool whose input is not JSON, which runs with
-//     RawArguments);
+//     RawArguments). Unlike every other report, a report of Check holds
+//     secret values (see [Secret]) in clear in Arguments, since the
+//     caller runs the call with them; its RawArguments is masked;
 //   - feedback: the call must not run; Output is the feedback text to
 //     answer it with;
 //   - unknown_tool: the call names a tool the node does not have (the node
@@ -36,17 +38,29 @@ import (
 // *ToolCallValidationError with the raise policy, an interrupt, an
 // unresolved hook's error).
 func (n *ToolNode) Check(ctx context.Context, messages []llms.MessageContent) ([]CallReport, error) {
+	reports, calls, err := n.checkCalls(ctx, messages)
+	for i, c := range calls {
+		if c.status == statusValid {
+			reports[i].Arguments = c.runArguments() // the caller runs the call with them
+		}
+	}
+	return reports, err
+}
+
+// checkCalls is Check with reports as every report is, secret values masked,
+// and the calls behind them.
+func (n *ToolNode) checkCalls(ctx context.Context, messages []llms.MessageContent) ([]CallReport, []*call, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	ai := len(messages) - 1
 	if ai < 0 || messages[ai].Role != llms.ChatMessageTypeAI {
-		return nil, ErrNoAIMessage
+		return nil, nil, ErrNoAIMessage
 	}
 	r := &run{messages: messages, aiIndex: ai}
 	calls := n.collect(messages[ai])
 	if err := n.prepare(ctx, r, calls); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	reports := make([]CallReport, len(calls))
 	for i, c := range calls {
@@ -55,7 +69,7 @@ func (n *ToolNode) Check(ctx context.Context, messages []llms.MessageContent) ([
 			reports[i].Arguments = c.jsonArguments() // nil for an unknown tool
 		}
 	}
-	return reports, nil
+	return reports, calls, nil
 }
 
 // CallCheck is what [ToolNode.CheckCall] decided for one tool call.

@@ -78,6 +78,16 @@ func (c *correctionConfig) validate() []error {
 // the conversation, tool results included, plus the AI message's text. Set
 // WithCorrectionContextMessages(0) if that content must not reach m (for
 // example because another provider serves it).
+//
+// Secrets (see [Secret]) never reach m: the prompt shows each secret value
+// of the invalid arguments, and of the earlier calls it quotes, as
+// "**********" (text around them that cannot be read as JSON is withheld),
+// and asks m to keep each mask where it is. In m's answer, a mask at a
+// secret location is replaced by the real value masked at the same place
+// before the answer is validated, so the tool receives the secret. A mask
+// with no value behind it (none was sent there, or two different values
+// were, as in two objects) is an issue of that answer, which is retried;
+// a call never executes holding the mask.
 func WithCorrectionModel(m llms.Model, opts ...llms.CallOption) Option {
 	return optionFunc(func(c *config) {
 		c.correction.model = m
@@ -272,12 +282,23 @@ func (n *ToolNode) correctOne(ctx context.Context, r *run, c *call) (err error) 
 	s := n.cfg.correction.extract
 	s.name, s.description = c.name, c.tool.tool.Description()
 	s.repair = n.cfg.repairOptions()
+	s.secret = c.tool.secret
+	prompt, known := n.correctionPrompt(r, c)
 	var co *coerced // of the last check (coerce.go)
 	check := func(ctx context.Context, value any, attempt, maxAttempts int) (issues []Issue, err error) {
+		var masks []Issue
+		if c.tool.secret != nil {
+			// The model saw masks: put the real values back before
+			// anything judges or runs the answer (secret.go).
+			value, masks = restoreSecrets(schemawalk.Of(c.tool.schema.schema).Possible(), value, "", known)
+		}
 		issues, co, err = n.checkCoerce(ctx, r, c, value, "", checkPhase{phase: PhaseCorrection, attempt: attempt, maxAttempts: maxAttempts})
+		if len(masks) > 0 && err == nil {
+			issues = append(masks, issues...)
+		}
 		return issues, err
 	}
-	ext, err := s.run(ctx, n.cfg.correction.model, c.tool.schema, n.correctionPrompt(r, c), check)
+	ext, err := s.run(ctx, n.cfg.correction.model, c.tool.schema, prompt, check)
 	c.tokens = addUsage(c.tokens, ext.tokens) // stats.go
 	c.correctionRetries = max(ext.attempts-1, 0)
 	if err == nil {
@@ -322,17 +343,28 @@ func isModelError(e *ExtractionError) bool {
 // tool, the invalid arguments, the issues, the conversation context and the
 // AI message's text. It is text, never the raw chat history, which refers
 // to tools the correction model does not have.
-func (n *ToolNode) correctionPrompt(r *run, c *call) string {
+//
+// When the tool's schema has secrets, the arguments are shown masked
+// (secret values as the mask, unreadable text around them withheld), as
+// are the arguments of earlier calls in the context; known holds the real
+// values masked, by pointer, for restoreSecrets.
+func (n *ToolNode) correctionPrompt(r *run, c *call) (prompt string, known map[string]any) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "An assistant called the tool %q with invalid arguments. Correct them.\n", c.name)
 	if d := c.tool.tool.Description(); d != "" {
 		fmt.Fprintf(&b, "\nTool description: %s\n", d)
 	}
 	b.WriteString("\nThe arguments the assistant sent:\n")
+	args := c.raw
 	if c.err == nil {
-		b.WriteString(c.args)
-	} else {
-		b.WriteString(c.raw)
+		args = c.args
+	}
+	if c.tool.secret != nil {
+		args, known = c.tool.secret.maskedPrompt(args)
+	}
+	b.WriteString(args)
+	if c.tool.secret != nil {
+		b.WriteString("\n\nSecret values are shown as " + quotedMask + ", and text around them that could not be read as JSON as [N bytes not shown]. Keep each " + quotedMask + " unchanged where it is: the real value is put back after your answer.")
 	}
 	b.WriteString("\n\nProblems found:\n")
 	if c.err != nil {
@@ -341,7 +373,7 @@ func (n *ToolNode) correctionPrompt(r *run, c *call) string {
 	writeIssues(&b, c.issues, c.moreIssues)
 
 	if k := n.cfg.correction.contextMessages; k > 0 {
-		if ctxText := renderContext(r.messages, r.aiIndex, k); ctxText != "" {
+		if ctxText := n.renderContext(r.messages, r.aiIndex, k); ctxText != "" {
 			b.WriteString("\nThe conversation before the call, oldest first:\n")
 			b.WriteString(ctxText)
 		}
@@ -355,12 +387,13 @@ func (n *ToolNode) correctionPrompt(r *run, c *call) string {
 	if n.cfg.correction.extract.mode == CorrectionToolCalling {
 		fmt.Fprintf(&b, " Answer by calling %q with the corrected arguments.", c.name)
 	}
-	return b.String()
+	return b.String(), known
 }
 
 // renderContext renders the last k non-system messages before messages[ai],
-// oldest first, one block per message, each cut to 2,000 characters.
-func renderContext(messages []llms.MessageContent, ai, k int) string {
+// oldest first, one block per message, each cut to 2,000 characters; the
+// arguments of earlier calls of a tool with secrets are masked.
+func (n *ToolNode) renderContext(messages []llms.MessageContent, ai, k int) string {
 	var picked []llms.MessageContent
 	for i := ai - 1; i >= 0 && len(picked) < k; i-- {
 		if messages[i].Role == llms.ChatMessageTypeSystem {
@@ -371,7 +404,7 @@ func renderContext(messages []llms.MessageContent, ai, k int) string {
 	slices.Reverse(picked)
 	var b strings.Builder
 	for _, m := range picked {
-		fmt.Fprintf(&b, "[%s] %s\n", roleName(m.Role), truncateRunes(renderParts(m.Parts), maxContextMessageChars))
+		fmt.Fprintf(&b, "[%s] %s\n", roleName(m.Role), truncateRunes(n.renderParts(m.Parts), maxContextMessageChars))
 	}
 	return b.String()
 }
@@ -390,11 +423,11 @@ func roleName(r llms.ChatMessageType) string {
 
 // renderParts renders a message's parts as text: text as is, tool calls
 // and tool results with their tool name, other content as a placeholder.
-func renderParts(parts []llms.ContentPart) string {
+func (n *ToolNode) renderParts(parts []llms.ContentPart) string {
 	var out []string
 	for _, p := range parts {
 		if tc, ok := asToolCall(p); ok { // history.go
-			out = append(out, renderToolCall(&tc))
+			out = append(out, n.renderToolCall(&tc))
 			continue
 		}
 		switch p := p.(type) {
@@ -411,11 +444,11 @@ func renderParts(parts []llms.ContentPart) string {
 	return strings.Join(out, "\n")
 }
 
-func renderToolCall(tc *llms.ToolCall) string {
+func (n *ToolNode) renderToolCall(tc *llms.ToolCall) string {
 	if tc.FunctionCall == nil {
 		return "called a tool"
 	}
-	return fmt.Sprintf("called %s with %s", tc.FunctionCall.Name, tc.FunctionCall.Arguments)
+	return fmt.Sprintf("called %s with %s", tc.FunctionCall.Name, n.shownArguments(tc.FunctionCall.Name, tc.FunctionCall.Arguments))
 }
 
 // messageText returns the text parts of m.

@@ -60,7 +60,8 @@
 // and limit.go reads the conversation for repeated calls and the limit.
 // Beside them, schema.go compiles a tool's schema, issues.go turns
 // validation errors into issues, feedback.go renders issue messages and
-// feedback, and validators.go runs tool validators.
+// feedback, validators.go runs tool validators, and secret.go keeps the
+// values of [Secret] fields out of every text the node writes.
 //
 // Package github.com/saidex/saidex-go/agent runs a ToolNode in langchaingo's
 // agents.Executor; it is separate so that this package does not import

@@ -3,6 +3,7 @@ package saidex_test
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/saidex/saidex-go"
 	"github.com/tmc/langchaingo/llms"
@@ -53,4 +54,36 @@ func ExampleSecret() {
 	s := saidex.Secret("hunter2")
 	fmt.Println(s, len(string(s)))
 	// Output: ********** 7
+}
+
+// Arguments cut off after a password cannot be parsed, so the call is
+// answered with feedback quoting what was received: the password shows as
+// the mask, in the feedback as in the call's report.
+func ExampleSecret_feedback() {
+	type loginArgs struct {
+		User     string        `json:"user"`
+		Password saidex.Secret `json:"password"`
+		Note     string        `json:"note,omitempty"`
+	}
+	login := saidex.NewTool("login", "Log a user in.", func(_ context.Context, a loginArgs) (string, error) {
+		return "logged in", nil
+	})
+	node, err := saidex.NewToolNode([]tools.Tool{login})
+	if err != nil {
+		panic(err)
+	}
+	res, err := node.Run(context.Background(), []llms.MessageContent{
+		{Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{
+			llms.ToolCall{ID: "call_1", FunctionCall: &llms.FunctionCall{Name: "login", Arguments: `{"user": "ann", "password": "hunter2", "note": "lat`}},
+		}},
+	})
+	if err != nil {
+		panic(err)
+	}
+	feedback, _, _ := strings.Cut(res.Calls[0].Output, "\n")
+	fmt.Println(feedback)
+	fmt.Println(res.Calls[0].RawArguments)
+	// Output:
+	// Error: the arguments of login could not be read as one JSON object (the argument string was cut off inside a string value), so nothing was executed. It received (secret values masked): {"user": "ann", "password": "**********", "note": "lat
+	// {"user": "ann", "password": "**********", "note": "lat
 }

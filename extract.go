@@ -146,7 +146,8 @@ func WithMaxCorrectionRetries(n int) CorrectionOption {
 // "arguments" (the valid JSON), "attempts", "token_usage"
 // (map[string]TokenUsage)} or HandleChainError. Inputs and outputs carry
 // argument values and conversation text: give them only to a tracer that
-// may see them. The model's own LLM callbacks are the model's business
+// may see them. In a node's correction, secret values (see [Secret]) are
+// masked in both, as in the prompt the model sees. The model's own LLM callbacks are the model's business
 // (langchaingo binds them when the client is built). Default: none.
 func WithCallbacks(h callbacks.Handler) CorrectionOption {
 	return correctionOption(func(s *extractSettings) { s.handler = h })
@@ -176,6 +177,7 @@ type extractSettings struct {
 	name        string // function name bound in CorrectionToolCalling mode
 	description string
 	repair      repairOptions
+	secret      *secretSchema // masks the arguments reported to handler (a correction's)
 }
 
 func defaultExtractSettings() extractSettings {
@@ -296,7 +298,7 @@ func (s *extractSettings) run(ctx context.Context, model llms.Model, cs *compile
 				return
 			}
 			s.handler.HandleChainEnd(ctx, map[string]any{
-				"chain": ExtractChainName, "function": s.name, "arguments": ext.json,
+				"chain": ExtractChainName, "function": s.name, "arguments": s.secret.shown(ext.json),
 				"attempts": ext.attempts, "token_usage": ext.tokens,
 			})
 		}()

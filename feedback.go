@@ -49,7 +49,7 @@ func feedbackText(c *call) string {
 			b.WriteString(")")
 		}
 		b.WriteString(", so nothing was executed. ")
-		writeReceived(&b, c.raw)
+		writeReceived(&b, c.raw, c.secrets())
 		b.WriteByte('\n')
 		writeFields(&b, c)
 		b.WriteString("Call ")
@@ -159,8 +159,12 @@ func writeFields(b *strings.Builder, c *call) {
 }
 
 // writeReceived quotes the start of an argument string, with line breaks
-// and other control characters made visible.
-func writeReceived(b *strings.Builder, raw string) {
+// and other control characters made visible. When the tool's schema has
+// secrets (secrets is not nil), the quote is masked: values at secret
+// locations show as the mask and text that cannot be placed is hidden (see
+// maskText), so no secret value is quoted, whether the arguments parse or
+// not.
+func writeReceived(b *strings.Builder, raw string, secrets *secretSchema) {
 	if strings.TrimSpace(raw) == "" {
 		b.WriteString("It received no arguments (an empty string).")
 		return
@@ -177,12 +181,25 @@ func writeReceived(b *strings.Builder, raw string) {
 		}
 		cut = raw[:end]
 	}
+	var notes []string
 	if len(cut) < len(raw) {
-		b.WriteString("It received (the first ")
-		b.WriteString(strconv.Itoa(len(cut)))
-		b.WriteString(" of ")
-		b.WriteString(strconv.Itoa(len(raw)))
-		b.WriteString(" bytes): ")
+		notes = append(notes, "the first "+strconv.Itoa(len(cut))+" of "+strconv.Itoa(len(raw))+" bytes")
+	}
+	if secrets != nil {
+		// Masked after the cut: a value cut off is masked from its start.
+		m := secrets.maskText(cut)
+		cut = m.Text
+		if m.Masked > 0 {
+			notes = append(notes, "secret values masked")
+		}
+		if m.Hidden > 0 {
+			notes = append(notes, "text that could not be read as JSON around secret fields not shown")
+		}
+	}
+	if len(notes) > 0 {
+		b.WriteString("It received (")
+		b.WriteString(strings.Join(notes, "; "))
+		b.WriteString("): ")
 	} else {
 		b.WriteString("It received: ")
 	}

@@ -8,7 +8,9 @@ import (
 	"strings"
 
 	"github.com/invopop/jsonschema"
+	"github.com/saidex/saidex-go/internal/jsonread"
 	"github.com/saidex/saidex-go/internal/jsonvalue"
+	"github.com/saidex/saidex-go/internal/lenient"
 	santhosh "github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/tmc/langchaingo/llms"
 
@@ -33,8 +35,13 @@ import (
 // replaced by the repaired object when the repair stage recovered one and
 // by "{}" otherwise, as are arguments holding such a number (the feedback
 // message quotes or describes what was wrong), and secret values are
-// masked. Dropped calls are
-// removed. Rewritten calls, and calls with an empty Type (as langchaingo's
+// masked. Calls answered before the run (skipped, see [ToolNode.Invoke])
+// are not run again, but their arguments are stored the same way: kept
+// when they are one JSON object (secret values masked), else the repaired
+// object when repair recovers one (for a plain tool, what it would have
+// received), else "{}". Dropped calls are removed. (The feedback of a
+// call whose arguments do not parse quotes their start, secret values
+// masked: see [Secret].) Rewritten calls, and calls with an empty Type (as langchaingo's
 // Anthropic client returns them, and OpenAI rejects them), get Type
 // "function". langchaingo's Anthropic and Gemini clients unmarshal the
 // arguments of every past tool call, so a single malformed call left in the
@@ -58,6 +65,30 @@ const SecretMask = "**********"
 // the sanitized AI message (see [WithSanitizeMessages]) stores [SecretMask]
 // in its place. A schema property with "writeOnly": true or
 // "format": "password" is treated the same way for any [Tool].
+//
+// No text the node writes about a call shows a secret value: the quote of
+// unparseable or oversized arguments in feedback, [CallReport].RawArguments
+// and Arguments (of [ToolNode.Run] and [CheckedCalls]; [ToolNode.Check]
+// leaves Arguments in clear, since its caller runs the call), the calls of a
+// [ToolCallValidationError], and the correction prompt (the call's
+// arguments and the earlier calls it quotes as context) and its callbacks
+// show the values at secret locations as "**********". Arguments that do
+// not parse are read as far as their syntax is certain (quotes, keys,
+// brackets): the values there are masked, and text that cannot be placed
+// (prose, reasoning, anything after an unescaped quote, a comment or an
+// unquoted value) is replaced by a marker such as "[12 bytes not shown]",
+// since it may hold a secret. Events and log lines carry no argument values
+// at all. The correction model answers with the masks where the secrets
+// were, and the node puts the real values back before validation (see
+// [WithCorrectionModel]). An unresolved hook and validators receive the
+// real values, as tools do.
+//
+// What is secret is read from the schema: the values at secret locations,
+// and the members of an object with secret members that the schema does
+// not describe (most likely a misnamed secret, "passwd" for "password"),
+// in the history and in every text alike; a correction model that renames
+// such a member keeping its mask gets it restored under the new name. A
+// secret sent to a plain tool without a schema is not recognised.
 //
 // String and LogValue return SecretMask, so fmt and log/slog do not print
 // the value; read it with string(s). JSON encoding is not masked.
@@ -128,10 +159,10 @@ func (n *ToolNode) sanitize(r *run, res *Result, calls []*call) {
 // and whether they differ from the model's own argument string.
 func (n *ToolNode) sanitizedArguments(c *call) (string, bool) {
 	switch {
-	case c.status == statusSkipped: // answered before this run: kept as it was answered
-		return c.raw, false
 	case c.noFunc:
 		return "{}", true
+	case c.status == statusSkipped: // answered before this run
+		return n.answeredArguments(c)
 	case len(c.raw) > n.cfg.maxArgumentBytes: // refused unparsed (WithMaxArgumentBytes); never parsed here either
 		return "{}", true
 	case c.tool == nil: // an unknown tool: answered with an error, keep what parses
@@ -193,6 +224,47 @@ func (n *ToolNode) sanitizedArguments(c *call) (string, bool) {
 	if c.err == nil {
 		if s, _, ok := canonicalJSON(c.args, secrets); ok {
 			return s, true
+		}
+	}
+	return "{}", true
+}
+
+// answeredArguments returns the arguments the sanitized copy stores for a
+// call answered before this run, which this run neither repaired nor
+// validated: the arguments as sent when they are one JSON object (secret
+// values masked), else what a call answered with feedback gets: the
+// repaired object when repair recovers one (for a plain tool, its clean
+// repair, else {"__arg1": string}, as when it runs), else "{}". Such a call
+// may have been answered by another executor, or by a run whose history
+// was not sanitized; its siblings are rewritten, and the provider clients
+// read every past call's arguments, so it must not keep text they refuse.
+func (n *ToolNode) answeredArguments(c *call) (string, bool) {
+	if c.secrets() == nil && !mayExceedFloat64(c.raw) && strings.HasPrefix(strings.TrimLeft(c.raw, " \t\r\n"), "{") && jsonread.Valid(c.raw) {
+		return c.raw, false // one JSON object, checked on its bytes: the common case, no decoding
+	}
+	if m, ok := jsonObject(c.raw); ok {
+		if c.tool != nil && c.tool.secret != nil {
+			if s, masked, ok := encodeMasked(m, c.tool.secret); ok && masked > 0 {
+				return s, true
+			}
+		}
+		return c.raw, false
+	}
+	switch {
+	case len(c.raw) > n.cfg.maxArgumentBytes, c.tool == nil:
+		return "{}", true
+	case c.tool.schema == nil:
+		if res, err := lenient.Repair(c.raw, lenient.Options{StripThinking: n.cfg.stripThinking, FixSyntax: n.cfg.jsonRepair}); err == nil && isJSONObject(res.JSON) {
+			return res.JSON, true
+		}
+		s, _ := jsonvalue.Encode(map[string]string{"__arg1": c.raw})
+		return s, true
+	}
+	if res, err := repairArguments(c.raw, n.cfg.repairOptions()); err == nil {
+		if m, isObject := res.value.(map[string]any); isObject && fitsFloat64(m) {
+			if s, _, ok := encodeMasked(m, c.tool.secret); ok {
+				return s, true
+			}
 		}
 	}
 	return "{}", true
@@ -289,9 +361,11 @@ func mayExceedFloat64(s string) bool {
 
 // secretSchema locates the secret values of a tool's arguments: those at
 // a location where some schema that may apply ("writeOnly": true or
-// "format": "password") marks them. The schemas that may apply to a value
-// are its schemas with those they reach through $ref and allOf, the
-// alternatives of anyOf and oneOf, then and else (schemawalk.Possible).
+// "format": "password") marks them, and the members no schema describes
+// of an object that has secret members (see secretMember). The schemas
+// that may apply to a value are its schemas with those they reach through
+// $ref and allOf, the alternatives of anyOf and oneOf, then and else
+// (schemawalk.Possible).
 type secretSchema struct {
 	root *santhosh.Schema
 }
@@ -303,6 +377,27 @@ func secretsOf(root *santhosh.Schema) *secretSchema {
 		return nil
 	}
 	return &secretSchema{root: root}
+}
+
+// secretMember returns the schemas that may apply to member name of an
+// object the schemas of set apply to, and whether its value is secret:
+// because they mark it so, or because no schema applies to it while the
+// object has secret members. Such an unknown member is most likely a
+// misnamed secret ("passwd" for "password"), so it is masked too.
+func secretMember(set schemawalk.Set, name string) (schemawalk.Set, bool) {
+	sub, _ := set.Property(name)
+	sub = sub.Possible()
+	if len(sub) > 0 {
+		return sub, slices.ContainsFunc(sub, isSecret)
+	}
+	for _, s := range set {
+		for _, p := range s.Properties {
+			if slices.ContainsFunc(schemawalk.Of(p).Possible(), isSecret) {
+				return nil, true
+			}
+		}
+	}
+	return nil, false
 }
 
 // isSecret reports whether s marks its value secret.
@@ -331,9 +426,14 @@ func maskSecrets(set schemawalk.Set, v any) (any, int) {
 	switch x := v.(type) {
 	case map[string]any:
 		for k, e := range x {
-			sub, _ := set.Property(k)
+			sub, secret := secretMember(set, k)
+			if secret && e != nil {
+				x[k] = SecretMask
+				total++
+				continue
+			}
 			var m int
-			x[k], m = maskSecrets(sub.Possible(), e)
+			x[k], m = maskSecrets(sub, e)
 			total += m
 		}
 	case []any:

@@ -227,12 +227,18 @@ type CallReport struct {
 	Index int
 	// ID and Name are the call's id (possibly empty) and tool name.
 	ID, Name string
-	// RawArguments is the argument string exactly as the model sent it.
+	// RawArguments is the argument string exactly as the model sent it,
+	// except for a tool whose schema has secrets (see [Secret]): then
+	// secret values are masked as "**********" (a JSON string), and text
+	// around them that cannot be read as JSON (prose, or everything after
+	// an unescaped quote or a comment) is replaced by a marker such as
+	// "[12 bytes not shown]", so that no secret value can show.
 	RawArguments string
 	// Arguments is the JSON the tool received (or, for a call reported
-	// [OutcomeRunning], is running with); nil when the call did not run,
-	// when it named an unknown tool, and when a plain tool's input was
-	// not JSON (RawArguments holds it), so a report always marshals.
+	// [OutcomeRunning], is running with), secret values masked as in
+	// RawArguments (the tool itself received them); nil when the call did
+	// not run, when it named an unknown tool, and when a plain tool's input
+	// was not JSON (RawArguments holds it), so a report always marshals.
 	Arguments json.RawMessage
 	// Outcome is what happened to the call.
 	Outcome Outcome
@@ -618,7 +624,7 @@ func (n *ToolNode) assemble(r *run, calls []*call) *Result {
 // and Coercions are its own; Issues, Flagged and Tokens are the call's.
 func (c *call) report() CallReport {
 	return CallReport{
-		Index: c.index, ID: c.id, Name: c.name, RawArguments: c.raw,
+		Index: c.index, ID: c.id, Name: c.name, RawArguments: c.secrets().shown(c.raw),
 		Outcome: c.outcome, Repaired: c.repaired, RepairSteps: slices.Clone(c.steps),
 		Prevalidated: c.tool != nil && c.tool.schema != nil && c.status != statusDropped && c.status != statusSkipped,
 		Issues:       c.issues, Flagged: c.flagged, Coercions: slices.Clone(c.coercions),
@@ -629,8 +635,18 @@ func (c *call) report() CallReport {
 }
 
 // jsonArguments returns the arguments the tool received when they are JSON
-// (always, for a tool with a schema), and nil otherwise.
+// (always, for a tool with a schema), and nil otherwise; secret values
+// masked.
 func (c *call) jsonArguments() json.RawMessage {
+	if c.tool == nil || (c.tool.schema == nil && !jsonread.Valid(c.args)) {
+		return nil
+	}
+	return json.RawMessage(c.tool.secret.shown(c.args))
+}
+
+// runArguments is jsonArguments with secret values in clear: what a caller
+// that runs the call itself needs ([ToolNode.Check], WrapModel's response).
+func (c *call) runArguments() json.RawMessage {
 	if c.tool == nil || (c.tool.schema == nil && !jsonread.Valid(c.args)) {
 		return nil
 	}

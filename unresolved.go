@@ -103,6 +103,10 @@ type UnresolvedToolCall struct {
 	// receiver's own copy: a hook may modify it and return it to [Salvage].
 	Args map[string]any
 	// RawArguments is the argument string exactly as the model sent it.
+	// A hook receives Args and RawArguments with secret values in clear,
+	// as a tool does (so that it can salvage them), and must keep them
+	// out of what it logs or returns as feedback; a
+	// ToolCallValidationError masks them.
 	RawArguments string
 	// Issues are the field-level problems of the arguments, from the schema
 	// and the tool's validators; empty when they never parsed. At most 50,
@@ -158,7 +162,9 @@ func FeedbackText(text string) Resolution {
 // ToolCallValidationError is returned by [ToolNode.Run] and
 // [ToolNode.Invoke] with [WithOnUnresolved]([UnresolvedRaise]) when calls are still
 // invalid after validation and correction. Nothing has executed. Use
-// errors.As to reach it.
+// errors.As to reach it. The RawArguments and Args of the calls it lists
+// have secret values masked, as in [CallReport].RawArguments; their
+// Messages are the conversation given to Run, as it was.
 type ToolCallValidationError struct {
 	// Calls lists the unresolved calls that have an id, in call order.
 	Calls []UnresolvedToolCall
@@ -257,7 +263,14 @@ func (n *ToolNode) resolve(ctx context.Context, r *run, calls []*call) error {
 		var over []string
 		for _, c := range invalid {
 			if c.id != "" {
-				e.Calls = append(e.Calls, unresolvedCall(r, c))
+				uc := unresolvedCall(r, c)
+				if sec := c.secrets(); sec != nil { // an error is text: no secret in it
+					uc.RawArguments = sec.shown(uc.RawArguments)
+					if uc.Args != nil {
+						sec.mask(uc.Args)
+					}
+				}
+				e.Calls = append(e.Calls, uc)
 			}
 			if c.overLimit && !slices.Contains(over, c.name) {
 				over = append(over, c.name)

@@ -115,7 +115,7 @@ func (n *ToolNode) checkResponse(ctx context.Context, messages []llms.MessageCon
 	ai.Parts = append(ai.Parts, calls...)
 	conv := make([]llms.MessageContent, 0, len(messages)+1)
 	conv = append(append(conv, messages...), ai)
-	reports, err := n.Check(ctx, conv)
+	reports, cs, err := n.checkCalls(ctx, conv) // reports masked; the calls carry the arguments to run
 	if err != nil {
 		return nil, err
 	}
@@ -142,8 +142,8 @@ func (n *ToolNode) checkResponse(ctx context.Context, messages []llms.MessageCon
 		} else if rep.Outcome == OutcomeExecuted {
 			rep.Outcome = OutcomeReady // nothing ran
 		}
-		if rep.Arguments != nil {
-			if args := string(rep.Arguments); args != rep.RawArguments {
+		if c := cs[k]; c.status == statusValid && c.runArguments() != nil {
+			if args := c.args; args != c.raw {
 				old := ch.ToolCalls[l.index]
 				tc := old
 				tc.FunctionCall = &llms.FunctionCall{Name: old.FunctionCall.Name, Arguments: args}
