@@ -458,6 +458,8 @@ type call struct {
 
 	output  string
 	isError bool
+
+	ctx callContext // the context its tool runs with (execute.go)
 }
 
 // collect lists the tool calls of the AI message and drops repeated ids.
