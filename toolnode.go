@@ -523,10 +523,16 @@ func (n *ToolNode) assemble(r *run, calls []*call) *Result {
 	res := &Result{AIMessageIndex: r.aiIndex, Calls: make([]CallReport, len(calls)),
 		ToolMessages: make([]llms.MessageContent, 0, len(calls))}
 	parts := make([]llms.ContentPart, len(calls)) // one backing array for every message's single part
+	var args []byte                               // one backing array for every report's Arguments
 	for i, c := range calls {
 		rep := c.report()
-		if c.ran() {
-			rep.Arguments = c.jsonArguments()
+		if c.ran() && c.hasJSONArguments() {
+			if args == nil {
+				args = make([]byte, 0, argumentsLen(calls))
+			}
+			start := len(args)
+			args = append(args, c.args...)
+			rep.Arguments = json.RawMessage(args[start:len(args):len(args)]) // capped: appending never touches the next
 		}
 		res.Calls[i] = rep
 		if c.status != statusAnswered {
@@ -559,10 +565,29 @@ func (c *call) report() CallReport {
 // jsonArguments returns the arguments the tool received when they are JSON
 // (always, for a tool with a schema), and nil otherwise.
 func (c *call) jsonArguments() json.RawMessage {
-	if c.tool == nil || (c.tool.schema == nil && !jsonread.Valid(c.args)) {
+	if !c.hasJSONArguments() {
 		return nil
 	}
 	return json.RawMessage(c.args)
+}
+
+// hasJSONArguments reports whether the arguments the tool received are
+// JSON (always, for a tool with a schema).
+func (c *call) hasJSONArguments() bool {
+	return c.tool != nil && (c.tool.schema != nil || jsonread.Valid(c.args))
+}
+
+// argumentsLen bounds the length of the arguments of every call that ran
+// with JSON arguments, for assemble's one backing array (it does not scan
+// a plain tool's arguments).
+func argumentsLen(calls []*call) int {
+	n := 0
+	for _, c := range calls {
+		if c.ran() && c.tool != nil {
+			n += len(c.args)
+		}
+	}
+	return n
 }
 
 // ran reports whether the call was handed to the executor.
