@@ -520,9 +520,24 @@ var errNoFunctionCall = errors.New("the tool call names no function")
 
 // assemble builds the tool messages and reports in call order.
 func (n *ToolNode) assemble(r *run, calls []*call) *Result {
-	res := &Result{AIMessageIndex: r.aiIndex, Calls: make([]CallReport, len(calls)),
-		ToolMessages: make([]llms.MessageContent, 0, len(calls))}
-	parts := make([]llms.ContentPart, len(calls)) // one backing array for every message's single part
+	var res *Result
+	var parts []llms.ContentPart // one backing array for every message's single part
+	if len(calls) == 1 {
+		// A message of one call, the most common: one allocation for the
+		// result, its report, its tool message and that message's part.
+		one := new(struct {
+			res   Result
+			calls [1]CallReport
+			msgs  [1]llms.MessageContent
+			parts [1]llms.ContentPart
+		})
+		res, parts = &one.res, one.parts[:]
+		*res = Result{AIMessageIndex: r.aiIndex, Calls: one.calls[:], ToolMessages: one.msgs[:0]}
+	} else {
+		res = &Result{AIMessageIndex: r.aiIndex, Calls: make([]CallReport, len(calls)),
+			ToolMessages: make([]llms.MessageContent, 0, len(calls))}
+		parts = make([]llms.ContentPart, len(calls))
+	}
 	var args []byte                               // one backing array for every report's Arguments
 	for i, c := range calls {
 		rep := c.report()
