@@ -464,8 +464,20 @@ type call struct {
 
 // collect lists the tool calls of the AI message and drops repeated ids.
 func (n *ToolNode) collect(ai llms.MessageContent) []*call {
-	calls := make([]*call, 0, len(ai.Parts))
-	backing := make([]call, len(ai.Parts)) // one allocation for every call
+	var calls []*call
+	var backing []call // one allocation for every call
+	if len(ai.Parts) == 1 {
+		// A message of one part, the most common: the call and the slice
+		// that points to it in one allocation.
+		one := new(struct {
+			c [1]call
+			p [1]*call
+		})
+		calls, backing = one.p[:0], one.c[:]
+	} else {
+		calls = make([]*call, 0, len(ai.Parts))
+		backing = make([]call, len(ai.Parts))
+	}
 	seen := map[string]bool{}
 	for _, p := range ai.Parts {
 		tc, ok := asToolCall(p)
