@@ -550,7 +550,7 @@ func (n *ToolNode) assemble(r *run, calls []*call) *Result {
 			ToolMessages: make([]llms.MessageContent, 0, len(calls))}
 		parts = make([]llms.ContentPart, len(calls))
 	}
-	var args []byte                               // one backing array for every report's Arguments
+	var args []byte // one backing array for every report's Arguments
 	for i, c := range calls {
 		rep := c.report()
 		if c.ran() && c.hasJSONArguments() {
