@@ -1,7 +1,6 @@
 package saidexmcp_test
 
 import (
-	"os"
 	"slices"
 	"testing"
 
@@ -13,11 +12,7 @@ import (
 // against the real packages, as the body of a function: a snippet calling
 // an API that does not exist, or with a wrong type, fails.
 func TestREADMESnippetsTypeCheck(t *testing.T) {
-	b, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := readmecheck.NewChecker(".", map[string]string{
+	n := readmecheck.CheckFile(t, "../README.md", ".", map[string]string{
 		"context":   "context",
 		"errors":    "errors",
 		"fmt":       "fmt",
@@ -29,22 +24,8 @@ func TestREADMESnippetsTypeCheck(t *testing.T) {
 	}, map[string]string{
 		"ctx":     "context.Context",
 		"session": "*mcp.ClientSession",
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	checked := 0
-	for _, s := range readmecheck.Snippets(string(b)) {
-		uses, err := readmecheck.Uses(s)
-		if err != nil || !slices.Contains(uses, "saidexmcp") {
-			continue // the root module's test reports it
-		}
-		checked++
-		if src, errs := c.Check(s); len(errs) > 0 {
-			t.Errorf("README.md:%d: the snippet does not type-check: %v\n%s", s.Line, errs, src)
-		}
-	}
-	if checked == 0 {
+	}, func(uses []string) bool { return slices.Contains(uses, "saidexmcp") })
+	if n == 0 {
 		t.Error("no README snippet uses saidexmcp")
 	}
 }

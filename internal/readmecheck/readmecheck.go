@@ -220,3 +220,43 @@ func (c *Checker) Check(s Snippet) (src string, errs []error) {
 	_, _ = conf.Check("p", fset, []*ast.File{f}, nil)
 	return src, errs
 }
+
+// TB is the part of testing.TB that CheckFile uses.
+type TB interface {
+	Helper()
+	Errorf(format string, args ...any)
+	Fatal(args ...any)
+}
+
+// CheckFile type-checks the snippets of the Markdown file at path for
+// which selected (given the package names the snippet's selectors use)
+// reports true, with a Checker for dir, imports and givens, and reports
+// each failure on t. It returns the number of snippets it checked; a
+// snippet that does not parse is reported whatever selected says.
+func CheckFile(t TB, path, dir string, imports, givens map[string]string, selected func(uses []string) bool) int {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := NewChecker(dir, imports, givens)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, s := range Snippets(string(b)) {
+		uses, err := Uses(s)
+		if err != nil {
+			t.Errorf("%s:%d: the snippet does not parse: %v\n%s", path, s.Line, err, s.Code)
+			continue
+		}
+		if !selected(uses) {
+			continue
+		}
+		checked++
+		if src, errs := c.Check(s); len(errs) > 0 {
+			t.Errorf("%s:%d: the snippet does not type-check: %v\n%s", path, s.Line, errs, src)
+		}
+	}
+	return checked
+}
