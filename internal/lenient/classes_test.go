@@ -140,7 +140,6 @@ func TestRepairInsertsAMissingColon(t *testing.T) {
 func TestRepairDropsAStrayComma(t *testing.T) {
 	checkRepairs(t, []repairCase{
 		{"after the opening brace", `{, "a": 1}`, `{"a":1}`, StrayComma},
-		{"after a nested opening brace", `{"o": {,"a": 1}}`, `{"o":{"a":1}}`, StrayComma},
 		{"after the object", `{"a": 1},`, `{"a":1}`, StrayComma},
 		{"after the object, before white space", "{\"a\": 1} ,\n", `{"a":1}`, StrayComma},
 		{"after a broken object", `{'a': 1},`, `{"a":1}`, StrayComma},
@@ -150,6 +149,8 @@ func TestRepairDropsAStrayComma(t *testing.T) {
 		{"a comma in place of a value", `{"a": , "b": 2}`, "unexpected character"},
 		{"a comma before a second object", `{"a": 1}, {"b": 2}`, "one item of a larger value"},
 		{"an object in a list", `[{"a": 1},`, "one item of a larger value"},
+		// {"o": {}, "a": 1} with its '}' dropped reads the same.
+		{"after a nested opening brace", `{"o": {,"a": 1}}`, "may follow an empty object whose closing brace is missing"},
 	})
 }
 
@@ -265,7 +266,7 @@ func TestRepairReadsACommentTouchingAValue(t *testing.T) {
 		{"a URL in a value is no comment", `{'u': "http://x.org/a", "b": 1}`, `{"u":"http://x.org/a","b":1}`, FixSyntax},
 	})
 	checkRefusals(t, []refusalCase{
-		{"a quote in the comment", `{"a": "x"//y", "b": 1}`, "unescaped quote"},
+		{"a quote in the comment", `{"a": "x"//y", "b": 1}`, "a comment touches a quote"},
 		{"a block comment never closed", `{"a": 1 /* note`, "cut off inside a comment"},
 		{"the text ends in the comment", `{"a": "x"// note`, "a comment touches a quote"},
 		{"the comment swallows the brace", `{"a": "x"//note}`, "a comment touches a quote"},
@@ -326,17 +327,25 @@ func TestRepairKeepsQuotesUsedAsCharacters(t *testing.T) {
 func TestRepairAddsAMissingOpeningQuote(t *testing.T) {
 	checkRepairs(t, []repairCase{
 		{"a key", `{name": "Ann", "age": 3}`, `{"name":"Ann","age":3}`, MissingQuote},
-		{"a later key", `{"a": 1, city': 'Oslo'}`, `{"a":1,"city":"Oslo"}`, MissingQuote},
-		{"a value", `{"a": hello", "b": 1}`, `{"a":"hello","b":1}`, MissingQuote},
-		{"a value of words", `{"a": New York City"}`, `{"a":"New York City"}`, MissingQuote},
-		{"an array item", `{"xs": ["a", b", "c"]}`, `{"xs":["a","b","c"]}`, MissingQuote},
-		{"a word that is a literal", `{"a": none"}`, `{"a":"none"}`, MissingQuote},
+		{"a later key", `{"a": 1, city": "Oslo"}`, `{"a":1,"city":"Oslo"}`, MissingQuote},
+		{"a value", `{"a":hello", "b": 1}`, `{"a":"hello","b":1}`, MissingQuote},
+		{"a value of words", `{"a":New York City"}`, `{"a":"New York City"}`, MissingQuote},
+		{"an array item", `{"xs": ["a",b", "c"]}`, `{"xs":["a","b","c"]}`, MissingQuote},
+		{"a word that is a literal", `{"a":none"}`, `{"a":"none"}`, MissingQuote},
 	})
 	checkRefusals(t, []refusalCase{
 		{"no closing quote", `{"a": hello, "b": 1}`, "not quoted"},
 		{"a quote inside the words", `{"a": say "hi", "b": 1}`, "not quoted"},
 		{"quote not closing", `{"a": hello" there}`, "not quoted"},
 		{"a bare key without colon", `{name" 1}`, "bare word"},
+		// An apostrophe after a word is as often part of it: city' may
+		// be the key.
+		{"an apostrophe after a key", `{"a": 1, city': 'Oslo'}`, "bare word"},
+		{"a literal and a quote", `{"a":false", "b": 1}`, "a literal at byte 5 is followed by a quote"},
+		// White space before the word may be the value's own (" hello"):
+		// the value's start is unknown (issue 21's oracle).
+		{"a value after white space", `{"a": hello", "b": 1}`, "not quoted"},
+		{"an array item after white space", `{"xs": ["a", b", "c"]}`, "not quoted"},
 	})
 }
 

@@ -15,10 +15,12 @@
 // colons, missing opening quotes, strings written as quoted pieces and
 // '+', doubled braces, mismatched closing brackets with one reading,
 // comments (touching a value or not), invisible characters between
-// tokens, literal control characters in strings, and a stream cut right
-// after a complete value, whose closing brackets are added. Each named
-// repair is reported as a [Step]. It never guesses: everything else is
-// refused with an [*Error] whose reason names the fault.
+// tokens, literal control characters in strings, repeated keys with equal
+// values, and a stream cut right after a complete value, whose closing
+// brackets are added. Each named repair is reported as a [Step]. It never
+// guesses: a text with two readings, and everything else, is refused with
+// an [*Error] whose reason names the fault. The fault-injection oracle of
+// package faultinject checks this.
 //
 // Every JSON text is checked with package jsonread. Repair is linear in the
 // length of its input.
@@ -57,7 +59,7 @@ const (
 	// The named syntax repairs of the scanner, reported with FixSyntax.
 	JoinStrings  Step = "join_strings"  // joined a string written as quoted pieces and '+' ('ab' + 'c')
 	MissingColon Step = "missing_colon" // inserted the colon missing between a key and its value
-	StrayComma   Step = "stray_comma"   // dropped a comma before an object's first member, or after the object
+	StrayComma   Step = "stray_comma"   // dropped a comma before the top-level object's first member, or after the object
 	// MismatchedBracket: read a ']' that can only close an object as '}',
 	// or added the ']' missing before the closing braces of the object.
 	MismatchedBracket Step = "mismatched_bracket"
@@ -67,11 +69,14 @@ const (
 	// space.
 	InvisibleSpace Step = "invisible_space"
 	MissingQuote   Step = "missing_quote" // added the opening quote of a key or string value whose closing quote is present
+	// RepeatedKey: dropped a member whose name and value repeat an earlier
+	// member's (a name repeated with another value is refused).
+	RepeatedKey Step = "repeated_key"
 )
 
 // stepOrder is the order in which steps are reported.
 var stepOrder = []Step{StripThinking, DoubleEncoded, TemplateTokens, CodeFence, ExtractObject, Placeholders, RepeatedObject, CumulativeStream, FixSyntax,
-	JoinStrings, MissingColon, StrayComma, MismatchedBracket, DoubledBraces, InvisibleSpace, MissingQuote}
+	JoinStrings, MissingColon, StrayComma, MismatchedBracket, DoubledBraces, InvisibleSpace, MissingQuote, RepeatedKey}
 
 // Error is a refusal: the text could not be turned into one JSON value
 // without guessing.
@@ -117,6 +122,17 @@ const maxEncodingLayers = 8
 // canonical text.
 func Repair(raw string, opt Options) (Result, error) {
 	res, err := repairLayer(raw, opt, 0)
+	if err == nil {
+		// Every result holds each member name once: the tool receives
+		// the text that is validated, whatever it decodes first or last.
+		text, changed, rerr := repeatedNames(res.JSON)
+		if rerr != nil {
+			return Result{}, rerr
+		}
+		if changed {
+			res.JSON, res.Steps = text, append(res.Steps, RepeatedKey)
+		}
+	}
 	if err == nil && len(res.Steps) == 0 && res.JSON != raw {
 		// Only noise around the object was dropped (a byte order mark,
 		// Unicode white space).
@@ -157,12 +173,16 @@ func unwrapString(res Result, opt Options, layer int) (Result, error) {
 		return res, nil
 	}
 	cur, _, _ := jsonread.DecodeString(t)
+	lit := strings.TrimSpace(res.JSON) // the string literal cur was decoded from
 	for l := layer; l < maxEncodingLayers; l++ {
 		t := strings.TrimSpace(cur)
 		switch {
 		case strings.HasPrefix(t, "{"):
 			inner, err := repairLayer(t, opt, l+1)
 			if err != nil {
+				return Result{}, err
+			}
+			if err := quotesOnlyReading(lit, inner, opt, l); err != nil {
 				return Result{}, err
 			}
 			inner.Steps = slices.Concat(res.Steps, []Step{DoubleEncoded}, dropStep(inner.Steps, DoubleEncoded))
@@ -181,7 +201,7 @@ func unwrapString(res Result, opt Options, layer int) (Result, error) {
 			if err != nil || !isString {
 				return res, nil
 			}
-			cur = next
+			cur, lit = next, t
 		default:
 			return res, nil
 		}
@@ -218,6 +238,12 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 		return Result{}, malformed("the arguments are only white space")
 	}
 
+	// An object written with CSV's doubled quotes, before reasoning is
+	// looked for: its strings are read only once the quotes are halved.
+	if body, ok := csvQuoted(t); ok && layer < maxEncodingLayers {
+		return csvLayer(body, steps, opt, layer)
+	}
+
 	// Reasoning blocks.
 	if opt.StripThinking {
 		rest, stripped, err := stripThinking(t)
@@ -238,6 +264,12 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 		return Result{}, malformed("the arguments hold a reasoning block, and stripping reasoning is disabled")
 	}
 
+	// An object whose quotes are all doubled, as CSV escapes them:
+	// {""a"": ""x""}, possibly in quotes of its own.
+	if body, ok := csvQuoted(t); ok && layer < maxEncodingLayers {
+		return csvLayer(body, steps, opt, layer)
+	}
+
 	// An object whose quotes are all escaped: {\"a\": 1}.
 	// With white space, line breaks or prose around it: { \n \"a\": 1 }.
 	if i := strings.IndexByte(t, '{'); i >= 0 && strings.HasPrefix(strings.TrimLeft(t[i+1:], " \t\r\n"), `\"`) && layer < maxEncodingLayers {
@@ -245,6 +277,9 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 			if s, ok := v.(string); ok {
 				res, err := repairLayer(s, opt, layer+1)
 				if err != nil {
+					return Result{}, err
+				}
+				if err := quotesOnlyReading(`"`+t+`"`, res, opt, layer); err != nil {
 					return Result{}, err
 				}
 				res.Steps = slices.Concat(steps, []Step{DoubleEncoded}, dropStep(res.Steps, DoubleEncoded))
@@ -300,11 +335,27 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 	}
 	span := t[start : start+sc.i]
 	suffix := t[start+sc.i:]
+	if sc.singleClosedBeforeMember && slices.Contains(sc.steps, DoubledBraces) {
+		// {{"a": {"b": 1}, "c": 2}}: doubled braces, or a stray '{' and a
+		// nested object closed too early?
+		return Result{}, malformed("a closing brace after the complete object may belong to a nested object closed too early; which is meant is ambiguous")
+	}
+	if sc.truncated && sc.endsWithBrace {
+		// {"a": {"b": 1, "c": 2}: the text ends with a closing brace
+		// while brackets are open: a brace dropped inside the text, or
+		// the end cut off? Where the members belong is a guess.
+		return Result{}, malformed("the text ends with a closing brace while brackets are still open: a closing bracket is missing, and where is ambiguous")
+	}
 
 	// After the object: extra closing braces, identical copies.
 	suffix = strings.TrimSpace(suffix)
 	if !sc.truncated {
 		if s := strings.TrimLeft(suffix, "}"); len(s) != len(suffix) {
+			if sc.closedBeforeMember {
+				// {"a": {"b": 1}, "c": 2}}: an extra brace at the end, or
+				// the inner object closed too early?
+				return Result{}, malformed("a closing brace after the complete object may belong to a nested object closed too early; which is meant is ambiguous")
+			}
 			steps = addStep(steps, ExtractObject)
 			suffix = strings.TrimSpace(s)
 		}
@@ -336,6 +387,7 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 			suffix = strings.TrimSpace(prose.String())
 		}
 	}
+	continues := !sc.truncated && continuesJSON(suffix)
 	if s, ok := strings.CutPrefix(suffix, ","); ok && opt.FixSyntax && !sc.truncated && !strings.ContainsAny(s, "{[") {
 		// {"a": 1},  : a comma after the complete object, before no other
 		// value.
@@ -345,6 +397,11 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 	around, err := classifyAround(prefix, suffix)
 	if err != nil {
 		return Result{}, err
+	}
+	if continues {
+		// {"a": 1}, "b": 2}: a closing brace too early, or a stray one.
+		// The members after it are never dropped as if they were prose.
+		return Result{}, malformed("the text after the complete object continues it (members, a colon or closing brackets follow): a closing brace too early, or a stray one")
 	}
 	for _, s := range around {
 		steps = addStep(steps, s)
@@ -368,6 +425,95 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 	return Result{}, malformed("the arguments are not valid JSON and could not be repaired without guessing")
 }
 
+// quotesOnlyReading refuses a JSON string holding an object, lit (the
+// string as written, quotes included), whose escapes have a second
+// reading: the object written with only its quotes escaped, its own
+// escapes kept as they were ("{\"p\": \"C:\\temp\"}" holds "C:\temp"
+// as one reading, "C:<tab>emp" as the other). When that reading is JSON
+// too and its value differs from res's, which characters are meant is a
+// guess. The second reading is repaired as the first is.
+func quotesOnlyReading(lit string, res Result, opt Options, layer int) error {
+	if len(lit) < 2 {
+		return nil
+	}
+	body := lit[1 : len(lit)-1]
+	if !escapeDecodedTwice(body) {
+		return nil
+	}
+	// The second reading refused (a fault of its own) is no evidence
+	// against it: only the same value makes the escapes unambiguous.
+	if alt, err := repairLayer(strings.ReplaceAll(body, `\"`, `"`), opt, layer+1); err == nil && sameValue(alt.JSON, res.JSON) {
+		return nil
+	}
+	return malformed("the arguments are an object encoded as a JSON string whose escapes read two ways (with the object's own escapes doubled or not); which characters are meant is ambiguous")
+}
+
+// escapeDecodedTwice reports whether the JSON string content body holds a
+// run of 2k backslashes, k odd, before a character other than a quote:
+// decoded once it leaves an escape in the object (\\t becomes \t, a tab;
+// \\n a line break), which a value such as C:\temp or a literal \n,
+// encoded without doubling its backslash, also gives.
+func escapeDecodedTwice(body string) bool {
+	n := 0
+	for i := 0; i < len(body); i++ {
+		if body[i] == '\\' {
+			n++
+			continue
+		}
+		if n%4 == 2 && body[i] != '"' {
+			return true
+		}
+		n = 0
+	}
+	return false
+}
+
+// continuesJSON reports whether the text after a complete object continues
+// JSON rather than being prose: it starts with a colon, or (after
+// commas) with a key and a colon, or it holds a closing bracket outside
+// brace placeholders ({city}) and template tokens, or a quoted key and a
+// colon.
+func continuesJSON(suffix string) bool {
+	s := suffix
+	if mayHoldTemplateToken(s) {
+		s = templateToken.ReplaceAllString(s, " ")
+	}
+	t := strings.TrimLeft(s, " \t\r\n,")
+	if t == "" {
+		return false
+	}
+	if t[0] == ':' || t[0] == '\\' || strings.Count(t, `"`)%2 == 1 {
+		return true // a colon, or a quote that pairs with none: a string split
+	}
+	if r, _ := utf8.DecodeRuneInString(t); r == '"' {
+		return true // a string, or a key, after the object
+	}
+	if r, n := utf8.DecodeRuneInString(t); isQuote(r) && isKeyAhead(t[n:], r) {
+		return true
+	}
+	if isBareKeyAhead(t) {
+		k := strings.IndexByte(t, ':')
+		if valueAhead(t[skipInvisible(t, k+1):]) {
+			return true
+		}
+	}
+	for i := 0; i < len(t); i++ {
+		switch t[i] {
+		case '{':
+			if n := placeholderLen(t[i:]); n > 0 {
+				i += n - 1
+			}
+		case '}', ']':
+			return true
+		case '"', '\'':
+			if isKeyAhead(t[i+1:], rune(t[i])) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // encodedInProse repairs a JSON string starting at t[q] that holds an
 // object, with prose around it. ok is false when t[q:] does not start with
 // such a string.
@@ -380,8 +526,14 @@ func encodedInProse(t string, q int, steps []Step, opt Options, layer int) (res 
 	if err != nil {
 		return Result{}, true, err
 	}
+	if continuesJSON(t[q+n:]) {
+		return Result{}, true, malformed("the text after the complete object continues it (members, a colon or closing brackets follow): a closing brace too early, or a stray one")
+	}
 	res, err = repairLayer(strings.TrimSpace(inner), opt, layer+1)
 	if err != nil {
+		return Result{}, true, err
+	}
+	if err := quotesOnlyReading(t[q:q+n], res, opt, layer); err != nil {
 		return Result{}, true, err
 	}
 	res.Steps = slices.Concat(steps, around, []Step{DoubleEncoded}, dropStep(res.Steps, DoubleEncoded))
@@ -419,6 +571,83 @@ func sameValue(a, b string) bool {
 	}
 	vb, err := jsonread.Read(b)
 	return err == nil && reflect.DeepEqual(va, vb)
+}
+
+// csvLayer repairs body, an object written with CSV's doubled quotes.
+func csvLayer(body string, steps []Step, opt Options, layer int) (Result, error) {
+	if !evenQuoteRuns(body) {
+		return Result{}, malformed("the arguments double some of their quotes (as CSV does) but not all; which quotes are meant is ambiguous")
+	}
+	res, err := repairLayer(halveQuoteRuns(body), opt, layer+1)
+	if err != nil {
+		return Result{}, err
+	}
+	res.Steps = slices.Concat(steps, []Step{DoubleEncoded}, dropStep(res.Steps, DoubleEncoded))
+	return res, nil
+}
+
+// csvQuoted reports whether t is an object written with CSV's doubled
+// quotes: it starts (after an optional quote of its own) with '{', white
+// space and "" followed by a key's first character (not a quote, colon or
+// brace: {"": 1} is an empty key). It returns the text without the
+// quotes around it.
+func csvQuoted(t string) (string, bool) {
+	body := t
+	if len(t) >= 2 && t[0] == '"' && t[len(t)-1] == '"' && strings.HasPrefix(t[1:], "{") {
+		body = t[1 : len(t)-1]
+	}
+	if !strings.HasPrefix(body, "{") {
+		return "", false
+	}
+	k := skipWhite(body, 1)
+	if !strings.HasPrefix(body[k:], `""`) || k+2 >= len(body) {
+		return "", false
+	}
+	switch body[k+2] {
+	case '"', ':', '}', ',', ' ':
+		return "", false
+	}
+	// The first key is closed by "" too, and a colon follows: {""a"": …}.
+	e := strings.Index(body[k+2:], `""`)
+	if e < 0 || strings.ContainsAny(body[k+2:k+2+e], "\"\n\r\t") || !strings.HasPrefix(body[skipWhite(body, k+2+e+2):], ":") {
+		return "", false
+	}
+	return body, true
+}
+
+// evenQuoteRuns reports whether every run of '"' in s is of even length.
+func evenQuoteRuns(s string) bool {
+	n := 0
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) && s[i] == '"' {
+			n++
+			continue
+		}
+		if n%2 == 1 {
+			return false
+		}
+		n = 0
+	}
+	return true
+}
+
+// halveQuoteRuns writes each run of '"' in s at half its length.
+func halveQuoteRuns(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	n := 0
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) && s[i] == '"' {
+			n++
+			continue
+		}
+		b.WriteString(strings.Repeat(`"`, n/2))
+		n = 0
+		if i < len(s) {
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
 }
 
 // controlEscaper escapes the line breaks and tabs of a text that is read
@@ -467,48 +696,110 @@ func mayHoldFence(s string) bool {
 
 // stripThinking removes reasoning: every <think>…</think> block, and
 // everything before a closing tag that has no opening tag (the reasoning
-// began in the prompt template). Reasoning that is never closed is refused:
-// an object inside it, or next to it, is a draft, not a call. Each tag is
-// searched for once from where the last one of its kind was found, so the
-// cost is linear in len(s) however many tags it holds.
+// began in the prompt template). Only tags outside the JSON are tags: one
+// inside an object or array, or inside a string, is content of the value
+// ({'content': 'Use <think> here'}). Reasoning that is never closed is
+// refused: an object inside it, or next to it, is a draft, not a call.
+// Each tag is searched for once from where the last one of its kind was
+// found, and the text between tags is read once, so the cost is linear in
+// len(s) however many tags it holds.
 func stripThinking(s string) (string, bool, error) {
 	if !mayHoldThinkTag(s) {
 		return s, false, nil
 	}
 	var kept strings.Builder
+	var st nesting
 	stripped := false
-	pos := 0
+	pos, read := 0, 0 // s[:pos] is dealt with; st has read s[:read]
+	lastJSON := strings.LastIndexAny(s, "}]\",:")
 	open, cl := findFrom(thinkOpen, s, 0), findFrom(thinkClose, s, 0)
 	for {
-		if open != nil && open[0] < pos {
-			open = findFrom(thinkOpen, s, pos)
+		if open != nil && open[0] < read {
+			open = findFrom(thinkOpen, s, read)
 		}
-		if cl != nil && cl[0] < pos {
-			cl = findFrom(thinkClose, s, pos)
+		if cl != nil && cl[0] < read {
+			cl = findFrom(thinkClose, s, read)
 		}
-		switch {
-		case cl != nil && (open == nil || cl[0] < open[0]):
+		tag, closing := open, cl != nil && (open == nil || cl[0] < open[0])
+		if closing {
+			tag = cl
+		}
+		if tag == nil {
+			kept.WriteString(s[pos:])
+			return kept.String(), stripped, nil
+		}
+		st.read(s[read:tag[0]])
+		read = tag[1]
+		if st.inside() {
+			continue // content of the value
+		}
+		if st.entered {
+			// After an object started, a block followed by closing
+			// brackets, quotes, commas or colons is inside it (braces in
+			// its strings misled the count): content.
+			end := tag[1]
+			if !closing && cl != nil {
+				end = cl[1]
+			}
+			if end <= lastJSON {
+				continue
+			}
+		}
+		if closing {
 			kept.Reset()
 			pos = cl[1]
-		case open != nil:
+		} else {
 			// cl, when there is one, starts after open: tags never overlap.
 			if cl == nil {
 				return "", false, malformed("the arguments end inside unfinished reasoning: a <think> block is never closed")
 			}
 			kept.WriteString(s[pos:open[0]])
 			pos = cl[1]
-		default:
-			kept.WriteString(s[pos:])
-			return kept.String(), stripped, nil
 		}
+		read, st = pos, nesting{}
 		stripped = true
 	}
 }
+
+// nesting follows the brackets and double-quoted strings of a text read
+// piece by piece, to tell whether a position is inside a JSON value.
+// Strings are followed inside brackets only (prose has quotes of its own).
+type nesting struct {
+	depth      int
+	inStr, esc bool
+	entered    bool // a bracket was opened
+}
+
+func (n *nesting) read(s string) {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case n.esc:
+			n.esc = false
+		case n.inStr && c == '\\':
+			n.esc = true
+		case n.inStr:
+			n.inStr = c != '"'
+		case c == '"' && n.depth > 0:
+			n.inStr = true
+		case c == '{' || c == '[':
+			n.depth++
+			n.entered = true
+		case (c == '}' || c == ']') && n.depth > 0:
+			n.depth--
+		}
+	}
+}
+
+func (n *nesting) inside() bool { return n.depth > 0 || n.inStr }
 
 // findFrom returns the position in s of re's first match at or after
 // from, or nil. A nil result is final: no later search can match.
 func findFrom(re *regexp.Regexp, s string, from int) []int {
 	loc := re.FindStringIndex(s[from:])
+	if tagSearchHook != nil {
+		tagSearchHook(s[from:], loc)
+	}
 	if loc == nil {
 		return nil
 	}
@@ -627,11 +918,31 @@ func cumulativeLast(x string) (int, bool) {
 		if k := skipWhite(x, end); truncated || k < len(x) && strings.IndexByte("}],:\"'", x[k]) >= 0 {
 			continue // not complete, or an object nested in a larger one
 		}
+		if nestedResend(x, qn, end, starts[a+1:]) {
+			// The last piece holds a brace that starts like it does,
+			// past its first key's opening quote: which braces start
+			// pieces is a guess.
+			continue
+		}
 		if resends(x[:qn], x[qn:end], starts[:a]) {
 			return qn, true
 		}
 	}
 	return 0, false
+}
+
+// nestedResend reports whether one of starts (after qn) within the piece
+// x[qn:end] begins with more than the piece's first two bytes.
+func nestedResend(x string, qn, end int, starts []int) bool {
+	for _, s := range starts {
+		if s >= end {
+			return false
+		}
+		if l := min(len(x)-s, end-qn); l > 2 && x[s:s+3] == x[qn:qn+3] {
+			return true
+		}
+	}
+	return false
 }
 
 // resends reports whether pre is one or more pieces, each a prefix (white

@@ -50,6 +50,17 @@ type scanner struct {
 	normalised                        bool // the text needed more than white space removed
 	strict                            bool // stop at the first normalisation (syntax repair is off)
 	pendingComma                      bool
+	commaAddedInArray                 bool // a missing comma was inserted between items
+	// closedBeforeMember: a nested object closed with more members or
+	// items after it, so an extra closing brace after the object has
+	// another reading (that container closed too early).
+	closedBeforeMember bool
+	// singleClosedBeforeMember: the same, for an object opened with a
+	// single brace; lastCloseSingle: the last object closed was one.
+	singleClosedBeforeMember, lastCloseSingle bool
+	// endsWithBrace: the text was cut off (truncated) right after a
+	// nested object's closing brace (or a ']' read as one).
+	endsWithBrace bool
 	// lastStr is where the canonical text of the last string read starts,
 	// or -1 when the last value read is not a string.
 	lastStr int
@@ -181,7 +192,12 @@ func (sc *scanner) run() error {
 			sc.afterOpen, sc.afterComma = false, false
 		case c == ',':
 			if sc.state == stKey && sc.afterOpen {
-				// {, "a": 1}: a stray comma before the first member.
+				// {, "a": 1}: a stray comma before the first member. In a
+				// nested object it may follow an empty object whose brace
+				// was dropped ({"a": {, "b": 1}: {"a": {}, "b": 1}?).
+				if len(sc.stack) > 1 {
+					return malformed("a comma at byte %d right after a nested object's opening brace may follow an empty object whose closing brace is missing; which is meant is ambiguous", sc.i)
+				}
 				if err := sc.note(StrayComma); err != nil {
 					return err
 				}
@@ -190,6 +206,10 @@ func (sc *scanner) run() error {
 			}
 			if sc.state != stAfterValue {
 				return sc.unexpected()
+			}
+			if o := sc.out.String(); len(sc.stack) > 0 && len(o) > 0 && o[len(o)-1] == '}' {
+				sc.closedBeforeMember = true
+				sc.singleClosedBeforeMember = sc.singleClosedBeforeMember || sc.lastCloseSingle
 			}
 			sc.pendingComma = true // written before the next member, dropped before a closing bracket
 			sc.i++
@@ -256,6 +276,23 @@ func (sc *scanner) top() byte {
 	return '{'
 }
 
+// keyAfterCloser refuses a key that follows a nested object's closing
+// brace with no comma ({"a": {"b": 1} "c": 2}): the brace may be a stray
+// one, the key a member of the object it seems to close. (After a ']' a
+// key has no other reading: an array holds no keys.)
+func (sc *scanner) keyAfterCloser() error {
+	o := sc.out.String()
+	if len(o) > 0 && o[len(o)-1] == '}' {
+		return malformed("a key at byte %d follows a closing brace with no comma; whether the brace is stray is ambiguous", sc.i)
+	}
+	if strings.HasSuffix(o, `,"`) && sc.lastStr >= 0 {
+		// {"a": "x," "b": 1}: the comma inside the string may be the
+		// members' comma, its quote misplaced.
+		return malformed("a key at byte %d follows a string ending in a comma, with no comma between; whether the comma is the string's is ambiguous", sc.i)
+	}
+	return nil
+}
+
 // valueStart checks that a value may start here. A value right after
 // another value in an array is a missing comma, which is inserted.
 func (sc *scanner) valueStart() error {
@@ -266,9 +303,16 @@ func (sc *scanner) valueStart() error {
 		sc.comma()
 		return nil
 	case sc.state == stAfterValue && sc.top() == '[':
+		if o := sc.out.String(); sc.i > 0 && !mayBeSpace[sc.s[sc.i-1]] && !(o[len(o)-1] == '}' || o[len(o)-1] == ']') {
+			// [2024"x", …], [100{…: values glued with no white space
+			// (but after a closed container) are a split value or a
+			// stray quote as likely as a missing comma.
+			return malformed("two values at byte %d of the object touch with no comma or white space; whether a comma is missing is ambiguous", sc.i)
+		}
 		if err := sc.normalise(); err != nil {
 			return err
 		}
+		sc.commaAddedInArray = true
 		sc.comma()
 		return nil
 	}
@@ -331,6 +375,7 @@ func (sc *scanner) closeBracket(c byte) error {
 		sc.i++
 	}
 	sc.pendingComma = false // a trailing comma
+	sc.lastCloseSingle = sc.stack[len(sc.stack)-1] == '{'
 	sc.stack = sc.stack[:len(sc.stack)-1]
 	sc.out.WriteByte(c)
 	sc.i++
@@ -360,7 +405,17 @@ func (sc *scanner) mismatched(c byte) error {
 		if slices.Contains(sc.stack, '[') {
 			return malformed("a ']' at byte %d of the object closes an object, and which bracket is missing is ambiguous", sc.i)
 		}
+		// Closers after the object then have another reading: a
+		// container closed too early.
+		sc.closedBeforeMember = true
 		return sc.note(MismatchedBracket)
+	}
+	if o := sc.out.String(); o[len(o)-1] == ']' || o[len(o)-1] == '}' || sc.commaAddedInArray {
+		// {"a": [[1, 2}: the nested container's closer may be the
+		// array's, the nested one's dropped earlier; {"a": ["x", "k"
+		// "v"}: with a comma added in an array, items may be a key and
+		// its value after a dropped ']'.
+		return malformed("a '}' at byte %d of the object closes an array, and which bracket is missing is ambiguous", sc.i)
 	}
 	if slices.Contains(sc.stack[:depth-1], '[') || !(sc.state == stAfterValue || sc.afterComma) {
 		return malformed("a '}' at byte %d of the object closes an array, and which bracket is missing is ambiguous", sc.i)
@@ -398,6 +453,11 @@ func (sc *scanner) atEOF() error {
 	}
 	switch {
 	case sc.state == stAfterValue && !sc.lastNumber:
+		if sc.lastStr >= 0 && strings.ContainsAny(sc.out.String()[sc.lastStr:], "}]") {
+			// {"a": " []}{": a quote may have been added before the
+			// object's own closer; where the string ends is a guess.
+			return malformed("the argument string was cut off right after a string holding a closing bracket; whether the string ended there is ambiguous")
+		}
 		if sc.lastStr >= 0 && endsInSpace(jsonread.Unquote(sc.out.String()[sc.lastStr:])) {
 			// "New York " is far more likely the start of `"New York "City""`
 			// cut at its inner quote than a value that ends in a space.
@@ -405,6 +465,9 @@ func (sc *scanner) atEOF() error {
 		}
 		if err := sc.normalise(); err != nil {
 			return err
+		}
+		if o := sc.out.String(); o[len(o)-1] == '}' {
+			sc.endsWithBrace = true
 		}
 		sc.truncated = true
 		for k := len(sc.stack) - 1; k >= 0; k-- {
@@ -452,15 +515,25 @@ func (sc *scanner) skipSpace() error {
 		switch {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
 			sc.i++
-		case c == '/' && strings.HasPrefix(sc.s[sc.i:], "//"), c == '#':
+		case c == '/' && strings.HasPrefix(sc.s[sc.i:], "//"), c == '#' && hashComment(sc.s[sc.i+1:]):
 			if err := sc.normalise(); err != nil {
 				return err
 			}
+			var end int
 			if j := strings.IndexByte(sc.s[sc.i:], '\n'); j >= 0 {
-				sc.i += j
+				end = sc.i + j
 			} else {
-				sc.i = len(sc.s)
+				// A comment that runs to the end of the text ends before
+				// the closing brackets there ({"a": 1 // note}): the one
+				// reading, when what it ran over holds no other JSON.
+				end = sc.i + len(strings.TrimRight(sc.s[sc.i:], "}] \t\r"))
 			}
+			if swallowsJSON(sc.s[sc.i:end]) {
+				// {"a": "x" // note "b": 2}: a line comment with no line
+				// break after it runs over members or closers.
+				return malformed("a line comment at byte %d runs over what looks like JSON (a key, a value or a closing bracket); where it ends is ambiguous", sc.i)
+			}
+			sc.i = end
 		case c == '/' && strings.HasPrefix(sc.s[sc.i:], "/*"):
 			if err := sc.normalise(); err != nil {
 				return err
@@ -484,6 +557,40 @@ func (sc *scanner) skipSpace() error {
 		}
 	}
 	return nil
+}
+
+// hashComment reports whether a '#' followed by s starts a comment: white
+// space, another '#' or the end follows it (#] is not one: a bare '#'
+// value).
+func hashComment(s string) bool {
+	return s == "" || s[0] == ' ' || s[0] == '\t' || s[0] == '\n' || s[0] == '\r' || s[0] == '#'
+}
+
+// swallowsJSON reports whether the line comment c (its text up to the
+// line break) holds what may be JSON it ran over: a bracket, a comma, a
+// double quote, a digit, a literal (true, false, null), or a key followed
+// by a colon.
+func swallowsJSON(c string) bool {
+	for _, lit := range [...]string{"true", "false", "null", "True", "False", "None"} {
+		if strings.Contains(c, lit) {
+			return true // a value the comment may have run over
+		}
+	}
+	for i := 0; i < len(c); i++ {
+		switch c[i] {
+		case '{', '}', '[', ']', ',', '"', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+			return true
+		case '\'':
+			if isKeyAhead(c[i+1:], rune(c[i])) {
+				return true
+			}
+		case ':':
+			if valueAhead(c[skipInvisible(c, i+1):]) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // number reads a number in strict JSON grammar.
@@ -570,6 +677,11 @@ func (sc *scanner) word() error {
 	// comma) and followed by a colon.
 	keyPos := sc.state == stKey || (sc.state == stAfterValue && sc.top() == '{')
 	if keyPos && (nextIsColon(s[j:]) || sc.state == stKey && skipWhite(s, j) > j && valueAhead(s[skipWhite(s, j):])) {
+		if sc.state == stAfterValue {
+			if err := sc.keyAfterCloser(); err != nil {
+				return err
+			}
+		}
 		if err := sc.normalise(); err != nil {
 			return err
 		}
@@ -630,6 +742,21 @@ func (sc *scanner) missingOpenQuote() (done bool, err error) {
 	}
 	s := sc.s
 	k := sc.i
+	if k > 0 && sc.state == stValue && (s[k-1] == ' ' || s[k-1] == '\n' || s[k-1] == '\r') {
+		// {"a": x y"}: white space before the word may be the value's
+		// own first characters (" x y") as well as layout: the value's
+		// start is unknown.
+		return false, nil
+	}
+	if r, _ := utf8.DecodeLastRuneInString(s[:k]); r >= utf8.RuneSelf && isInvisible(r) {
+		// After an invisible character, which may be the value's own.
+		return false, nil
+	}
+	if k > 0 && (s[k-1] < 0x20 && s[k-1] != '\n' && s[k-1] != '\r' || s[k-1] == '\\') {
+		// Next to a tab or other control character, or a backslash: an
+		// escape decoded once too often, not white space before a word.
+		return false, nil
+	}
 	defer func() {
 		if !done {
 			sc.noQuoteBefore = k
@@ -650,12 +777,19 @@ func (sc *scanner) missingOpenQuote() (done bool, err error) {
 		}
 		k++
 	}
-	if k >= len(s) || (s[k] != '"' && s[k] != '\'') || endsInSpace(s[sc.i:k]) {
+	if k >= len(s) || s[k] != '"' || endsInSpace(s[sc.i:k]) {
+		// An apostrophe after a word is as often part of it (k': 1).
 		return false, nil
 	}
 	key := sc.state == stKey
 	if key && !nextIsColon(s[k+1:]) || !key && !closingValue(s, k+1) {
 		return false, nil
+	}
+	switch strings.TrimSpace(s[sc.i:k]) {
+	case "true", "false", "null", "True", "False", "None", "undefined", "NaN", "Infinity", "nil":
+		// {"a": false", …}: a literal and a stray quote, or a string
+		// missing its opening quote?
+		return true, malformed("a literal at byte %d is followed by a quote, and whether it is a string missing its opening quote is ambiguous", sc.i)
 	}
 	if err := sc.note(MissingQuote); err != nil {
 		return true, err
@@ -760,13 +894,36 @@ func closingHere(s string, j int, inArray, key bool) bool {
 		return k > j || touchingComment(s, k)
 	}
 	r, n := utf8.DecodeRuneInString(s[k:])
-	if !isQuote(r) {
+	if !isQuote(r) || k == j && inArray {
+		// Not a string, or, in an array, a quote right after this one
+		// (["5' 11"", …]): a doubled quote, not a missing comma.
 		return false
 	}
 	// Another string follows: a missing comma. In an array any string
 	// does; in an object only a key (a string followed by a colon), since
 	// "a "b"" is a value ending in a quoted word.
+	if k == j && !isBareKeyAhead(strings.TrimSuffix(keyText(s[k+n:], r), string(r))+":") {
+		// "x""b": glued to the next key only when that key is a plain
+		// name ("x"",b": … is a doubled quote).
+		return false
+	}
 	return inArray || isKeyAhead(s[k+n:], r)
+}
+
+// keyText returns s, which follows an opening quote q, up to and with the
+// quote that closes it on the same line, or "".
+func keyText(s string, q rune) string {
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == '\\' || r == '\n':
+			return ""
+		case closes(q, r):
+			return s[:i+n]
+		}
+		i += n
+	}
+	return ""
 }
 
 // touchingComment reports whether the comment at s[k], which touches the
@@ -866,6 +1023,9 @@ func (sc *scanner) str(q rune) error {
 		}
 	} else {
 		if sc.state == stAfterValue { // a missing comma before a key
+			if err := sc.keyAfterCloser(); err != nil {
+				return err
+			}
 			if err := sc.normalise(); err != nil {
 				return err
 			}
@@ -882,17 +1042,14 @@ func (sc *scanner) str(q rune) error {
 	b := &sc.out
 	start := b.Len()
 	b.WriteByte('"')
-	inner := 0       // unescaped quotes inside the value
-	touched := false // a comment touched a quote that did not close the value
+	if i < len(s) && s[i] == '\n' && !keyPos {
+		// "\n   [1, 2]…": a quote at the end of a line, then the
+		// layout: a stray quote as likely as a string's start.
+		return malformed("a string at byte %d starts with a line break, and whether its quote is stray is ambiguous", sc.i)
+	}
+	inner := 0 // unescaped quotes inside the value
+	marks := 0 // quotes read as inch or second marks
 	cut := func() error {
-		if touched {
-			return malformed("a comment touches a quote inside the string at byte %d, and whether the quote ends the string is ambiguous", sc.i)
-		}
-		if keyPos && inner > 0 {
-			// {"a" b}: the key's quote did not close it, since no colon
-			// follows; the text is not cut inside the key.
-			return malformed("a key at byte %d is not followed by a colon and a value (or holds an unescaped quote)", sc.i)
-		}
 		if keyPos {
 			return malformed("the argument string was cut off inside a key")
 		}
@@ -940,6 +1097,11 @@ func (sc *scanner) str(q rune) error {
 				if err := sc.normalise(); err != nil {
 					return err
 				}
+				if q == '"' {
+					// "it\'s" in double quotes: an escaped apostrophe, or a
+					// backslash before one (\\' with its escape lost)?
+					return malformed("a string at byte %d holds \\' (not a JSON escape), and whether the backslash is a character is ambiguous", sc.i)
+				}
 				b.WriteByte('\'')
 				i += 2
 			default:
@@ -954,9 +1116,30 @@ func (sc *scanner) str(q rune) error {
 			if err := sc.normalise(); err != nil {
 				return err
 			}
+			if keyPos {
+				// A key spanning a line break: its quotes are misplaced.
+				return malformed("a key at byte %d is not followed by a colon and a value (or holds an unescaped quote)", sc.i)
+			}
+			if c == '\n' {
+				if k := skipWhite(s, i); k > i+1 && k < len(s) && isQuoteAt(s, k) {
+					// "x\n    " then a quote: the layout's line break and
+					// indent, the string's end a line before as likely.
+					return malformed("a string at byte %d holds a line break and indentation before a quote; whether the string ends there is ambiguous", sc.i)
+				}
+			}
 			writeControl(b, c)
 			i++
 		case c == '"' && q != '"':
+			if keyPos {
+				// {“a"b”: 1}: a key holding a double quote inside other
+				// quotes is CSV-style or broken quoting as likely.
+				return malformed("a key at byte %d is not followed by a colon and a value (or holds an unescaped quote)", sc.i)
+			}
+			if isKeyAhead(s[i+1:], '"') {
+				// 'ab{"c": 1, …': a string holding a quoted key and a
+				// colon may have run over members.
+				return malformed("a string at byte %d holds a quoted key and a colon; whether it ran over members is ambiguous", sc.i)
+			}
 			b.WriteString(`\"`)
 			i++
 		default:
@@ -964,11 +1147,11 @@ func (sc *scanner) str(q rune) error {
 			if closes(q, r) {
 				if next, plus := plusAhead(s, i+n); plus {
 					// 'ab' + 'c': a string written as quoted pieces.
-					q2, n2, err := sc.joinedPiece(s, i, n, next, inner, cut)
+					q2, n2, err := sc.joinedPiece(s, i, n, next, inner+marks, cut)
 					if err != nil {
 						return err
 					}
-					q, i, inner = q2, next+n2, 0
+					q, i, inner, marks = q2, next+n2, 0, 0
 					continue
 				}
 				pairsInner := inner%2 == 1 && strings.HasPrefix(s[i+n:], string(r)) && closingHere(s, i+2*n, !keyPos && sc.top() == '[', keyPos)
@@ -987,12 +1170,22 @@ func (sc *scanner) str(q rune) error {
 						// value is ordinary.)
 						return malformed("a string value at byte %d holds an unescaped quote, and where the value ends is ambiguous", sc.i)
 					}
+					if keyPos && strings.HasPrefix(strings.TrimLeft(b.String()[start+1:], " \t"), ",") {
+						// {"a": 1", b": 2}: a key starting with a comma: the
+						// quote before it belongs to the value before.
+						return malformed("a key at byte %d starts with a comma, and whether a quote before it is misplaced is ambiguous", sc.i)
+					}
+					if keyPos && strings.HasSuffix(strings.TrimRight(b.String()[start+1:], " \t"), ":") {
+						// {"query: ": …}: a key ending in a colon may be a
+						// key whose closing quote is missing before it.
+						return malformed("a key at byte %d ends with a colon, and whether its closing quote is missing before the colon is ambiguous", sc.i)
+					}
 					b.WriteByte('"')
 					sc.endString(start, i+n, keyPos)
 					return nil
 				}
-				if j := i + n; j < len(s) && (s[j] == '#' || strings.HasPrefix(s[j:], "//") || strings.HasPrefix(s[j:], "/*")) {
-					touched = true
+				if err := sc.innerQuote(s, i, n, r, q, keyPos, pairsInner); err != nil {
+					return err
 				}
 				// An unescaped quote inside the value: it closes an inner
 				// quote when the string's closing quote follows right
@@ -1004,6 +1197,8 @@ func (sc *scanner) str(q rune) error {
 				}
 				if pairsInner || inner%2 == 1 || !isMark(s, i) {
 					inner++
+				} else {
+					marks++
 				}
 				if r == '"' {
 					b.WriteString(`\"`)
@@ -1021,10 +1216,78 @@ func (sc *scanner) str(q rune) error {
 	}
 }
 
+// innerQuote refuses a quote r at s[i:i+n], which could close the string
+// opened by q but does not end it here, when reading it as a character of
+// the string is one guess among others:
+//
+//   - in a key: a key's quote not followed by a colon, or a key holding
+//     an unescaped quote;
+//   - a comment touches it ("x"// note): the comment may end the string;
+//   - a backslash follows it ("x"\n): white space escaped once too often
+//     between tokens, or an escape inside the string;
+//   - the same quote follows it ("5' 11"", "x""), unless it closes an
+//     inner quote right before the string's end ("say "hi""): a doubled
+//     quote is a typo, CSV-style quoting or an unescaped quote at the end
+//     of the value.
+func (sc *scanner) innerQuote(s string, i, n int, r, q rune, keyPos, pairsInner bool) error {
+	j := i + n
+	switch {
+	case keyPos:
+		return malformed("a key at byte %d is not followed by a colon and a value (or holds an unescaped quote)", sc.i)
+	case skipWhite(s, j) > j && skipWhite(s, j) < len(s) && isQuoteAt(s, skipWhite(s, j)) && !closingHere(s, skipWhite(s, j)+quoteLen(s, skipWhite(s, j)), sc.top() == '[', false):
+		// "Theme Park" "location" …: two strings side by side (a comma or
+		// colon missing), or quotes inside the value.
+		return malformed("a quote inside the string at byte %d is followed by another quoted string, and whether the string ends there is ambiguous", sc.i)
+	case prevNonSpace(s, i) >= 0 && strings.IndexByte("{[:", s[prevNonSpace(s, i)]) >= 0:
+		// "Th{"event" …, "a, 'k"q': "x": a quote after a bracket or a
+		// colon starts a string or key of its own as likely as it is a
+		// character. (After a comma it is ordinary: "no onions, "extra"".)
+		return malformed("a quote inside the string at byte %d follows a bracket or colon, and whether it starts a string of its own is ambiguous", sc.i)
+	case sc.top() == '[' && j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == '-'):
+		// ["x"-2.5, …]: a comma missing before a number.
+		return malformed("a quote inside the string at byte %d is followed by a number, and whether a comma is missing is ambiguous", sc.i)
+	case j < len(s) && (s[j] == '#' || strings.HasPrefix(s[j:], "//") || strings.HasPrefix(s[j:], "/*")):
+		return malformed("a comment touches a quote inside the string at byte %d, and whether the quote ends the string is ambiguous", sc.i)
+	case j < len(s) && s[j] == '\\':
+		return malformed("a quote inside the string at byte %d is followed by a backslash, and whether the quote ends the string is ambiguous", sc.i)
+	case i == sc.i+utf8.RuneLen(q) || !pairsInner && strings.HasPrefix(s[j:], string(r)):
+		return malformed("a string at byte %d holds a doubled quote, and whether it ends the string is ambiguous", sc.i)
+	case strings.ContainsRune(s[j:skipWhite(s, j)], '\n') || strings.HasPrefix(s[skipWhite(s, j):], "{") || strings.HasPrefix(s[skipWhite(s, j):], "[") || isBareKeyAhead(s[skipWhite(s, j):]):
+		// "x"\n  {"a": …, "x"b: 1: a comma missing, or a quote inside the
+		// value.
+		return malformed("a quote inside the string at byte %d is followed by a line break, an opening bracket or a key, and whether the quote ends the string is ambiguous", sc.i)
+	}
+	return nil
+}
+
+// prevNonSpace returns the index of the last byte before i in s that is
+// not a space or tab, or -1.
+func prevNonSpace(s string, i int) int {
+	k := i - 1
+	for k >= 0 && (s[k] == ' ' || s[k] == '\t') {
+		k--
+	}
+	return k
+}
+
+func quoteLen(s string, k int) int {
+	_, n := utf8.DecodeRuneInString(s[k:])
+	return n
+}
+
+func isQuoteAt(s string, k int) bool {
+	r, _ := utf8.DecodeRuneInString(s[k:])
+	return isQuote(r)
+}
+
 // isMark reports whether the quote at s[i] follows a digit: an inch or
-// second mark (27" monitor, 5' 11").
+// second mark (27" monitor, 5' 11"). The last digit of a \u escape is not
+// one.
 func isMark(s string, i int) bool {
-	return i > 0 && s[i-1] >= '0' && s[i-1] <= '9'
+	if i == 0 || s[i-1] < '0' || s[i-1] > '9' {
+		return false
+	}
+	return !(i >= 6 && s[i-6] == '\\' && s[i-5] == 'u' && isHex(s[i-4]) && isHex(s[i-3]) && isHex(s[i-2]))
 }
 
 // plusAhead reports whether s[j:], the text after a closing quote, starts
@@ -1060,7 +1323,9 @@ func (sc *scanner) joinedPiece(s string, i, n, next, inner int, cut func() error
 	if next == i+n+1 { // "a"+"b": no white space around the '+'
 		before, _ := utf8.DecodeLastRuneInString(s[:i])
 		after, _ := utf8.DecodeRuneInString(s[next+n2:])
-		if unicode.IsSpace(before) || unicode.IsSpace(after) {
+		// Apostrophes are characters of values as often as quotes
+		// ('it'+'s'), and an empty piece joins nothing.
+		if unicode.IsSpace(before) || unicode.IsSpace(after) || s[i] != '"' || q2 != '"' || closes(q2, after) {
 			return 0, 0, malformed("a string at byte %d holds a quoted '+', and whether it joins two pieces is ambiguous", sc.i)
 		}
 	}

@@ -1,0 +1,77 @@
+package saidex_test
+
+import (
+	"sync"
+	"testing"
+
+	"github.com/saidex/saidex-go/internal/faultinject"
+)
+
+// soundRepairer is one node for the fuzz target's calls (a fuzz worker
+// runs them one at a time; the mutex keeps -race and parallel seeds safe).
+var soundRepairer = struct {
+	sync.Mutex
+	repair faultinject.Repairer
+}{}
+
+func repairThroughNode(t testing.TB, raw string) (string, bool) {
+	soundRepairer.Lock()
+	defer soundRepairer.Unlock()
+	if soundRepairer.repair == nil {
+		r, err := faultinject.NodeRepairer()
+		if err != nil {
+			t.Fatal(err)
+		}
+		soundRepairer.repair = r
+	}
+	return soundRepairer.repair(raw)
+}
+
+// FuzzRepairIsSound is the soundness oracle as a fuzz target: a valid
+// object, broken by one fault operator (or a pair) at a position, run
+// through a real node with a {"type":"object"} tool, reaches the tool as
+// a value equal to the original, or is refused; the two documented
+// exceptions aside (see package faultinject). The deterministic sweep of
+// the same oracle is internal/cmd/soundsweep.
+func FuzzRepairIsSound(f *testing.F) {
+	for i := range len(faultinject.Ops) {
+		f.Add(uint64(i), uint8(i), uint8(i+3), uint16(i*7), i%3 == 0)
+	}
+	f.Fuzz(func(t *testing.T, seed uint64, op, op2 uint8, pos uint16, pair bool) {
+		orig, m, ok := faultinject.Pick(seed, op, op2, pos, pair)
+		if !ok {
+			return
+		}
+		args, called := repairThroughNode(t, m.Text)
+		if out := faultinject.Classify(orig, m, args, called); out == faultinject.Different {
+			t.Fatalf("%s: the tool received a value the model did not send\nsent:     %q\ntool got: %s", m.Op, m.Text, args)
+		}
+	})
+}
+
+// TestRepairIsSoundOnInjectedFaults is a small deterministic run of the
+// sweep (internal/cmd/soundsweep runs a million mutations): objects broken
+// by every fault operator at every position, and in random pairs, reach
+// the tool equal to the original or are refused.
+func TestRepairIsSoundOnInjectedFaults(t *testing.T) {
+	objects := 12
+	if testing.Short() {
+		objects = 3
+	}
+	repair, err := faultinject.NodeRepairer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tally := faultinject.NewTally()
+	for seed := uint64(1); seed <= uint64(objects); seed++ {
+		faultinject.Check(faultinject.NewGen(seed, nil), repair, 50, tally)
+	}
+	if n := tally.Count("", faultinject.Original) + tally.Count("", faultinject.Refused); n < 1000 {
+		t.Fatalf("only %d mutations repaired or refused", n)
+	}
+	for op, exs := range tally.Examples {
+		for _, ex := range exs {
+			t.Errorf("%s (%s): the tool received a value the model did not send\nsent:     %q\ntool got: %s", op, ex.Op, ex.Text, ex.Args)
+		}
+	}
+}
