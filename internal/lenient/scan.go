@@ -59,6 +59,16 @@ type scanner struct {
 	// found nothing stopped: a search from before it stops there too, so
 	// it is not repeated (a line of bare words stays linear).
 	noQuoteBefore int
+	// schema, when not nil, guides the repairs that need the tool's
+	// schema (see schema.go); levels tracks the location for it.
+	schema Schema
+	levels []level
+	// oneBracket: the scan of a text oneCloserFix changed, in which no
+	// other bracket is mended (mismatched refuses).
+	oneBracket bool
+	// noKeyClose[q] is a range of the text that holds no quote q that
+	// could close a key (see keyCloses), for the quotes " and '.
+	noKeyClose [2][2]int
 }
 
 // errNeedsRepair stops a strict scan at the first normalisation.
@@ -75,8 +85,17 @@ var errNeedsRepair = &Error{Reason: "the arguments are not valid JSON (JSON repa
 // The scanner comes from a pool: the caller releases it when done with it
 // and its canonical text.
 func scanObject(s string, strict bool, sizeHint int) (*scanner, error) {
+	return scanObjectWith(s, strict, sizeHint, nil)
+}
+
+// scanObjectWith is scanObject guided by schema (nil: none).
+func scanObjectWith(s string, strict bool, sizeHint int, schema Schema) (*scanner, error) {
+	return scanWith(s, strict, sizeHint, schema, false)
+}
+
+func scanWith(s string, strict bool, sizeHint int, schema Schema, oneBracket bool) (*scanner, error) {
 	sc := scannerPool.Get().(*scanner)
-	*sc = scanner{s: s, state: stValue, strict: strict, stack: sc.stack[:0], lastStr: -1}
+	*sc = scanner{s: s, state: stValue, strict: strict, stack: sc.stack[:0], lastStr: -1, schema: schema, levels: sc.levels[:0], oneBracket: oneBracket}
 	sc.out.Grow(sizeHint + 8)
 	if err := sc.run(); err != nil {
 		sc.release()
@@ -98,7 +117,7 @@ func (sc *scanner) release() {
 	if cap(sc.stack) > maxPooled {
 		return
 	}
-	*sc = scanner{stack: sc.stack[:0]}
+	*sc = scanner{stack: sc.stack[:0], levels: sc.levels[:0]}
 	scannerPool.Put(sc)
 }
 
@@ -158,6 +177,7 @@ func (sc *scanner) run() error {
 			} else {
 				sc.stack = append(sc.stack, c)
 			}
+			sc.pushLevel()
 			sc.out.WriteByte(c)
 			sc.i++
 			sc.started = true
@@ -199,7 +219,13 @@ func (sc *scanner) run() error {
 			} else {
 				sc.state = stValue
 			}
-		case c == '-' || (c >= '0' && c <= '9'):
+		case c == '-' || c == '+' || c == '.' || (c >= '0' && c <= '9'):
+			if done, err := sc.numericKey(); done || err != nil {
+				if err != nil {
+					return err
+				}
+				continue
+			}
 			if err := sc.number(); err != nil {
 				return err
 			}
@@ -215,6 +241,12 @@ func (sc *scanner) run() error {
 					return err
 				}
 			default:
+				if done, err := sc.bareValue(false, sc.state == stValue); done || err != nil {
+					if err != nil {
+						return err
+					}
+					continue
+				}
 				return sc.unexpected()
 			}
 		}
@@ -264,12 +296,14 @@ func (sc *scanner) valueStart() error {
 		return sc.unexpected()
 	case sc.state == stValue:
 		sc.comma()
+		sc.itemStarted()
 		return nil
 	case sc.state == stAfterValue && sc.top() == '[':
 		if err := sc.normalise(); err != nil {
 			return err
 		}
 		sc.comma()
+		sc.itemStarted()
 		return nil
 	}
 	return sc.unexpected()
@@ -332,6 +366,7 @@ func (sc *scanner) closeBracket(c byte) error {
 	}
 	sc.pendingComma = false // a trailing comma
 	sc.stack = sc.stack[:len(sc.stack)-1]
+	sc.popLevel()
 	sc.out.WriteByte(c)
 	sc.i++
 	sc.valueDone()
@@ -353,39 +388,49 @@ func (sc *scanner) closeBracket(c byte) error {
 // object. Everything else is refused.
 func (sc *scanner) mismatched(c byte) error {
 	depth := len(sc.stack)
-	if slices.Contains(sc.stack, doubledBrace) {
+	if sc.oneBracket {
 		return malformed("a closing bracket at byte %d of the object does not match the open one", sc.i)
+	}
+	if slices.Contains(sc.stack, doubledBrace) {
+		return sc.wrong("a closing bracket at byte %d of the object does not match the open one")
 	}
 	if c == ']' {
 		if slices.Contains(sc.stack, '[') {
-			return malformed("a ']' at byte %d of the object closes an object, and which bracket is missing is ambiguous", sc.i)
+			return sc.wrong("a ']' at byte %d of the object closes an object, and which bracket is missing is ambiguous")
 		}
 		return sc.note(MismatchedBracket)
 	}
 	if slices.Contains(sc.stack[:depth-1], '[') || !(sc.state == stAfterValue || sc.afterComma) {
-		return malformed("a '}' at byte %d of the object closes an array, and which bracket is missing is ambiguous", sc.i)
+		return sc.wrong("a '}' at byte %d of the object closes an array, and which bracket is missing is ambiguous")
 	}
 	// Only the closing braces of the open objects follow.
 	j := sc.i
 	for n := 0; n < depth-1; n++ {
 		j = skipWhite(sc.s, j)
 		if j >= len(sc.s) || sc.s[j] != '}' {
-			return malformed("a '}' at byte %d of the object closes an array, and which bracket is missing is ambiguous", sc.i)
+			return sc.wrong("a '}' at byte %d of the object closes an array, and which bracket is missing is ambiguous")
 		}
 		j++
 	}
 	if k := skipWhite(sc.s, j); k < len(sc.s) && (sc.s[k] == ',' || sc.s[k] == ']') {
-		return malformed("a '}' at byte %d of the object closes an array, and which bracket is missing is ambiguous", sc.i)
+		return sc.wrong("a '}' at byte %d of the object closes an array, and which bracket is missing is ambiguous")
 	}
 	if err := sc.note(MismatchedBracket); err != nil {
 		return err
 	}
 	sc.pendingComma = false
 	sc.stack = sc.stack[:depth-1]
+	sc.popLevel()
 	sc.out.WriteByte(']')
 	sc.valueDone()
 	sc.lastStr = -1
 	return nil
+}
+
+// wrong refuses a mismatched closing bracket at sc.i, which oneCloserFix
+// may then repair: the reason is format with sc.i.
+func (sc *scanner) wrong(format string) error {
+	return &Error{Reason: fmt.Sprintf(format, sc.i), closer: sc.i + 1}
 }
 
 // atEOF decides what a text that ends here means.
@@ -436,7 +481,7 @@ func (sc *scanner) unexpected() error {
 // mayBeSpace marks the bytes that can start white space or a comment:
 // where skipSpace has something to do.
 var mayBeSpace = func() (t [256]bool) {
-	for _, c := range " \t\r\n/#" {
+	for _, c := range " \t\r\n/#\\" {
 		t[c] = true
 	}
 	for c := utf8.RuneSelf; c < 256; c++ {
@@ -445,13 +490,23 @@ var mayBeSpace = func() (t [256]bool) {
 	return t
 }()
 
-// skipSpace skips white space and comments (//, /* */ and #).
+// skipSpace skips white space, escaped white space (\n, \r, \t written
+// as two characters) and comments (//, /* */ and #).
 func (sc *scanner) skipSpace() error {
 	for sc.i < len(sc.s) {
 		c := sc.s[sc.i]
 		switch {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
 			sc.i++
+		case c == '\\':
+			n := escapedSpaceAt(sc.s, sc.i)
+			if n == 0 {
+				return nil
+			}
+			if err := sc.note(EscapedWhitespace); err != nil {
+				return err
+			}
+			sc.i += n
 		case c == '/' && strings.HasPrefix(sc.s[sc.i:], "//"), c == '#':
 			if err := sc.normalise(); err != nil {
 				return err
@@ -486,58 +541,42 @@ func (sc *scanner) skipSpace() error {
 	return nil
 }
 
-// number reads a number in strict JSON grammar.
+// number reads a number: in JSON grammar, or written .5, 5. or +5
+// (LooseNumber). Where the schema accepts only a string, a token that
+// runs on past the number (2024-01-05, 5px) is read as a string
+// (bareValue).
 func (sc *scanner) number() error {
+	wasValue := sc.state == stValue
 	if err := sc.valueStart(); err != nil {
 		return err
 	}
-	s, i := sc.s, sc.i
-	start := i
-	if s[i] == '-' {
-		i++
-	}
-	digits := func() int {
-		n := 0
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-			n++
+	s, start := sc.s, sc.i
+	end, loose, ok := numberEnd(s, start)
+	if sc.schema != nil {
+		if tok, isToken := bareToken(s, start); isToken && (!ok || tok != end) {
+			if done, err := sc.bareValue(true, wasValue); done || err != nil {
+				return err
+			}
 		}
-		return n
 	}
-	bad := func() error {
-		if i >= len(s) {
+	if loose && !wasValue {
+		// 1 +2, 1.5.5: after another value, a sign or a dot is no
+		// missing comma's number.
+		ok = false
+	}
+	if !ok {
+		if end >= len(s) {
 			return malformed("the argument string was cut off inside a number")
 		}
 		return malformed("a number at byte %d is not a valid JSON number", start)
 	}
-	if i < len(s) && s[i] == '0' {
-		i++
-	} else if digits() == 0 {
-		return bad()
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		if digits() == 0 {
-			return bad()
+	if loose {
+		if err := sc.note(LooseNumber); err != nil {
+			return err
 		}
 	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		if digits() == 0 {
-			return bad()
-		}
-	}
-	if i < len(s) {
-		switch c := s[i]; {
-		case c >= '0' && c <= '9', c == '.', c == '_', c == '$', c < utf8.RuneSelf && unicode.IsLetter(rune(c)):
-			return malformed("a number at byte %d is not a valid JSON number", start)
-		}
-	}
-	sc.out.WriteString(s[start:i])
-	sc.i = i
+	sc.writeNumber(s[start:end], loose)
+	sc.i = end
 	sc.valueDone()
 	sc.lastNumber = true
 	sc.lastStr = -1
@@ -550,6 +589,7 @@ func (sc *scanner) number() error {
 func (sc *scanner) word() error {
 	s := sc.s
 	j := sc.i
+	wasValue := sc.state == stValue
 	for j < len(s) {
 		r, n := utf8.DecodeRuneInString(s[j:])
 		if r != '_' && r != '$' && !unicode.IsLetter(r) && !unicode.IsDigit(r) {
@@ -576,9 +616,11 @@ func (sc *scanner) word() error {
 		sc.lastNumber = false
 		sc.comma()
 		// An identifier (letters, digits, '_', '$') needs no escape.
+		start := sc.out.Len()
 		sc.out.WriteByte('"')
 		sc.out.WriteString(w)
 		sc.out.WriteByte('"')
+		sc.keyRead(start)
 		sc.i = j
 		sc.state = stColon
 		sc.afterOpen, sc.afterComma = false, false
@@ -593,21 +635,35 @@ func (sc *scanner) word() error {
 		}
 		return malformed("unexpected text at byte %d of the object: a bare word where a key or value belongs", sc.i)
 	}
-	var lit string
-	switch w {
-	case "true", "false", "null":
-		lit = w
-	case "True", "False", "None":
+	lit, isLit := literals[w]
+	if sc.schema != nil {
+		// A token that is more than the word (a-b, x.txt), or a word that
+		// is no literal, where the schema accepts only a string.
+		if tok, isToken := bareToken(s, sc.i); isToken && (!isLit || tok != j) {
+			if done, err := sc.bareValue(true, wasValue); done || err != nil {
+				return err
+			}
+		}
+	}
+	if !isLit {
+		if j >= len(s) {
+			for lit := range literals {
+				if strings.HasPrefix(lit, w) {
+					return malformed("the argument string was cut off inside a value")
+				}
+			}
+		}
+		return malformed("a value at byte %d is not quoted and is not true, false or null", sc.i)
+	}
+	if st, named := literalStep(w); named {
 		if err := sc.normalise(); err != nil {
 			return err
 		}
-		lit = map[string]string{"True": "true", "False": "false", "None": "null"}[w]
-	default:
-		if j >= len(s) && (strings.HasPrefix("true", w) || strings.HasPrefix("false", w) || strings.HasPrefix("null", w) ||
-			strings.HasPrefix("True", w) || strings.HasPrefix("False", w) || strings.HasPrefix("None", w)) {
-			return malformed("the argument string was cut off inside a value")
+		if st != FixSyntax {
+			if err := sc.note(st); err != nil {
+				return err
+			}
 		}
-		return malformed("a value at byte %d is not quoted and is not true, false or null", sc.i)
 	}
 	sc.out.WriteString(lit)
 	sc.i = j
@@ -692,12 +748,19 @@ func isInvisible(r rune) bool {
 }
 
 // skipInvisible returns the index of the first rune at or after j in s
-// that is not JSON white space or invisible (see isInvisible).
+// that is not JSON white space, escaped white space (see escapedSpaceAt)
+// or invisible (see isInvisible).
 func skipInvisible(s string, j int) int {
 	for j < len(s) {
 		switch c := s[j]; {
 		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
 			j++
+		case c == '\\':
+			n := escapedSpaceAt(s, j)
+			if n == 0 {
+				return j
+			}
+			j += n
 		case c >= utf8.RuneSelf:
 			r, n := utf8.DecodeRuneInString(s[j:])
 			if !isInvisible(r) {
@@ -821,12 +884,12 @@ func valueAhead(s string) bool {
 	if isQuote(r) {
 		return true
 	}
-	for _, lit := range [...]string{"true", "false", "null", "True", "False", "None"} {
-		if strings.HasPrefix(s, lit) && !isIdentByte(s, len(lit)) {
-			return true
-		}
+	j := 0
+	for j < len(s) && (s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z') {
+		j++
 	}
-	return false
+	_, isLit := literals[s[:j]]
+	return isLit && !isIdentByte(s, j)
 }
 
 // isIdentByte reports whether s[i] continues an identifier.
@@ -874,6 +937,11 @@ func (sc *scanner) str(q rune) error {
 	}
 	if q != '"' {
 		if err := sc.normalise(); err != nil {
+			return err
+		}
+	}
+	if keyPos && sc.state == stKey && (q == '"' || q == '\'') {
+		if done, err := sc.unclosedKey(byte(q)); done || err != nil {
 			return err
 		}
 	}
@@ -1088,6 +1156,7 @@ func (sc *scanner) endString(start, end int, keyPos bool) {
 		sc.state = stColon
 		sc.afterOpen, sc.afterComma = false, false
 		sc.lastStr = -1
+		sc.keyRead(start)
 		return
 	}
 	sc.valueDone()
