@@ -98,6 +98,65 @@ const (
 	// when the text before the quote is on one line and holds no quote,
 	// bracket, comma or colon. A value with neither quote is refused.
 	RepairMissingQuote RepairStep = "missing_quote"
+
+	// RepairEscapedWhitespace: read \n, \r and \t written as two
+	// characters between tokens, outside any string ("rows": \n[1, 2]),
+	// as the white space they escape. Inside a string they stay escapes;
+	// a backslash before anything else outside a string is refused.
+	RepairEscapedWhitespace RepairStep = "escaped_whitespace"
+
+	// RepairUnclosedKey: added the closing quote of a key written up to
+	// its colon ({"selected: [1, 2]}), when the key holds no white space
+	// or quote, a value follows the colon, and no later quote could close
+	// the key as written ({"a: b": 1} keeps its key).
+	RepairUnclosedKey RepairStep = "unclosed_key"
+
+	// RepairStrayCloser: dropped one ']' right after the complete object,
+	// the last of the text, which opens nothing ({"a": 1}]). More closers,
+	// or text after it, are refused.
+	RepairStrayCloser RepairStep = "stray_closer"
+
+	// RepairWrongCloser: changed a mismatched closing bracket when exactly
+	// one change of that bracket (the other kind, the other kind inserted
+	// before it, or deleting it) reads the object to its end with no other
+	// bracket mended ({"a": [1}, "b": 2} is {"a": [1], "b": 2}). With two
+	// readings of different value, or none, the call is refused.
+	RepairWrongCloser RepairStep = "wrong_closer"
+
+	// RepairLiteralCase: read TRUE, FALSE, NULL, Null, none and NONE as
+	// the JSON literals (Python's True, False and None are part of
+	// RepairJSON). Inside a word (NULLABLE) or a string they are text.
+	RepairLiteralCase RepairStep = "literal_case"
+
+	// RepairLooseNumber: read numbers written .5, -.5, 5. and +5 as 0.5,
+	// -0.5, 5 and 5. A "5." at the end of the text (maybe cut off), and a
+	// sign or dot right after another value, are refused.
+	RepairLooseNumber RepairStep = "loose_number"
+
+	// RepairNumericKey: quoted a key written as an integer ({1: "a"} is
+	// {"1": "a"}). A fraction, a leading zero or a digit-led word is
+	// refused.
+	RepairNumericKey RepairStep = "numeric_key"
+
+	// RepairQuotedBareValue: read an unquoted token as a string where the
+	// tool's schema accepts only a string ("direction": both, an id
+	// 123e4567-e89b-…): a "type": "string" (with any format, pattern or
+	// enum), a string const, or an enum of strings only. The token holds
+	// no white space, quote, backslash, bracket, comma, '#' or comment,
+	// and a comma or closing bracket ends it. Refused where the schema
+	// allows other types or names none, for a plain tool (no schema), for
+	// a token at the end of the text (it may be cut off), and for tokens
+	// naming another value (NaN, undefined, nil). JSON, Python and
+	// other-case literals and numbers keep their reading, which the
+	// schema then refuses.
+	RepairQuotedBareValue RepairStep = "quoted_bare_value"
+
+	// RepairEmptyArguments: the arguments were empty, white space only or
+	// null, and the tool's schema accepts {} (it requires no member): the
+	// tool is called with {}. Where the schema requires members, the call
+	// is answered with feedback listing them. A plain tool (no schema)
+	// receives the text as sent: nothing says {} is meant.
+	RepairEmptyArguments RepairStep = "empty_arguments"
 )
 
 // MaxNestingDepth is the deepest nesting of objects and arrays the repair
@@ -148,7 +207,13 @@ func (n *ToolNode) repair(c *call) {
 		c.args, c.rawValid = c.raw, true
 		return
 	}
-	res, err := repairArguments(c.raw, n.cfg.repairOptions())
+	if isEmptyArguments(c.raw) && c.tool.schema.acceptsEmpty {
+		c.value, c.args, c.steps, c.repaired = map[string]any{}, "{}", []RepairStep{RepairEmptyArguments}, true
+		return
+	}
+	opt := n.cfg.repairOptions()
+	opt.schema = c.tool.schema.stringOnly
+	res, err := repairArguments(c.raw, opt)
 	if err != nil {
 		c.err, c.status = err, statusInvalid
 		return
@@ -201,7 +266,15 @@ func (n *ToolNode) validAsSent(c *call) bool {
 type repairOptions struct {
 	stripThinking bool
 	jsonRepair    bool
-	maxBytes      int // argument strings above this are refused unparsed
+	maxBytes      int            // argument strings above this are refused unparsed
+	schema        lenient.Schema // the tool's, for RepairQuotedBareValue; nil for none
+}
+
+// isEmptyArguments reports whether raw holds no arguments: it is empty,
+// white space (a byte order mark included) or null.
+func isEmptyArguments(raw string) bool {
+	t := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(raw), "\uFEFF"))
+	return t == "" || t == "null"
 }
 
 // repairOptions are the repair options of a node's configuration: those of
@@ -224,7 +297,7 @@ func repairArguments(raw string, opt repairOptions) (repairResult, error) {
 	if len(raw) > opt.maxBytes {
 		return repairResult{}, malformed("the arguments are %d bytes, more than the limit of %d bytes", len(raw), opt.maxBytes)
 	}
-	res, err := lenient.Repair(raw, lenient.Options{StripThinking: opt.stripThinking, FixSyntax: opt.jsonRepair})
+	res, err := lenient.Repair(raw, lenient.Options{StripThinking: opt.stripThinking, FixSyntax: opt.jsonRepair, Schema: opt.schema})
 	if err != nil {
 		var le *lenient.Error
 		if errors.As(err, &le) {
