@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -54,7 +55,7 @@ func TestRunFastPathKeepsTheRawArguments(t *testing.T) {
 	if bt := n.tools["record"]; !bt.schema.prechecked(raw, false) {
 		t.Fatal("test arguments do not take the fast path")
 	}
-	res, err := n.Run(context.Background(), conversation(tc("c1", "record", raw), tc("c2", "record", `{"id": 1, "id": 2}`)))
+	res, err := n.Run(context.Background(), conversation(tc("c1", "record", raw), tc("c2", "record", `{"id": 1, "id": 1}`)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,6 +64,10 @@ func TestRunFastPathKeepsTheRawArguments(t *testing.T) {
 	rec.mu.Unlock()
 	if len(got) != 2 || (got[0] != raw && got[1] != raw) {
 		t.Fatalf("tool got %q, want the raw arguments among them", got)
+	}
+	// A repeated name, with an equal value, reaches the tool once.
+	if !slices.Contains(got, `{"id":1}`) {
+		t.Fatalf("tool got %q, want the repeated key once", got)
 	}
 	c := res.Calls[0]
 	if c.Outcome != OutcomeExecuted || c.Repaired || string(c.Arguments) != raw {
@@ -78,10 +83,11 @@ func TestRunFastPathKeepsTheRawArguments(t *testing.T) {
 	if len(stored) != 2 || stored[0] != raw {
 		t.Fatalf("sanitized message stores %q, want the raw text first", stored)
 	}
-	// The duplicate key took the ordinary path (encoding/json keeps the
-	// last value) and still ran.
-	if res.Calls[1].Outcome != OutcomeExecuted || res.AIMessageChanged {
-		t.Fatalf("duplicate-key call: outcome %s; message changed %v", res.Calls[1].Outcome, res.AIMessageChanged)
+	// The duplicate key took the ordinary path, where the repeated member
+	// (with an equal value) is dropped: the call ran with, and the
+	// sanitized message stores, the text without it.
+	if res.Calls[1].Outcome != OutcomeExecuted || !res.AIMessageChanged || stored[1] != `{"id":1}` {
+		t.Fatalf("duplicate-key call: outcome %s; message changed %v, stores %q", res.Calls[1].Outcome, res.AIMessageChanged, stored[1])
 	}
 }
 

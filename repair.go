@@ -99,6 +99,13 @@ const (
 	// bracket, comma or colon. A value with neither quote is refused.
 	RepairMissingQuote RepairStep = "missing_quote"
 
+	// RepairRepeatedKey: dropped an object member whose name and value
+	// repeat an earlier member's, so that the tool receives each name
+	// once. A name sent twice with different values is refused, the
+	// feedback naming the key. This step runs on every argument string
+	// that reaches repair, valid JSON included.
+	RepairRepeatedKey RepairStep = "repeated_key"
+
 	// RepairEscapedWhitespace: read \n, \r and \t written as two
 	// characters between tokens, outside any string ("rows": \n[1, 2]),
 	// as the white space they escape. Inside a string they stay escapes;

@@ -268,7 +268,7 @@ func TestRepairReadsACommentTouchingAValue(t *testing.T) {
 		{"a URL in a value is no comment", `{'u': "http://x.org/a", "b": 1}`, `{"u":"http://x.org/a","b":1}`, FixSyntax},
 	})
 	checkRefusals(t, []refusalCase{
-		{"a quote in the comment", `{"a": "x"//y", "b": 1}`, "unescaped quote"},
+		{"a quote in the comment", `{"a": "x"//y", "b": 1}`, "a comment touches a quote"},
 		{"a block comment never closed", `{"a": 1 /* note`, "cut off inside a comment"},
 		{"the text ends in the comment", `{"a": "x"// note`, "a comment touches a quote"},
 		{"the comment swallows the brace", `{"a": "x"//note}`, "a comment touches a quote"},

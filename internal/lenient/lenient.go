@@ -67,6 +67,9 @@ const (
 	// space.
 	InvisibleSpace Step = "invisible_space"
 	MissingQuote   Step = "missing_quote" // added the opening quote of a key or string value whose closing quote is present
+	// RepeatedKey: dropped a member whose name and value repeat an earlier
+	// member's (a name repeated with another value is refused).
+	RepeatedKey Step = "repeated_key"
 	// EscapedWhitespace: read \n, \r and \t written as two characters
 	// between tokens (outside any string) as the white space they escape.
 	EscapedWhitespace Step = "escaped_whitespace"
@@ -85,7 +88,7 @@ const (
 
 // stepOrder is the order in which steps are reported.
 var stepOrder = []Step{StripThinking, DoubleEncoded, TemplateTokens, CodeFence, ExtractObject, Placeholders, RepeatedObject, CumulativeStream, FixSyntax,
-	JoinStrings, MissingColon, StrayComma, MismatchedBracket, DoubledBraces, InvisibleSpace, MissingQuote,
+	JoinStrings, MissingColon, StrayComma, MismatchedBracket, DoubledBraces, InvisibleSpace, MissingQuote, RepeatedKey,
 	EscapedWhitespace, UnclosedKey, StrayCloser, WrongCloser, LiteralCase, LooseNumber, NumericKey, QuotedBareValue}
 
 // Error is a refusal: the text could not be turned into one JSON value
@@ -138,6 +141,17 @@ const maxEncodingLayers = 8
 // canonical text.
 func Repair(raw string, opt Options) (Result, error) {
 	res, err := repairLayer(raw, opt, 0)
+	if err == nil {
+		// Every result holds each member name once: the tool receives
+		// the text that is validated, whatever it decodes first or last.
+		text, changed, rerr := repeatedNames(res.JSON)
+		if rerr != nil {
+			return Result{}, rerr
+		}
+		if changed {
+			res.JSON, res.Steps = text, append(res.Steps, RepeatedKey)
+		}
+	}
 	if err == nil && len(res.Steps) == 0 && res.JSON != raw {
 		// Only noise around the object was dropped (a byte order mark,
 		// Unicode white space).
@@ -259,6 +273,20 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 		return Result{}, malformed("the arguments hold a reasoning block, and stripping reasoning is disabled")
 	}
 
+	// An object whose quotes are all doubled, as CSV escapes them:
+	// {""a"": ""x""}, possibly in quotes of its own.
+	if body, ok := csvQuoted(t); ok && layer < maxEncodingLayers {
+		if !evenQuoteRuns(body) {
+			return Result{}, malformed("the arguments double some of their quotes (as CSV does) but not all; which quotes are meant is ambiguous")
+		}
+		res, err := repairLayer(halveQuoteRuns(body), opt, layer+1)
+		if err != nil {
+			return Result{}, err
+		}
+		res.Steps = slices.Concat(steps, []Step{DoubleEncoded}, dropStep(res.Steps, DoubleEncoded))
+		return res, nil
+	}
+
 	// An object whose quotes are all escaped: {\"a\": 1}.
 	// With white space, line breaks or prose around it: { \n \"a\": 1 }.
 	if i := strings.IndexByte(t, '{'); i >= 0 && strings.HasPrefix(trimEscapedSpace(t[i+1:]), `\"`) && layer < maxEncodingLayers {
@@ -375,6 +403,7 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 			suffix = strings.TrimSpace(prose.String())
 		}
 	}
+	continues := !sc.truncated && continuesJSON(suffix)
 	if s, ok := strings.CutPrefix(suffix, ","); ok && opt.FixSyntax && !sc.truncated && !strings.ContainsAny(s, "{[") {
 		// {"a": 1},  : a comma after the complete object, before no other
 		// value.
@@ -384,6 +413,11 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 	around, err := classifyAround(prefix, suffix)
 	if err != nil {
 		return Result{}, err
+	}
+	if continues {
+		// {"a": 1}, "b": 2}: a closing brace too early, or a stray one.
+		// The members after it are never dropped as if they were prose.
+		return Result{}, malformed("the text after the complete object continues it (members, a colon or closing brackets follow): a closing brace too early, or a stray one")
 	}
 	for _, s := range around {
 		steps = addStep(steps, s)
@@ -405,6 +439,49 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 		}
 	}
 	return Result{}, malformed("the arguments are not valid JSON and could not be repaired without guessing")
+}
+
+// continuesJSON reports whether the text after a complete object continues
+// JSON rather than being prose: it starts with a colon, or (after
+// commas) with a key and a colon, or it holds a closing bracket outside
+// brace placeholders ({city}) and template tokens, or a quoted key and a
+// colon.
+func continuesJSON(suffix string) bool {
+	s := suffix
+	if mayHoldTemplateToken(s) {
+		s = templateToken.ReplaceAllString(s, " ")
+	}
+	t := strings.TrimLeft(s, " \t\r\n,")
+	if t == "" {
+		return false
+	}
+	if t[0] == ':' {
+		return true
+	}
+	if r, n := utf8.DecodeRuneInString(t); isQuote(r) && isKeyAhead(t[n:], r) {
+		return true
+	}
+	if isBareKeyAhead(t) {
+		k := strings.IndexByte(t, ':')
+		if valueAhead(t[skipInvisible(t, k+1):]) {
+			return true
+		}
+	}
+	for i := 0; i < len(t); i++ {
+		switch t[i] {
+		case '{':
+			if n := placeholderLen(t[i:]); n > 0 {
+				i += n - 1
+			}
+		case '}', ']':
+			return true
+		case '"', '\'':
+			if isKeyAhead(t[i+1:], rune(t[i])) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // encodedInProse repairs a JSON string starting at t[q] that holds an
@@ -460,6 +537,65 @@ func sameValue(a, b string) bool {
 	return err == nil && reflect.DeepEqual(va, vb)
 }
 
+// csvQuoted reports whether t is an object written with CSV's doubled
+// quotes: it starts (after an optional quote of its own) with '{', white
+// space and "" followed by a key's first character (not a quote, colon or
+// brace: {"": 1} is an empty key). It returns the text without the
+// quotes around it.
+func csvQuoted(t string) (string, bool) {
+	body := t
+	if len(t) >= 2 && t[0] == '"' && t[len(t)-1] == '"' && strings.HasPrefix(t[1:], "{") {
+		body = t[1 : len(t)-1]
+	}
+	if !strings.HasPrefix(body, "{") {
+		return "", false
+	}
+	k := skipWhite(body, 1)
+	if !strings.HasPrefix(body[k:], `""`) || k+2 >= len(body) {
+		return "", false
+	}
+	switch body[k+2] {
+	case '"', ':', '}', ',', ' ':
+		return "", false
+	}
+	return body, true
+}
+
+// evenQuoteRuns reports whether every run of '"' in s is of even length.
+func evenQuoteRuns(s string) bool {
+	n := 0
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) && s[i] == '"' {
+			n++
+			continue
+		}
+		if n%2 == 1 {
+			return false
+		}
+		n = 0
+	}
+	return true
+}
+
+// halveQuoteRuns writes each run of '"' in s at half its length.
+func halveQuoteRuns(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	n := 0
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) && s[i] == '"' {
+			n++
+			continue
+		}
+		b.WriteString(strings.Repeat(`"`, n/2))
+		n = 0
+		if i < len(s) {
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
+}
+
 // controlEscaper escapes the line breaks and tabs of a text that is read
 // as the content of a JSON string.
 var controlEscaper = strings.NewReplacer("\n", `\n`, "\r", `\r`, "\t", `\t`)
@@ -506,43 +642,87 @@ func mayHoldFence(s string) bool {
 
 // stripThinking removes reasoning: every <think>…</think> block, and
 // everything before a closing tag that has no opening tag (the reasoning
-// began in the prompt template). Reasoning that is never closed is refused:
-// an object inside it, or next to it, is a draft, not a call. Each tag is
-// searched for once from where the last one of its kind was found, so the
-// cost is linear in len(s) however many tags it holds.
+// began in the prompt template). Only tags outside the JSON are tags: one
+// inside an object or array, or inside a string, is content of the value
+// ({'content': 'Use <think> here'}). Reasoning that is never closed is
+// refused: an object inside it, or next to it, is a draft, not a call.
+// Each tag is searched for once from where the last one of its kind was
+// found, and the text between tags is read once, so the cost is linear in
+// len(s) however many tags it holds.
 func stripThinking(s string) (string, bool, error) {
 	if !mayHoldThinkTag(s) {
 		return s, false, nil
 	}
 	var kept strings.Builder
+	var st nesting
 	stripped := false
-	pos := 0
+	pos, read := 0, 0 // s[:pos] is dealt with; st has read s[:read]
 	open, cl := findFrom(thinkOpen, s, 0), findFrom(thinkClose, s, 0)
 	for {
-		if open != nil && open[0] < pos {
-			open = findFrom(thinkOpen, s, pos)
+		if open != nil && open[0] < read {
+			open = findFrom(thinkOpen, s, read)
 		}
-		if cl != nil && cl[0] < pos {
-			cl = findFrom(thinkClose, s, pos)
+		if cl != nil && cl[0] < read {
+			cl = findFrom(thinkClose, s, read)
 		}
-		switch {
-		case cl != nil && (open == nil || cl[0] < open[0]):
+		tag, closing := open, cl != nil && (open == nil || cl[0] < open[0])
+		if closing {
+			tag = cl
+		}
+		if tag == nil {
+			kept.WriteString(s[pos:])
+			return kept.String(), stripped, nil
+		}
+		st.read(s[read:tag[0]])
+		read = tag[1]
+		if st.inside() {
+			continue // content of the value
+		}
+		if closing {
 			kept.Reset()
 			pos = cl[1]
-		case open != nil:
+		} else {
 			// cl, when there is one, starts after open: tags never overlap.
 			if cl == nil {
 				return "", false, malformed("the arguments end inside unfinished reasoning: a <think> block is never closed")
 			}
 			kept.WriteString(s[pos:open[0]])
 			pos = cl[1]
-		default:
-			kept.WriteString(s[pos:])
-			return kept.String(), stripped, nil
 		}
+		read, st = pos, nesting{}
 		stripped = true
 	}
 }
+
+// nesting follows the brackets and double-quoted strings of a text read
+// piece by piece, to tell whether a position is inside a JSON value.
+// Strings are followed inside brackets only (prose has quotes of its own).
+type nesting struct {
+	depth      int
+	inStr, esc bool
+}
+
+func (n *nesting) read(s string) {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case n.esc:
+			n.esc = false
+		case n.inStr && c == '\\':
+			n.esc = true
+		case n.inStr:
+			n.inStr = c != '"'
+		case c == '"' && n.depth > 0:
+			n.inStr = true
+		case c == '{' || c == '[':
+			n.depth++
+		case (c == '}' || c == ']') && n.depth > 0:
+			n.depth--
+		}
+	}
+}
+
+func (n *nesting) inside() bool { return n.depth > 0 || n.inStr }
 
 // findFrom returns the position in s of re's first match at or after
 // from, or nil. A nil result is final: no later search can match.

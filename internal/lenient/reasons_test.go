@@ -57,6 +57,11 @@ func TestEveryRefusalReasonIsCovered(t *testing.T) {
 		{`{"a": "x"// note`, "a comment touches a quote inside the string at byte 6", nil},
 		{`{"a": {"a": 1}`, "reads both as an unfinished stream and as a stream sent again", nil},
 		{`{'a': 1}`, "JSON repair is disabled", &Options{StripThinking: true}},
+		{`{"a": "x"\n y", "b": 1}`, "a quote inside the string at byte 6 is followed by a backslash", nil},
+		{`{"a": "5' 11"", "b": 1}`, "a string at byte 6 holds a doubled quote", nil},
+		{`{"a": 1}, "b": 2}`, "the text after the complete object continues it", nil},
+		{`{""a"": ""x"", "b": 1}`, "double some of their quotes (as CSV does) but not all", nil},
+		{`{"a": 1, "a": 2}`, `the key "a" is sent more than once, with different values`, nil},
 	}
 	var got []string
 	for _, tt := range tests {

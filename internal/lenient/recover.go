@@ -302,12 +302,12 @@ func (sc *scanner) unclosedKey(q byte) (done bool, err error) {
 }
 
 // keyCloses reports whether the ordinary reading of the key whose colon
-// (missing its closing quote q) is at s[k] may succeed: a quote q after
-// it could close the key (see closingHere), with an even
-// number of q before it, or, for a single quote, any number (an
-// apostrophe inside a single-quoted key is ordinary). A search that found
-// no such quote up to the end of the text is remembered, so that the text
-// is searched once (the scan stays linear).
+// (missing its closing quote q) is at s[k] may succeed: the first quote q
+// after the colon (an escaped one aside) could close the key (see
+// closingHere). The ordinary reading refuses a key whose quote does not
+// close it there (innerQuote), so no later quote matters. The search
+// stops at that quote, and a search that found none up to the end of the
+// text is remembered, so that the scan stays linear.
 func (sc *scanner) keyCloses(q byte, k int) bool {
 	s := sc.s
 	qi := 0
@@ -317,23 +317,15 @@ func (sc *scanner) keyCloses(q byte, k int) bool {
 	if k >= sc.noKeyClose[qi][0] && k < sc.noKeyClose[qi][1] {
 		return false
 	}
-	inner := 0
-	j := k + 1
-	for j < len(s) {
-		if s[j] != q {
+	for j := k + 1; j < len(s); j++ {
+		switch s[j] {
+		case '\\':
 			j++
-			continue
+		case q:
+			return closingHere(s, j+1, false, true)
 		}
-		if j+1 < len(s) && s[j+1] == q {
-			return true // a doubled quote: the reading is the ordinary one's
-		}
-		if closingHere(s, j+1, false, true) && (inner%2 == 0 || q == '\'') {
-			return true
-		}
-		inner++
-		j++
 	}
-	sc.noKeyClose[qi] = [2]int{k, j}
+	sc.noKeyClose[qi] = [2]int{k, len(s)}
 	return false
 }
 

@@ -114,7 +114,7 @@ func TestRepairClosesAKeyBeforeItsColon(t *testing.T) {
 		{"before an array", `{"picked: [3, 4]}`, `{"picked":[3,4]}`, UnclosedKey},
 		{"before more members", `{"k: 1, "m": 2}`, `{"k":1,"m":2}`, UnclosedKey},
 		{"before a string", `{"k: "v"}`, `{"k":"v"}`, UnclosedKey},
-		{"single quotes", `{'k: [1]}`, `{"k":[1]}`, UnclosedKey},
+		{"single quotes", `{'k: [1], 'm': 2}`, `{"k":[1],"m":2}`, UnclosedKey},
 		{"a later member", `{"a": 1, "k: true}`, `{"a":1,"k":true}`, UnclosedKey},
 	})
 	// A colon inside a key that closes: no repair.

@@ -686,6 +686,11 @@ func (sc *scanner) missingOpenQuote() (done bool, err error) {
 	}
 	s := sc.s
 	k := sc.i
+	if k > 0 && (s[k-1] < 0x20 && s[k-1] != '\n' && s[k-1] != '\r' || s[k-1] == '\\') {
+		// Next to a tab or other control character, or a backslash: an
+		// escape decoded once too often, not white space before a word.
+		return false, nil
+	}
 	defer func() {
 		if !done {
 			sc.noQuoteBefore = k
@@ -823,7 +828,9 @@ func closingHere(s string, j int, inArray, key bool) bool {
 		return k > j || touchingComment(s, k)
 	}
 	r, n := utf8.DecodeRuneInString(s[k:])
-	if !isQuote(r) {
+	if !isQuote(r) || k == j && inArray {
+		// Not a string, or, in an array, a quote right after this one
+		// (["5' 11"", …]): a doubled quote, not a missing comma.
 		return false
 	}
 	// Another string follows: a missing comma. In an array any string
@@ -950,17 +957,8 @@ func (sc *scanner) str(q rune) error {
 	b := &sc.out
 	start := b.Len()
 	b.WriteByte('"')
-	inner := 0       // unescaped quotes inside the value
-	touched := false // a comment touched a quote that did not close the value
+	inner := 0 // unescaped quotes inside the value
 	cut := func() error {
-		if touched {
-			return malformed("a comment touches a quote inside the string at byte %d, and whether the quote ends the string is ambiguous", sc.i)
-		}
-		if keyPos && inner > 0 {
-			// {"a" b}: the key's quote did not close it, since no colon
-			// follows; the text is not cut inside the key.
-			return malformed("a key at byte %d is not followed by a colon and a value (or holds an unescaped quote)", sc.i)
-		}
 		if keyPos {
 			return malformed("the argument string was cut off inside a key")
 		}
@@ -1059,8 +1057,8 @@ func (sc *scanner) str(q rune) error {
 					sc.endString(start, i+n, keyPos)
 					return nil
 				}
-				if j := i + n; j < len(s) && (s[j] == '#' || strings.HasPrefix(s[j:], "//") || strings.HasPrefix(s[j:], "/*")) {
-					touched = true
+				if err := sc.innerQuote(s, i, n, r, q, keyPos, pairsInner); err != nil {
+					return err
 				}
 				// An unescaped quote inside the value: it closes an inner
 				// quote when the string's closing quote follows right
@@ -1089,10 +1087,42 @@ func (sc *scanner) str(q rune) error {
 	}
 }
 
+// innerQuote refuses a quote r at s[i:i+n], which could close the string
+// opened by q but does not end it here, when reading it as a character of
+// the string is one guess among others:
+//
+//   - in a key: a key's quote not followed by a colon, or a key holding
+//     an unescaped quote;
+//   - a comment touches it ("x"// note): the comment may end the string;
+//   - a backslash follows it ("x"\n): white space escaped once too often
+//     between tokens, or an escape inside the string;
+//   - the same quote follows it ("5' 11"", "x""), unless it closes an
+//     inner quote right before the string's end ("say "hi""): a doubled
+//     quote is a typo, CSV-style quoting or an unescaped quote at the end
+//     of the value.
+func (sc *scanner) innerQuote(s string, i, n int, r, q rune, keyPos, pairsInner bool) error {
+	j := i + n
+	switch {
+	case keyPos:
+		return malformed("a key at byte %d is not followed by a colon and a value (or holds an unescaped quote)", sc.i)
+	case j < len(s) && (s[j] == '#' || strings.HasPrefix(s[j:], "//") || strings.HasPrefix(s[j:], "/*")):
+		return malformed("a comment touches a quote inside the string at byte %d, and whether the quote ends the string is ambiguous", sc.i)
+	case j < len(s) && s[j] == '\\':
+		return malformed("a quote inside the string at byte %d is followed by a backslash, and whether the quote ends the string is ambiguous", sc.i)
+	case !pairsInner && strings.HasPrefix(s[j:], string(r)):
+		return malformed("a string at byte %d holds a doubled quote, and whether it ends the string is ambiguous", sc.i)
+	}
+	return nil
+}
+
 // isMark reports whether the quote at s[i] follows a digit: an inch or
-// second mark (27" monitor, 5' 11").
+// second mark (27" monitor, 5' 11"). The last digit of a \u escape is not
+// one.
 func isMark(s string, i int) bool {
-	return i > 0 && s[i-1] >= '0' && s[i-1] <= '9'
+	if i == 0 || s[i-1] < '0' || s[i-1] > '9' {
+		return false
+	}
+	return !(i >= 6 && s[i-6] == '\\' && s[i-5] == 'u' && isHex(s[i-4]) && isHex(s[i-3]) && isHex(s[i-2]))
 }
 
 // plusAhead reports whether s[j:], the text after a closing quote, starts

@@ -1,0 +1,143 @@
+// Command soundsweep is the deterministic sweep of the repair stage's
+// soundness oracle (package faultinject): it generates valid argument
+// objects (random ones, and values of the corpus's tool schemas when the
+// corpus file is there), breaks each with every fault operator at every
+// position and with random pairs of operators, runs every broken text
+// through a real node with a {"type":"object"} tool, and prints a table
+// per operator: broken texts, repaired to the original, refused, the two
+// documented exceptions, and different (the goal is 0).
+//
+//	go run ./internal/cmd/soundsweep -n 1000000
+//
+// It exits with status 1 when any value reached the tool different.
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/saidex/saidex-go/internal/corpusfile"
+	"github.com/saidex/saidex-go/internal/faultinject"
+)
+
+func main() {
+	n := flag.Int("n", 1_000_000, "mutations to run, at least")
+	seed := flag.Uint64("seed", 1, "seed of the first object")
+	pairs := flag.Int("pairs", 150, "random pairs of operators per object")
+	corpus := flag.String("corpus", "../shared/corpus/dev.jsonl", "corpus file whose tool schemas generate values (skipped when absent)")
+	workers := flag.Int("workers", runtime.GOMAXPROCS(0), "parallel workers")
+	examples := flag.Bool("examples", true, "print examples of values that reached the tool different")
+	flag.Parse()
+
+	schemas := loadSchemas(*corpus)
+	start := time.Now()
+	total := faultinject.NewTally()
+	var mu sync.Mutex
+	var next uint64 = *seed
+	done := 0
+	var wg sync.WaitGroup
+	for w := 0; w < *workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			repair, err := faultinject.NodeRepairer()
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(2)
+			}
+			for {
+				mu.Lock()
+				if done >= *n {
+					mu.Unlock()
+					return
+				}
+				s := next
+				next++
+				mu.Unlock()
+				t := faultinject.NewTally()
+				faultinject.Check(faultinject.NewGen(s, schemas), repair, *pairs, t)
+				mu.Lock()
+				total.Merge(t)
+				done += count(t)
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	print(total, elapsed, next-*seed, len(schemas))
+	if *examples {
+		printExamples(total)
+	}
+	if total.Count("", faultinject.Different) > 0 {
+		os.Exit(1)
+	}
+}
+
+func count(t *faultinject.Tally) int {
+	n := 0
+	for _, o := range faultinject.Outcomes {
+		n += t.Count("", o)
+	}
+	return n
+}
+
+func loadSchemas(path string) []map[string]any {
+	cases, err := corpusfile.Load(path)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "soundsweep: no corpus schemas (%v); random objects only\n", err)
+		return nil
+	}
+	var out []map[string]any
+	for _, c := range cases {
+		var s map[string]any
+		if json.Unmarshal(c.Tool.Parameters, &s) == nil && s != nil {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func print(t *faultinject.Tally, elapsed time.Duration, objects uint64, schemas int) {
+	ops := make([]string, 0, len(t.Counts))
+	for op := range t.Counts {
+		ops = append(ops, op)
+	}
+	sort.Strings(ops)
+	fmt.Printf("soundsweep: %d objects (%d corpus schemas), %s\n\n", objects, schemas, elapsed.Round(time.Millisecond))
+	fmt.Printf("| %-24s | %9s | %9s | %9s | %9s | %9s | %9s | %9s |\n", "operator", "mutations", "broken", "original", "refused", "truncated", "closed_end", "different")
+	fmt.Printf("|%s|%s|%s|%s|%s|%s|%s|%s|\n", strings.Repeat("-", 26), strings.Repeat("-", 11), strings.Repeat("-", 11), strings.Repeat("-", 11), strings.Repeat("-", 11), strings.Repeat("-", 11), strings.Repeat("-", 11), strings.Repeat("-", 11))
+	row := func(name, op string) {
+		all := 0
+		for _, o := range faultinject.Outcomes {
+			all += t.Count(op, o)
+		}
+		c := func(o faultinject.Outcome) int { return t.Count(op, o) }
+		fmt.Printf("| %-24s | %9d | %9d | %9d | %9d | %9d | %9d | %9d |\n", name, all, all-c(faultinject.Unbroken),
+			c(faultinject.Original), c(faultinject.Refused), c(faultinject.Truncated), c(faultinject.ClosedAtEnd), c(faultinject.Different))
+	}
+	for _, op := range ops {
+		row(op, op)
+	}
+	row("total", "")
+}
+
+func printExamples(t *faultinject.Tally) {
+	ops := make([]string, 0, len(t.Examples))
+	for op := range t.Examples {
+		ops = append(ops, op)
+	}
+	sort.Strings(ops)
+	for _, op := range ops {
+		for _, ex := range t.Examples[op] {
+			fmt.Printf("\n%s:\n  original: %q\n  sent:     %q\n  tool got: %s\n", ex.Op, ex.Original, ex.Text, ex.Args)
+		}
+	}
+}

@@ -1,0 +1,236 @@
+package faultinject
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The generator's texts are valid JSON that decodes to the generated
+// value, and each token's span is what its kind says.
+func TestEncodeWritesTheGeneratedValue(t *testing.T) {
+	for seed := uint64(0); seed < 500; seed++ {
+		g := NewGen(seed, nil)
+		o := g.Object()
+		tx := Encode(o, g.RandomLayout())
+		if !json.Valid([]byte(tx.S)) {
+			t.Fatalf("seed %d: invalid JSON %q", seed, tx.S)
+		}
+		v, err := DecodeOrdered(tx.S)
+		if err != nil || !Equal(v, o) {
+			t.Fatalf("seed %d: %q decodes to %v (%v), want %v", seed, tx.S, v, err, o)
+		}
+		for i, k := range tx.Toks {
+			span := tx.S[k.Start:k.End]
+			switch k.Kind {
+			case TokKey, TokString:
+				var s string
+				if json.Unmarshal([]byte(span), &s) != nil {
+					t.Fatalf("seed %d: token %d %q is not a JSON string", seed, i, span)
+				}
+			case TokOpenObject, TokOpenArray:
+				if tx.Toks[k.Match].Match != i {
+					t.Fatalf("seed %d: bracket %d does not match", seed, i)
+				}
+			}
+		}
+	}
+}
+
+// The generator makes the values repair must keep: nested containers,
+// empty ones, strings holding quotes, braces, comments, reasoning tags and
+// non-ASCII characters, numbers of every form, pretty and compact texts.
+func TestGeneratorCoversTheHardValues(t *testing.T) {
+	var all strings.Builder
+	for seed := uint64(0); seed < 300; seed++ {
+		g := NewGen(seed, nil)
+		all.WriteString(Encode(g.Object(), g.RandomLayout()).S)
+	}
+	s := all.String()
+	for _, want := range []string{`\"`, "'", `\\`, `\n`, "{}", "[]", `""`, "//", "#", "<think>", "😀", `\u`, "1e-3", "-0.25", "\n  ", "[{", ": {"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("no generated text holds %q", want)
+		}
+	}
+}
+
+// Values of a schema: required properties always, enums from the list.
+func TestGeneratorFollowsASchema(t *testing.T) {
+	schema := map[string]any{"type": "object", "required": []any{"zhost"}, "properties": map[string]any{
+		"zhost": map[string]any{"type": "string"},
+		"zport": map[string]any{"type": "integer"},
+		"zmode": map[string]any{"enum": []any{"a", "b"}},
+	}}
+	for seed := uint64(0); seed < 100; seed++ {
+		g := NewGen(seed, []map[string]any{schema})
+		for range 4 {
+			o := g.Object()
+			keys := map[string]Value{}
+			for _, m := range o {
+				keys[m.Key] = m.Val
+			}
+			_, host := keys["zhost"]
+			_, port := keys["zport"]
+			_, mode := keys["zmode"]
+			if (port || mode) && !host {
+				t.Fatalf("schema value without its required property: %v", o)
+			}
+			if v, ok := keys["zmode"]; ok && v != String("a") && v != String("b") {
+				t.Fatalf("mode %v is not in the enum", v)
+			}
+		}
+	}
+}
+
+func TestGeneratorIsDeterministic(t *testing.T) {
+	a, b := NewGen(7, nil), NewGen(7, nil)
+	for range 20 {
+		ta, tb := Encode(a.Object(), a.RandomLayout()), Encode(b.Object(), b.RandomLayout())
+		if ta.S != tb.S {
+			t.Fatalf("same seed, texts %q and %q", ta.S, tb.S)
+		}
+	}
+}
+
+func texts(ms []Mutation) []string {
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = m.Text
+	}
+	return out
+}
+
+// Each operator makes the faults it names, at every position.
+func TestOperatorsMakeTheirFaults(t *testing.T) {
+	tx := Encode(Object{{"a", Number("1")}, {"b", Array{String("x"), Literal("null")}}}, Layout{})
+	if tx.S != `{"a":1,"b":["x",null]}` {
+		t.Fatalf("text %q", tx.S)
+	}
+	g := NewGen(1, nil)
+	tests := []struct {
+		op   string
+		want []string
+	}{
+		{"quote_style", []string{`{'a':1,"b":["x",null]}`, `{"a":1,"b":[“x”,null]}`}},
+		{"unquoted", []string{`{a:1,"b":["x",null]}`, `{"a":1,"b":[x,null]}`}},
+		{"comma", []string{`{"a":1"b":["x",null]}`, `{"a":1,,"b":["x",null]}`, `{"a":1,"b":["x",null],}`, `{,"a":1,"b":["x",null]}`}},
+		{"colon", []string{`{"a"1,"b":["x",null]}`, `{"a"::1,"b":["x",null]}`}},
+		{"quote", []string{`{a":1,"b":["x",null]}`, `{"a:1,"b":["x",null]}`, `{"a":1,"b":["x",null]"}`}},
+		{"stray_brace", []string{`{"a":1,{"b":["x",null]}`, `{"a":1},"b":["x",null]}`}},
+		{"premature_closer", []string{`{"a":1},"b":["x",null]}`, `{"a":1,"b":["x"],null]}`}},
+		{"dropped_closer", []string{`{"a":1,"b":["x",null}`, `{"a":1,"b":["x",null]`}},
+		{"swapped_closer", []string{`{"a":1,"b":["x",null}}`, `{"a":1,"b":["x",null]]`}},
+		{"comment", []string{`{"a":1 // note,"b":["x",null]}`, `{"a":1,/* note */"b":["x",null]}`, "{\"a\":1,\"b\":[\"x\" # note\n,null]}"}},
+		{"escaped_space", []string{`{\n"a":1,"b":["x",null]}`}},
+		{"py_js_literal", []string{`{"a":1,"b":["x",None]}`, `{"a":1,"b":["x",undefined]}`}},
+		{"repeated_key", []string{`{"a":1,"a":1,"b":["x",null]}`, `{"a":1,"a":"other","b":["x",null]}`}},
+		{"around", []string{"```json\n" + tx.S + "\n```", "<|python_tag|>" + tx.S + "<|eom_id|>"}},
+		{"double_encoded", []string{`"{\"a\":1,\"b\":[\"x\",null]}"`, `{\"a\":1,\"b\":[\"x\",null]}`}},
+		{"repeated_object", []string{tx.S + tx.S, tx.S + "\n" + tx.S}},
+		{"csv_quotes", []string{`{""a"":1,""b"":[""x"",null]}`, `"{""a"":1,""b"":[""x"",null]}"`}},
+		{"cut", []string{`{"a":1,"b":["x"`, `{`, tx.S[:len(tx.S)-1]}},
+		{"escape", nil}, // below
+	}
+	for _, tt := range tests {
+		op, ok := OpByName(tt.op)
+		if !ok {
+			t.Fatalf("no operator %s", tt.op)
+		}
+		got := texts(op.Singles(tx, g.Rand()))
+		for _, w := range tt.want {
+			if !slices.Contains(got, w) {
+				t.Errorf("%s: no mutation %q among %d", tt.op, w, len(got))
+			}
+		}
+		for _, s := range got {
+			if s == tx.S {
+				t.Errorf("%s: a mutation is the original text", tt.op)
+			}
+		}
+	}
+	esc, _ := OpByName("escape")
+	tx2 := Encode(Object{{"a", String("x\ny\t\\/")}}, Layout{EscapeSlash: true})
+	got := texts(esc.Singles(tx2, g.Rand()))
+	for _, w := range []string{"{\"a\":\"x\ny\\t\\\\\\/\"}", `{"a":"x\ny\t\\/"}`, "{\"a\":\"x\\ny\t\\\\\\/\"}"} {
+		if !slices.Contains(got, w) {
+			t.Errorf("escape: no mutation %q among %q", w, got)
+		}
+	}
+	// Every operator is tested above.
+	for _, op := range Ops {
+		if !slices.ContainsFunc(tests, func(tt struct {
+			op   string
+			want []string
+		}) bool {
+			return tt.op == op.Name
+		}) {
+			t.Errorf("operator %s has no test", op.Name)
+		}
+	}
+}
+
+// Pairs apply two faults, at different positions.
+func TestPairsApplyBothFaults(t *testing.T) {
+	tx := Encode(Object{{"a", Number("1")}, {"b", String("x")}, {"c", Literal("true")}}, Layout{})
+	g := NewGen(1, nil)
+	colon, _ := OpByName("colon")
+	fence, _ := OpByName("around")
+	cut, _ := OpByName("cut")
+	for range 50 {
+		singles := texts(colon.Singles(tx, g.Rand()))
+		m, ok := Pair(tx, colon, colon, g.Rand())
+		if !ok || m.Text == tx.S || slices.Contains(singles, m.Text) || m.Op != "colon+colon" {
+			t.Fatalf("colon+colon: %+v", m)
+		}
+		m, ok = Pair(tx, fence, colon, g.Rand())
+		if !ok || strings.Contains(m.Text, tx.S) || len(m.Text) <= len(tx.S)+2 {
+			t.Fatalf("around+colon: %+v", m)
+		}
+		m, ok = Pair(tx, colon, cut, g.Rand())
+		if !ok || !m.Cut || !m.DroppedCloser || len(m.Text) >= len(tx.S)+2 {
+			t.Fatalf("colon+cut: %+v", m)
+		}
+	}
+}
+
+func TestClassify(t *testing.T) {
+	orig := Object{{"a", Number("1")}, {"b", Object{{"c", String("x")}, {"d", Number("2")}}}, {"e", Literal("true")}}
+	tests := []struct {
+		name string
+		m    Mutation
+		args string
+		ok   bool
+		want Outcome
+	}{
+		{"repaired", Mutation{Text: `{'a':1}`}, `{"e":true,"b":{"d":2,"c":"x"},"a":1}`, true, Original},
+		{"refused", Mutation{Text: `{'a':1}`}, "", false, Refused},
+		{"unbroken", Mutation{Text: `{"a": 2}`}, `{"a": 2}`, true, Unbroken},
+		{"a number written otherwise", Mutation{Text: `{'a':1}`}, `{"a":1.0,"b":{"c":"x","d":2},"e":true}`, true, Different},
+		{"a member lost", Mutation{Text: `{"a":1}, "b": {}}`}, `{"a":1}`, true, Different},
+		{"repeated names reach the tool", Mutation{Text: `{'a':1}`}, `{"a":1,"a":1,"b":{"c":"x","d":2},"e":true}`, true, Different},
+		{"cut after a complete value", Mutation{Text: `{"a":1,"b":{"c":"x"`, Cut: true}, `{"a":1,"b":{"c":"x"}}`, true, Truncated},
+		{"the same, not cut", Mutation{Text: `{"a":1,"b":{"c":"x"`}, `{"a":1,"b":{"c":"x"}}`, true, Different},
+		{"cut, but a value changed", Mutation{Text: `{"a":1,"b":{"c":"y"`, Cut: true}, `{"a":1,"b":{"c":"y"}}`, true, Different},
+		{"cut after an opener", Mutation{Text: `{"a":1,"b":{`, Cut: true}, `{"a":1,"b":{}}`, true, Different},
+		{"closers added at the end", Mutation{Text: `{"a":1,"b":{"c":"x","d":2,"e":true}`, DroppedCloser: true}, `{"a":1,"b":{"c":"x","d":2,"e":true}}`, true, ClosedAtEnd},
+		{"closers added elsewhere", Mutation{Text: `{"a":1,"b":{"c":"x","d":2,"e":true}`, DroppedCloser: true}, `{"a":1,"b":{"c":"x"},"d":2,"e":true}`, true, Different},
+		{"not JSON", Mutation{Text: `{'a':1}`}, `{a:1}`, true, Different},
+	}
+	for _, tt := range tests {
+		if got := Classify(orig, tt.m, tt.args, tt.ok); got != tt.want {
+			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestTallyMerges(t *testing.T) {
+	a, b := NewTally(), NewTally()
+	a.Add("x", Original, Example{})
+	b.Add("x", Different, Example{Text: "t"})
+	b.Add("y", Refused, Example{})
+	a.Merge(b)
+	if a.Count("x", Original) != 1 || a.Count("x", Different) != 1 || a.Count("", Refused) != 1 || len(a.Examples["x"]) != 1 {
+		t.Fatalf("merged %+v", a.Counts)
+	}
+}

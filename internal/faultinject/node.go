@@ -1,0 +1,98 @@
+package faultinject
+
+import (
+	"context"
+	"strings"
+
+	saidex "github.com/saidex/saidex-go"
+	"github.com/tmc/langchaingo/llms"
+	"github.com/tmc/langchaingo/tools"
+)
+
+// recorder is a tool that keeps the input it was called with.
+type recorder struct {
+	input  string
+	called bool
+}
+
+func (r *recorder) Name() string        { return "t" }
+func (r *recorder) Description() string { return "records its input" }
+func (r *recorder) Call(_ context.Context, input string) (string, error) {
+	r.input, r.called = input, true
+	return "ok", nil
+}
+
+// NodeRepairer returns a Repairer that runs each text as the arguments of
+// one call through a real [saidex.ToolNode] (default options), whose one
+// tool has the schema {"type":"object"}, and returns what that tool
+// received. The Repairer is for one goroutine at a time.
+func NodeRepairer(opts ...saidex.Option) (Repairer, error) {
+	rec := &recorder{}
+	node, err := saidex.NewToolNode([]tools.Tool{saidex.ToolWithSchema(rec, map[string]any{"type": "object"})}, opts...)
+	if err != nil {
+		return nil, err
+	}
+	human := llms.TextParts(llms.ChatMessageTypeHuman, "go")
+	ctx := context.Background()
+	return func(raw string) (string, bool) {
+		rec.input, rec.called = "", false
+		msgs := []llms.MessageContent{human, {Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{
+			llms.ToolCall{ID: "c1", Type: "function", FunctionCall: &llms.FunctionCall{Name: "t", Arguments: raw}},
+		}}}
+		if _, err := node.Run(ctx, msgs); err != nil {
+			return "", false
+		}
+		return rec.input, rec.called
+	}, nil
+}
+
+// Check generates the mutations of one object (every single mutation by
+// every operator, and pairs random pairs) and counts, in tally, what
+// repair made of each.
+func Check(g *Gen, repair Repairer, pairs int, tally *Tally) {
+	o := g.Object()
+	t := Encode(o, g.RandomLayout())
+	orig, _ := DecodeOrdered(t.S) // the value as the tool would read the original
+	run := func(m Mutation) {
+		args, ok := repair(m.Text)
+		out := Classify(orig, m, args, ok)
+		row := m.Op
+		if a, _, isPair := strings.Cut(m.Op, "+"); isPair {
+			row = "pair:" + a // pairs are counted by their first operator
+		}
+		tally.Add(row, out, Example{Op: m.Op, Original: t.S, Text: m.Text, Args: args})
+	}
+	for _, op := range Ops {
+		for _, m := range op.Singles(t, g.Rand()) {
+			run(m)
+		}
+	}
+	r := g.Rand()
+	for n := 0; n < pairs; n++ {
+		a, b := Ops[r.IntN(len(Ops))], Ops[r.IntN(len(Ops))]
+		if m, ok := Pair(t, a, b, r); ok {
+			run(m)
+		}
+	}
+}
+
+// Pick returns one mutation, chosen by its arguments, for a fuzz target:
+// the object of seed in its layout, and the single mutation number pos of
+// operator number op (each modulo the counts there are), or, with pair, a
+// random pair of operators op and op2. orig is the object's value as its
+// text decodes. ok is false when there is no such mutation.
+func Pick(seed uint64, op, op2 uint8, pos uint16, pair bool) (orig Value, m Mutation, ok bool) {
+	g := NewGen(seed, nil)
+	t := Encode(g.Object(), g.RandomLayout())
+	orig, _ = DecodeOrdered(t.S)
+	a := Ops[int(op)%len(Ops)]
+	if pair {
+		m, ok = Pair(t, a, Ops[int(op2)%len(Ops)], g.Rand())
+		return orig, m, ok
+	}
+	ms := a.Singles(t, g.Rand())
+	if len(ms) == 0 {
+		return orig, Mutation{}, false
+	}
+	return orig, ms[int(pos)%len(ms)], true
+}

@@ -1,0 +1,525 @@
+package faultinject
+
+import (
+	"math/rand/v2"
+	"strings"
+)
+
+// Mutation is a broken text made from a valid one.
+type Mutation struct {
+	Op   string // the operator, or "a+b" for a pair
+	Text string
+	// Cut: the text was cut at a byte, so the first exception (a text cut
+	// right after a complete value, closed) may apply.
+	Cut bool
+	// DroppedCloser: a closing bracket was dropped, so the second
+	// exception (closers missing at the end added at the end) may apply.
+	DroppedCloser bool
+}
+
+// edit replaces t.S[start:end] with repl.
+type edit struct {
+	start, end int
+	repl       string
+	dropCloser bool
+}
+
+// Op is a fault operator. A local operator proposes edits at every
+// position where its fault makes sense; a global one transforms the whole
+// text.
+type Op struct {
+	Name   string
+	edits  func(t Text) []edit
+	global func(s string, r *rand.Rand, all bool) []string // all: every variant (else one, for pairs)
+	cut    bool
+}
+
+// Local reports whether o edits the text at positions (else it
+// transforms the whole text).
+func (o Op) Local() bool { return o.edits != nil }
+
+// Ops are the fault operators.
+var Ops = []Op{
+	{Name: "quote_style", edits: quoteStyle},
+	{Name: "unquoted", edits: unquoted},
+	{Name: "comma", edits: commas},
+	{Name: "colon", edits: colons},
+	{Name: "quote", edits: quotes},
+	{Name: "escape", edits: escapes},
+	{Name: "stray_brace", edits: strayBraces},
+	{Name: "premature_closer", edits: prematureClosers},
+	{Name: "dropped_closer", edits: droppedClosers},
+	{Name: "swapped_closer", edits: swappedClosers},
+	{Name: "comment", edits: comments},
+	{Name: "escaped_space", edits: escapedSpace},
+	{Name: "py_js_literal", edits: literals},
+	{Name: "repeated_key", edits: repeatedKeys},
+	{Name: "around", global: around},
+	{Name: "double_encoded", global: doubleEncoded},
+	{Name: "repeated_object", global: repeatedObject},
+	{Name: "csv_quotes", global: csvQuotes},
+	{Name: "cut", global: cutText, cut: true},
+}
+
+// OpByName returns the operator named name.
+func OpByName(name string) (Op, bool) {
+	for _, o := range Ops {
+		if o.Name == name {
+			return o, true
+		}
+	}
+	return Op{}, false
+}
+
+func apply(s string, es ...edit) string {
+	var b strings.Builder
+	pos := 0
+	for _, e := range es {
+		b.WriteString(s[pos:e.start])
+		b.WriteString(e.repl)
+		pos = e.end
+	}
+	b.WriteString(s[pos:])
+	return b.String()
+}
+
+// Singles returns every single mutation of t by o.
+func (o Op) Singles(t Text, r *rand.Rand) []Mutation {
+	var out []Mutation
+	if o.Local() {
+		for _, e := range o.edits(t) {
+			out = append(out, Mutation{Op: o.Name, Text: apply(t.S, e), DroppedCloser: e.dropCloser})
+		}
+		return out
+	}
+	for _, s := range o.global(t.S, r, true) {
+		out = append(out, Mutation{Op: o.Name, Text: s, Cut: o.cut, DroppedCloser: o.cut})
+	}
+	return out
+}
+
+// Pair returns a mutation of t by a and then b (b's edit elsewhere in the
+// text when both are local; b applied to the whole text when b is
+// global), chosen with r, and false when a and b have no such pair here.
+func Pair(t Text, a, b Op, r *rand.Rand) (Mutation, bool) {
+	m := Mutation{Op: a.Name + "+" + b.Name}
+	if !a.Local() && b.Local() {
+		a, b = b, a // the edit first, then the whole text
+	}
+	s := t.S
+	if a.Local() {
+		ea := a.edits(t)
+		if len(ea) == 0 {
+			return Mutation{}, false
+		}
+		e1 := ea[r.IntN(len(ea))]
+		m.DroppedCloser = e1.dropCloser
+		if b.Local() {
+			var ok []edit // b's edits apart from e1
+			for _, e := range b.edits(t) {
+				if (e.end <= e1.start || e.start >= e1.end) && e.start != e1.start {
+					ok = append(ok, e)
+				}
+			}
+			if len(ok) == 0 {
+				return Mutation{}, false
+			}
+			e2 := ok[r.IntN(len(ok))]
+			if e2.start < e1.start {
+				e1, e2 = e2, e1
+			}
+			m.Text = apply(s, e1, e2)
+			m.DroppedCloser = e1.dropCloser || e2.dropCloser
+			return m, true
+		}
+		s = apply(s, e1)
+	} else {
+		outs := a.global(s, r, false)
+		if len(outs) == 0 {
+			return Mutation{}, false
+		}
+		s = outs[0]
+		m.Cut = a.cut
+	}
+	outs := b.global(s, r, false)
+	if len(outs) == 0 {
+		return Mutation{}, false
+	}
+	m.Text = outs[0]
+	m.Cut = m.Cut || b.cut
+	m.DroppedCloser = m.DroppedCloser || m.Cut
+	return m, true
+}
+
+// gaps returns the positions between tokens (after each token but the
+// last, and before each but the first), each once.
+func gaps(t Text) []int {
+	var out []int
+	seen := map[int]bool{}
+	for i, k := range t.Toks {
+		if i > 0 && !seen[k.Start] {
+			seen[k.Start] = true
+			out = append(out, k.Start)
+		}
+		if i < len(t.Toks)-1 && !seen[k.End] {
+			seen[k.End] = true
+			out = append(out, k.End)
+		}
+	}
+	return out
+}
+
+func isStr(k Tok) bool { return k.Kind == TokKey || k.Kind == TokString }
+
+// walkContent calls f for each character of the JSON string content c
+// (its escapes as written), with the escape (or the character) as written.
+func walkContent(c string, f func(i int, piece string)) {
+	for i := 0; i < len(c); {
+		n := 1
+		if c[i] == '\\' {
+			n = 2
+			if i+1 < len(c) && c[i+1] == 'u' {
+				n = 6
+			}
+		}
+		n = min(n, len(c)-i)
+		f(i, c[i:i+n])
+		i += n
+	}
+}
+
+// quoteStyle: a string (key or value) in single quotes, with its
+// apostrophes escaped or not, or in typographic quotes.
+func quoteStyle(t Text) []edit {
+	var out []edit
+	for _, k := range t.Toks {
+		if !isStr(k) {
+			continue
+		}
+		c := t.S[k.Start+1 : k.End-1]
+		var esc, raw strings.Builder
+		walkContent(c, func(_ int, p string) {
+			switch p {
+			case `\"`:
+				esc.WriteString(`"`)
+				raw.WriteString(`"`)
+			case "'":
+				esc.WriteString(`\'`)
+				raw.WriteString(`'`)
+			default:
+				esc.WriteString(p)
+				raw.WriteString(p)
+			}
+		})
+		out = append(out, edit{k.Start, k.End, "'" + esc.String() + "'", false})
+		if strings.Contains(c, "'") {
+			out = append(out, edit{k.Start, k.End, "'" + raw.String() + "'", false})
+		}
+		out = append(out, edit{k.Start, k.End, "“" + c + "”", false})
+	}
+	return out
+}
+
+// unquoted: a key or a string value without its quotes.
+func unquoted(t Text) []edit {
+	var out []edit
+	for _, k := range t.Toks {
+		if isStr(k) {
+			out = append(out, edit{k.Start, k.End, t.S[k.Start+1 : k.End-1], false})
+		}
+	}
+	return out
+}
+
+// commas: a comma dropped or doubled, or one inserted after an opening
+// bracket, before a closing one, or after a colon.
+func commas(t Text) []edit {
+	var out []edit
+	for _, k := range t.Toks {
+		switch k.Kind {
+		case TokComma:
+			out = append(out, edit{k.Start, k.End, "", false}, edit{k.Start, k.End, ",,", false})
+		case TokOpenObject, TokOpenArray, TokColon:
+			out = append(out, edit{k.End, k.End, ",", false})
+		case TokCloseObject, TokCloseArray:
+			out = append(out, edit{k.Start, k.Start, ",", false})
+		}
+	}
+	return out
+}
+
+// colons: a colon dropped or doubled, or one inserted after a value in an
+// object.
+func colons(t Text) []edit {
+	var out []edit
+	for i, k := range t.Toks {
+		switch {
+		case k.Kind == TokColon:
+			out = append(out, edit{k.Start, k.End, "", false}, edit{k.Start, k.End, "::", false})
+		case i+1 < len(t.Toks) && t.Toks[i+1].Kind == TokComma && k.Parent >= 0 && t.Toks[k.Parent].Kind == TokOpenObject:
+			out = append(out, edit{k.End, k.End, ":", false})
+		}
+	}
+	return out
+}
+
+// quotes: a string's opening or closing quote dropped or doubled, a quote
+// inserted between tokens, an escaped inner quote written bare.
+func quotes(t Text) []edit {
+	var out []edit
+	for _, k := range t.Toks {
+		if !isStr(k) {
+			continue
+		}
+		out = append(out, edit{k.Start, k.Start + 1, "", false}, edit{k.End - 1, k.End, "", false},
+			edit{k.Start, k.Start, `"`, false}, edit{k.End, k.End, `"`, false})
+		c := t.S[k.Start+1 : k.End-1]
+		walkContent(c, func(i int, p string) {
+			if p == `\"` {
+				at := k.Start + 1 + i
+				out = append(out, edit{at, at + 2, `"`, false})
+			}
+		})
+	}
+	for _, g := range gaps(t) {
+		out = append(out, edit{g, g, `"`, false})
+	}
+	return out
+}
+
+// escapes: an escape in a string written as the character it stands for
+// (a literal line break or tab, a lone backslash, a bare slash).
+func escapes(t Text) []edit {
+	var out []edit
+	for _, k := range t.Toks {
+		if !isStr(k) {
+			continue
+		}
+		c := t.S[k.Start+1 : k.End-1]
+		walkContent(c, func(i int, p string) {
+			at := k.Start + 1 + i
+			switch p {
+			case `\n`:
+				out = append(out, edit{at, at + 2, "\n", false})
+			case `\t`:
+				out = append(out, edit{at, at + 2, "\t", false})
+			case `\r`:
+				out = append(out, edit{at, at + 2, "\r", false})
+			case `\\`:
+				out = append(out, edit{at, at + 2, `\`, false})
+			case `\/`:
+				out = append(out, edit{at, at + 2, `/`, false})
+			}
+		})
+	}
+	return out
+}
+
+// strayBraces: a '{' or '}' between tokens.
+func strayBraces(t Text) []edit {
+	var out []edit
+	for _, g := range gaps(t) {
+		out = append(out, edit{g, g, "{", false}, edit{g, g, "}", false})
+	}
+	return out
+}
+
+// prematureClosers: a container's closer written before its last members
+// (or items), which follow it.
+func prematureClosers(t Text) []edit {
+	var out []edit
+	for _, k := range t.Toks {
+		if k.Kind != TokComma {
+			continue
+		}
+		cl := "}"
+		if t.Toks[k.Parent].Kind == TokOpenArray {
+			cl = "]"
+		}
+		out = append(out, edit{k.Start, k.Start, cl, false})
+	}
+	return out
+}
+
+// droppedClosers: a closing bracket left out.
+func droppedClosers(t Text) []edit {
+	var out []edit
+	for _, k := range t.Toks {
+		if k.Kind == TokCloseObject || k.Kind == TokCloseArray {
+			out = append(out, edit{k.Start, k.End, "", true})
+		}
+	}
+	return out
+}
+
+// swappedClosers: '}' written for ']' or ']' for '}'.
+func swappedClosers(t Text) []edit {
+	var out []edit
+	for _, k := range t.Toks {
+		switch k.Kind {
+		case TokCloseObject:
+			out = append(out, edit{k.Start, k.End, "]", false})
+		case TokCloseArray:
+			out = append(out, edit{k.Start, k.End, "}", false})
+		}
+	}
+	return out
+}
+
+// commentForms are the comments inserted between tokens; the last has no
+// line break, so in a one-line text it runs to the end.
+var commentForms = []string{"/* note */", " /* it's {x} */ ", "// note\n", " # note\n", "// it's \"x\"\n", " // note"}
+
+// comments: a comment of each kind between tokens.
+func comments(t Text) []edit {
+	var out []edit
+	for _, g := range gaps(t) {
+		for _, c := range commentForms {
+			out = append(out, edit{g, g, c, false})
+		}
+	}
+	return out
+}
+
+// escapedSpace: an escaped line break or tab (backslash and letter)
+// between tokens, as a double-encoding stack writes white space.
+func escapedSpace(t Text) []edit {
+	var out []edit
+	for _, g := range gaps(t) {
+		out = append(out, edit{g, g, `\n`, false}, edit{g, g, `\n  `, false}, edit{g, g, `\t`, false})
+	}
+	return out
+}
+
+// literals: JSON literals as Python writes them, null as JavaScript's
+// undefined.
+func literals(t Text) []edit {
+	var out []edit
+	py := map[string]string{"true": "True", "false": "False", "null": "None"}
+	for _, k := range t.Toks {
+		if k.Kind != TokLiteral {
+			continue
+		}
+		lit := t.S[k.Start:k.End]
+		out = append(out, edit{k.Start, k.End, py[lit], false})
+		if lit == "null" {
+			out = append(out, edit{k.Start, k.End, "undefined", false})
+		}
+	}
+	return out
+}
+
+// memberEnd returns the end of the value of the member whose key is
+// t.Toks[i].
+func memberEnd(t Text, i int) int {
+	v := t.Toks[i+2] // key, colon, value
+	if v.Kind == TokOpenObject || v.Kind == TokOpenArray {
+		return t.Toks[v.Match].End
+	}
+	return v.End
+}
+
+// repeatedKeys: a member sent twice, with the same value or another one.
+func repeatedKeys(t Text) []edit {
+	var out []edit
+	for i, k := range t.Toks {
+		if k.Kind != TokKey {
+			continue
+		}
+		end := memberEnd(t, i)
+		member := t.S[k.Start:end]
+		val := t.S[t.Toks[i+2].Start:end]
+		other := `"other"`
+		if val == other {
+			other = "0"
+		}
+		out = append(out, edit{end, end, "," + member, false}, edit{end, end, "," + t.S[k.Start:k.End] + ":" + other, false})
+	}
+	return out
+}
+
+// Global operators.
+
+var prose = [][2]string{
+	{"Sure! Here are the arguments:\n", ""},
+	{"", "\nLet me know if you need anything else."},
+	{"Calling the tool for {city} now: ", " (done)"},
+	{"```json\n", "\n```"},
+	{"```\n", "```"},
+	{"<think>The user wants this; I could send {\"x\": 1}.</think>\n", ""},
+	{"</think>", ""},
+	{"<|python_tag|>", "<|eom_id|>"},
+	{"<tool_call>", "</tool_call>"},
+	{"[TOOL_CALLS]", ""},
+	{"Here you go: ```json\n", "\n``` Hope it helps."},
+}
+
+// around: prose, a fence, reasoning and template tokens around the text.
+func around(s string, r *rand.Rand, all bool) []string {
+	if !all {
+		p := prose[r.IntN(len(prose))]
+		return []string{p[0] + s + p[1]}
+	}
+	out := make([]string, len(prose))
+	for i, p := range prose {
+		out[i] = p[0] + s + p[1]
+	}
+	return out
+}
+
+// doubleEncoded: the text as a JSON string, once or twice, with its
+// escapes consistent or not, or with only its quotes escaped.
+func doubleEncoded(s string, r *rand.Rand, all bool) []string {
+	l := Layout{}
+	once := Quote(s, l)
+	out := []string{
+		once,
+		Quote(once, l),
+		`"` + strings.ReplaceAll(s, `"`, `\"`) + `"`, // inner escapes not doubled
+		once[1 : len(once)-1],                        // {\"a\": 1}
+		strings.ReplaceAll(s, `"`, `\"`),             // the same, inner escapes not doubled
+	}
+	if !all {
+		return out[r.IntN(len(out)):][:1]
+	}
+	return out
+}
+
+// repeatedObject: the object sent twice, or re-sent cumulatively.
+func repeatedObject(s string, r *rand.Rand, all bool) []string {
+	a, b := 1+r.IntN(max(1, len(s)-1)), 1+r.IntN(max(1, len(s)-1))
+	if a > b {
+		a, b = b, a
+	}
+	out := []string{s + s, s + "\n" + s, s + s[:a], s[:a] + s[:b] + s}
+	if !all {
+		return out[r.IntN(len(out)):][:1]
+	}
+	return out
+}
+
+// csvQuotes: every quote doubled, as CSV escapes them, with or without
+// quotes around the whole.
+func csvQuotes(s string, r *rand.Rand, all bool) []string {
+	d := strings.ReplaceAll(s, `"`, `""`)
+	out := []string{d, `"` + d + `"`}
+	if !all {
+		return out[r.IntN(len(out)):][:1]
+	}
+	return out
+}
+
+// cutText: the text cut at every byte (at one, for pairs).
+func cutText(s string, r *rand.Rand, all bool) []string {
+	if len(s) < 2 {
+		return nil
+	}
+	if !all {
+		return []string{s[:1+r.IntN(len(s)-1)]}
+	}
+	out := make([]string, 0, len(s)-1)
+	for p := 1; p < len(s); p++ {
+		out = append(out, s[:p])
+	}
+	return out
+}

@@ -1,0 +1,313 @@
+package faultinject
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+)
+
+// Outcome is what became of one mutation.
+type Outcome int
+
+// The outcomes. Only Different breaks the property.
+const (
+	// Unbroken: the mutation is still one object's JSON text, its names
+	// distinct (a fault that changed nothing, or changed a value validly):
+	// not a broken text, and not judged.
+	Unbroken Outcome = iota
+	Original         // the tool received a value equal to the original
+	Refused          // the call was refused
+	// Truncated: the first exception. The text was cut right after a
+	// complete value and closed; the tool received the original minus its
+	// trailing members.
+	Truncated
+	// ClosedAtEnd: the second exception. A closer was dropped, and the
+	// tool received the text with the closers missing at its end added
+	// there (which misreads the nesting when the dropped closer was
+	// inside).
+	ClosedAtEnd
+	// Different: the tool received any other value. The goal is none.
+	Different
+	numOutcomes
+)
+
+// Outcomes lists the outcomes in table order.
+var Outcomes = []Outcome{Unbroken, Original, Refused, Truncated, ClosedAtEnd, Different}
+
+// String returns the outcome's column name.
+func (o Outcome) String() string {
+	return [...]string{"unbroken", "original", "refused", "truncated", "closed_at_end", "different"}[o]
+}
+
+// Repairer runs raw as a tool call's arguments. It returns the text the
+// tool received, or ok false when the call was refused (the tool did not
+// run).
+type Repairer func(raw string) (args string, ok bool)
+
+// Classify judges what the tool received (args, or nothing when ok is
+// false) for mutation m of the valid object orig.
+func Classify(orig Value, m Mutation, args string, ok bool) Outcome {
+	if v, err := DecodeOrdered(m.Text); err == nil {
+		if _, isObj := v.(Object); isObj {
+			return Unbroken
+		}
+	}
+	if !ok {
+		return Refused
+	}
+	got, err := DecodeOrdered(args)
+	if err != nil {
+		return Different // not one JSON value, or repeated names
+	}
+	switch {
+	case Equal(orig, got):
+		return Original
+	case m.Cut && isTruncation(orig, got):
+		return Truncated
+	case m.DroppedCloser:
+		if v, err := DecodeOrdered(closeAtEnd(m.Text)); err == nil && Equal(v, got) {
+			return ClosedAtEnd
+		}
+	}
+	return Different
+}
+
+var errRepeated = errors.New("repeated name")
+
+// DecodeOrdered decodes one JSON text, members in order, numbers as
+// written. Repeated names in an object are an error.
+func DecodeOrdered(s string) (Value, error) {
+	d := json.NewDecoder(bytes.NewReader([]byte(s)))
+	d.UseNumber()
+	v, err := decodeValue(d)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := d.Token(); err != io.EOF {
+		return nil, errors.New("text after the value")
+	}
+	return v, nil
+}
+
+func decodeValue(d *json.Decoder) (Value, error) {
+	t, err := d.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch x := t.(type) {
+	case json.Delim:
+		switch x {
+		case '{':
+			o := Object{}
+			seen := map[string]bool{}
+			for d.More() {
+				kt, err := d.Token()
+				if err != nil {
+					return nil, err
+				}
+				k := kt.(string)
+				if seen[k] {
+					return nil, errRepeated
+				}
+				seen[k] = true
+				v, err := decodeValue(d)
+				if err != nil {
+					return nil, err
+				}
+				o = append(o, Member{k, v})
+			}
+			_, err := d.Token()
+			return o, err
+		case '[':
+			a := Array{}
+			for d.More() {
+				v, err := decodeValue(d)
+				if err != nil {
+					return nil, err
+				}
+				a = append(a, v)
+			}
+			_, err := d.Token()
+			return a, err
+		}
+	case string:
+		return String(x), nil
+	case json.Number:
+		return Number(x), nil
+	case bool:
+		if x {
+			return Literal("true"), nil
+		}
+		return Literal("false"), nil
+	case nil:
+		return Literal("null"), nil
+	}
+	return nil, errors.New("unexpected token")
+}
+
+// Equal reports whether a and b are the same JSON value: objects with the
+// same members in any order, numbers written the same.
+func Equal(a, b Value) bool {
+	switch x := a.(type) {
+	case Object:
+		y, ok := b.(Object)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for _, m := range x {
+			found := false
+			for _, n := range y {
+				if n.Key == m.Key {
+					found = Equal(m.Val, n.Val)
+					break
+				}
+			}
+			if !found {
+				return false
+			}
+		}
+		return true
+	case Array:
+		y, ok := b.(Array)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !Equal(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return a == b
+}
+
+// isTruncation reports whether got is orig minus trailing members: the
+// same kind of container, the members (or items) of got those of orig in
+// order, all but the last equal, the last a truncation in turn. A
+// container cut right after its opener (nothing complete in it) is not a
+// truncation.
+func isTruncation(orig, got Value) bool {
+	if Equal(orig, got) {
+		return true
+	}
+	switch x := orig.(type) {
+	case Object:
+		y, ok := got.(Object)
+		if !ok || len(y) > len(x) || len(y) == 0 {
+			return false
+		}
+		for i, m := range y {
+			if m.Key != x[i].Key {
+				return false
+			}
+			if i < len(y)-1 && !Equal(x[i].Val, m.Val) || i == len(y)-1 && !isTruncation(x[i].Val, m.Val) {
+				return false
+			}
+		}
+		return true
+	case Array:
+		y, ok := got.(Array)
+		if !ok || len(y) > len(x) || len(y) == 0 {
+			return false
+		}
+		for i := range y {
+			if i < len(y)-1 && !Equal(x[i], y[i]) || i == len(y)-1 && !isTruncation(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// closeAtEnd returns s with the closers of the brackets open at its end
+// added there (strings read as JSON strings).
+func closeAtEnd(s string) string {
+	var stack []byte
+	inStr := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case inStr && c == '\\':
+			i++
+		case c == '"':
+			inStr = !inStr
+		case inStr:
+		case c == '{':
+			stack = append(stack, '}')
+		case c == '[':
+			stack = append(stack, ']')
+		case (c == '}' || c == ']') && len(stack) > 0:
+			stack = stack[:len(stack)-1]
+		}
+	}
+	b := []byte(s)
+	for i := len(stack) - 1; i >= 0; i-- {
+		b = append(b, stack[i])
+	}
+	return string(b)
+}
+
+// Tally counts outcomes per operator.
+type Tally struct {
+	Counts map[string]*[numOutcomes]int
+	// Examples holds up to a few Different mutations per operator.
+	Examples map[string][]Example
+}
+
+// Example is a mutation whose value reached the tool different.
+type Example struct {
+	Op                   string // the operator, or "a+b" for a pair
+	Original, Text, Args string
+}
+
+// NewTally returns an empty tally.
+func NewTally() *Tally {
+	return &Tally{Counts: map[string]*[numOutcomes]int{}, Examples: map[string][]Example{}}
+}
+
+// Add counts one outcome of op.
+func (t *Tally) Add(op string, o Outcome, ex Example) {
+	c := t.Counts[op]
+	if c == nil {
+		c = new([numOutcomes]int)
+		t.Counts[op] = c
+	}
+	c[o]++
+	if o == Different && len(t.Examples[op]) < 5 {
+		t.Examples[op] = append(t.Examples[op], ex)
+	}
+}
+
+// Merge adds u's counts and examples to t.
+func (t *Tally) Merge(u *Tally) {
+	for op, c := range u.Counts {
+		d := t.Counts[op]
+		if d == nil {
+			d = new([numOutcomes]int)
+			t.Counts[op] = d
+		}
+		for o := range c {
+			d[o] += c[o]
+		}
+		ex := append(t.Examples[op], u.Examples[op]...)
+		t.Examples[op] = ex[:min(len(ex), 5)]
+	}
+}
+
+// Count returns op's count of o ("" for all operators).
+func (t *Tally) Count(op string, o Outcome) int {
+	if op != "" {
+		if c := t.Counts[op]; c != nil {
+			return c[o]
+		}
+		return 0
+	}
+	n := 0
+	for _, c := range t.Counts {
+		n += c[o]
+	}
+	return n
+}
