@@ -98,8 +98,9 @@ type Error struct {
 	// sent it. It never quotes the text's values.
 	Reason string
 	// closer is 1 + the index in the scanned text of a closing bracket
-	// refused as mismatched, or 0.
-	closer int
+	// refused as mismatched, or 0; opener, likewise, the innermost open
+	// bracket there.
+	closer, opener int
 }
 
 // Error returns the reason.

@@ -332,21 +332,32 @@ func (sc *scanner) keyCloses(q byte, k int) bool {
 // oneCloserFix repairs a text the scanner refused at a mismatched
 // closing bracket (err names it): it tries the changes of that one
 // bracket (replaced by the other kind, the other kind inserted before
-// it, or deleted), and returns the text changed when exactly one value
+// it, or deleted) and the deletion of the innermost open bracket (a stray
+// opener: [1, {] ), and returns the text changed when exactly one value
 // comes out of them, read to the object's end with nothing but prose
-// after it.
+// after it, with no other bracket mended. A bracket that touches what
+// follows it (a value's first character) is not changed.
 func oneCloserFix(x string, err error, schema Schema) (string, bool) {
 	var e *Error
 	if !errors.As(err, &e) || e.closer == 0 {
 		return "", false
 	}
 	p := e.closer - 1
+	if k := p + 1; k < len(x) && strings.IndexByte(" \t\r\n,:}]", x[k]) < 0 {
+		// }42, }"x": the bracket touches what follows, and may be a
+		// character of an unquoted value.
+		return "", false
+	}
 	other := "}"
 	if x[p] == '}' {
 		other = "]"
 	}
 	var fixed, value string
-	for _, cand := range []string{x[:p] + other + x[p+1:], x[:p] + other + x[p:], x[:p] + x[p+1:]} {
+	cands := []string{x[:p] + other + x[p+1:], x[:p] + other + x[p:], x[:p] + x[p+1:]}
+	if o := e.opener - 1; o > 0 {
+		cands = append(cands, x[:o]+x[o+1:])
+	}
+	for _, cand := range cands {
 		sc, err := scanCandidate(cand, schema)
 		if err != nil {
 			continue

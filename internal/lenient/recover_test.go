@@ -157,6 +157,8 @@ func TestRepairChangesTheOneWrongCloser(t *testing.T) {
 		{"two readings", `{"k": [1}, "m": [2}}`, "closes an array"},
 		{"two readings of a ]", `{"k": [{"m": 1]}, "n": 2}`, "closes an object"},
 		{"no reading", `{"k": [1}, "m": 2]}`, "closes an array"},
+		{"a stray opener: two readings", `{"k": [1, 2{], "m": 3}`, "closes an object"},
+		{"touching a value", `{"k": [["a", }7]]}`, "closes an array"},
 	})
 }
 

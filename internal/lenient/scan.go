@@ -38,11 +38,12 @@ const (
 )
 
 type scanner struct {
-	s     string
-	i     int
-	out   strings.Builder // the canonical text
-	stack []byte          // open brackets
-	state int
+	s      string
+	i      int
+	out    strings.Builder // the canonical text
+	stack  []byte          // open brackets
+	openAt []int           // where each open bracket is in s
+	state  int
 	// what the state was entered by, for error messages and truncation
 	afterComma, afterOpen, lastNumber bool
 	started, done                     bool
@@ -95,7 +96,7 @@ func scanObjectWith(s string, strict bool, sizeHint int, schema Schema) (*scanne
 
 func scanWith(s string, strict bool, sizeHint int, schema Schema, oneBracket bool) (*scanner, error) {
 	sc := scannerPool.Get().(*scanner)
-	*sc = scanner{s: s, state: stValue, strict: strict, stack: sc.stack[:0], lastStr: -1, schema: schema, levels: sc.levels[:0], oneBracket: oneBracket}
+	*sc = scanner{s: s, state: stValue, strict: strict, stack: sc.stack[:0], openAt: sc.openAt[:0], lastStr: -1, schema: schema, levels: sc.levels[:0], oneBracket: oneBracket}
 	sc.out.Grow(sizeHint + 8)
 	if err := sc.run(); err != nil {
 		sc.release()
@@ -117,7 +118,7 @@ func (sc *scanner) release() {
 	if cap(sc.stack) > maxPooled {
 		return
 	}
-	*sc = scanner{stack: sc.stack[:0], levels: sc.levels[:0]}
+	*sc = scanner{stack: sc.stack[:0], openAt: sc.openAt[:0], levels: sc.levels[:0]}
 	scannerPool.Put(sc)
 }
 
@@ -173,9 +174,11 @@ func (sc *scanner) run() error {
 					return err
 				}
 				sc.stack = append(sc.stack, doubledBrace)
+				sc.openAt = append(sc.openAt, sc.i)
 				sc.i++
 			} else {
 				sc.stack = append(sc.stack, c)
+				sc.openAt = append(sc.openAt, sc.i)
 			}
 			sc.pushLevel()
 			sc.out.WriteByte(c)
@@ -366,6 +369,7 @@ func (sc *scanner) closeBracket(c byte) error {
 	}
 	sc.pendingComma = false // a trailing comma
 	sc.stack = sc.stack[:len(sc.stack)-1]
+	sc.openAt = sc.openAt[:len(sc.stack)]
 	sc.popLevel()
 	sc.out.WriteByte(c)
 	sc.i++
@@ -420,6 +424,7 @@ func (sc *scanner) mismatched(c byte) error {
 	}
 	sc.pendingComma = false
 	sc.stack = sc.stack[:depth-1]
+	sc.openAt = sc.openAt[:depth-1]
 	sc.popLevel()
 	sc.out.WriteByte(']')
 	sc.valueDone()
@@ -430,7 +435,11 @@ func (sc *scanner) mismatched(c byte) error {
 // wrong refuses a mismatched closing bracket at sc.i, which oneCloserFix
 // may then repair: the reason is format with sc.i.
 func (sc *scanner) wrong(format string) error {
-	return &Error{Reason: fmt.Sprintf(format, sc.i), closer: sc.i + 1}
+	e := &Error{Reason: fmt.Sprintf(format, sc.i), closer: sc.i + 1}
+	if n := len(sc.openAt); n > 0 {
+		e.opener = sc.openAt[n-1] + 1
+	}
+	return e
 }
 
 // atEOF decides what a text that ends here means.
