@@ -76,9 +76,10 @@ const (
 	// object, before no other value.
 	RepairStrayComma RepairStep = "stray_comma"
 
-	// RepairMismatchedBracket: read a ']' that can close nothing but an
-	// open object as '}', or added the ']' missing right before the
-	// closing braces that end the object. A mismatched bracket with
+	// RepairMismatchedBracket: added the ']' missing right before the
+	// closing braces that end the object. A ']' while only objects are
+	// open is weighed as RepairWrongCloser is (a mistyped '}', a stray
+	// ']', an array whose '[' was dropped). A mismatched bracket with
 	// another reading, and a ']' among the closers after the complete
 	// object, are refused.
 	RepairMismatchedBracket RepairStep = "mismatched_bracket"

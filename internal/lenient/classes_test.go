@@ -161,8 +161,9 @@ func TestRepairMendsMismatchedBrackets(t *testing.T) {
 		{"missing ] before the final }", `{"xs": [1, 2}`, `{"xs":[1,2]}`, MismatchedBracket},
 		{"missing ] after a trailing comma", `{"a": 1, "xs": ["p", "q",}`, `{"a":1,"xs":["p","q"]}`, MismatchedBracket},
 		{"missing ] in a nested object", "{\"o\": {\"xs\": [{\"b\": 1}]\n, \"ys\": [3}\n}", `{"o":{"xs":[{"b":1}],"ys":[3]}}`, MismatchedBracket},
-		{"] closing the object", `{"a": 1]`, `{"a":1}`, MismatchedBracket},
-		{"] closing a nested object", `{"o": {"a": 1], "b": 2}`, `{"o":{"a":1},"b":2}`, MismatchedBracket},
+		{"] closing the object", `{"a": 1]`, `{"a":1}`, WrongCloser},
+		{"] closing a nested object", `{"o": {"a": 1], "b": 2}`, `{"o":{"a":1},"b":2}`, WrongCloser},
+		{"a stray ] in an object", `{"o": {] "a": 1}}`, `{"o":{"a":1}}`, WrongCloser},
 		{"one surplus }", `{"a": 1}}`, `{"a":1}`, ExtractObject},
 		{"} then more members", `{"xs": [1, 2}, "b": 3}`, `{"xs":[1,2],"b":3}`, WrongCloser},
 		{"} after an opening [", `{"xs": [}`, `{"xs":[]}`, WrongCloser},
@@ -172,6 +173,7 @@ func TestRepairMendsMismatchedBrackets(t *testing.T) {
 	})
 	checkRefusals(t, []refusalCase{
 		{"} with two readings", `{"xs": [1}, "b": [2}}`, "closes an array"},
+		{"] with no array open: a stray one, or an array's [ dropped", `{"a": 1], "b": 2}`, "while no array is open"},
 		{"] with two readings", `{"xs": [{"a": 1]}, "c": 2}`, "closes an object"},
 		{"surplus }]}", `{"a": 1}}]}`, "match no opening bracket"},
 		{"surplus } then ]", `{"a": 1}}]`, "match no opening bracket"},

@@ -58,8 +58,8 @@ const (
 	JoinStrings  Step = "join_strings"  // joined a string written as quoted pieces and '+' ('ab' + 'c')
 	MissingColon Step = "missing_colon" // inserted the colon missing between a key and its value
 	StrayComma   Step = "stray_comma"   // dropped a comma before an object's first member, or after the object
-	// MismatchedBracket: read a ']' that can only close an object as '}',
-	// or added the ']' missing before the closing braces of the object.
+	// MismatchedBracket: added the ']' missing before the closing braces
+	// of the object. (A ']' while only objects are open is WrongCloser's.)
 	MismatchedBracket Step = "mismatched_bracket"
 	DoubledBraces     Step = "doubled_braces" // read an object written {{ … }} (template-escaped braces)
 	// InvisibleSpace: read Unicode white space and invisible format
@@ -99,8 +99,8 @@ type Error struct {
 	Reason string
 	// closer is 1 + the index in the scanned text of a closing bracket
 	// refused as mismatched, or 0; opener, likewise, the innermost open
-	// bracket there.
-	closer, opener int
+	// bracket there, and value the start of the value before the closer.
+	closer, opener, value int
 }
 
 // Error returns the reason.
@@ -352,6 +352,17 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 		}
 	}
 	defer sc.release()
+	if slices.Contains(steps, StripThinking) {
+		// Reasoning tags are stripped outside the JSON only, which its
+		// quotes and brackets tell; a key missing its closing quote, or a
+		// wrong closing bracket, leaves that open.
+		if slices.Contains(sc.steps, UnclosedKey) {
+			return Result{}, malformed("a key misses its closing quote, and whether the reasoning tags removed stood inside a string is ambiguous")
+		}
+		if slices.Contains(steps, WrongCloser) {
+			return Result{}, malformed("a closing bracket is wrong, and whether the reasoning tags removed stood inside the object is ambiguous")
+		}
+	}
 	if sc.truncated && opt.FixSyntax {
 		if _, ok := cumulativeLast(t[start:]); ok {
 			// {"a": {"a": 1}: a stream cut off, or the re-sends of one?

@@ -332,8 +332,9 @@ func (sc *scanner) keyCloses(q byte, k int) bool {
 // oneCloserFix repairs a text the scanner refused at a mismatched
 // closing bracket (err names it): it tries the changes of that one
 // bracket (replaced by the other kind, the other kind inserted before
-// it, or deleted) and the deletion of the innermost open bracket (a stray
-// opener: [1, {] ), and returns the text changed when exactly one value
+// it, or deleted), the deletion of the innermost open bracket (a stray
+// opener: [1, {] ) and the insertion of its opener before the value it
+// follows (a dropped one: "a": 1], "b": 2), and returns the text changed when exactly one value
 // comes out of them, read to the object's end with nothing but prose
 // after it, with no other bracket mended. A bracket that touches what
 // follows it (a value's first character) is not changed.
@@ -356,6 +357,13 @@ func oneCloserFix(x string, err error, schema Schema) (string, bool) {
 	cands := []string{x[:p] + other + x[p+1:], x[:p] + other + x[p:], x[:p] + x[p+1:]}
 	if o := e.opener - 1; o > 0 {
 		cands = append(cands, x[:o]+x[o+1:])
+	}
+	if v := e.value - 1; v > 0 {
+		opener := "["
+		if x[p] == '}' {
+			opener = "{"
+		}
+		cands = append(cands, x[:v]+opener+x[v:])
 	}
 	for _, cand := range cands {
 		sc, err := scanCandidate(cand, schema)

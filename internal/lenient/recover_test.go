@@ -125,6 +125,7 @@ func TestRepairClosesAKeyBeforeItsColon(t *testing.T) {
 		{"white space in the key", `{"k m: 1}`, "cut off inside a key"},
 		{"nothing after the colon", `{"k:`, "cut off inside a key"},
 		{"no value after the colon", `{"k: }`, "cut off inside a key"},
+		{"reasoning tags stripped", "<think>x</think>{\"k: [\"a\"]}", "whether the reasoning tags removed stood inside a string"},
 	})
 }
 
@@ -158,6 +159,7 @@ func TestRepairChangesTheOneWrongCloser(t *testing.T) {
 		{"two readings of a ]", `{"k": [{"m": 1]}, "n": 2}`, "closes an object"},
 		{"no reading", `{"k": [1}, "m": 2]}`, "closes an array"},
 		{"a stray opener: two readings", `{"k": [1, 2{], "m": 3}`, "closes an object"},
+		{"reasoning tags stripped", "{\"k\":] \"<think>x</think>\"}", "whether the reasoning tags removed stood inside the object"},
 		{"touching a value", `{"k": [["a", }7]]}`, "closes an array"},
 	})
 }

@@ -43,7 +43,9 @@ type scanner struct {
 	out    strings.Builder // the canonical text
 	stack  []byte          // open brackets
 	openAt []int           // where each open bracket is in s
-	state  int
+	// lastValueAt is where the last value read (or being read) starts.
+	lastValueAt int
+	state       int
 	// what the state was entered by, for error messages and truncation
 	afterComma, afterOpen, lastNumber bool
 	started, done                     bool
@@ -294,6 +296,7 @@ func (sc *scanner) top() byte {
 // valueStart checks that a value may start here. A value right after
 // another value in an array is a missing comma, which is inserted.
 func (sc *scanner) valueStart() error {
+	sc.lastValueAt = sc.i
 	switch {
 	case sc.done:
 		return sc.unexpected()
@@ -369,6 +372,7 @@ func (sc *scanner) closeBracket(c byte) error {
 	}
 	sc.pendingComma = false // a trailing comma
 	sc.stack = sc.stack[:len(sc.stack)-1]
+	sc.lastValueAt = sc.openAt[len(sc.stack)]
 	sc.openAt = sc.openAt[:len(sc.stack)]
 	sc.popLevel()
 	sc.out.WriteByte(c)
@@ -402,7 +406,9 @@ func (sc *scanner) mismatched(c byte) error {
 		if slices.Contains(sc.stack, '[') {
 			return sc.wrong("a ']' at byte %d of the object closes an object, and which bracket is missing is ambiguous")
 		}
-		return sc.note(MismatchedBracket)
+		// No array is open: a '}' mistyped, a stray ']', or an array's
+		// dropped '['; oneCloserFix weighs the readings.
+		return sc.wrong("a ']' at byte %d of the object closes an object while no array is open, and whether it is a mistyped '}', a stray ']' or closes an array whose '[' is missing is ambiguous")
 	}
 	if slices.Contains(sc.stack[:depth-1], '[') || !(sc.state == stAfterValue || sc.afterComma) {
 		return sc.wrong("a '}' at byte %d of the object closes an array, and which bracket is missing is ambiguous")
@@ -438,6 +444,9 @@ func (sc *scanner) wrong(format string) error {
 	e := &Error{Reason: fmt.Sprintf(format, sc.i), closer: sc.i + 1}
 	if n := len(sc.openAt); n > 0 {
 		e.opener = sc.openAt[n-1] + 1
+	}
+	if sc.state == stAfterValue {
+		e.value = sc.lastValueAt + 1
 	}
 	return e
 }
