@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -35,6 +36,12 @@ func checkObjectProperties(t *testing.T, objects []string) {
 		for _, w := range wrappings {
 			raw := sprintf(w, obj)
 			res, err := repairArguments(raw, opt)
+			if err != nil && w == "%s}" && nestedObjectBeforeMember(obj) {
+				// An extra brace after an object whose nested object has
+				// members after it may be that object's brace, closed too
+				// early: refused (issue 21's oracle).
+				continue
+			}
 			if err != nil {
 				t.Errorf("%q: %v", raw, err)
 				continue
@@ -46,7 +53,13 @@ func checkObjectProperties(t *testing.T, objects []string) {
 		enc, _ := json.Marshal(obj)
 		for _, w := range []string{"%s", "%s\n", "Arguments: %s", "```json\n%s\n```", "<think>x</think>%s"} {
 			raw := sprintf(w, enc)
-			if res, err := repairArguments(raw, opt); err != nil || !sameJSON(res.value, want) {
+			res, err := repairArguments(raw, opt)
+			if err != nil && escapesOtherThanQuoteOrBackslash(obj) {
+				// "{\"a\": \"x\\ny\"}" is also "x\ny" with the object's
+				// backslash not doubled: two readings, refused (issue 21).
+				continue
+			}
+			if err != nil || !sameJSON(res.value, want) {
 				t.Errorf("double-encoded %q: %s, %v", raw, res.json, err)
 			}
 		}
@@ -61,6 +74,34 @@ func checkObjectProperties(t *testing.T, objects []string) {
 			}
 		}
 	}
+}
+
+// nestedObjectBeforeMember reports whether the compact text of obj has a
+// nested object followed by another member or item.
+func nestedObjectBeforeMember(obj string) bool {
+	v := mustDecodeAny(obj)
+	c, _ := json.Marshal(v)
+	return strings.Contains(string(c), "},")
+}
+
+// escapesOtherThanQuoteOrBackslash reports whether the JSON text s holds
+// an escape other than \" and \\.
+func escapesOtherThanQuoteOrBackslash(s string) bool {
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] == '\\' {
+			if s[i+1] != '"' && s[i+1] != '\\' {
+				return true
+			}
+			i++
+		}
+	}
+	return false
+}
+
+func mustDecodeAny(s string) any {
+	var v any
+	_ = json.Unmarshal([]byte(s), &v)
+	return v
 }
 
 func sprintf(format string, args ...any) string {

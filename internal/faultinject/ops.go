@@ -295,7 +295,8 @@ func quotes(t Text) []edit {
 }
 
 // escapes: an escape in a string written as the character it stands for
-// (a literal line break or tab, a lone backslash, a bare slash).
+// (a literal line break or tab, a lone backslash before a character no
+// escape starts with, a bare slash).
 func escapes(t Text) []edit {
 	var out []edit
 	for _, k := range t.Toks {
@@ -313,7 +314,11 @@ func escapes(t Text) []edit {
 			case `\r`:
 				out = append(out, edit{at, at + 2, "\r", false})
 			case `\\`:
-				out = append(out, edit{at, at + 2, `\`, false})
+				// A lone backslash, where it cannot start an escape (else
+				// the fault is a valid text holding another value).
+				if next := c[i+2:]; next == "" || !strings.ContainsRune(`"\/bfnrtu`, rune(next[0])) {
+					out = append(out, edit{at, at + 2, `\`, false})
+				}
 			case `\/`:
 				out = append(out, edit{at, at + 2, `/`, false})
 			}

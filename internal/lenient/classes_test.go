@@ -331,7 +331,7 @@ func TestRepairKeepsQuotesUsedAsCharacters(t *testing.T) {
 func TestRepairAddsAMissingOpeningQuote(t *testing.T) {
 	checkRepairs(t, []repairCase{
 		{"a key", `{name": "Ann", "age": 3}`, `{"name":"Ann","age":3}`, MissingQuote},
-		{"a later key", `{"a": 1, city': 'Oslo'}`, `{"a":1,"city":"Oslo"}`, MissingQuote},
+		{"a later key", `{"a": 1, city": "Oslo"}`, `{"a":1,"city":"Oslo"}`, MissingQuote},
 		{"a value", `{"a": hello", "b": 1}`, `{"a":"hello","b":1}`, MissingQuote},
 		{"a value of words", `{"a": New York City"}`, `{"a":"New York City"}`, MissingQuote},
 		{"an array item", `{"xs": ["a", b", "c"]}`, `{"xs":["a","b","c"]}`, MissingQuote},
@@ -342,6 +342,10 @@ func TestRepairAddsAMissingOpeningQuote(t *testing.T) {
 		{"a quote inside the words", `{"a": say "hi", "b": 1}`, "not quoted"},
 		{"quote not closing", `{"a": hello" there}`, "not quoted"},
 		{"a bare key without colon", `{name" 1}`, "bare word"},
+		// An apostrophe after a word is as often part of it: city' may
+		// be the key.
+		{"an apostrophe after a key", `{"a": 1, city': 'Oslo'}`, "bare word"},
+		{"a literal and a quote", `{"a": false", "b": 1}`, "a literal at byte 6 is followed by a quote"},
 	})
 }
 

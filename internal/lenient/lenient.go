@@ -201,6 +201,11 @@ func unwrapString(res Result, opt Options, layer int) (Result, error) {
 			if err != nil {
 				return Result{}, err
 			}
+			if l == layer {
+				if err := quotesOnlyReading(strings.TrimSpace(res.JSON), inner); err != nil {
+					return Result{}, err
+				}
+			}
 			inner.Steps = slices.Concat(res.Steps, []Step{DoubleEncoded}, dropStep(inner.Steps, DoubleEncoded))
 			return inner, nil
 		case strings.HasPrefix(t, "```") && strings.Contains(t, "{"):
@@ -297,6 +302,9 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 				if err != nil {
 					return Result{}, err
 				}
+				if err := quotesOnlyReading(`"`+t+`"`, res); err != nil {
+					return Result{}, err
+				}
 				res.Steps = slices.Concat(steps, []Step{DoubleEncoded}, dropStep(res.Steps, DoubleEncoded))
 				return res, nil
 			}
@@ -371,12 +379,23 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 	}
 	span := t[start : start+sc.i]
 	suffix := t[start+sc.i:]
+	if sc.truncated && strings.HasSuffix(strings.TrimRight(span, " \t\r\n"), "}") {
+		// {"a": {"b": 1, "c": 2}: the text ends with a closing brace
+		// while brackets are open: a brace dropped inside the text, or
+		// the end cut off? Where the members belong is a guess.
+		return Result{}, malformed("the text ends with a closing brace while brackets are still open: a closing bracket is missing, and where is ambiguous")
+	}
 
 	// After the object: extra closing braces, identical copies.
 	suffix = strings.TrimSpace(suffix)
 	if !sc.truncated {
 		extraBraces := false
 		if s := strings.TrimLeft(suffix, "}"); len(s) != len(suffix) {
+			if sc.closedBeforeMember {
+				// {"a": {"b": 1}, "c": 2}}: an extra brace at the end, or
+				// the inner object closed too early?
+				return Result{}, malformed("a closing brace after the complete object may belong to a nested object closed too early; which is meant is ambiguous")
+			}
 			steps = addStep(steps, ExtractObject)
 			suffix = strings.TrimSpace(s)
 			extraBraces = true
@@ -453,6 +472,48 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 	return Result{}, malformed("the arguments are not valid JSON and could not be repaired without guessing")
 }
 
+// quotesOnlyReading refuses a JSON string holding an object, lit (the
+// string as written, quotes included), whose escapes have a second
+// reading: the object written with only its quotes escaped, its own
+// escapes kept as they were ("{\"p\": \"C:\\temp\"}" holds "C:\temp"
+// as one reading, "C:<tab>emp" as the other). When that reading is JSON
+// too and its value differs from res's, which characters are meant is a
+// guess.
+func quotesOnlyReading(lit string, res Result) error {
+	if len(lit) < 2 {
+		return nil
+	}
+	body := lit[1 : len(lit)-1]
+	if !escapeDecodedTwice(body) {
+		return nil
+	}
+	alt := strings.ReplaceAll(body, `\"`, `"`)
+	if !jsonread.Valid(alt) || sameValue(alt, res.JSON) {
+		return nil
+	}
+	return malformed("the arguments are an object encoded as a JSON string whose escapes read two ways (with the object's own escapes doubled or not); which characters are meant is ambiguous")
+}
+
+// escapeDecodedTwice reports whether the JSON string content body holds a
+// run of 2k backslashes, k odd, before a character other than a quote:
+// decoded once it leaves an escape in the object (\\t becomes \t, a tab;
+// \\n a line break), which a value such as C:\temp or a literal \n,
+// encoded without doubling its backslash, also gives.
+func escapeDecodedTwice(body string) bool {
+	n := 0
+	for i := 0; i < len(body); i++ {
+		if body[i] == '\\' {
+			n++
+			continue
+		}
+		if n%4 == 2 && body[i] != '"' {
+			return true
+		}
+		n = 0
+	}
+	return false
+}
+
 // continuesJSON reports whether the text after a complete object continues
 // JSON rather than being prose: it starts with a colon, or (after
 // commas) with a key and a colon, or it holds a closing bracket outside
@@ -469,6 +530,9 @@ func continuesJSON(suffix string) bool {
 	}
 	if t[0] == ':' {
 		return true
+	}
+	if r, _ := utf8.DecodeRuneInString(t); r == '"' {
+		return true // a string, or a key, after the object
 	}
 	if r, n := utf8.DecodeRuneInString(t); isQuote(r) && isKeyAhead(t[n:], r) {
 		return true
@@ -510,6 +574,9 @@ func encodedInProse(t string, q int, steps []Step, opt Options, layer int) (res 
 	}
 	res, err = repairLayer(strings.TrimSpace(inner), opt, layer+1)
 	if err != nil {
+		return Result{}, true, err
+	}
+	if err := quotesOnlyReading(t[q:q+n], res); err != nil {
 		return Result{}, true, err
 	}
 	res.Steps = slices.Concat(steps, around, []Step{DoubleEncoded}, dropStep(res.Steps, DoubleEncoded))

@@ -53,6 +53,10 @@ type scanner struct {
 	normalised                        bool // the text needed more than white space removed
 	strict                            bool // stop at the first normalisation (syntax repair is off)
 	pendingComma                      bool
+	// closedBeforeMember: a nested object closed with more members or
+	// items after it, so an extra closing brace after the object has
+	// another reading (that container closed too early).
+	closedBeforeMember bool
 	// lastStr is where the canonical text of the last string read starts,
 	// or -1 when the last value read is not a string.
 	lastStr int
@@ -216,6 +220,9 @@ func (sc *scanner) run() error {
 			if sc.state != stAfterValue {
 				return sc.unexpected()
 			}
+			if o := sc.out.String(); len(sc.stack) > 0 && len(o) > 0 && o[len(o)-1] == '}' {
+				sc.closedBeforeMember = true
+			}
 			sc.pendingComma = true // written before the next member, dropped before a closing bracket
 			sc.i++
 			sc.afterComma, sc.afterOpen = true, false
@@ -291,6 +298,17 @@ func (sc *scanner) top() byte {
 		return t
 	}
 	return '{'
+}
+
+// keyAfterCloser refuses a key that follows a nested object's closing
+// brace with no comma ({"a": {"b": 1} "c": 2}): the brace may be a stray
+// one, the key a member of the object it seems to close. (After a ']' a
+// key has no other reading: an array holds no keys.)
+func (sc *scanner) keyAfterCloser() error {
+	if o := sc.out.String(); len(o) > 0 && o[len(o)-1] == '}' {
+		return malformed("a key at byte %d follows a closing brace with no comma; whether the brace is stray is ambiguous", sc.i)
+	}
+	return nil
 }
 
 // valueStart checks that a value may start here. A value right after
@@ -529,11 +547,21 @@ func (sc *scanner) skipSpace() error {
 			if err := sc.normalise(); err != nil {
 				return err
 			}
+			end := len(sc.s)
 			if j := strings.IndexByte(sc.s[sc.i:], '\n'); j >= 0 {
-				sc.i += j
+				end = sc.i + j
 			} else {
-				sc.i = len(sc.s)
+				// A comment that runs to the end of the text ends before
+				// the closing brackets there ({"a": 1 // note}): the one
+				// reading, when what it ran over holds no other JSON.
+				end = sc.i + len(strings.TrimRight(sc.s[sc.i:], "}] \t\r"))
 			}
+			if swallowsJSON(sc.s[sc.i:end]) {
+				// {"a": "x" // note "b": 2}: a line comment with no line
+				// break after it runs over members or closers.
+				return malformed("a line comment at byte %d runs over what looks like JSON (a key, a value or a closing bracket); where it ends is ambiguous", sc.i)
+			}
+			sc.i = end
 		case c == '/' && strings.HasPrefix(sc.s[sc.i:], "/*"):
 			if err := sc.normalise(); err != nil {
 				return err
@@ -557,6 +585,27 @@ func (sc *scanner) skipSpace() error {
 		}
 	}
 	return nil
+}
+
+// swallowsJSON reports whether the line comment c (its text up to the
+// line break) holds what may be JSON it ran over: a bracket, a comma, a
+// double quote, or a key followed by a colon.
+func swallowsJSON(c string) bool {
+	for i := 0; i < len(c); i++ {
+		switch c[i] {
+		case '{', '}', '[', ']', ',', '"':
+			return true
+		case '\'':
+			if isKeyAhead(c[i+1:], rune(c[i])) {
+				return true
+			}
+		case ':':
+			if valueAhead(c[skipInvisible(c, i+1):]) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // number reads a number: in JSON grammar, or written .5, 5. or +5
@@ -628,6 +677,11 @@ func (sc *scanner) word() error {
 	// comma) and followed by a colon.
 	keyPos := sc.state == stKey || (sc.state == stAfterValue && sc.top() == '{')
 	if keyPos && (nextIsColon(s[j:]) || sc.state == stKey && skipWhite(s, j) > j && valueAhead(s[skipWhite(s, j):])) {
+		if sc.state == stAfterValue {
+			if err := sc.keyAfterCloser(); err != nil {
+				return err
+			}
+		}
 		if err := sc.normalise(); err != nil {
 			return err
 		}
@@ -729,12 +783,19 @@ func (sc *scanner) missingOpenQuote() (done bool, err error) {
 		}
 		k++
 	}
-	if k >= len(s) || (s[k] != '"' && s[k] != '\'') || endsInSpace(s[sc.i:k]) {
+	if k >= len(s) || s[k] != '"' || endsInSpace(s[sc.i:k]) {
+		// An apostrophe after a word is as often part of it (k': 1).
 		return false, nil
 	}
 	key := sc.state == stKey
 	if key && !nextIsColon(s[k+1:]) || !key && !closingValue(s, k+1) {
 		return false, nil
+	}
+	switch strings.TrimSpace(s[sc.i:k]) {
+	case "true", "false", "null", "True", "False", "None":
+		// {"a": false", …}: a literal and a stray quote, or a string
+		// missing its opening quote?
+		return true, malformed("a literal at byte %d is followed by a quote, and whether it is a string missing its opening quote is ambiguous", sc.i)
 	}
 	if err := sc.note(MissingQuote); err != nil {
 		return true, err
@@ -954,6 +1015,9 @@ func (sc *scanner) str(q rune) error {
 		}
 	} else {
 		if sc.state == stAfterValue { // a missing comma before a key
+			if err := sc.keyAfterCloser(); err != nil {
+				return err
+			}
 			if err := sc.normalise(); err != nil {
 				return err
 			}
@@ -976,6 +1040,7 @@ func (sc *scanner) str(q rune) error {
 	start := b.Len()
 	b.WriteByte('"')
 	inner := 0 // unescaped quotes inside the value
+	marks := 0 // quotes read as inch or second marks
 	cut := func() error {
 		if keyPos {
 			return malformed("the argument string was cut off inside a key")
@@ -1048,11 +1113,11 @@ func (sc *scanner) str(q rune) error {
 			if closes(q, r) {
 				if next, plus := plusAhead(s, i+n); plus {
 					// 'ab' + 'c': a string written as quoted pieces.
-					q2, n2, err := sc.joinedPiece(s, i, n, next, inner, cut)
+					q2, n2, err := sc.joinedPiece(s, i, n, next, inner+marks, cut)
 					if err != nil {
 						return err
 					}
-					q, i, inner = q2, next+n2, 0
+					q, i, inner, marks = q2, next+n2, 0, 0
 					continue
 				}
 				pairsInner := inner%2 == 1 && strings.HasPrefix(s[i+n:], string(r)) && closingHere(s, i+2*n, !keyPos && sc.top() == '[', keyPos)
@@ -1088,6 +1153,8 @@ func (sc *scanner) str(q rune) error {
 				}
 				if pairsInner || inner%2 == 1 || !isMark(s, i) {
 					inner++
+				} else {
+					marks++
 				}
 				if r == '"' {
 					b.WriteString(`\"`)
@@ -1127,8 +1194,11 @@ func (sc *scanner) innerQuote(s string, i, n int, r, q rune, keyPos, pairsInner 
 		return malformed("a comment touches a quote inside the string at byte %d, and whether the quote ends the string is ambiguous", sc.i)
 	case j < len(s) && s[j] == '\\':
 		return malformed("a quote inside the string at byte %d is followed by a backslash, and whether the quote ends the string is ambiguous", sc.i)
-	case !pairsInner && strings.HasPrefix(s[j:], string(r)):
+	case i == sc.i+utf8.RuneLen(q) || !pairsInner && strings.HasPrefix(s[j:], string(r)):
 		return malformed("a string at byte %d holds a doubled quote, and whether it ends the string is ambiguous", sc.i)
+	case strings.ContainsRune(s[j:skipWhite(s, j)], '\n') || strings.HasPrefix(s[skipWhite(s, j):], "{") || strings.HasPrefix(s[skipWhite(s, j):], "["):
+		// "x"\n  {"a": …: a comma missing, or a quote inside the value.
+		return malformed("a quote inside the string at byte %d is followed by a line break or an opening bracket, and whether the quote ends the string is ambiguous", sc.i)
 	}
 	return nil
 }
@@ -1176,7 +1246,9 @@ func (sc *scanner) joinedPiece(s string, i, n, next, inner int, cut func() error
 	if next == i+n+1 { // "a"+"b": no white space around the '+'
 		before, _ := utf8.DecodeLastRuneInString(s[:i])
 		after, _ := utf8.DecodeRuneInString(s[next+n2:])
-		if unicode.IsSpace(before) || unicode.IsSpace(after) {
+		// Apostrophes are characters of values as often as quotes
+		// ('it'+'s'), and an empty piece joins nothing.
+		if unicode.IsSpace(before) || unicode.IsSpace(after) || s[i] != '"' || q2 != '"' || closes(q2, after) {
 			return 0, 0, malformed("a string at byte %d holds a quoted '+', and whether it joins two pieces is ambiguous", sc.i)
 		}
 	}
