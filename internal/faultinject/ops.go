@@ -3,6 +3,7 @@ package faultinject
 import (
 	"math/rand/v2"
 	"strings"
+	"unicode"
 )
 
 // Mutation is a broken text made from a valid one.
@@ -227,13 +228,26 @@ func quoteStyle(t Text) []edit {
 	return out
 }
 
-// unquoted: a key or a string value without its quotes.
+// unquoted: a key or a string value without its quotes, when its content
+// holds no quote, is not only white space, and is not a number or literal
+// (else the fault is another value written validly, quoted otherwise, or
+// a trailing comma).
 func unquoted(t Text) []edit {
 	var out []edit
 	for _, k := range t.Toks {
-		if isStr(k) {
-			out = append(out, edit{k.Start, k.End, t.S[k.Start+1 : k.End-1], false})
+		if !isStr(k) {
+			continue
 		}
+		c := t.S[k.Start+1 : k.End-1]
+		if strings.ContainsAny(c, `"'“”‘’`) || strings.TrimFunc(c, func(r rune) bool { return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) }) == "" {
+			continue // an empty value unquoted is no value: a trailing comma
+		}
+		if v, err := DecodeOrdered(c); err == nil && k.Kind == TokString {
+			if _, isStr := v.(String); !isStr {
+				continue
+			}
+		}
+		out = append(out, edit{k.Start, k.End, c, false})
 	}
 	return out
 }

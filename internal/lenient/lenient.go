@@ -202,7 +202,7 @@ func unwrapString(res Result, opt Options, layer int) (Result, error) {
 				return Result{}, err
 			}
 			if l == layer {
-				if err := quotesOnlyReading(strings.TrimSpace(res.JSON), inner); err != nil {
+				if err := quotesOnlyReading(strings.TrimSpace(res.JSON), inner, opt, l); err != nil {
 					return Result{}, err
 				}
 			}
@@ -302,7 +302,7 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 				if err != nil {
 					return Result{}, err
 				}
-				if err := quotesOnlyReading(`"`+t+`"`, res); err != nil {
+				if err := quotesOnlyReading(`"`+t+`"`, res, opt, layer); err != nil {
 					return Result{}, err
 				}
 				res.Steps = slices.Concat(steps, []Step{DoubleEncoded}, dropStep(res.Steps, DoubleEncoded))
@@ -379,7 +379,7 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 	}
 	span := t[start : start+sc.i]
 	suffix := t[start+sc.i:]
-	if sc.truncated && strings.HasSuffix(strings.TrimRight(span, " \t\r\n"), "}") {
+	if sc.truncated && sc.endsWithBrace {
 		// {"a": {"b": 1, "c": 2}: the text ends with a closing brace
 		// while brackets are open: a brace dropped inside the text, or
 		// the end cut off? Where the members belong is a guess.
@@ -478,8 +478,8 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 // escapes kept as they were ("{\"p\": \"C:\\temp\"}" holds "C:\temp"
 // as one reading, "C:<tab>emp" as the other). When that reading is JSON
 // too and its value differs from res's, which characters are meant is a
-// guess.
-func quotesOnlyReading(lit string, res Result) error {
+// guess. The second reading is repaired as the first is.
+func quotesOnlyReading(lit string, res Result, opt Options, layer int) error {
 	if len(lit) < 2 {
 		return nil
 	}
@@ -487,8 +487,8 @@ func quotesOnlyReading(lit string, res Result) error {
 	if !escapeDecodedTwice(body) {
 		return nil
 	}
-	alt := strings.ReplaceAll(body, `\"`, `"`)
-	if !jsonread.Valid(alt) || sameValue(alt, res.JSON) {
+	alt, err := repairLayer(strings.ReplaceAll(body, `\"`, `"`), opt, layer+1)
+	if err != nil || sameValue(alt.JSON, res.JSON) {
 		return nil
 	}
 	return malformed("the arguments are an object encoded as a JSON string whose escapes read two ways (with the object's own escapes doubled or not); which characters are meant is ambiguous")
@@ -572,11 +572,14 @@ func encodedInProse(t string, q int, steps []Step, opt Options, layer int) (res 
 	if err != nil {
 		return Result{}, true, err
 	}
+	if continuesJSON(t[q+n:]) {
+		return Result{}, true, malformed("the text after the complete object continues it (members, a colon or closing brackets follow): a closing brace too early, or a stray one")
+	}
 	res, err = repairLayer(strings.TrimSpace(inner), opt, layer+1)
 	if err != nil {
 		return Result{}, true, err
 	}
-	if err := quotesOnlyReading(t[q:q+n], res); err != nil {
+	if err := quotesOnlyReading(t[q:q+n], res, opt, layer); err != nil {
 		return Result{}, true, err
 	}
 	res.Steps = slices.Concat(steps, around, []Step{DoubleEncoded}, dropStep(res.Steps, DoubleEncoded))
@@ -925,11 +928,31 @@ func cumulativeLast(x string) (int, bool) {
 		if k := skipWhite(x, end); truncated || k < len(x) && strings.IndexByte("}],:\"'", x[k]) >= 0 {
 			continue // not complete, or an object nested in a larger one
 		}
+		if nestedResend(x, qn, end, starts[a+1:]) {
+			// The last piece holds a brace that starts like it does,
+			// past its first key's opening quote: which braces start
+			// pieces is a guess.
+			continue
+		}
 		if resends(x[:qn], x[qn:end], starts[:a]) {
 			return qn, true
 		}
 	}
 	return 0, false
+}
+
+// nestedResend reports whether one of starts (after qn) within the piece
+// x[qn:end] begins with more than the piece's first two bytes.
+func nestedResend(x string, qn, end int, starts []int) bool {
+	for _, s := range starts {
+		if s >= end {
+			return false
+		}
+		if l := min(len(x)-s, end-qn); l > 2 && x[s:s+3] == x[qn:qn+3] {
+			return true
+		}
+	}
+	return false
 }
 
 // resends reports whether pre is one or more pieces, each a prefix (white

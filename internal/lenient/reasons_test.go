@@ -66,12 +66,14 @@ func TestEveryRefusalReasonIsCovered(t *testing.T) {
 		{`{""a"": ""x"", "b": 1}`, "double some of their quotes (as CSV does) but not all", nil},
 		{`{"a": 1, "a": 2}`, `the key "a" is sent more than once, with different values`, nil},
 		{`{"a": {"b": 1}, "c": 2}}`, "may belong to a nested object closed too early", nil},
+		{`{"a": "x{"b" "y"}`, "follows a bracket or colon", nil},
 		{`{"a": {"b": 1} "c": 2}`, "a key at byte 15 follows a closing brace with no comma", nil},
 		{`{"a": "x" // note "b": 2}`, "a line comment at byte 10 runs over what looks like JSON", nil},
 		{`{"a": false", "b": 1}`, "a literal at byte 6 is followed by a quote", nil},
 		{`{"a": {"b": 1}, "c": {"d": 2}`, "the text ends with a closing brace while brackets are still open", nil},
 		{`"{\"p\": \"C:\\temp\"}"`, "whose escapes read two ways", nil},
-		{`{"a": ["x "y"` + "\n" + ` {"b": 1}]}`, "is followed by a line break or an opening bracket", nil},
+		{`{"a": ["x "y"` + "\n" + ` {"b": 1}]}`, "is followed by a line break, an opening bracket or a key", nil},
+		{`{"a": {,"b": 1}}`, "right after a nested object's opening brace may follow an empty object", nil},
 	}
 	var got []string
 	for _, tt := range tests {

@@ -57,6 +57,9 @@ type scanner struct {
 	// items after it, so an extra closing brace after the object has
 	// another reading (that container closed too early).
 	closedBeforeMember bool
+	// endsWithBrace: the text was cut off (truncated) right after a
+	// nested object's closing brace (or a ']' read as one).
+	endsWithBrace bool
 	// lastStr is where the canonical text of the last string read starts,
 	// or -1 when the last value read is not a string.
 	lastStr int
@@ -210,7 +213,12 @@ func (sc *scanner) run() error {
 			sc.afterOpen, sc.afterComma = false, false
 		case c == ',':
 			if sc.state == stKey && sc.afterOpen {
-				// {, "a": 1}: a stray comma before the first member.
+				// {, "a": 1}: a stray comma before the first member. In a
+				// nested object it may follow an empty object whose brace
+				// was dropped ({"a": {, "b": 1}: {"a": {}, "b": 1}?).
+				if len(sc.stack) > 1 {
+					return malformed("a comma at byte %d right after a nested object's opening brace may follow an empty object whose closing brace is missing; which is meant is ambiguous", sc.i)
+				}
 				if err := sc.note(StrayComma); err != nil {
 					return err
 				}
@@ -487,6 +495,9 @@ func (sc *scanner) atEOF() error {
 		if err := sc.normalise(); err != nil {
 			return err
 		}
+		if o := sc.out.String(); o[len(o)-1] == '}' {
+			sc.endsWithBrace = true
+		}
 		sc.truncated = true
 		for k := len(sc.stack) - 1; k >= 0; k-- {
 			if sc.stack[k] == '[' {
@@ -543,7 +554,7 @@ func (sc *scanner) skipSpace() error {
 				return err
 			}
 			sc.i += n
-		case c == '/' && strings.HasPrefix(sc.s[sc.i:], "//"), c == '#':
+		case c == '/' && strings.HasPrefix(sc.s[sc.i:], "//"), c == '#' && hashComment(sc.s[sc.i+1:]):
 			if err := sc.normalise(); err != nil {
 				return err
 			}
@@ -587,13 +598,26 @@ func (sc *scanner) skipSpace() error {
 	return nil
 }
 
+// hashComment reports whether a '#' followed by s starts a comment: white
+// space, another '#' or the end follows it (#] is not one: a bare '#'
+// value).
+func hashComment(s string) bool {
+	return s == "" || s[0] == ' ' || s[0] == '\t' || s[0] == '\n' || s[0] == '\r' || s[0] == '#'
+}
+
 // swallowsJSON reports whether the line comment c (its text up to the
 // line break) holds what may be JSON it ran over: a bracket, a comma, a
-// double quote, or a key followed by a colon.
+// double quote, a digit, a literal (true, false, null), or a key followed
+// by a colon.
 func swallowsJSON(c string) bool {
+	for lit := range literals {
+		if strings.Contains(c, lit) {
+			return true // a value the comment may have run over
+		}
+	}
 	for i := 0; i < len(c); i++ {
 		switch c[i] {
-		case '{', '}', '[', ']', ',', '"':
+		case '{', '}', '[', ']', ',', '"', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 			return true
 		case '\'':
 			if isKeyAhead(c[i+1:], rune(c[i])) {
@@ -1190,15 +1214,20 @@ func (sc *scanner) innerQuote(s string, i, n int, r, q rune, keyPos, pairsInner 
 	switch {
 	case keyPos:
 		return malformed("a key at byte %d is not followed by a colon and a value (or holds an unescaped quote)", sc.i)
+	case i > 0 && strings.IndexByte("{[:", s[i-1]) >= 0:
+		// "Th{"event" …: a quote after JSON punctuation starts a string
+		// or key of its own as likely as it is a character.
+		return malformed("a quote inside the string at byte %d follows a bracket or colon, and whether it starts a string of its own is ambiguous", sc.i)
 	case j < len(s) && (s[j] == '#' || strings.HasPrefix(s[j:], "//") || strings.HasPrefix(s[j:], "/*")):
 		return malformed("a comment touches a quote inside the string at byte %d, and whether the quote ends the string is ambiguous", sc.i)
 	case j < len(s) && s[j] == '\\':
 		return malformed("a quote inside the string at byte %d is followed by a backslash, and whether the quote ends the string is ambiguous", sc.i)
 	case i == sc.i+utf8.RuneLen(q) || !pairsInner && strings.HasPrefix(s[j:], string(r)):
 		return malformed("a string at byte %d holds a doubled quote, and whether it ends the string is ambiguous", sc.i)
-	case strings.ContainsRune(s[j:skipWhite(s, j)], '\n') || strings.HasPrefix(s[skipWhite(s, j):], "{") || strings.HasPrefix(s[skipWhite(s, j):], "["):
-		// "x"\n  {"a": …: a comma missing, or a quote inside the value.
-		return malformed("a quote inside the string at byte %d is followed by a line break or an opening bracket, and whether the quote ends the string is ambiguous", sc.i)
+	case strings.ContainsRune(s[j:skipWhite(s, j)], '\n') || strings.HasPrefix(s[skipWhite(s, j):], "{") || strings.HasPrefix(s[skipWhite(s, j):], "[") || isBareKeyAhead(s[skipWhite(s, j):]):
+		// "x"\n  {"a": …, "x"b: 1: a comma missing, or a quote inside the
+		// value.
+		return malformed("a quote inside the string at byte %d is followed by a line break, an opening bracket or a key, and whether the quote ends the string is ambiguous", sc.i)
 	}
 	return nil
 }
