@@ -36,6 +36,8 @@ func TestEveryRefusalReasonIsCovered(t *testing.T) {
 		{`{"xs": [1}, "b": [2}}`, "a '}' at byte 9 of the object closes an array", nil},
 		{"<think>x</think>{\"a: [1]}", "a key misses its closing quote, and whether the reasoning tags", nil},
 		{"<think>x</think>{\"a\": [1}, \"b\": 2}", "a closing bracket is wrong, and whether the reasoning tags", nil},
+		{"{\"a: 1,\n\": 2}", "a key at byte 1 runs over a line break", nil},
+		{`{"a:" 1}`, "ends with a colon and is not followed by one", nil},
 		{`{"a": 1], "b": 2}`, "a ']' at byte 7 of the object closes an object while no array is open", nil},
 		{`{"a": "x`, "cut off inside a string value", nil},
 		{`{"a": 1`, "cut off right after a number", nil},

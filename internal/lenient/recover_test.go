@@ -125,6 +125,8 @@ func TestRepairClosesAKeyBeforeItsColon(t *testing.T) {
 		{"white space in the key", `{"k m: 1}`, "cut off inside a key"},
 		{"nothing after the colon", `{"k:`, "cut off inside a key"},
 		{"no value after the colon", `{"k: }`, "cut off inside a key"},
+		{"a later quote closes it over a line break", "{\"k: 1,\n\t\": 2}", "runs over a line break"},
+		{"the quote after the colon", `{"k:" 1}`, "ends with a colon and is not followed by one"},
 		{"reasoning tags stripped", "<think>x</think>{\"k: [\"a\"]}", "whether the reasoning tags removed stood inside a string"},
 	})
 }

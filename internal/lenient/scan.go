@@ -285,6 +285,11 @@ func (sc *scanner) missingColon() error {
 	if c := sc.s[sc.i-1]; c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != '/' && c < utf8.RuneSelf {
 		return malformed("a key before byte %d of the object is not followed by a colon and a value", sc.i)
 	}
+	if o := sc.out.String(); strings.HasSuffix(o, `:"`) {
+		// "years:" 3: the key's closing quote after its colon, or a key
+		// ending in a colon missing another? A guess.
+		return malformed("a key before byte %d of the object ends with a colon and is not followed by one; whether its quote is misplaced is ambiguous", sc.i)
+	}
 	if err := sc.note(MissingColon); err != nil {
 		return err
 	}
@@ -1124,6 +1129,11 @@ func (sc *scanner) str(q rune) error {
 				i++
 			}
 		case c < 0x20:
+			if keyPos && (c == '\n' || c == '\r') {
+				// No key holds a line break: its closing quote is
+				// missing, and where it ends is a guess.
+				return malformed("a key at byte %d runs over a line break, and where it ends is ambiguous", sc.i)
+			}
 			if err := sc.normalise(); err != nil {
 				return err
 			}
