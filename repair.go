@@ -29,7 +29,13 @@ import (
 // Repair is linear in the size of the argument string, and runs on every
 // argument string [WithMaxArgumentBytes] admits.
 //
-// It never guesses. Empty input, prose without an object, an object that
+// Empty, white-space-only or null arguments for a tool whose schema
+// accepts {} run the tool with {} ([RepairEmptyArguments]); where the
+// schema requires members they are refused. Where the schema accepts only
+// a string at a location, an unquoted token there is that string
+// ([RepairQuotedBareValue]).
+//
+// It never guesses. Empty input (see above), prose without an object, an object that
 // exists only inside unfinished reasoning, two different objects, a stream
 // cut inside a string, number, escape or key or after a key, colon or comma,
 // unquoted values (NaN, arithmetic, tuples) and anything nested deeper than

@@ -15,8 +15,12 @@
 // colons, missing opening quotes, strings written as quoted pieces and
 // '+', doubled braces, mismatched closing brackets with one reading,
 // comments (touching a value or not), invisible characters between
-// tokens, literal control characters in strings, and a stream cut right
-// after a complete value, whose closing brackets are added. Each named
+// tokens, literal control characters in strings, escaped white space
+// between tokens, other-case literals (TRUE, Null, none), loose numbers
+// (.5, 5., +5), numeric keys, a key missing its closing quote, a stray
+// ']' after the object, the one wrong closer, unquoted values where
+// Options.Schema accepts only a string, and a stream cut right after a
+// complete value, whose closing brackets are added. Each named
 // repair is reported as a [Step]. It never guesses: everything else is
 // refused with an [*Error] whose reason names the fault.
 //
