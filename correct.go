@@ -271,7 +271,6 @@ func (n *ToolNode) correctOne(ctx context.Context, r *run, c *call) (err error) 
 	s := n.cfg.correction.extract
 	s.name, s.description = c.name, c.tool.tool.Description()
 	s.repair = n.cfg.repairOptions()
-	s.repair.schema = c.tool.schema.stringOnly
 	var co *coerced // of the last check (coerce.go)
 	check := func(ctx context.Context, value any, attempt, maxAttempts int) (issues []Issue, err error) {
 		issues, co, err = n.checkCoerce(ctx, r, c, value, "", checkPhase{phase: PhaseCorrection, attempt: attempt, maxAttempts: maxAttempts})
