@@ -177,6 +177,10 @@ func gaps(t Text) []int {
 	return out
 }
 
+func isWordByte(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '.' || c == '-' || c == '+'
+}
+
 func isStr(k Tok) bool { return k.Kind == TokKey || k.Kind == TokString }
 
 // walkContent calls f for each character of the JSON string content c
@@ -229,9 +233,9 @@ func quoteStyle(t Text) []edit {
 }
 
 // unquoted: a key or a string value without its quotes, when its content
-// holds no quote, is not only white space, and is not a number or literal
-// (else the fault is another value written validly, quoted otherwise, or
-// a trailing comma).
+// holds no quote or JSON punctuation, is not only white space, and is not
+// a number or a JSON or Python literal (else the fault is another value
+// written validly or quoted otherwise, a trailing comma, or brackets).
 func unquoted(t Text) []edit {
 	var out []edit
 	for _, k := range t.Toks {
@@ -239,10 +243,16 @@ func unquoted(t Text) []edit {
 			continue
 		}
 		c := t.S[k.Start+1 : k.End-1]
-		if strings.ContainsAny(c, `"'“”‘’`) || strings.TrimFunc(c, func(r rune) bool { return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) }) == "" {
+		if t := strings.TrimFunc(c, func(r rune) bool { return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) }); t == "True" || t == "False" || t == "None" {
+			continue
+		}
+		if strings.ContainsAny(c, `"'“”‘’{}[],:`) || strings.TrimFunc(c, func(r rune) bool { return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) }) == "" {
 			continue // an empty value unquoted is no value: a trailing comma
 		}
-		if v, err := DecodeOrdered(c); err == nil && k.Kind == TokString {
+		if strings.Contains(c, "#") || strings.Contains(c, "//") || strings.Contains(c, "/*") {
+			continue // unquoted, it is a comment
+		}
+		if v, err := DecodeOrdered(strings.TrimFunc(c, func(r rune) bool { return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) })); err == nil && k.Kind == TokString {
 			if _, isStr := v.(String); !isStr {
 				continue
 			}
@@ -259,7 +269,12 @@ func commas(t Text) []edit {
 	for _, k := range t.Toks {
 		switch k.Kind {
 		case TokComma:
-			out = append(out, edit{k.Start, k.End, "", false}, edit{k.Start, k.End, ",,", false})
+			// Dropped: unless it glues two numbers or literals into one
+			// ([1,2] as [12]: another valid value, not a fault).
+			if !(k.Start > 0 && isWordByte(t.S[k.Start-1]) && k.End < len(t.S) && isWordByte(t.S[k.End])) {
+				out = append(out, edit{k.Start, k.End, "", false})
+			}
+			out = append(out, edit{k.Start, k.End, ",,", false})
 		case TokOpenObject, TokOpenArray, TokColon:
 			out = append(out, edit{k.End, k.End, ",", false})
 		case TokCloseObject, TokCloseArray:

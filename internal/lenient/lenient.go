@@ -263,6 +263,12 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 		return Result{}, malformed("the arguments are only white space")
 	}
 
+	// An object written with CSV's doubled quotes, before reasoning is
+	// looked for: its strings are read only once the quotes are halved.
+	if body, ok := csvQuoted(t); ok && layer < maxEncodingLayers {
+		return csvLayer(body, steps, opt, layer)
+	}
+
 	// Reasoning blocks.
 	if opt.StripThinking {
 		rest, stripped, err := stripThinking(t)
@@ -286,15 +292,7 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 	// An object whose quotes are all doubled, as CSV escapes them:
 	// {""a"": ""x""}, possibly in quotes of its own.
 	if body, ok := csvQuoted(t); ok && layer < maxEncodingLayers {
-		if !evenQuoteRuns(body) {
-			return Result{}, malformed("the arguments double some of their quotes (as CSV does) but not all; which quotes are meant is ambiguous")
-		}
-		res, err := repairLayer(halveQuoteRuns(body), opt, layer+1)
-		if err != nil {
-			return Result{}, err
-		}
-		res.Steps = slices.Concat(steps, []Step{DoubleEncoded}, dropStep(res.Steps, DoubleEncoded))
-		return res, nil
+		return csvLayer(body, steps, opt, layer)
 	}
 
 	// An object whose quotes are all escaped: {\"a\": 1}.
@@ -364,17 +362,6 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 		}
 	}
 	defer sc.release()
-	if slices.Contains(steps, StripThinking) {
-		// Reasoning tags are stripped outside the JSON only, which its
-		// quotes and brackets tell; a key missing its closing quote, or a
-		// wrong closing bracket, leaves that open.
-		if slices.Contains(sc.steps, UnclosedKey) {
-			return Result{}, malformed("a key misses its closing quote, and whether the reasoning tags removed stood inside a string is ambiguous")
-		}
-		if slices.Contains(steps, WrongCloser) {
-			return Result{}, malformed("a closing bracket is wrong, and whether the reasoning tags removed stood inside the object is ambiguous")
-		}
-	}
 	if sc.truncated && opt.FixSyntax {
 		if _, ok := cumulativeLast(t[start:]); ok {
 			// {"a": {"a": 1}: a stream cut off, or the re-sends of one?
@@ -623,6 +610,19 @@ func sameValue(a, b string) bool {
 	return err == nil && reflect.DeepEqual(va, vb)
 }
 
+// csvLayer repairs body, an object written with CSV's doubled quotes.
+func csvLayer(body string, steps []Step, opt Options, layer int) (Result, error) {
+	if !evenQuoteRuns(body) {
+		return Result{}, malformed("the arguments double some of their quotes (as CSV does) but not all; which quotes are meant is ambiguous")
+	}
+	res, err := repairLayer(halveQuoteRuns(body), opt, layer+1)
+	if err != nil {
+		return Result{}, err
+	}
+	res.Steps = slices.Concat(steps, []Step{DoubleEncoded}, dropStep(res.Steps, DoubleEncoded))
+	return res, nil
+}
+
 // csvQuoted reports whether t is an object written with CSV's doubled
 // quotes: it starts (after an optional quote of its own) with '{', white
 // space and "" followed by a key's first character (not a quote, colon or
@@ -743,6 +743,7 @@ func stripThinking(s string) (string, bool, error) {
 	var st nesting
 	stripped := false
 	pos, read := 0, 0 // s[:pos] is dealt with; st has read s[:read]
+	lastCloser := strings.LastIndexAny(s, "}]")
 	open, cl := findFrom(thinkOpen, s, 0), findFrom(thinkClose, s, 0)
 	for {
 		if open != nil && open[0] < read {
@@ -763,6 +764,18 @@ func stripThinking(s string) (string, bool, error) {
 		read = tag[1]
 		if st.inside() {
 			continue // content of the value
+		}
+		if st.entered {
+			// After an object started, a block followed by closing
+			// brackets is inside it (braces in its strings misled the
+			// count): content.
+			end := tag[1]
+			if !closing && cl != nil {
+				end = cl[1]
+			}
+			if end <= lastCloser {
+				continue
+			}
 		}
 		if closing {
 			kept.Reset()
@@ -786,6 +799,7 @@ func stripThinking(s string) (string, bool, error) {
 type nesting struct {
 	depth      int
 	inStr, esc bool
+	entered    bool // a bracket was opened
 }
 
 func (n *nesting) read(s string) {
@@ -802,6 +816,7 @@ func (n *nesting) read(s string) {
 			n.inStr = true
 		case c == '{' || c == '[':
 			n.depth++
+			n.entered = true
 		case (c == '}' || c == ']') && n.depth > 0:
 			n.depth--
 		}

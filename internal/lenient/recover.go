@@ -332,7 +332,7 @@ func (sc *scanner) keyCloses(q byte, k int) bool {
 // oneCloserFix repairs a text the scanner refused at a mismatched
 // closing bracket (err names it): it tries the changes of that one
 // bracket (replaced by the other kind, the other kind inserted before
-// it, or deleted), the deletion of the innermost open bracket (a stray
+// it, or, a ']', deleted), the deletion of the innermost open bracket (a stray
 // opener: [1, {] ) and the insertion of its opener before the value it
 // follows (a dropped one: "a": 1], "b": 2), and returns the text changed when exactly one value
 // comes out of them, read to the object's end with nothing but prose
@@ -354,7 +354,13 @@ func oneCloserFix(x string, err error, schema Schema) (string, bool) {
 		other = "]"
 	}
 	var fixed, value string
-	cands := []string{x[:p] + other + x[p+1:], x[:p] + other + x[p:], x[:p] + x[p+1:]}
+	cands := []string{x[:p] + other + x[p+1:], x[:p] + other + x[p:]}
+	if x[p] == ']' {
+		// A stray ']'. (A '}' in an array is not deleted: the '}' of a
+		// swapped ']' with a closer added before the next items reads
+		// the same.)
+		cands = append(cands, x[:p]+x[p+1:])
+	}
 	if o := e.opener - 1; o > 0 {
 		cands = append(cands, x[:o]+x[o+1:])
 	}

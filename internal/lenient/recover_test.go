@@ -116,6 +116,7 @@ func TestRepairClosesAKeyBeforeItsColon(t *testing.T) {
 		{"before a string", `{"k: "v"}`, `{"k":"v"}`, UnclosedKey},
 		{"single quotes", `{'k: [1], 'm': 2}`, `{"k":[1],"m":2}`, UnclosedKey},
 		{"a later member", `{"a": 1, "k: true}`, `{"a":1,"k":true}`, UnclosedKey},
+		{"after reasoning", "<think>x</think>{\"k: [\"a\"]}", `{"k":["a"]}`, UnclosedKey},
 	})
 	// A colon inside a key that closes: no repair.
 	if res, err := Repair(`{"k: v": 1, 'x': 2}`, fix); err != nil || res.JSON != `{"k: v":1,"x":2}` {
@@ -126,8 +127,7 @@ func TestRepairClosesAKeyBeforeItsColon(t *testing.T) {
 		{"nothing after the colon", `{"k:`, "cut off inside a key"},
 		{"no value after the colon", `{"k: }`, "cut off inside a key"},
 		{"a later quote closes it over a line break", "{\"k: 1,\n\t\": 2}", "runs over a line break"},
-		{"the quote after the colon", `{"k:" 1}`, "ends with a colon and is not followed by one"},
-		{"reasoning tags stripped", "<think>x</think>{\"k: [\"a\"]}", "whether the reasoning tags removed stood inside a string"},
+		{"the quote after the colon", `{"k:" 1}`, "ends with a colon"},
 	})
 }
 
@@ -155,13 +155,14 @@ func TestRepairChangesTheOneWrongCloser(t *testing.T) {
 		{"} for ] in a nested array", `{"k": [[1}, [2]]}`, `{"k":[[1],[2]]}`, WrongCloser},
 		{"a } missing before ]", `{"k": [{"m": 1], "n": 3}`, `{"k":[{"m":1}],"n":3}`, WrongCloser},
 		{"doubled braces", `{{"k": [1}, "m": 2}}`, `{"k":[1],"m":2}`, WrongCloser},
+		{"a reasoning tag in a value stays", "{\"k\":] \"<think>x</think>\"}", `{"k":"<think>x</think>"}`, WrongCloser},
 	})
 	checkRefusals(t, []refusalCase{
 		{"two readings", `{"k": [1}, "m": [2}}`, "closes an array"},
 		{"two readings of a ]", `{"k": [{"m": 1]}, "n": 2}`, "closes an object"},
 		{"no reading", `{"k": [1}, "m": 2]}`, "closes an array"},
+		{"a } in an array is not deleted", `{"k": [["a"}, []], "m"]}`, "closes an array"},
 		{"a stray opener: two readings", `{"k": [1, 2{], "m": 3}`, "closes an object"},
-		{"reasoning tags stripped", "{\"k\":] \"<think>x</think>\"}", "whether the reasoning tags removed stood inside the object"},
 		{"touching a value", `{"k": [["a", }7]]}`, "closes an array"},
 	})
 }
@@ -297,4 +298,16 @@ type recordingSchema struct{ asked *[][]Segment }
 func (r recordingSchema) OnlyString(path []Segment) bool {
 	*r.asked = append(*r.asked, slices.Clone(path))
 	return true
+}
+
+// A double-quoted value that swallowed members written in single quotes
+// ("a, 'k': "v") is refused: its quote after the colon may open the
+// next member's value.
+func TestRepairRefusesAValueHoldingAMemberInOtherQuotes(t *testing.T) {
+	checkRefusals(t, []refusalCase{
+		{"after a single-quoted key", `{"a": "x, 'k': "v"}`, "follows a bracket or colon"},
+	})
+	checkRepairs(t, []repairCase{
+		{"a colon and a quote in prose", `{'a': 'say: "hi"'}`, `{"a":"say: \"hi\""}`, FixSyntax},
+	})
 }

@@ -285,11 +285,6 @@ func (sc *scanner) missingColon() error {
 	if c := sc.s[sc.i-1]; c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != '/' && c < utf8.RuneSelf {
 		return malformed("a key before byte %d of the object is not followed by a colon and a value", sc.i)
 	}
-	if o := sc.out.String(); strings.HasSuffix(o, `:"`) {
-		// "years:" 3: the key's closing quote after its colon, or a key
-		// ending in a colon missing another? A guess.
-		return malformed("a key before byte %d of the object ends with a colon and is not followed by one; whether its quote is misplaced is ambiguous", sc.i)
-	}
 	if err := sc.note(MissingColon); err != nil {
 		return err
 	}
@@ -440,6 +435,11 @@ func (sc *scanner) mismatched(c byte) error {
 		// No array is open: a '}' mistyped, a stray ']', or an array's
 		// dropped '['; oneCloserFix weighs the readings.
 		return sc.wrong("a ']' at byte %d of the object closes an object while no array is open, and whether it is a mistyped '}', a stray ']' or closes an array whose '[' is missing is ambiguous")
+	}
+	if o := sc.out.String(); o[len(o)-1] == ']' || o[len(o)-1] == '}' {
+		// {"a": [[1, 2}: the nested container's closer may be the
+		// array's, the nested one's dropped earlier.
+		return malformed("a '}' at byte %d of the object closes an array, and which bracket is missing is ambiguous", sc.i)
 	}
 	if slices.Contains(sc.stack[:depth-1], '[') || !(sc.state == stAfterValue || sc.afterComma) {
 		return sc.wrong("a '}' at byte %d of the object closes an array, and which bracket is missing is ambiguous")
@@ -787,6 +787,11 @@ func (sc *scanner) missingOpenQuote() (done bool, err error) {
 	}
 	s := sc.s
 	k := sc.i
+	if k > 1 && sc.state == stValue && (s[k-1] == ' ' && s[k-2] == ' ') {
+		// {"a":   x y"}: white space beyond the layout's one space may
+		// be the value's own first characters.
+		return false, nil
+	}
 	if k > 0 && (s[k-1] < 0x20 && s[k-1] != '\n' && s[k-1] != '\r' || s[k-1] == '\\') {
 		// Next to a tab or other control character, or a backslash: an
 		// escape decoded once too often, not white space before a word.
@@ -1140,6 +1145,11 @@ func (sc *scanner) str(q rune) error {
 			writeControl(b, c)
 			i++
 		case c == '"' && q != '"':
+			if keyPos {
+				// {“a"b”: 1}: a key holding a double quote inside other
+				// quotes is CSV-style or broken quoting as likely.
+				return malformed("a key at byte %d is not followed by a colon and a value (or holds an unescaped quote)", sc.i)
+			}
 			b.WriteString(`\"`)
 			i++
 		default:
@@ -1169,6 +1179,11 @@ func (sc *scanner) str(q rune) error {
 						// a guess. (An apostrophe in a single-quoted
 						// value is ordinary.)
 						return malformed("a string value at byte %d holds an unescaped quote, and where the value ends is ambiguous", sc.i)
+					}
+					if keyPos && strings.HasSuffix(strings.TrimRight(b.String()[start+1:], " \t"), ":") {
+						// {"query: ": …}: a key ending in a colon may be a
+						// key whose closing quote is missing before it.
+						return malformed("a key at byte %d ends with a colon, and whether its closing quote is missing before the colon is ambiguous", sc.i)
 					}
 					b.WriteByte('"')
 					sc.endString(start, i+n, keyPos)
@@ -1224,7 +1239,12 @@ func (sc *scanner) innerQuote(s string, i, n int, r, q rune, keyPos, pairsInner 
 	switch {
 	case keyPos:
 		return malformed("a key at byte %d is not followed by a colon and a value (or holds an unescaped quote)", sc.i)
-	case i > 0 && strings.IndexByte("{[:", s[i-1]) >= 0:
+	case skipWhite(s, j) > j && skipWhite(s, j) < len(s) && isQuoteAt(s, skipWhite(s, j)) && !closingHere(s, skipWhite(s, j)+quoteLen(s, skipWhite(s, j)), sc.top() == '[', false):
+		// "Theme Park" "location" …: two strings side by side (a comma or
+		// colon missing), or quotes inside the value.
+		return malformed("a quote inside the string at byte %d is followed by another quoted string, and whether the string ends there is ambiguous", sc.i)
+	case i > 0 && strings.IndexByte("{[:", s[i-1]) >= 0,
+		r == '"' && q == '"' && i > 1 && s[i-1] == ' ' && strings.IndexByte("{[:", s[i-2]) >= 0 && isQuotedKeyBefore(s, i-2):
 		// "Th{"event" …: a quote after JSON punctuation starts a string
 		// or key of its own as likely as it is a character.
 		return malformed("a quote inside the string at byte %d follows a bracket or colon, and whether it starts a string of its own is ambiguous", sc.i)
@@ -1240,6 +1260,26 @@ func (sc *scanner) innerQuote(s string, i, n int, r, q rune, keyPos, pairsInner 
 		return malformed("a quote inside the string at byte %d is followed by a line break, an opening bracket or a key, and whether the quote ends the string is ambiguous", sc.i)
 	}
 	return nil
+}
+
+func quoteLen(s string, k int) int {
+	_, n := utf8.DecodeRuneInString(s[k:])
+	return n
+}
+
+func isQuoteAt(s string, k int) bool {
+	r, _ := utf8.DecodeRuneInString(s[k:])
+	return isQuote(r)
+}
+
+// isQuotedKeyBefore reports whether the colon (or bracket) at s[k] inside
+// a string follows what reads as a key written in other quotes ('key':),
+// as when a string swallowed the members after it.
+func isQuotedKeyBefore(s string, k int) bool {
+	if s[k] != ':' || k == 0 || s[k-1] != '\'' {
+		return false
+	}
+	return strings.LastIndexByte(s[:k-1], '\'') >= 0
 }
 
 // isMark reports whether the quote at s[i] follows a digit: an inch or
