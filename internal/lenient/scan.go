@@ -563,7 +563,7 @@ func (sc *scanner) skipSpace() error {
 			if err := sc.normalise(); err != nil {
 				return err
 			}
-			end := len(sc.s)
+			var end int
 			if j := strings.IndexByte(sc.s[sc.i:], '\n'); j >= 0 {
 				end = sc.i + j
 			} else {
