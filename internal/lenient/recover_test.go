@@ -103,6 +103,8 @@ func TestRepairReadsEscapedWhitespaceBetweenTokens(t *testing.T) {
 		{"an escaped backslash", `{"k":\\n 1}`, "unexpected character '\\\\'"},
 		{"a unicode escape", `{"k":\u0020 1}`, "unexpected character '\\\\'"},
 		{"a backslash at the end", `{"k": 1\`, "unexpected character '\\\\'"},
+		{"the only item of an array", `{"k": [\r\n]}`, "where an array item belongs"},
+		{"after a trailing comma", `{"k": [1, \n]}`, "where an array item belongs"},
 	})
 }
 

@@ -555,6 +555,10 @@ func (sc *scanner) skipSpace() error {
 			if n == 0 {
 				return nil
 			}
+			if k := skipInvisible(sc.s, sc.i); sc.state == stValue && sc.top() == '[' && k < len(sc.s) && sc.s[k] == ']' {
+				// [\n] : an empty array, or the string "\n" unquoted?
+				return malformed("escaped white space at byte %d stands where an array item belongs, and may be an unquoted string", sc.i)
+			}
 			if err := sc.note(EscapedWhitespace); err != nil {
 				return err
 			}
