@@ -128,9 +128,10 @@ func (n *ToolNode) correct(ctx context.Context, r *run, calls []*call) error {
 // eachCall runs fn on the calls selected by sel, concurrently, bounded by
 // WithMaxConcurrency: the correction and resolve stages' loop. After the
 // first error, or once ctx is done, it starts no more calls; it returns
-// the first error once the started calls have returned. With
-// WithMaxConcurrency(1) the calls run one after another on the calling
-// goroutine, as that option documents.
+// the first error once the started calls have returned; fn calls its
+// callees (model, validators, hook) through watchCall, so that returns
+// promptly once ctx is done. With WithMaxConcurrency(1) the calls run one
+// after another on the calling goroutine, as that option documents.
 func (n *ToolNode) eachCall(ctx context.Context, calls []*call, sel func(*call) bool, fn func(ctx context.Context, c *call) error) error {
 	if n.cfg.maxConcurrency == 1 {
 		for _, c := range calls {
@@ -337,7 +338,7 @@ func (n *ToolNode) correctionPrompt(r *run, c *call) string {
 	if c.err != nil {
 		b.WriteString("- the arguments could not be read as one JSON object\n")
 	}
-	writeIssues(&b, c.issues)
+	writeIssues(&b, c.issues, c.moreIssues)
 
 	if k := n.cfg.correction.contextMessages; k > 0 {
 		if ctxText := renderContext(r.messages, r.aiIndex, k); ctxText != "" {

@@ -63,5 +63,7 @@
 // agents.Executor; it is separate so that this package does not import
 // langchaingo's agents and chains. The module
 // github.com/saidex/saidex-go/saidexmcp hands the tools of an MCP server,
-// with their input schemas, to a ToolNode.
+// with their input schemas, to a ToolNode, and the module
+// github.com/saidex/saidex-go/saidexeino guards the tool calls of
+// github.com/cloudwego/eino agents with one, through [ToolNode.Check].
 package saidex

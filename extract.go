@@ -211,9 +211,10 @@ func (s *extractSettings) validate(withModel bool) []error {
 // returns the valid value as compact JSON.
 //
 // It returns an error wrapping [ErrInvalidConfig] for a nil model, a schema
-// that does not compile or an invalid option, ctx.Err() when ctx is done,
-// and an [*ExtractionError] when the model fails or gives no valid answer.
-// Nothing is logged.
+// that does not compile or an invalid option, ctx.Err() as soon as ctx is
+// done (a model call that ignores ctx is left running on a goroutine of
+// its own, which ends when the call returns), and an [*ExtractionError]
+// when the model fails or gives no valid answer. Nothing is logged.
 func Extract(ctx context.Context, model llms.Model, schema any, prompt string, opts ...ExtractOption) (json.RawMessage, error) {
 	s := defaultExtractSettings()
 	for _, o := range opts {
@@ -334,7 +335,13 @@ func (s *extractSettings) run(ctx context.Context, model llms.Model, cs *compile
 			text = base + retrySection(prev, prevErr, prevIssu)
 		}
 		ext.attempts = attempt
-		resp, merr := model.GenerateContent(ctx, []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, text)}, opts...)
+		var resp *llms.ContentResponse
+		var merr error
+		if !watchCall(ctx, func() { // execute.go: the model may ignore ctx
+			resp, merr = model.GenerateContent(ctx, []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, text)}, opts...)
+		}) {
+			return ext, ctx.Err()
+		}
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return ext, ctxErr
 		}
@@ -392,7 +399,8 @@ func retrySection(prev string, perr error, issues []Issue) string {
 		fmt.Fprintf(&b, "\n\nIt could not be read as one JSON object: %v.", perr)
 	} else {
 		b.WriteString("\n\nIt has these problems:\n")
-		writeIssues(&b, issues)
+		shown, more := capIssues(issues)
+		writeIssues(&b, shown, more)
 	}
 	b.WriteString("\nAnswer again with the problems fixed.")
 	return b.String()

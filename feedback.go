@@ -12,6 +12,7 @@ import (
 
 	"github.com/saidex/saidex-go/internal/jsonpointer"
 	"github.com/saidex/saidex-go/internal/jsonvalue"
+	"github.com/saidex/saidex-go/internal/nearest"
 	"github.com/saidex/saidex-go/internal/schemawalk"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -25,8 +26,14 @@ const maxQuotedArguments = 200
 // invalid call the node does not execute: a call without a function, a
 // call whose arguments could not be parsed, or a call whose arguments
 // break the tool's schema. The text is deterministic: it depends only on
-// the call's name, raw arguments, schema and issues.
+// the call's name, raw arguments, schema and issues, and is at most
+// maxToolMessageBytes long (boundMessage).
 func feedbackFor(c *call) string {
+	return boundMessage(feedbackText(c))
+}
+
+// feedbackText is feedbackFor before its bound.
+func feedbackText(c *call) string {
 	var b strings.Builder
 	switch {
 	case c.noFunc:
@@ -52,7 +59,7 @@ func feedbackFor(c *call) string {
 		b.WriteString("Error: ")
 		b.WriteString(c.name)
 		b.WriteString(" was not executed because its arguments do not match the tool's schema:\n")
-		writeIssues(&b, c.issues)
+		writeIssues(&b, c.issues, c.moreIssues)
 		b.WriteString("Call ")
 		b.WriteString(c.name)
 		b.WriteString(" again with these fields corrected.")
@@ -146,10 +153,11 @@ func writeReceived(b *strings.Builder, raw string) {
 }
 
 // writeIssues renders field issues, one line each, in the order given
-// (validation sorts them by path). When an object has exactly one unknown
-// member and exactly one missing required member, the unknown one is most
-// likely a misspelling of the missing one, and its line says so.
-func writeIssues(b *strings.Builder, issues []Issue) {
+// (validation sorts them by path), then a line saying how many more there
+// were when more > 0. When an object has exactly one unknown member and
+// exactly one missing required member, the unknown one is most likely a
+// misspelling of the missing one, and its line says so.
+func writeIssues(b *strings.Builder, issues []Issue, more int) {
 	missingIn := map[string][]string{} // parent path -> missing member names
 	unknownIn := map[string]int{}      // parent path -> number of unknown members
 	for _, is := range issues {
@@ -180,6 +188,13 @@ func writeIssues(b *strings.Builder, issues []Issue) {
 			}
 		}
 		b.WriteByte('\n')
+	}
+	if more > 0 {
+		b.WriteString("- and ")
+		b.WriteString(strconv.Itoa(more))
+		b.WriteString(" more ")
+		b.WriteString(plural(more, "issue", "issues"))
+		b.WriteString(", not listed: correct these first\n")
 	}
 }
 
@@ -247,7 +262,8 @@ func compactJSON(v any) string {
 // null") and its allowed values when it is an enum or const: those of the
 // first schema of the set that names a type (an enum's or a const's values
 // name theirs). When no schema of the set does, it looks into the anyOf
-// and oneOf alternatives.
+// and oneOf alternatives. An enum's allowed values are the schema's own
+// slice, not a copy: copy them before handing them out (issuesOf does).
 func describe(set schemawalk.Set) (expected string, allowed []any) {
 	var types []string
 	add := func(t string) {
@@ -264,7 +280,7 @@ func describe(set schemawalk.Set) (expected string, allowed []any) {
 		for _, s := range set {
 			if allowed == nil {
 				if s.Enum != nil {
-					allowed = slices.Clone(s.Enum.Values)
+					allowed = s.Enum.Values
 				} else if s.Const != nil {
 					allowed = []any{*s.Const}
 				}
@@ -356,16 +372,55 @@ func article(t string) string {
 	return "a " + t
 }
 
-// oneOf renders allowed values: `"a"` or `one of "a", "b"`.
-func oneOf(vals []any) string {
-	parts := make([]string, len(vals))
-	for i, v := range vals {
-		parts[i] = compactJSON(v)
+// maxListedValues is how many allowed values a message lists: an enum of
+// more is shown by its maxListedValues values closest to the value sent
+// (see oneOfNear), then how many more there are.
+const maxListedValues = 10
+
+// oneOf renders allowed values: `"a"` or `one of "a", "b"`; of more than
+// maxListedValues values, the first ones and how many more there are.
+func oneOf(vals []any) string { return oneOfNear(vals, nil, false) }
+
+// oneOfNear is oneOf for a value sent (when hasSent): of more than
+// maxListedValues values it lists the closest to sent first (by
+// [nearest.Closest] on their JSON text, a string's own text for strings),
+// so that the likely intended value is named however long the enum.
+func oneOfNear(vals []any, sent any, hasSent bool) string {
+	if len(vals) == 1 {
+		return compactJSON(vals[0])
 	}
-	if len(parts) == 1 {
-		return parts[0]
+	if len(vals) <= maxListedValues {
+		parts := make([]string, len(vals))
+		for i, v := range vals {
+			parts[i] = compactJSON(v)
+		}
+		return "one of " + strings.Join(parts, ", ")
 	}
-	return "one of " + strings.Join(parts, ", ")
+	idx := make([]int, maxListedValues)
+	for i := range idx {
+		idx[i] = i
+	}
+	if hasSent {
+		texts := make([]string, len(vals))
+		for i, v := range vals {
+			texts[i] = nearText(v)
+		}
+		idx = nearest.Closest(nearText(sent), texts, maxListedValues)
+	}
+	parts := make([]string, len(idx))
+	for i, k := range idx {
+		parts[i] = compactJSON(vals[k])
+	}
+	return "one of " + strings.Join(parts, ", ") + ", and " + strconv.Itoa(len(vals)-len(idx)) + " more"
+}
+
+// nearText is the text of a value that nearest compares: a string's own
+// text, else its JSON.
+func nearText(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	return compactJSON(v)
 }
 
 func plural(n int, one, many string) string {

@@ -164,31 +164,20 @@ func skipAnswered(messages []llms.MessageContent, ai int, calls []*call) (pendin
 // a call (Gemini's calls have no ids). A call whose id repeats
 // an earlier call's id is never answered, as the node drops it. It returns,
 // per call (in the order of toolCallsOf), the index in after of the message
-// answering it, or -1.
+// answering it, or -1. Its cost is linear in the number of calls and
+// responses (see [responseIndex]).
 func matchResponses(ai llms.MessageContent, after []llms.MessageContent) []int {
-	type response struct {
-		msg  int
-		r    llms.ToolCallResponse
-		used bool
-	}
-	var rs []response
-	for i, m := range after {
-		if m.Role != llms.ChatMessageTypeTool {
-			continue
-		}
-		for _, p := range m.Parts {
-			switch r := p.(type) {
-			case llms.ToolCallResponse:
-				rs = append(rs, response{msg: i, r: r})
-			case *llms.ToolCallResponse:
-				if r != nil {
-					rs = append(rs, response{msg: i, r: *r})
-				}
-			}
-		}
-	}
+	out, _ := matchResponsesCounted(ai, after)
+	return out
+}
+
+// matchResponsesCounted is matchResponses, also returning how many
+// responses it examined to match the calls (its tests check that this is
+// at most one per call).
+func matchResponsesCounted(ai llms.MessageContent, after []llms.MessageContent) (out []int, probes int) {
 	calls := toolCallsOf(ai)
-	out := make([]int, len(calls))
+	out = make([]int, len(calls))
+	idx := newResponseIndex(after)
 	seen := make(map[string]bool, len(calls))
 	for k, tc := range calls {
 		out[k] = -1
@@ -198,16 +187,96 @@ func matchResponses(ai llms.MessageContent, after []llms.MessageContent) []int {
 			}
 			seen[tc.ID] = true
 		}
-		for j := range rs {
-			r := &rs[j]
-			if r.used || !responseAnswers(r.r, tc) {
-				continue
+		out[k] = idx.take(tc)
+	}
+	return out, idx.probes
+}
+
+// responseKey is what a tool response answers: a tool-call id, or, for a
+// response without id, a tool name (byName). A call fits the responses of
+// one key: the key of its id, or, for a call without id (Gemini's), the
+// key of its tool name ("" for a call without a FunctionCall).
+type responseKey struct {
+	id, name string
+	byName   bool
+}
+
+func keyOfResponse(r llms.ToolCallResponse) responseKey {
+	if r.ToolCallID != "" {
+		return responseKey{id: r.ToolCallID}
+	}
+	return responseKey{name: r.Name, byName: true}
+}
+
+func keyOfCall(tc llms.ToolCall) responseKey {
+	if tc.ID != "" {
+		return responseKey{id: tc.ID}
+	}
+	name := ""
+	if tc.FunctionCall != nil {
+		name = tc.FunctionCall.Name
+	}
+	return responseKey{name: name, byName: true}
+}
+
+// responseIndex holds the tool responses of some messages chained by key,
+// in order, so that taking the first response not yet taken that answers a
+// call costs one map lookup, instead of a scan of every response (which
+// made matching a message of n calls, half of them answered, quadratic).
+type responseIndex struct {
+	head   map[responseKey]int // the first response not yet taken of each key
+	next   []int               // per response, the next one of its key, or -1
+	msg    []int               // per response, the index of its message
+	probes int                 // responses examined by take
+}
+
+// newResponseIndex indexes the tool responses of the tool messages in msgs.
+func newResponseIndex(msgs []llms.MessageContent) *responseIndex {
+	var rs []llms.ToolCallResponse
+	idx := &responseIndex{}
+	for i, m := range msgs {
+		if m.Role != llms.ChatMessageTypeTool {
+			continue
+		}
+		for _, p := range m.Parts {
+			switch r := p.(type) {
+			case llms.ToolCallResponse:
+				rs, idx.msg = append(rs, r), append(idx.msg, i)
+			case *llms.ToolCallResponse:
+				if r != nil {
+					rs, idx.msg = append(rs, *r), append(idx.msg, i)
+				}
 			}
-			r.used, out[k] = true, r.msg
-			break
 		}
 	}
-	return out
+	idx.head = make(map[responseKey]int, len(rs))
+	idx.next = make([]int, len(rs))
+	for j := len(rs) - 1; j >= 0; j-- { // backwards, so each chain is in order
+		key := keyOfResponse(rs[j])
+		idx.next[j] = -1
+		if h, ok := idx.head[key]; ok {
+			idx.next[j] = h
+		}
+		idx.head[key] = j
+	}
+	return idx
+}
+
+// take returns the message index of the first response not yet taken that
+// answers tc, and marks it taken; -1 when none does.
+func (idx *responseIndex) take(tc llms.ToolCall) int {
+	key := keyOfCall(tc)
+	j, ok := idx.head[key]
+	if !ok {
+		return -1
+	}
+	idx.probes++
+	if n := idx.next[j]; n >= 0 {
+		idx.head[key] = n
+	} else {
+		delete(idx.head, key)
+	}
+	return idx.msg[j]
 }
 
 // placeToolMessages returns, in a new slice, messages with the tool messages
@@ -251,24 +320,6 @@ func asToolCall(p llms.ContentPart) (llms.ToolCall, bool) {
 		}
 	}
 	return llms.ToolCall{}, false
-}
-
-// responseAnswers reports whether tool response r answers call tc, as the
-// node answers calls: by id, or, for a call without id (Gemini's), by a
-// response without id for the same tool name ("" for a call without a
-// FunctionCall).
-func responseAnswers(r llms.ToolCallResponse, tc llms.ToolCall) bool {
-	if r.ToolCallID != tc.ID {
-		return false
-	}
-	if tc.ID != "" {
-		return true
-	}
-	name := ""
-	if tc.FunctionCall != nil {
-		name = tc.FunctionCall.Name
-	}
-	return r.Name == name
 }
 
 // GroupToolResponses returns a copy of messages in which the tool messages

@@ -48,7 +48,8 @@ type Issue struct {
 	Message string
 	// Allowed lists the allowed values of an IssueEnum, and of a missing
 	// member (IssueRequired) whose schema is an enum, as the schema gives
-	// them (numbers as json.Number).
+	// them (numbers as json.Number). It is nil for the issues of a
+	// validation past the 50 a call keeps (see CallReport.Issues).
 	Allowed []any
 	// Expected is the type the schema wants ("integer", "string or null"),
 	// for IssueType and IssueRequired; "" when the schema names no type.
@@ -64,27 +65,100 @@ type issueMapper struct {
 	root any
 }
 
-// collect maps one error and its causes.
-func (m *issueMapper) collect(e *jsonschema.ValidationError) []Issue {
-	path := jsonpointer.Format(e.InstanceLocation)
+// found is an issue as the mapper carries it up the error tree: with the
+// number of tokens of its path, and for an IssueType the type of the value
+// sent, so that comparing issues by depth, or merging the type issues of
+// alternatives, never reformats or rewalks a path.
+//
+// Its Allowed is still the schema's own slice, and an IssueEnum's message
+// is still to be written (enum): issuesOf does both, for the issues a call
+// keeps only, since each costs as much as the enum is long.
+type found struct {
+	Issue
+	depth  int
+	got    string
+	enum   *kind.Enum // the error of an IssueEnum whose Message is to be written
+	secret bool       // the enum's value is a secret (see isSecret)
+}
+
+// issuesOf returns the issues of fs, sorted already. The first maxIssues
+// (the ones a call keeps, see capIssues) get a copy of their allowed values
+// and, for an enum, a message listing the values closest to the one sent;
+// the others, the first allowed values in schema order and no Allowed, so
+// that n issues against an enum of m values cost O(n + m), not O(n·m).
+func issuesOf(fs []found) []Issue {
+	if len(fs) == 0 {
+		return nil
+	}
+	out := make([]Issue, len(fs))
+	for i, f := range fs {
+		is := f.Issue
+		kept := i < maxIssues
+		if is.Allowed != nil {
+			if kept {
+				is.Allowed = slices.Clone(is.Allowed)
+			} else {
+				is.Allowed = nil
+			}
+		}
+		if f.enum != nil {
+			if kept && !f.secret {
+				is.Message = "must be " + oneOfNear(f.enum.Want, f.enum.Got, true)
+			} else {
+				is.Message = "must be " + oneOf(f.enum.Want)
+			}
+		}
+		out[i] = is
+	}
+	return out
+}
+
+// collect maps one error and its causes, appending their issues to out.
+// Its cost is linear in the size of the error tree plus the length of the
+// issues' paths: a node that only groups causes (a schema, a $ref, an
+// allOf) formats no pointer and copies no issue, so an error as deep as a
+// value nested thousands of levels costs no more per level than a shallow
+// one.
+func (m *issueMapper) collect(e *jsonschema.ValidationError, out *[]found) {
 	switch k := e.ErrorKind.(type) {
 	case *kind.Schema, *kind.Group, *kind.Reference, *kind.AllOf:
-		var out []Issue
 		for _, c := range e.Causes {
-			out = append(out, m.collect(c)...)
+			m.collect(c, out)
 		}
-		return out
+		return
 	case *kind.AnyOf:
-		return m.bestAlternative(path, e.Causes)
+		*out = append(*out, m.bestAlternative(e.InstanceLocation, e.Causes)...)
+		return
 	case *kind.OneOf:
 		if len(k.Subschemas) == 0 {
-			return m.bestAlternative(path, e.Causes)
+			*out = append(*out, m.bestAlternative(e.InstanceLocation, e.Causes)...)
+			return
 		}
+	}
+	for _, is := range m.leaf(e) {
+		f := found{Issue: is, depth: strings.Count(is.Path, "/")}
+		switch k := e.ErrorKind.(type) {
+		case *kind.Type:
+			f.got = k.Got
+		case *kind.Enum:
+			f.enum = k
+			// The closest values to a secret would tell something of it.
+			f.secret = m.s.byLocation[e.SchemaURL] != nil && isSecret(m.s.byLocation[e.SchemaURL])
+		}
+		*out = append(*out, f)
+	}
+}
+
+// leaf maps an error that is not a group of causes.
+func (m *issueMapper) leaf(e *jsonschema.ValidationError) []Issue {
+	path := jsonpointer.Format(e.InstanceLocation)
+	switch k := e.ErrorKind.(type) {
+	case *kind.OneOf:
 		return []Issue{{Path: path, Kind: IssueOther, Message: "matches more than one of the alternatives the schema allows; it must match exactly one"}}
 	case *kind.Type:
 		return []Issue{typeIssue(path, k.Want, k.Got)}
 	case *kind.Enum:
-		return []Issue{{Path: path, Kind: IssueEnum, Allowed: slices.Clone(k.Want), Message: "must be " + oneOf(k.Want)}}
+		return []Issue{{Path: path, Kind: IssueEnum, Allowed: k.Want}} // Message: see issuesOf
 	case *kind.Const:
 		return []Issue{{Path: path, Kind: IssueEnum, Allowed: []any{k.Want}, Message: "must be " + oneOf([]any{k.Want})}}
 	case *kind.Required:
@@ -150,27 +224,30 @@ func (m *issueMapper) missing(e *jsonschema.ValidationError, path string, names 
 }
 
 // bestAlternative picks the issues of the anyOf/oneOf alternative that
-// best explains the failure at path. Alternatives whose only complaint is
+// best explains the failure at loc. Alternatives whose only complaint is
 // the type of the value itself are set aside: if every alternative is one,
 // the value gets a single type issue naming every type allowed; otherwise
 // the alternative with the fewest issues (then the deepest, then the first)
 // is reported.
-func (m *issueMapper) bestAlternative(path string, causes []*jsonschema.ValidationError) []Issue {
+func (m *issueMapper) bestAlternative(loc []string, causes []*jsonschema.ValidationError) []found {
 	var (
-		best      []Issue
+		best      []found
 		bestFound bool
 		wants     []string
 		got       string
 	)
 	for _, c := range causes {
-		issues := finishIssues(m.collect(c))
-		if len(issues) == 1 && issues[0].Kind == IssueType && issues[0].Path == path {
+		var alt []found
+		m.collect(c, &alt)
+		issues := finishFound(alt)
+		// The causes are at loc or below it: an issue as deep as loc is at loc.
+		if len(issues) == 1 && issues[0].Kind == IssueType && issues[0].depth == len(loc) {
 			for _, t := range strings.Split(issues[0].Expected, " or ") {
 				if !slices.Contains(wants, t) {
 					wants = append(wants, t)
 				}
 			}
-			got = gotType(m.root, path)
+			got = issues[0].got
 			continue
 		}
 		if len(issues) == 0 {
@@ -183,21 +260,17 @@ func (m *issueMapper) bestAlternative(path string, causes []*jsonschema.Validati
 	if bestFound {
 		return best
 	}
+	path := jsonpointer.Format(loc)
 	if len(wants) > 0 {
-		return []Issue{typeIssue(path, wants, got)}
+		return []found{{Issue: typeIssue(path, wants, got), depth: len(loc), got: got}}
 	}
-	return []Issue{{Path: path, Kind: IssueOther, Message: "matches none of the alternatives the schema allows"}}
+	return []found{{Issue: Issue{Path: path, Kind: IssueOther, Message: "matches none of the alternatives the schema allows"}, depth: len(loc)}}
 }
 
-// gotType names the JSON type of the value at a JSON pointer of root.
-func gotType(root any, path string) string {
-	return gotTypeOf(valueAt(root, jsonpointer.Tokens(path)))
-}
-
-func maxDepth(issues []Issue) int {
+func maxDepth(issues []found) int {
 	d := 0
 	for _, is := range issues {
-		d = max(d, strings.Count(is.Path, "/"))
+		d = max(d, is.depth)
 	}
 	return d
 }
@@ -222,18 +295,21 @@ func valueAt(root any, loc []string) any {
 	return v
 }
 
-// finishIssues deduplicates issues by (Path, Kind), drops every issue at
-// or below a location whose value has the wrong type, and sorts them.
-func finishIssues(issues []Issue) []Issue {
+// finishFound deduplicates issues by (Path, Kind), drops every issue at
+// or below a location whose value has the wrong type, and sorts them. Its
+// cost is O(n log n) comparisons of paths for n issues, however many of them
+// have the wrong type.
+func finishFound(issues []found) []found {
 	if len(issues) == 0 {
 		return nil
 	}
-	var typed []string
+	var paths []string
 	for _, is := range issues {
 		if is.Kind == IssueType {
-			typed = append(typed, is.Path)
+			paths = append(paths, is.Path)
 		}
 	}
+	typed := newTypedLocations(paths)
 	out := issues[:0:0]
 	seen := map[[2]string]bool{}
 	for _, is := range issues {
@@ -241,24 +317,69 @@ func finishIssues(issues []Issue) []Issue {
 		if seen[key] {
 			continue
 		}
-		if is.Kind != IssueType && under(is.Path, typed) {
+		if is.Kind != IssueType && typed.covers(is.Path) {
 			continue
 		}
 		seen[key] = true
 		out = append(out, is)
 	}
-	slices.SortStableFunc(out, compareIssues)
+	slices.SortStableFunc(out, func(a, b found) int { return compareIssues(a.Issue, b.Issue) })
 	return out
 }
 
-// under reports whether path is one of locs or below one of them.
-func under(path string, locs []string) bool {
-	for _, l := range locs {
-		if path == l || strings.HasPrefix(path, l+"/") {
-			return true
+// typedLocations holds the locations whose value has the wrong type: only
+// the outermost ones (a location below another adds nothing), sorted by
+// compareSlashFirst. In that order a location's descendants follow it,
+// before any other location, so the one location that can hold a path is
+// the greatest not after it: covers is a binary search, where a scan of
+// every location made n issues cost n² comparisons.
+type typedLocations []string
+
+func newTypedLocations(paths []string) typedLocations {
+	if len(paths) == 0 {
+		return nil
+	}
+	sorted := slices.Clone(paths)
+	slices.SortFunc(sorted, compareSlashFirst)
+	out := sorted[:0]
+	for _, p := range sorted {
+		if len(out) == 0 || !atOrBelow(p, out[len(out)-1]) {
+			out = append(out, p)
 		}
 	}
-	return false
+	return typedLocations(out)
+}
+
+// covers reports whether path is one of the locations or below one.
+func (t typedLocations) covers(path string) bool {
+	if len(t) == 0 {
+		return false
+	}
+	i, exact := slices.BinarySearchFunc(t, path, compareSlashFirst)
+	return exact || i > 0 && atOrBelow(path, t[i-1])
+}
+
+// atOrBelow reports whether JSON pointer path is loc or below it.
+func atOrBelow(path, loc string) bool {
+	return strings.HasPrefix(path, loc) && (len(path) == len(loc) || path[len(loc)] == '/')
+}
+
+// compareSlashFirst orders strings byte by byte, with '/' before every
+// other byte, then the shorter first.
+func compareSlashFirst(a, b string) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] == b[i] {
+			continue
+		}
+		switch {
+		case a[i] == '/':
+			return -1
+		case b[i] == '/':
+			return 1
+		}
+		return cmp.Compare(a[i], b[i])
+	}
+	return cmp.Compare(len(a), len(b))
 }
 
 var kindRank = map[IssueKind]int{

@@ -105,13 +105,19 @@ func WithJSONRepair(on bool) Option {
 
 // WithMaxConcurrency bounds how many tool calls of one message execute (and,
 // with a correction model, are corrected) at the same time. 0, the default,
-// runs them all at once; 1 runs them one after another on the goroutine
-// that called Run. A negative value is a configuration error.
+// runs them all at once; 1 runs them one after another. A negative value
+// is a configuration error.
 //
-// Execution starts no goroutine per call: the calling goroutine runs calls
-// and starts one more worker at a time, only while calls are waiting, so
-// calls that block reach the bound while calls that finish at once run
-// mostly on the calling goroutine.
+// Calls run on workers started one at a time, only while calls are
+// waiting, so calls that block reach the bound while calls that finish at
+// once run mostly on the first worker. With a ctx that is never done
+// (context.Background()) the first worker is the goroutine that called
+// Run, so 1 runs every call on it. With a ctx that can be cancelled (its
+// Done method returns a channel) the calling goroutine only watches ctx
+// while the workers, goroutines started for the Run, run the calls (1:
+// one worker, one call after another), and each validator, unresolved
+// hook and correction request runs on a goroutine of its own, so that Run
+// returns as soon as ctx is done (see [CanceledError]).
 func WithMaxConcurrency(n int) Option {
 	return optionFunc(func(c *config) { c.maxConcurrency = n })
 }

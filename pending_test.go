@@ -324,9 +324,15 @@ func TestToolErrorCarriesCompletedCalls(t *testing.T) {
 				t.Errorf("partial result answers %v, want %v", done, tt.wantDone)
 			}
 			for _, c := range te.Partial.Calls {
-				answered := slices.Contains(tt.wantDone, c.ID)
-				if answered != (c.Outcome == OutcomeExecuted) || !answered && c.Outcome != OutcomeUnanswered {
-					t.Errorf("call %s: outcome %s", c.ID, c.Outcome)
+				want := OutcomeUnanswered // never started
+				switch {
+				case slices.Contains(tt.wantDone, c.ID):
+					want = OutcomeExecuted
+				case c.ID == "b":
+					want = OutcomeFailed
+				}
+				if c.Outcome != want {
+					t.Errorf("call %s: outcome %s, want %s", c.ID, c.Outcome, want)
 				}
 			}
 			if b := te.Partial.Calls[1]; !errors.Is(b.Err, errDown) || b.Output != "" {

@@ -35,7 +35,11 @@ import (
 // a string at a location, an unquoted token there is that string
 // ([RepairQuotedBareValue]).
 //
-// It never guesses. Empty input (see above), prose without an object, an object that
+// It never guesses: a text with two readings is refused (text continuing
+// JSON after the complete object, a repeated key with different values,
+// escapes of a double-encoded object that read two ways, quotes or
+// comments whose extent is ambiguous; see the README's "Soundness of
+// repair", checked by a fault-injection oracle). Empty input (see above), prose without an object, an object that
 // exists only inside unfinished reasoning, two different objects, a stream
 // cut inside a string, number, escape or key or after a key, colon or comma,
 // unquoted values (NaN, arithmetic, tuples) and anything nested deeper than
@@ -49,7 +53,7 @@ type RepairStep string
 // The repair steps. A call's steps are reported in this order.
 const (
 	RepairStripThinking  RepairStep = "strip_thinking"  // removed <think>…</think> reasoning
-	RepairDoubleEncoded  RepairStep = "double_encoded"  // decoded layers of JSON-string encoding
+	RepairDoubleEncoded  RepairStep = "double_encoded"  // decoded layers of JSON-string encoding (or CSV-doubled quotes); escapes with two readings are refused
 	RepairTemplateTokens RepairStep = "template_tokens" // removed leaked template tokens
 	RepairCodeFence      RepairStep = "code_fence"      // removed a markdown code fence
 	RepairExtractObject  RepairStep = "extract_object"  // cut prose (or extra closing braces) around the object
@@ -77,9 +81,11 @@ const (
 	// separates. A key followed by anything but a value is refused.
 	RepairMissingColon RepairStep = "missing_colon"
 
-	// RepairStrayComma: dropped a comma right after an object's opening
-	// brace, before any member, or right after the complete top-level
-	// object, before no other value.
+	// RepairStrayComma: dropped a comma right after the top-level
+	// object's opening brace, before any member, or right after the
+	// complete top-level object, before no other value. (After a nested
+	// object's brace it is refused: {"o": {, …} also reads as {"o": {},
+	// …} with a brace dropped.)
 	RepairStrayComma RepairStep = "stray_comma"
 
 	// RepairMismatchedBracket: added the ']' missing right before the
@@ -101,9 +107,12 @@ const (
 	RepairInvisibleSpace RepairStep = "invisible_space"
 
 	// RepairMissingQuote: added the opening quote of a key or string value
-	// whose closing quote is present ({name": "Ann"}, {"a": New York"}),
+	// whose closing quote is present ({name": "Ann"}, {"a":New York"}),
 	// when the text before the quote is on one line and holds no quote,
-	// bracket, comma or colon. A value with neither quote is refused.
+	// bracket, comma or colon. A value with neither quote is refused, and
+	// so is a value whose first word follows white space, a control or
+	// invisible character or a backslash ({"a": New York"}: " New York"
+	// is as likely), or is a literal (true", null").
 	RepairMissingQuote RepairStep = "missing_quote"
 
 	// RepairRepeatedKey: dropped an object member whose name and value

@@ -150,7 +150,7 @@ func (n *ToolNode) sanitizedArguments(c *call) (string, bool) {
 		return s, true
 	}
 	secrets := c.tool.secret
-	if c.ran() || c.status == statusStopped { // a stopped call had valid arguments, kept to run it later
+	if c.ran() || c.status == statusStopped { // a stopped call had valid arguments, kept to run it again
 		if c.outcome == OutcomeExecuted && !c.repaired && secrets == nil && c.args == c.raw {
 			// The model's own arguments parsed as they were (c.value is
 			// their decoding, or rawValid says the raw text is an object):

@@ -26,10 +26,11 @@ import (
 //
 // and answers every call with exactly one tool message, in call order.
 // Calls the history already answers are skipped (see [ToolNode.Invoke]); a
-// tool error that stops the run leaves the calls after it unanswered (see
-// [ToolError]). A call that repeats an id already used by an earlier call
-// of the same message cannot be answered unambiguously, so it is dropped
-// (not executed, not answered) and a warning is logged.
+// tool error or a cancelled ctx that stops the run leaves the calls that
+// had not returned unanswered (see [ToolError] and [CanceledError]). A
+// call that repeats an id already used by an earlier call of the same
+// message cannot be answered unambiguously, so it is dropped (not
+// executed, not answered) and a warning is logged.
 type ToolNode struct {
 	cfg   config
 	tools map[string]*boundTool
@@ -51,8 +52,12 @@ type boundTool struct {
 // [ToolWithSchema]); a warning naming each of them is logged here, once.
 //
 // It returns an error wrapping [ErrInvalidConfig] for an invalid option, a
-// nil tool, an empty or duplicate tool name, or a schema that does not
-// compile.
+// nil tool, a duplicate tool name, a name that breaks the providers' rule,
+// or a schema that does not compile. A tool name must be 1 to 64 ASCII
+// letters, digits, '_' and '-': the rule of OpenAI's and Anthropic's APIs
+// (^[a-zA-Z0-9_-]{1,64}$), which reject a request whose tools break it,
+// and a subset of Gemini's. A name with a space, '/', '.', a line break or
+// a NUL is refused here rather than by the provider at the first request.
 func NewToolNode(ts []tools.Tool, opts ...Option) (*ToolNode, error) {
 	n := &ToolNode{cfg: defaultConfig(), tools: make(map[string]*boundTool, len(ts))}
 	for _, o := range opts {
@@ -68,8 +73,8 @@ func NewToolNode(ts []tools.Tool, opts ...Option) (*ToolNode, error) {
 			return nil, fmt.Errorf("%w: tool %d is nil", ErrInvalidConfig, i)
 		}
 		name := t.Name()
-		if name == "" {
-			return nil, fmt.Errorf("%w: tool %d has an empty name", ErrInvalidConfig, i)
+		if err := checkToolName(name); err != nil {
+			return nil, fmt.Errorf("%w: tool %d: %w", ErrInvalidConfig, i, err)
 		}
 		if _, dup := n.tools[name]; dup {
 			return nil, fmt.Errorf("%w: duplicate tool name %q", ErrInvalidConfig, name)
@@ -93,6 +98,28 @@ func NewToolNode(ts []tools.Tool, opts ...Option) (*ToolNode, error) {
 		return nil, err
 	}
 	return n, nil
+}
+
+// maxToolNameLength is the longest tool name NewToolNode accepts.
+const maxToolNameLength = 64
+
+// checkToolName returns why name breaks the tool-name rule, nil when it
+// does not.
+func checkToolName(name string) error {
+	const rule = "a tool name must be 1 to 64 ASCII letters, digits, '_' or '-' (^[a-zA-Z0-9_-]{1,64}$, as OpenAI and Anthropic require)"
+	if name == "" {
+		return fmt.Errorf("empty name: %s", rule)
+	}
+	if len(name) > maxToolNameLength {
+		return fmt.Errorf("name %q has %d bytes: %s", quotedName(name), len(name), rule)
+	}
+	for i := 0; i < len(name); i++ {
+		b := name[i]
+		if !('a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' || b == '_' || b == '-') {
+			return fmt.Errorf("name %q: %s", quotedName(name), rule)
+		}
+	}
+	return nil
 }
 
 // Definitions returns the tools as llms.Tool values (Type "function",
@@ -145,22 +172,41 @@ const (
 	// OutcomeSalvaged: the call ran with arguments returned by an unresolved hook.
 	OutcomeSalvaged Outcome = "salvaged"
 	// OutcomeFeedback: the call was not executed; its tool message tells the
-	// agent what to change.
+	// agent what to change, in at most 8 KiB.
 	OutcomeFeedback Outcome = "feedback"
 	// OutcomeDropped: the call was neither executed nor answered, because its
 	// id repeats an earlier call's id in the same message.
 	OutcomeDropped Outcome = "dropped"
 	// OutcomeUnknownTool: the call names a tool the node does not have.
-	// Nothing ran; its tool message is an error naming the node's tools.
+	// Nothing ran; its tool message is an error naming the node's tools:
+	// every tool on a node of up to 20, else the 5 whose names are
+	// closest to the one called, and how many tools there are.
 	OutcomeUnknownTool Outcome = "unknown_tool"
 	// OutcomeAlreadyAnswered: a tool message after the AI message already
 	// answers the call (a retried step, a resumed history). It was not
 	// executed and gets no new message; its report's Output is empty.
 	OutcomeAlreadyAnswered Outcome = "already_answered"
-	// OutcomeUnanswered: the run stopped before the call was answered: its
-	// tool returned the error that stopped the run (Err holds it), or it
-	// never started. Only the partial result of a [*ToolError] has it.
+	// OutcomeUnanswered: the run stopped (see [ToolError] and
+	// [CanceledError]) before the call started: its tool did not run.
+	//
+	// This outcome and the three below occur only in the Partial result of
+	// a stopped run. None of those calls has a tool message there, so
+	// running the node again on a history that keeps Partial's messages
+	// executes each of them: once for the first time, again for the
+	// others.
 	OutcomeUnanswered Outcome = "unanswered"
+	// OutcomeFailed: the call's tool returned the error that stopped the
+	// run, which Err holds and the [*ToolError] wraps.
+	OutcomeFailed Outcome = "failed"
+	// OutcomeCanceled: the call's tool had started and returned an error
+	// (Err) after the run was stopped and its ctx cancelled: by a sibling's
+	// tool error or by the caller's ctx. Its side effects may have
+	// happened in part.
+	OutcomeCanceled Outcome = "canceled"
+	// OutcomeRunning: the call's tool had started and had not returned
+	// when Run returned a [*CanceledError]. It runs on until it returns;
+	// what it returns is dropped.
+	OutcomeRunning Outcome = "running"
 )
 
 // CallReport describes what the node did with one tool call. [ToolNode.Run]
@@ -174,9 +220,10 @@ type CallReport struct {
 	ID, Name string
 	// RawArguments is the argument string exactly as the model sent it.
 	RawArguments string
-	// Arguments is the JSON the tool received; nil when the call did not
-	// run, when it named an unknown tool, and when a plain tool's input
-	// was not JSON (RawArguments holds it), so a report always marshals.
+	// Arguments is the JSON the tool received (or, for a call reported
+	// [OutcomeRunning], is running with); nil when the call did not run,
+	// when it named an unknown tool, and when a plain tool's input was
+	// not JSON (RawArguments holds it), so a report always marshals.
 	Arguments json.RawMessage
 	// Outcome is what happened to the call.
 	Outcome Outcome
@@ -193,7 +240,8 @@ type CallReport struct {
 	RepairSteps []RepairStep
 	// Issues are the field-level problems found by validation, including
 	// those of tool validators, in the order of their paths; empty for a
-	// valid call.
+	// valid call. A call keeps at most 50 issues, the first in path order;
+	// its feedback says how many more there were.
 	Issues []Issue
 	// Flagged are the issues validators flagged without rejecting the
 	// call (see Flag), for the arguments the call ended with.
@@ -275,8 +323,9 @@ type Result struct {
 // matching [ErrMisplacedMessage], before anything runs.
 //
 // Its signature is that of a message-graph node, so it can be added to a
-// graph directly. Errors are those of [ToolNode.Run]. Pass the caller's
-// graph state with [ContextWithState].
+// graph directly. Errors are those of [ToolNode.Run]; with an error it
+// returns no conversation (a stopped run's Partial result is on the
+// error). Pass the caller's graph state with [ContextWithState].
 func (n *ToolNode) Invoke(ctx context.Context, messages []llms.MessageContent) ([]llms.MessageContent, error) {
 	res, err := n.Run(ctx, messages)
 	if err != nil {
@@ -331,11 +380,14 @@ func newRunConfig(opts []RunOption) runConfig {
 //
 // It returns [ErrNoAIMessage] when there is no AI message, an error
 // matching [ErrMisplacedMessage] for a conversation the provider would
-// reject, ctx.Err() when ctx is done before every call is answered (never
-// a partial result), and a [*ToolError] when a tool fails in a way the
-// node is configured not to answer (see [WithHandleToolErrors]); its
-// Partial result holds the calls answered before the run stopped. It
-// returns a [*ToolCallValidationError] with
+// reject, a [*CanceledError] (matching ctx.Err()) as soon as ctx is done
+// before every call is answered, even while a callee that ignores ctx is
+// still running, and a [*ToolError] when a tool fails in a way the node is
+// configured not to answer (see [WithHandleToolErrors]). The Partial
+// result of both holds the calls answered before the run stopped and
+// reports the others (see [OutcomeUnanswered]); a run whose calls all
+// returned stands, even if ctx is done by then. It returns a
+// [*ToolCallValidationError] with
 // [WithOnUnresolved]([UnresolvedRaise]), an error
 // wrapping an unresolved hook's error, and an interrupt (see [ErrInterrupt])
 // unchanged; all of them before any call executes, except an interrupt
@@ -343,7 +395,7 @@ func newRunConfig(opts []RunOption) runConfig {
 func (n *ToolNode) Run(ctx context.Context, messages []llms.MessageContent, opts ...RunOption) (*Result, error) {
 	rcfg := newRunConfig(opts)
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, &CanceledError{Err: err}
 	}
 	aiIndex := callMessage(messages) // history.go
 	if aiIndex < 0 {
@@ -360,10 +412,13 @@ func (n *ToolNode) Run(ctx context.Context, messages []llms.MessageContent, opts
 
 	if pending {
 		if err := n.prepare(ctx, r, calls); err != nil {
+			if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
+				return nil, &CanceledError{Err: ctxErr} // nothing executed
+			}
 			return nil, err
 		}
 		if err := n.execute(ctx, r, calls); err != nil { // execute.go
-			return nil, n.stopped(r, calls, err)
+			return nil, n.stopped(ctx, r, calls, err)
 		}
 	}
 	r.lap(&r.stages.Execute)
@@ -421,6 +476,7 @@ const (
 	statusAnswered                   // its tool message content is set
 	statusDropped                    // neither executed nor answered
 	statusSkipped                    // answered before this run (history.go)
+	statusRunning                    // its tool started and has not returned (execute.go)
 	statusStopped                    // the run stopped before answering it (execute.go)
 )
 
@@ -442,10 +498,11 @@ type call struct {
 
 	coercions []Coercion // set when CoercionLax converted the arguments (coerce.go)
 
-	issues  []Issue
-	flagged []Issue // issues validators flagged without rejecting (set by check)
-	status  callStatus
-	outcome Outcome
+	issues     []Issue // at most maxIssues (bounds.go)
+	moreIssues int     // how many issues past maxIssues were left out
+	flagged    []Issue // issues validators flagged without rejecting (set by check)
+	status     callStatus
+	outcome    Outcome
 
 	// Set by the correction stage.
 	correctionAttempted bool
@@ -523,7 +580,7 @@ func (n *ToolNode) assemble(r *run, calls []*call) *Result {
 	parts := make([]llms.ContentPart, len(calls)) // one backing array for every message's single part
 	for i, c := range calls {
 		rep := c.report()
-		if c.ran() {
+		if c.ran() || c.started() {
 			rep.Arguments = c.jsonArguments()
 		}
 		res.Calls[i] = rep
@@ -561,6 +618,12 @@ func (c *call) jsonArguments() json.RawMessage {
 		return nil
 	}
 	return json.RawMessage(c.args)
+}
+
+// started reports whether the call's tool started in a run that stopped
+// before it was answered.
+func (c *call) started() bool {
+	return c.status == statusStopped && c.outcome != OutcomeUnanswered
 }
 
 // ran reports whether the call was handed to the executor.

@@ -269,6 +269,47 @@ func TestNewToolNodeRejectsBadConfig(t *testing.T) {
 	}
 }
 
+// Tool names follow OpenAI's and Anthropic's rule, ^[a-zA-Z0-9_-]{1,64}$:
+// any other name is refused at construction, naming the rule, instead of
+// by the provider at the first request.
+func TestNewToolNodeEnforcesTheProviderToolNameRule(t *testing.T) {
+	tests := []struct {
+		name string
+		ok   bool
+	}{
+		{"get_weather", true},
+		{"Get-Weather_2", true},
+		{strings.Repeat("a", 64), true},
+		{"", false},
+		{strings.Repeat("a", 65), false},
+		{"get weather", false},
+		{"files/read", false},
+		{"get\nweather", false},
+		{"get\x00weather", false},
+		{"github.create_issue", false}, // MCP allows dots; the providers do not
+		{"wetter_für_stadt", false},
+		{"get_weather ", false},
+		{"tool:call", false},
+	}
+	for _, tt := range tests {
+		t.Run(strconv.Quote(tt.name), func(t *testing.T) {
+			_, err := NewToolNode([]tools.Tool{plainTool{name: tt.name}}, WithLogger(sanDiscard))
+			if tt.ok {
+				if err != nil {
+					t.Fatalf("NewToolNode(%q) = %v, want no error", tt.name, err)
+				}
+				return
+			}
+			if !errors.Is(err, ErrInvalidConfig) {
+				t.Fatalf("NewToolNode(%q) = %v, want ErrInvalidConfig", tt.name, err)
+			}
+			if msg := err.Error(); !strings.Contains(msg, "^[a-zA-Z0-9_-]{1,64}$") || strings.ContainsAny(msg, "\n\x00") {
+				t.Errorf("error %q does not name the rule on one clean line", msg)
+			}
+		})
+	}
+}
+
 // inflight tracks how many tool calls run at once.
 type inflight struct {
 	mu       sync.Mutex
@@ -497,11 +538,17 @@ func TestNewToolDecodesStrictlyOutsideANode(t *testing.T) {
 
 // A run whose calls all finished stands, even when ctx is done by the time
 // the last one returns: the tools ran and their answers are not thrown away.
+// A tool that cancels the run's ctx and then returns races with Run's
+// watch on ctx: Run either keeps the answer (every call finished: the run
+// stands) or returns at once with the call reported running. Either way
+// nothing that finished is lost: the run's answers, or its Partial's, hold
+// every call that returned before Run did.
 func TestFinishedRunStandsAfterCancellation(t *testing.T) {
 	for _, limit := range []int{0, 1} {
 		ctx, cancel := context.WithCancel(context.Background())
 		var started sync.WaitGroup
 		started.Add(2)
+		returned := make(chan string, 2)
 		finishing := plainTool{name: "finish", fn: func(_ context.Context, in string) (string, error) {
 			if limit == 0 {
 				started.Done()
@@ -510,12 +557,36 @@ func TestFinishedRunStandsAfterCancellation(t *testing.T) {
 			if in == "last" {
 				cancel() // the caller gives up while the tools complete their work
 			}
+			defer func() { returned <- in }()
 			return "done " + in, nil
 		}}
 		n := mustNode(t, []tools.Tool{finishing}, WithMaxConcurrency(limit))
 		res, err := n.Run(ctx, conversation(tc("a", "finish", "first"), tc("b", "finish", "last")))
-		if err != nil || len(res.ToolMessages) != 2 || res.Calls[1].Output != "done last" {
-			t.Errorf("limit %d: err %v, result %+v; want both answers", limit, err, res)
+		if err != nil {
+			var ce *CanceledError
+			if !errors.As(err, &ce) || ce.Partial == nil || !errors.Is(err, context.Canceled) {
+				t.Fatalf("limit %d: err %v, want a *CanceledError with a partial result", limit, err)
+			}
+			res = ce.Partial
+		}
+		<-returned
+		<-returned // both tools have returned by now
+		for _, c := range res.Calls {
+			switch c.Outcome {
+			case OutcomeExecuted:
+				if c.Output != "done "+c.RawArguments {
+					t.Errorf("limit %d: call %s answered %q", limit, c.ID, c.Output)
+				}
+			case OutcomeRunning: // it returned after Run did
+				if err == nil {
+					t.Errorf("limit %d: call %s reported running in a run that stands", limit, c.ID)
+				}
+			default:
+				t.Errorf("limit %d: call %s: outcome %s", limit, c.ID, c.Outcome)
+			}
+		}
+		if err == nil && len(res.ToolMessages) != 2 {
+			t.Errorf("limit %d: a run that stands answers %d calls, want 2", limit, len(res.ToolMessages))
 		}
 		cancel()
 	}

@@ -56,7 +56,9 @@ func WithOnUnresolved(p UnresolvedPolicy) Option {
 }
 
 // UnresolvedHook decides what to do with one unresolved call; see
-// [WithUnresolvedHook].
+// [WithUnresolvedHook]. Once ctx is done [ToolNode.Run] returns a
+// [*CanceledError] without waiting for the hook, which runs on, on a
+// goroutine of its own, until it returns; its Resolution is then dropped.
 type UnresolvedHook func(ctx context.Context, call UnresolvedToolCall) (Resolution, error)
 
 // WithUnresolvedHook sets a hook that is called once per call that is still
@@ -102,7 +104,8 @@ type UnresolvedToolCall struct {
 	// RawArguments is the argument string exactly as the model sent it.
 	RawArguments string
 	// Issues are the field-level problems of the arguments, from the schema
-	// and the tool's validators; empty when they never parsed.
+	// and the tool's validators; empty when they never parsed. At most 50,
+	// as in CallReport.Issues; Error says how many more there were.
 	Issues []Issue
 	// Error says in one line why the call is invalid.
 	Error string
@@ -276,7 +279,12 @@ func (n *ToolNode) resolve(ctx context.Context, r *run, calls []*call) error {
 
 // resolveOne calls the hook for one invalid call and applies its Resolution.
 func (n *ToolNode) resolveOne(ctx context.Context, r *run, c *call) error {
-	res, err := callHook(ctx, n.cfg.unresolvedHook, unresolvedCall(r, c))
+	uc := unresolvedCall(r, c)
+	var res Resolution
+	var err error
+	if !watchCall(ctx, func() { res, err = callHook(ctx, n.cfg.unresolvedHook, uc) }) { // execute.go
+		return ctx.Err() // the hook runs on alone
+	}
 	if err != nil {
 		if n.isInterrupt(err) {
 			return err
@@ -397,6 +405,9 @@ func unresolvedError(c *call) string {
 			p = "(root)"
 		}
 		parts = append(parts, p+": "+is.Message)
+	}
+	if c.moreIssues > 0 {
+		parts = append(parts, fmt.Sprintf("and %d more", c.moreIssues))
 	}
 	return strings.Join(parts, "; ")
 }

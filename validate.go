@@ -3,6 +3,7 @@ package saidex
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 
 	"github.com/saidex/saidex-go/internal/jsonvalue"
@@ -26,7 +27,7 @@ func (n *ToolNode) validate(ctx context.Context, r *run, c *call) error {
 		return err
 	}
 	c.adoptCoercion(co)
-	c.issues = issues
+	c.issues, c.moreIssues = capIssues(issues)
 	if len(issues) > 0 {
 		c.status = statusInvalid
 		return nil
@@ -78,9 +79,19 @@ func (n *ToolNode) check(ctx context.Context, r *run, c *call, value any, text s
 //
 // The arguments of a tool call must be a JSON object: a v that is not one
 // gets an IssueType at the root even when the schema names no type.
+//
+// A v nested deeper than maxValidatedDepth is refused with one issue at
+// the root, without the full validator: santhosh-tekuri gives each error
+// of its tree a copy of its instance location, so a failure at depth d
+// costs it d²/2 location tokens (500 MB, seconds, at depth 8,000). Below
+// the limit that is at most a few MB. The precheck still accepts deeper
+// valid values on their text (validateText).
 func (s *compiledSchema) validate(v any) []Issue {
 	if _, isObj := v.(map[string]any); !isObj {
 		return []Issue{typeIssue("", []string{"object"}, gotTypeOf(v))}
+	}
+	if jsonvalue.DeeperThan(v, maxValidatedDepth) {
+		return []Issue{{Kind: IssueOther, Message: fmt.Sprintf("the arguments are nested deeper than %d levels, more than the schema validation follows; send a flatter value", maxValidatedDepth)}}
 	}
 	err := s.schema.Validate(v)
 	if err == nil {
@@ -91,7 +102,9 @@ func (s *compiledSchema) validate(v any) []Issue {
 		return []Issue{{Kind: IssueOther, Message: "the arguments could not be validated"}}
 	}
 	m := issueMapper{s: s, root: v}
-	if issues := finishIssues(m.collect(ve)); len(issues) > 0 {
+	var all []found
+	m.collect(ve, &all)
+	if issues := issuesOf(finishFound(all)); len(issues) > 0 {
 		return issues
 	}
 	return []Issue{{Kind: IssueOther, Message: "does not match the schema"}}
@@ -109,6 +122,10 @@ func (s *compiledSchema) validateText(text string, v any) []Issue {
 	}
 	return s.validate(v)
 }
+
+// maxValidatedDepth is the deepest nesting of objects and arrays that
+// validate gives the full validator: 1,000 levels.
+const maxValidatedDepth = 1000
 
 // maxPrecheckText is the longest text validateText prechecks: 64 KiB.
 const maxPrecheckText = 64 << 10

@@ -26,10 +26,14 @@ import (
 // ValidationIssues accepts), any other error one issue carrying its
 // message. Rejected calls follow the normal path: correction when
 // configured, then [WithOnUnresolved]. Wrap the error with [Flag] to record
-// the issues without rejecting. An error that is an interrupt (see
-// [ErrInterrupt]) stops the run and is returned unchanged by
-// [ToolNode.Run]; so is ctx.Err() once ctx is done. A panic is recovered
-// and stops the run as an error wrapping a [*PanicError].
+// the issues without rejecting. The parts of a joined error (errors.Join,
+// fmt.Errorf with several %w) count one by one: any part not wrapped by
+// Flag rejects, and the flagged parts are recorded beside the rejection.
+// An error that is an interrupt (see [ErrInterrupt]) stops the run and is
+// returned unchanged by [ToolNode.Run]. Once ctx is done Run returns a
+// [*CanceledError] without waiting for the validator, which runs on, on a
+// goroutine of its own, until it returns. A panic is recovered and stops
+// the run as an error wrapping a [*PanicError].
 //
 // Validators of different calls run concurrently (while calls are
 // corrected or salvaged at the same time, and when the node runs for
@@ -168,7 +172,9 @@ func (e ValidationIssues) Error() string {
 // Flag marks a validator's error as recorded only: the call is not rejected,
 // and the error's issues (built as for a rejection) appear in
 // [CallReport].Flagged, in the Result and in the run's event. Flag(nil) is
-// nil. An interrupt stays an interrupt when flagged.
+// nil. An interrupt stays an interrupt when flagged. Flag covers only the
+// error it wraps: errors.Join(Flag(note), issue) rejects the call with
+// issue and records note as flagged, in either order.
 func Flag(err error) error {
 	if err == nil {
 		return nil
@@ -225,7 +231,11 @@ func (n *ToolNode) runValidators(ctx context.Context, r *run, c *call, value any
 		IsFinal: ph.phase == PhaseCorrection && ph.maxAttempts > 0 && ph.attempt >= ph.maxAttempts,
 	}
 	for _, fn := range c.tool.validators {
-		panicked, err := callValidator(ctx, fn, args, vc)
+		var panicked *PanicError
+		var err error
+		if !watchCall(ctx, func() { panicked, err = callValidator(ctx, fn, args, vc) }) { // execute.go
+			return nil, ctx.Err() // the validator runs on alone
+		}
 		switch {
 		case panicked != nil:
 			return nil, fmt.Errorf("saidex: validator of tool %q (call %q): %w", c.name, c.id, panicked)
@@ -239,15 +249,10 @@ func (n *ToolNode) runValidators(ctx context.Context, r *run, c *call, value any
 		case ctx.Err() != nil:
 			return nil, ctx.Err()
 		}
-		if fe := (*flaggedError)(nil); errors.As(err, &fe) {
-			for _, is := range validatorIssues(fe.err) {
-				is.Flagged = true
-				c.flagged = append(c.flagged, is)
-			}
-			continue
-		}
-		if issues := validatorIssues(err); len(issues) > 0 {
-			return issues, nil
+		reject, flagged := validatorIssues(err)
+		c.flagged = append(c.flagged, flagged...)
+		if len(reject) > 0 {
+			return reject, nil
 		}
 	}
 	return nil, nil
@@ -263,43 +268,80 @@ func callValidator(ctx context.Context, fn Validator, args map[string]any, vc Va
 	return nil, fn(ctx, args, vc)
 }
 
-// validatorIssues turns a validator's error into issues; none for an
-// empty ValidationIssues or a nil *ValidationIssue.
-func validatorIssues(err error) []Issue {
-	var out []Issue
-	var walk func(error)
-	walk = func(err error) {
+// validatorIssues turns a validator's error into the issues that reject
+// the call and those it only flags (marked Flagged). Each part of the
+// error counts on its own: the branches of a joined error (an Unwrap()
+// []error, as errors.Join and fmt.Errorf with several %w make) are
+// classified one by one, so a flagged branch never hides a rejecting one,
+// and a part is flagged when a [Flag] wraps it, at any depth. An empty
+// ValidationIssues and a nil *ValidationIssue give no issue.
+func validatorIssues(err error) (reject, flagged []Issue) {
+	var walk func(err error, flag bool)
+	add := func(is Issue, flag bool) {
+		if flag {
+			is.Flagged = true
+			flagged = append(flagged, is)
+		} else {
+			reject = append(reject, is)
+		}
+	}
+	walk = func(err error, flag bool) {
 		switch e := err.(type) {
 		case nil:
 			return
+		case *flaggedError:
+			walk(e.err, true)
+			return
 		case ValidationIssues:
 			for i := range e {
-				out = append(out, e[i].issue())
+				add(e[i].issue(), flag)
 			}
 			return
 		case *ValidationIssue:
 			if e != nil {
-				out = append(out, e.issue())
+				add(e.issue(), flag)
 			}
 			return
 		case interface{ Unwrap() []error }:
 			for _, x := range e.Unwrap() {
-				walk(x)
+				walk(x, flag)
 			}
 			return
 		}
+		if !structured(err) {
+			// A plain error, or wrapped plain errors: one issue with
+			// the whole text, the wrapping context included.
+			add(Issue{Kind: IssueValidator, Message: err.Error()}, flag)
+			return
+		}
+		// A wrapper around a flag or issues (possibly in a joined
+		// error): its parts decide.
+		if inner := errors.Unwrap(err); inner != nil {
+			walk(inner, flag)
+			return
+		}
+		// An error whose As method yields the parts without Unwrap.
+		var fe *flaggedError
 		var vis ValidationIssues
-		if errors.As(err, &vis) {
-			walk(vis)
-			return
-		}
 		var vi *ValidationIssue
-		if errors.As(err, &vi) {
-			walk(vi)
-			return
+		switch {
+		case errors.As(err, &fe):
+			walk(fe, flag)
+		case errors.As(err, &vis):
+			walk(vis, flag)
+		case errors.As(err, &vi):
+			walk(vi, flag)
 		}
-		out = append(out, Issue{Kind: IssueValidator, Message: err.Error()})
 	}
-	walk(err)
-	return out
+	walk(err, false)
+	return reject, flagged
+}
+
+// structured reports whether err's chain holds a [Flag] or validation
+// issues, which validatorIssues reads part by part.
+func structured(err error) bool {
+	var fe *flaggedError
+	var vis ValidationIssues
+	var vi *ValidationIssue
+	return errors.As(err, &fe) || errors.As(err, &vis) || errors.As(err, &vi)
 }

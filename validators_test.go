@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -156,6 +157,77 @@ func TestValidatorFlagRecordsWithoutRejecting(t *testing.T) {
 	}
 	if Flag(nil) != nil {
 		t.Error("Flag(nil) != nil")
+	}
+}
+
+// Each part of a joined or wrapped validator error counts on its own: a
+// flagged part never hides a rejecting one, which rejects the call while
+// the flagged parts are recorded beside it.
+func TestValidatorFlagInsideJoinedOrWrappedErrors(t *testing.T) {
+	note := errors.New("note")
+	city := &ValidationIssue{Path: "/city", Message: "not allowed"}
+	plain := errors.New("orders are frozen")
+	noteIssue := Issue{Kind: IssueValidator, Message: "note", Flagged: true}
+	cityIssue := Issue{Path: "/city", Kind: IssueValidator, Message: "not allowed"}
+	cityFlagged := cityIssue
+	cityFlagged.Flagged = true
+	plainIssue := Issue{Kind: IssueValidator, Message: "orders are frozen"}
+	for _, tt := range []struct {
+		name        string
+		err         error
+		wantReject  []Issue // nil: the call executes
+		wantFlagged []Issue
+	}{
+		{"join flag then issue", errors.Join(Flag(note), city), []Issue{cityIssue}, []Issue{noteIssue}},
+		{"join issue then flag", errors.Join(city, Flag(note)), []Issue{cityIssue}, []Issue{noteIssue}},
+		{"join flag then plain", errors.Join(Flag(note), plain), []Issue{plainIssue}, []Issue{noteIssue}},
+		{"join plain then flag", errors.Join(plain, Flag(note)), []Issue{plainIssue}, []Issue{noteIssue}},
+		{"two %w, flag first", fmt.Errorf("%w; %w", Flag(note), city), []Issue{cityIssue}, []Issue{noteIssue}},
+		{"two %w, issue first", fmt.Errorf("%w; %w", city, Flag(note)), []Issue{cityIssue}, []Issue{noteIssue}},
+		{"wrapped join", fmt.Errorf("checking: %w", errors.Join(Flag(note), city)), []Issue{cityIssue}, []Issue{noteIssue}},
+		{"join of wrapped parts", errors.Join(fmt.Errorf("a: %w", Flag(note)), fmt.Errorf("b: %w", city)), []Issue{cityIssue}, []Issue{noteIssue}},
+		{"nested joins", errors.Join(errors.Join(Flag(note), errors.Join(city)), ValidationIssues{}), []Issue{cityIssue}, []Issue{noteIssue}},
+		{"join of flags only", errors.Join(Flag(note), Flag(city)), nil, []Issue{noteIssue, cityFlagged}},
+		{"flagged join", Flag(errors.Join(note, city)), nil, []Issue{noteIssue, cityFlagged}},
+		{"flagged wrapped issue", Flag(fmt.Errorf("w: %w", city)), nil, []Issue{cityFlagged}},
+		{"wrapped flag", fmt.Errorf("w: %w", Flag(note)), nil, []Issue{noteIssue}},
+		{"flag and an empty ValidationIssues", errors.Join(Flag(note), ValidationIssues{}), nil, []Issue{noteIssue}},
+		{"flag and a nil issue", errors.Join(Flag(note), (*ValidationIssue)(nil)), nil, []Issue{noteIssue}},
+		{"issue alone", city, []Issue{cityIssue}, nil},
+		{"join without flags", errors.Join(plain, city), []Issue{plainIssue, cityIssue}, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			tool := newURTool("get_orders")
+			n := urNode(t, []tools.Tool{tool}, WithValidator("get_orders", func(context.Context, map[string]any, ValidatorContext) error {
+				return tt.err
+			}))
+			res, err := n.Run(context.Background(), urConversation(urCall("c1", "get_orders", `{"order_id":"o","user_id":"u"}`)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep := res.Calls[0]
+			ran := tool.calls.Load() == 1
+			if ran != (tt.wantReject == nil) {
+				t.Fatalf("tool ran: %v (outcome %s, issues %+v, flagged %+v), want %v", ran, rep.Outcome, rep.Issues, rep.Flagged, tt.wantReject == nil)
+			}
+			sortIssues := func(is []Issue) string {
+				out := make([]string, len(is))
+				for i, x := range is {
+					out[i] = fmt.Sprint(x)
+				}
+				slices.Sort(out)
+				return strings.Join(out, "|")
+			}
+			if tt.wantReject != nil && (rep.Outcome != OutcomeFeedback || sortIssues(rep.Issues) != sortIssues(tt.wantReject)) {
+				t.Errorf("outcome %s, issues %+v; want feedback with %+v", rep.Outcome, rep.Issues, tt.wantReject)
+			}
+			if tt.wantReject != nil && !strings.Contains(rep.Output, tt.wantReject[0].Message) {
+				t.Errorf("the feedback does not carry %q: %q", tt.wantReject[0].Message, rep.Output)
+			}
+			if got := sortIssues(rep.Flagged); got != sortIssues(tt.wantFlagged) {
+				t.Errorf("Flagged = %+v, want %+v", rep.Flagged, tt.wantFlagged)
+			}
+		})
 	}
 }
 
@@ -359,7 +431,7 @@ func TestTypedValidatorDecodesTheArguments(t *testing.T) {
 func TestTypedValidatorRejectsArgumentsThatDoNotDecode(t *testing.T) {
 	v := TypedValidator(func(context.Context, struct{ Count int }, ValidatorContext) error { return nil })
 	err := v(context.Background(), map[string]any{"Count": "three"}, ValidatorContext{})
-	if err == nil || len(validatorIssues(err)) != 1 {
+	if reject, _ := validatorIssues(err); err == nil || len(reject) != 1 {
 		t.Fatalf("err = %v, want one rejecting issue", err)
 	}
 }

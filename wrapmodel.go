@@ -113,12 +113,10 @@ func (n *ToolNode) checkResponse(ctx context.Context, messages []llms.MessageCon
 	ai.Parts = append(ai.Parts, calls...)
 	conv := make([]llms.MessageContent, 0, len(messages)+1)
 	conv = append(append(conv, messages...), ai)
-	r := &run{messages: conv, aiIndex: len(conv) - 1}
-	cs := n.collect(ai)
-	if err := n.prepare(ctx, r, cs); err != nil {
+	reports, err := n.Check(ctx, conv)
+	if err != nil {
 		return nil, err
 	}
-	reports := n.assemble(r, cs).Calls
 
 	out := &llms.ContentResponse{Choices: slices.Clone(resp.Choices)}
 	for i, ch := range resp.Choices {
@@ -134,16 +132,14 @@ func (n *ToolNode) checkResponse(ctx context.Context, messages []llms.MessageCon
 		cp.GenerationInfo[checkedCallsKey] = make([]CallReport, 0, len(ch.ToolCalls))
 		out.Choices[i] = &cp
 	}
-	for k, c := range cs {
+	for k, rep := range reports {
 		l := locs[k]
 		ch := out.Choices[l.choice]
-		rep := reports[k]
-		if c.status == statusValid {
-			rep.Arguments = c.jsonArguments()
-			if c.args != c.raw {
+		if rep.Arguments != nil {
+			if args := string(rep.Arguments); args != rep.RawArguments {
 				old := ch.ToolCalls[l.index]
 				tc := old
-				tc.FunctionCall = &llms.FunctionCall{Name: old.FunctionCall.Name, Arguments: c.args}
+				tc.FunctionCall = &llms.FunctionCall{Name: old.FunctionCall.Name, Arguments: args}
 				ch.ToolCalls[l.index] = tc
 				if resp.Choices[l.choice].FuncCall == old.FunctionCall {
 					// openai mirrors the first tool call in the legacy field.

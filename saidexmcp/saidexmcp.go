@@ -37,7 +37,7 @@ import (
 //
 // It returns the session's error, wrapped, when a page cannot be listed.
 // The tools of several servers can share one node as long as their names
-// differ: saidex.NewToolNode refuses a duplicate name.
+// (see [Tool.Name]) differ: saidex.NewToolNode refuses a duplicate name.
 func Tools(ctx context.Context, session *mcp.ClientSession) ([]tools.Tool, error) {
 	if session == nil {
 		return nil, errors.New("saidexmcp: nil session")
@@ -70,6 +70,7 @@ func Tools(ctx context.Context, session *mcp.ClientSession) ([]tools.Tool, error
 type Tool struct {
 	session *mcp.ClientSession
 	tool    *mcp.Tool
+	name    string // the name the model sees (see Name)
 }
 
 var _ saidex.Tool = (*Tool)(nil)
@@ -82,11 +83,37 @@ var _ saidex.Tool = (*Tool)(nil)
 // saidex.NewToolNode compiles every tool's schema and refuses the whole
 // set when one does not compile, naming the tool.
 func NewTool(session *mcp.ClientSession, t *mcp.Tool) *Tool {
-	return &Tool{session: session, tool: t}
+	return &Tool{session: session, tool: t, name: modelName(t.Name)}
 }
 
-// Name returns the server's name of the tool.
-func (t *Tool) Name() string { return t.tool.Name }
+// Name returns the name the model calls the tool by: the server's name
+// with every character other than an ASCII letter, a digit, '_' and '-'
+// replaced by '_' ("github.create_issue" becomes "github_create_issue").
+// MCP allows '.' in tool names (and up to 128 characters), OpenAI and
+// Anthropic do not, and saidex.NewToolNode refuses a name that breaks
+// their rule, ^[a-zA-Z0-9_-]{1,64}$. Two server names that map to one
+// name (a.b and a_b) make NewToolNode refuse the set as duplicates; a
+// name longer than 64 characters is refused too: wrap such a tool in a
+// type whose Name method returns a shorter name. Calls always reach the
+// server under [Tool.ServerName].
+func (t *Tool) Name() string { return t.name }
+
+// ServerName returns the server's name of the tool, which Call sends.
+func (t *Tool) ServerName() string { return t.tool.Name }
+
+// modelName replaces the characters of an MCP tool name that the
+// providers' rule does not allow by '_'.
+func modelName(name string) string {
+	ok := func(r rune) bool {
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '_' || r == '-'
+	}
+	return strings.Map(func(r rune) rune {
+		if ok(r) {
+			return r
+		}
+		return '_'
+	}, name)
+}
 
 // Description returns the server's description of the tool, or its title
 // when the description is empty.

@@ -476,3 +476,44 @@ func TestInputRequiredIsAnError(t *testing.T) {
 		t.Errorf("Call = %q, %v; want an error about the input request", out, err)
 	}
 }
+
+// MCP allows '.' in tool names; the providers do not. The node advertises
+// and answers the provider-valid name, and the call reaches the server
+// under the server's name.
+func TestDottedServerNameIsCalledByAProviderValidName(t *testing.T) {
+	rec := &server{}
+	srv := mcp.NewServer(&mcp.Implementation{Name: "ns", Version: "v0.0.1"}, nil)
+	srv.AddTool(&mcp.Tool{Name: "weather.get_forecast", InputSchema: forecastSchema},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			rec.record(req)
+			return text(req.Params.Name + " ran"), nil
+		})
+	cs := start(t, srv)
+	ts, err := saidexmcp.Tools(context.Background(), cs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ts[0].Name(); got != "weather_get_forecast" {
+		t.Fatalf("Name() = %q, want weather_get_forecast", got)
+	}
+	if got := ts[0].(*saidexmcp.Tool).ServerName(); got != "weather.get_forecast" {
+		t.Fatalf("ServerName() = %q", got)
+	}
+	node, err := saidex.NewToolNode(ts)
+	if err != nil {
+		t.Fatalf("NewToolNode refused the mapped name: %v", err)
+	}
+	if got := node.Definitions()[0].Function.Name; got != "weather_get_forecast" {
+		t.Errorf("advertised as %q", got)
+	}
+	res, err := runTurn(t, node, saidextest.Call("c1", "weather_get_forecast", `{"city":"Paris","days":2}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep := res.Calls[0]; rep.Outcome != saidex.OutcomeExecuted || rep.Output != "weather.get_forecast ran" {
+		t.Fatalf("call: %s %q", rep.Outcome, rep.Output)
+	}
+	if got := rec.received(); len(got) != 1 {
+		t.Fatalf("server received %d calls", len(got))
+	}
+}

@@ -3,6 +3,7 @@ package faultinject
 import (
 	"context"
 	"strings"
+	"time"
 
 	saidex "github.com/saidex/saidex-go"
 	"github.com/tmc/langchaingo/llms"
@@ -59,12 +60,15 @@ func Check(g *Gen, repair Repairer, pairs int, tally *Tally) {
 	t := Encode(o, g.RandomLayout())
 	orig, _ := DecodeOrdered(t.S) // the value as the tool would read the original
 	run := func(m Mutation) {
+		start := time.Now()
 		args, ok := repair(m.Text)
+		took := time.Since(start)
 		out := Classify(orig, m, args, ok)
 		row := m.Op
 		if a, _, isPair := strings.Cut(m.Op, "+"); isPair {
 			row = "pair:" + a // pairs are counted by their first operator
 		}
+		tally.Time[row] += took
 		tally.Add(row, out, Example{Op: m.Op, Original: t.S, Text: m.Text, Args: args})
 	}
 	for _, op := range Ops {

@@ -25,6 +25,9 @@ type edit struct {
 	dropCloser bool
 }
 
+// quoteInserted reports whether e inserts a lone quote.
+func (e edit) quoteInserted() bool { return e.start == e.end && e.repl == `"` }
+
 // Op is a fault operator. A local operator proposes edits at every
 // position where its fault makes sense; a global one transforms the whole
 // text.
@@ -125,7 +128,10 @@ func Pair(t Text, a, b Op, r *rand.Rand) (Mutation, bool) {
 		if b.Local() {
 			var ok []edit // b's edits apart from e1
 			for _, e := range b.edits(t) {
-				if (e.end <= e1.start || e.start >= e1.end) && e.start != e1.start {
+				// Two inserted quotes quote the text between them: the
+				// same text as another value (a string holding it, line
+				// breaks written literally), not a fault of this one.
+				if (e.end <= e1.start || e.start >= e1.end) && e.start != e1.start && !(e.quoteInserted() && e1.quoteInserted()) {
 					ok = append(ok, e)
 				}
 			}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"strings"
+	"time"
 )
 
 // Outcome is what became of one mutation.
@@ -24,8 +26,8 @@ const (
 	Truncated
 	// ClosedAtEnd: the second exception. A closer was dropped, and the
 	// tool received the text with the closers missing at its end added
-	// there (which misreads the nesting when the dropped closer was
-	// inside).
+	// there, or among the closers it ends with (which misreads the
+	// nesting when the dropped closer was inside).
 	ClosedAtEnd
 	// Different: the tool received any other value. The goal is none.
 	Different
@@ -66,8 +68,13 @@ func Classify(orig Value, m Mutation, args string, ok bool) Outcome {
 	case m.Cut && isTruncation(orig, got):
 		return Truncated
 	case m.DroppedCloser:
-		if v, err := DecodeOrdered(closeAtEnd(m.Text)); err == nil && Equal(v, got) {
-			return ClosedAtEnd
+		// The closers missing at the end added there, or among the
+		// closers the text ends with ({"a": [1} read as {"a": [1]}).
+		body := strings.TrimRight(m.Text, "}] \t\r\n")
+		for _, alt := range []string{closeAtEnd(m.Text), closeAtEnd(body)} {
+			if v, err := DecodeOrdered(alt); err == nil && Equal(v, got) {
+				return ClosedAtEnd
+			}
 		}
 	}
 	return Different
@@ -255,6 +262,8 @@ type Tally struct {
 	Counts map[string]*[numOutcomes]int
 	// Examples holds up to a few Different mutations per operator.
 	Examples map[string][]Example
+	// Time is the time the repairer took per operator.
+	Time map[string]time.Duration
 }
 
 // Example is a mutation whose value reached the tool different.
@@ -265,7 +274,7 @@ type Example struct {
 
 // NewTally returns an empty tally.
 func NewTally() *Tally {
-	return &Tally{Counts: map[string]*[numOutcomes]int{}, Examples: map[string][]Example{}}
+	return &Tally{Counts: map[string]*[numOutcomes]int{}, Examples: map[string][]Example{}, Time: map[string]time.Duration{}}
 }
 
 // Add counts one outcome of op.
@@ -292,6 +301,7 @@ func (t *Tally) Merge(u *Tally) {
 		for o := range c {
 			d[o] += c[o]
 		}
+		t.Time[op] += u.Time[op]
 		ex := append(t.Examples[op], u.Examples[op]...)
 		t.Examples[op] = ex[:min(len(ex), 5)]
 	}

@@ -89,3 +89,34 @@ func HasLooseNumber(v any) bool {
 	}
 	return false
 }
+
+// DeeperThan reports whether the decoded JSON value v nests objects and
+// arrays more than limit levels deep (a scalar is at depth 0, {} and []
+// at depth 1). It stops as soon as it finds the answer, so its cost is at
+// most linear in the size of v and its recursion at most limit+1 deep.
+func DeeperThan(v any, limit int) bool {
+	if limit < 0 {
+		return true
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		if limit == 0 {
+			return true
+		}
+		for _, e := range x {
+			if DeeperThan(e, limit-1) {
+				return true
+			}
+		}
+	case []any:
+		if limit == 0 {
+			return true
+		}
+		for _, e := range x {
+			if DeeperThan(e, limit-1) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -121,3 +121,38 @@ func TestHasLooseNumber(t *testing.T) {
 		}
 	}
 }
+
+func TestDeeperThan(t *testing.T) {
+	nest := func(depth int) any {
+		var v any = "leaf"
+		for i := range depth {
+			if i%2 == 0 {
+				v = []any{v}
+			} else {
+				v = map[string]any{"k": v}
+			}
+		}
+		return v
+	}
+	for _, tt := range []struct {
+		v     any
+		limit int
+		want  bool
+	}{
+		{"x", 0, false},
+		{nil, 0, false},
+		{map[string]any{}, 0, true},
+		{[]any{}, 1, false},
+		{nest(3), 2, true},
+		{nest(3), 3, false},
+		{map[string]any{"a": 1, "b": nest(5)}, 5, true},
+		{map[string]any{"a": 1, "b": nest(5)}, 6, false},
+		{[]any{nest(1), nest(1000)}, 999, true},
+		{nest(1000), 1000, false},
+		{"x", -1, true},
+	} {
+		if got := DeeperThan(tt.v, tt.limit); got != tt.want {
+			t.Errorf("DeeperThan(%.30v, %d) = %v, want %v", tt.v, tt.limit, got, tt.want)
+		}
+	}
+}

@@ -15,14 +15,16 @@
 // colons, missing opening quotes, strings written as quoted pieces and
 // '+', doubled braces, mismatched closing brackets with one reading,
 // comments (touching a value or not), invisible characters between
-// tokens, literal control characters in strings, escaped white space
-// between tokens, other-case literals (TRUE, Null, none), loose numbers
-// (.5, 5., +5), numeric keys, a key missing its closing quote, a stray
-// ']' after the object, the one wrong closer, unquoted values where
-// Options.Schema accepts only a string, and a stream cut right after a
-// complete value, whose closing brackets are added. Each named
-// repair is reported as a [Step]. It never guesses: everything else is
-// refused with an [*Error] whose reason names the fault.
+// tokens, literal control characters in strings, repeated keys with equal
+// values, escaped white space between tokens, other-case literals (TRUE,
+// Null, none), loose numbers (.5, 5., +5), numeric keys, a key missing its
+// closing quote, a stray ']' after the object, the one wrong closer,
+// unquoted values where Options.Schema accepts only a string, and a stream
+// cut right after a complete value, whose closing brackets are added. Each
+// named repair is reported as a [Step]. It never guesses: a text with two
+// readings, and everything else, is refused with an [*Error] whose reason
+// names the fault. The fault-injection oracle of package faultinject
+// checks this.
 //
 // Every JSON text is checked with package jsonread. Repair is linear in the
 // length of its input.
@@ -61,7 +63,7 @@ const (
 	// The named syntax repairs of the scanner, reported with FixSyntax.
 	JoinStrings  Step = "join_strings"  // joined a string written as quoted pieces and '+' ('ab' + 'c')
 	MissingColon Step = "missing_colon" // inserted the colon missing between a key and its value
-	StrayComma   Step = "stray_comma"   // dropped a comma before an object's first member, or after the object
+	StrayComma   Step = "stray_comma"   // dropped a comma before the top-level object's first member, or after the object
 	// MismatchedBracket: added the ']' missing before the closing braces
 	// of the object. (A ']' while only objects are open is WrongCloser's.)
 	MismatchedBracket Step = "mismatched_bracket"
@@ -197,6 +199,7 @@ func unwrapString(res Result, opt Options, layer int) (Result, error) {
 		return res, nil
 	}
 	cur, _, _ := jsonread.DecodeString(t)
+	lit := strings.TrimSpace(res.JSON) // the string literal cur was decoded from
 	for l := layer; l < maxEncodingLayers; l++ {
 		t := strings.TrimSpace(cur)
 		switch {
@@ -205,10 +208,8 @@ func unwrapString(res Result, opt Options, layer int) (Result, error) {
 			if err != nil {
 				return Result{}, err
 			}
-			if l == layer {
-				if err := quotesOnlyReading(strings.TrimSpace(res.JSON), inner, opt, l); err != nil {
-					return Result{}, err
-				}
+			if err := quotesOnlyReading(lit, inner, opt, l); err != nil {
+				return Result{}, err
 			}
 			inner.Steps = slices.Concat(res.Steps, []Step{DoubleEncoded}, dropStep(inner.Steps, DoubleEncoded))
 			return inner, nil
@@ -226,7 +227,7 @@ func unwrapString(res Result, opt Options, layer int) (Result, error) {
 			if err != nil || !isString {
 				return res, nil
 			}
-			cur = next
+			cur, lit = next, t
 		default:
 			return res, nil
 		}
@@ -370,6 +371,11 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 	}
 	span := t[start : start+sc.i]
 	suffix := t[start+sc.i:]
+	if sc.singleClosedBeforeMember && slices.Contains(sc.steps, DoubledBraces) {
+		// {{"a": {"b": 1}, "c": 2}}: doubled braces, or a stray '{' and a
+		// nested object closed too early?
+		return Result{}, malformed("a closing brace after the complete object may belong to a nested object closed too early; which is meant is ambiguous")
+	}
 	if sc.truncated && sc.endsWithBrace {
 		// {"a": {"b": 1, "c": 2}: the text ends with a closing brace
 		// while brackets are open: a brace dropped inside the text, or
@@ -478,8 +484,9 @@ func quotesOnlyReading(lit string, res Result, opt Options, layer int) error {
 	if !escapeDecodedTwice(body) {
 		return nil
 	}
-	alt, err := repairLayer(strings.ReplaceAll(body, `\"`, `"`), opt, layer+1)
-	if err != nil || sameValue(alt.JSON, res.JSON) {
+	// The second reading refused (a fault of its own) is no evidence
+	// against it: only the same value makes the escapes unambiguous.
+	if alt, err := repairLayer(strings.ReplaceAll(body, `\"`, `"`), opt, layer+1); err == nil && sameValue(alt.JSON, res.JSON) {
 		return nil
 	}
 	return malformed("the arguments are an object encoded as a JSON string whose escapes read two ways (with the object's own escapes doubled or not); which characters are meant is ambiguous")
@@ -519,8 +526,8 @@ func continuesJSON(suffix string) bool {
 	if t == "" {
 		return false
 	}
-	if t[0] == ':' {
-		return true
+	if t[0] == ':' || t[0] == '\\' || strings.Count(t, `"`)%2 == 1 {
+		return true // a colon, or a quote that pairs with none: a string split
 	}
 	if r, _ := utf8.DecodeRuneInString(t); r == '"' {
 		return true // a string, or a key, after the object
@@ -644,6 +651,11 @@ func csvQuoted(t string) (string, bool) {
 	case '"', ':', '}', ',', ' ':
 		return "", false
 	}
+	// The first key is closed by "" too, and a colon follows: {""a"": …}.
+	e := strings.Index(body[k+2:], `""`)
+	if e < 0 || strings.ContainsAny(body[k+2:k+2+e], "\"\n\r\t") || !strings.HasPrefix(body[skipWhite(body, k+2+e+2):], ":") {
+		return "", false
+	}
 	return body, true
 }
 
@@ -743,7 +755,7 @@ func stripThinking(s string) (string, bool, error) {
 	var st nesting
 	stripped := false
 	pos, read := 0, 0 // s[:pos] is dealt with; st has read s[:read]
-	lastCloser := strings.LastIndexAny(s, "}]")
+	lastJSON := strings.LastIndexAny(s, "}]\",:")
 	open, cl := findFrom(thinkOpen, s, 0), findFrom(thinkClose, s, 0)
 	for {
 		if open != nil && open[0] < read {
@@ -767,13 +779,13 @@ func stripThinking(s string) (string, bool, error) {
 		}
 		if st.entered {
 			// After an object started, a block followed by closing
-			// brackets is inside it (braces in its strings misled the
-			// count): content.
+			// brackets, quotes, commas or colons is inside it (braces in
+			// its strings misled the count): content.
 			end := tag[1]
 			if !closing && cl != nil {
 				end = cl[1]
 			}
-			if end <= lastCloser {
+			if end <= lastJSON {
 				continue
 			}
 		}

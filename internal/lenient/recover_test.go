@@ -164,7 +164,8 @@ func TestRepairChangesTheOneWrongCloser(t *testing.T) {
 		{"two readings of a ]", `{"k": [{"m": 1]}, "n": 2}`, "closes an object"},
 		{"no reading", `{"k": [1}, "m": 2]}`, "closes an array"},
 		{"a } in an array is not deleted", `{"k": [["a"}, []], "m"]}`, "closes an array"},
-		{"a stray opener: two readings", `{"k": [1, 2{], "m": 3}`, "closes an object"},
+		{"a stray opener after a value", `{"k": [1, 2{], "m": 3}`, "touch with no comma"},
+		{"a stray opener, or an object missing its }", `{"k": [1, {]}`, "closes an object"},
 		{"touching a value", `{"k": [["a", }7]]}`, "closes an array"},
 	})
 }
@@ -216,7 +217,7 @@ func TestRepairReadsLooseNumbers(t *testing.T) {
 		{"leading zero", `{"k": +07}`, "not a valid JSON number"},
 		{"cut after the dot", `{"k": 7.`, "cut off inside a number"},
 		{"a sign at the end", `{"k": +`, "cut off inside a number"},
-		{"a plus between numbers", `{"k": [12+1]}`, "not a valid JSON number"},
+		{"a plus between numbers", `{"k": [12+1]}`, "touch with no comma"},
 		{"a signed number after another", `{"k": [1 +2]}`, "not a valid JSON number"},
 		{"a dot after a number", `{"k": [1 .5]}`, "not a valid JSON number"},
 	})

@@ -53,10 +53,14 @@ type scanner struct {
 	normalised                        bool // the text needed more than white space removed
 	strict                            bool // stop at the first normalisation (syntax repair is off)
 	pendingComma                      bool
+	commaAddedInArray                 bool // a missing comma was inserted between items
 	// closedBeforeMember: a nested object closed with more members or
 	// items after it, so an extra closing brace after the object has
 	// another reading (that container closed too early).
 	closedBeforeMember bool
+	// singleClosedBeforeMember: the same, for an object opened with a
+	// single brace; lastCloseSingle: the last object closed was one.
+	singleClosedBeforeMember, lastCloseSingle bool
 	// endsWithBrace: the text was cut off (truncated) right after a
 	// nested object's closing brace (or a ']' read as one).
 	endsWithBrace bool
@@ -230,6 +234,7 @@ func (sc *scanner) run() error {
 			}
 			if o := sc.out.String(); len(sc.stack) > 0 && len(o) > 0 && o[len(o)-1] == '}' {
 				sc.closedBeforeMember = true
+				sc.singleClosedBeforeMember = sc.singleClosedBeforeMember || sc.lastCloseSingle
 			}
 			sc.pendingComma = true // written before the next member, dropped before a closing bracket
 			sc.i++
@@ -313,8 +318,14 @@ func (sc *scanner) top() byte {
 // one, the key a member of the object it seems to close. (After a ']' a
 // key has no other reading: an array holds no keys.)
 func (sc *scanner) keyAfterCloser() error {
-	if o := sc.out.String(); len(o) > 0 && o[len(o)-1] == '}' {
+	o := sc.out.String()
+	if len(o) > 0 && o[len(o)-1] == '}' {
 		return malformed("a key at byte %d follows a closing brace with no comma; whether the brace is stray is ambiguous", sc.i)
+	}
+	if strings.HasSuffix(o, `,"`) && sc.lastStr >= 0 {
+		// {"a": "x," "b": 1}: the comma inside the string may be the
+		// members' comma, its quote misplaced.
+		return malformed("a key at byte %d follows a string ending in a comma, with no comma between; whether the comma is the string's is ambiguous", sc.i)
 	}
 	return nil
 }
@@ -331,9 +342,16 @@ func (sc *scanner) valueStart() error {
 		sc.itemStarted()
 		return nil
 	case sc.state == stAfterValue && sc.top() == '[':
+		if o := sc.out.String(); sc.i > 0 && !mayBeSpace[sc.s[sc.i-1]] && !(o[len(o)-1] == '}' || o[len(o)-1] == ']') {
+			// [2024"x", …], [100{…: values glued with no white space
+			// (but after a closed container) are a split value or a
+			// stray quote as likely as a missing comma.
+			return malformed("two values at byte %d of the object touch with no comma or white space; whether a comma is missing is ambiguous", sc.i)
+		}
 		if err := sc.normalise(); err != nil {
 			return err
 		}
+		sc.commaAddedInArray = true
 		sc.comma()
 		sc.itemStarted()
 		return nil
@@ -397,6 +415,7 @@ func (sc *scanner) closeBracket(c byte) error {
 		sc.i++
 	}
 	sc.pendingComma = false // a trailing comma
+	sc.lastCloseSingle = sc.stack[len(sc.stack)-1] == '{'
 	sc.stack = sc.stack[:len(sc.stack)-1]
 	sc.lastValueAt = sc.openAt[len(sc.stack)]
 	sc.openAt = sc.openAt[:len(sc.stack)]
@@ -436,9 +455,11 @@ func (sc *scanner) mismatched(c byte) error {
 		// dropped '['; oneCloserFix weighs the readings.
 		return sc.wrong("a ']' at byte %d of the object closes an object while no array is open, and whether it is a mistyped '}', a stray ']' or closes an array whose '[' is missing is ambiguous")
 	}
-	if o := sc.out.String(); o[len(o)-1] == ']' || o[len(o)-1] == '}' {
+	if o := sc.out.String(); o[len(o)-1] == ']' || o[len(o)-1] == '}' || sc.commaAddedInArray {
 		// {"a": [[1, 2}: the nested container's closer may be the
-		// array's, the nested one's dropped earlier.
+		// array's, the nested one's dropped earlier; {"a": ["x", "k"
+		// "v"}: with a comma added in an array, items may be a key and
+		// its value after a dropped ']'.
 		return malformed("a '}' at byte %d of the object closes an array, and which bracket is missing is ambiguous", sc.i)
 	}
 	if slices.Contains(sc.stack[:depth-1], '[') || !(sc.state == stAfterValue || sc.afterComma) {
@@ -492,6 +513,11 @@ func (sc *scanner) atEOF() error {
 	}
 	switch {
 	case sc.state == stAfterValue && !sc.lastNumber:
+		if sc.lastStr >= 0 && strings.ContainsAny(sc.out.String()[sc.lastStr:], "}]") {
+			// {"a": " []}{": a quote may have been added before the
+			// object's own closer; where the string ends is a guess.
+			return malformed("the argument string was cut off right after a string holding a closing bracket; whether the string ended there is ambiguous")
+		}
 		if sc.lastStr >= 0 && endsInSpace(jsonread.Unquote(sc.out.String()[sc.lastStr:])) {
 			// "New York " is far more likely the start of `"New York "City""`
 			// cut at its inner quote than a value that ends in a space.
@@ -791,9 +817,14 @@ func (sc *scanner) missingOpenQuote() (done bool, err error) {
 	}
 	s := sc.s
 	k := sc.i
-	if k > 1 && sc.state == stValue && (s[k-1] == ' ' && s[k-2] == ' ') {
-		// {"a":   x y"}: white space beyond the layout's one space may
-		// be the value's own first characters.
+	if k > 0 && sc.state == stValue && (s[k-1] == ' ' || s[k-1] == '\n' || s[k-1] == '\r') {
+		// {"a": x y"}: white space before the word may be the value's
+		// own first characters (" x y") as well as layout: the value's
+		// start is unknown.
+		return false, nil
+	}
+	if r, _ := utf8.DecodeLastRuneInString(s[:k]); r >= utf8.RuneSelf && isInvisible(r) {
+		// After an invisible character, which may be the value's own.
 		return false, nil
 	}
 	if k > 0 && (s[k-1] < 0x20 && s[k-1] != '\n' && s[k-1] != '\r' || s[k-1] == '\\') {
@@ -830,7 +861,7 @@ func (sc *scanner) missingOpenQuote() (done bool, err error) {
 		return false, nil
 	}
 	switch strings.TrimSpace(s[sc.i:k]) {
-	case "true", "false", "null", "True", "False", "None":
+	case "true", "false", "null", "True", "False", "None", "undefined", "NaN", "Infinity", "nil":
 		// {"a": false", …}: a literal and a stray quote, or a string
 		// missing its opening quote?
 		return true, malformed("a literal at byte %d is followed by a quote, and whether it is a string missing its opening quote is ambiguous", sc.i)
@@ -953,7 +984,28 @@ func closingHere(s string, j int, inArray, key bool) bool {
 	// Another string follows: a missing comma. In an array any string
 	// does; in an object only a key (a string followed by a colon), since
 	// "a "b"" is a value ending in a quoted word.
+	if k == j && !isBareKeyAhead(strings.TrimSuffix(keyText(s[k+n:], r), string(r))+":") {
+		// "x""b": glued to the next key only when that key is a plain
+		// name ("x"",b": … is a doubled quote).
+		return false
+	}
 	return inArray || isKeyAhead(s[k+n:], r)
+}
+
+// keyText returns s, which follows an opening quote q, up to and with the
+// quote that closes it on the same line, or "".
+func keyText(s string, q rune) string {
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == '\\' || r == '\n':
+			return ""
+		case closes(q, r):
+			return s[:i+n]
+		}
+		i += n
+	}
+	return ""
 }
 
 // touchingComment reports whether the comment at s[k], which touches the
@@ -1077,6 +1129,11 @@ func (sc *scanner) str(q rune) error {
 	b := &sc.out
 	start := b.Len()
 	b.WriteByte('"')
+	if i < len(s) && s[i] == '\n' && !keyPos {
+		// "\n   [1, 2]…": a quote at the end of a line, then the
+		// layout: a stray quote as likely as a string's start.
+		return malformed("a string at byte %d starts with a line break, and whether its quote is stray is ambiguous", sc.i)
+	}
 	inner := 0 // unescaped quotes inside the value
 	marks := 0 // quotes read as inch or second marks
 	cut := func() error {
@@ -1127,6 +1184,11 @@ func (sc *scanner) str(q rune) error {
 				if err := sc.normalise(); err != nil {
 					return err
 				}
+				if q == '"' {
+					// "it\'s" in double quotes: an escaped apostrophe, or a
+					// backslash before one (\\' with its escape lost)?
+					return malformed("a string at byte %d holds \\' (not a JSON escape), and whether the backslash is a character is ambiguous", sc.i)
+				}
 				b.WriteByte('\'')
 				i += 2
 			default:
@@ -1146,6 +1208,17 @@ func (sc *scanner) str(q rune) error {
 			if err := sc.normalise(); err != nil {
 				return err
 			}
+			if keyPos {
+				// A key spanning a line break: its quotes are misplaced.
+				return malformed("a key at byte %d is not followed by a colon and a value (or holds an unescaped quote)", sc.i)
+			}
+			if c == '\n' {
+				if k := skipWhite(s, i); k > i+1 && k < len(s) && isQuoteAt(s, k) {
+					// "x\n    " then a quote: the layout's line break and
+					// indent, the string's end a line before as likely.
+					return malformed("a string at byte %d holds a line break and indentation before a quote; whether the string ends there is ambiguous", sc.i)
+				}
+			}
 			writeControl(b, c)
 			i++
 		case c == '"' && q != '"':
@@ -1153,6 +1226,11 @@ func (sc *scanner) str(q rune) error {
 				// {“a"b”: 1}: a key holding a double quote inside other
 				// quotes is CSV-style or broken quoting as likely.
 				return malformed("a key at byte %d is not followed by a colon and a value (or holds an unescaped quote)", sc.i)
+			}
+			if isKeyAhead(s[i+1:], '"') {
+				// 'ab{"c": 1, …': a string holding a quoted key and a
+				// colon may have run over members.
+				return malformed("a string at byte %d holds a quoted key and a colon; whether it ran over members is ambiguous", sc.i)
 			}
 			b.WriteString(`\"`)
 			i++
@@ -1183,6 +1261,11 @@ func (sc *scanner) str(q rune) error {
 						// a guess. (An apostrophe in a single-quoted
 						// value is ordinary.)
 						return malformed("a string value at byte %d holds an unescaped quote, and where the value ends is ambiguous", sc.i)
+					}
+					if keyPos && strings.HasPrefix(strings.TrimLeft(b.String()[start+1:], " \t"), ",") {
+						// {"a": 1", b": 2}: a key starting with a comma: the
+						// quote before it belongs to the value before.
+						return malformed("a key at byte %d starts with a comma, and whether a quote before it is misplaced is ambiguous", sc.i)
 					}
 					if keyPos && strings.HasSuffix(strings.TrimRight(b.String()[start+1:], " \t"), ":") {
 						// {"query: ": …}: a key ending in a colon may be a
@@ -1247,11 +1330,14 @@ func (sc *scanner) innerQuote(s string, i, n int, r, q rune, keyPos, pairsInner 
 		// "Theme Park" "location" …: two strings side by side (a comma or
 		// colon missing), or quotes inside the value.
 		return malformed("a quote inside the string at byte %d is followed by another quoted string, and whether the string ends there is ambiguous", sc.i)
-	case i > 0 && strings.IndexByte("{[:", s[i-1]) >= 0,
-		r == '"' && q == '"' && i > 1 && s[i-1] == ' ' && strings.IndexByte("{[:", s[i-2]) >= 0 && isQuotedKeyBefore(s, i-2):
-		// "Th{"event" …: a quote after JSON punctuation starts a string
-		// or key of its own as likely as it is a character.
+	case prevNonSpace(s, i) >= 0 && strings.IndexByte("{[:", s[prevNonSpace(s, i)]) >= 0:
+		// "Th{"event" …, "a, 'k"q': "x": a quote after a bracket or a
+		// colon starts a string or key of its own as likely as it is a
+		// character. (After a comma it is ordinary: "no onions, "extra"".)
 		return malformed("a quote inside the string at byte %d follows a bracket or colon, and whether it starts a string of its own is ambiguous", sc.i)
+	case sc.top() == '[' && j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == '-'):
+		// ["x"-2.5, …]: a comma missing before a number.
+		return malformed("a quote inside the string at byte %d is followed by a number, and whether a comma is missing is ambiguous", sc.i)
 	case j < len(s) && (s[j] == '#' || strings.HasPrefix(s[j:], "//") || strings.HasPrefix(s[j:], "/*")):
 		return malformed("a comment touches a quote inside the string at byte %d, and whether the quote ends the string is ambiguous", sc.i)
 	case j < len(s) && s[j] == '\\':
@@ -1266,6 +1352,16 @@ func (sc *scanner) innerQuote(s string, i, n int, r, q rune, keyPos, pairsInner 
 	return nil
 }
 
+// prevNonSpace returns the index of the last byte before i in s that is
+// not a space or tab, or -1.
+func prevNonSpace(s string, i int) int {
+	k := i - 1
+	for k >= 0 && (s[k] == ' ' || s[k] == '\t') {
+		k--
+	}
+	return k
+}
+
 func quoteLen(s string, k int) int {
 	_, n := utf8.DecodeRuneInString(s[k:])
 	return n
@@ -1274,16 +1370,6 @@ func quoteLen(s string, k int) int {
 func isQuoteAt(s string, k int) bool {
 	r, _ := utf8.DecodeRuneInString(s[k:])
 	return isQuote(r)
-}
-
-// isQuotedKeyBefore reports whether the colon (or bracket) at s[k] inside
-// a string follows what reads as a key written in other quotes ('key':),
-// as when a string swallowed the members after it.
-func isQuotedKeyBefore(s string, k int) bool {
-	if s[k] != ':' || k == 0 || s[k-1] != '\'' {
-		return false
-	}
-	return strings.LastIndexByte(s[:k-1], '\'') >= 0
 }
 
 // isMark reports whether the quote at s[i] follows a digit: an inch or

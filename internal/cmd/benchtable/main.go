@@ -259,6 +259,8 @@ func report(w io.Writer, r results, meta []string, cpu string) {
 		p("| %d | %s | %s |\n", n, fmtRatio(v, ok), fmtNum(a/float64(n), oka, 1))
 	}
 
+	scaling(p, r)
+
 	p("\n## Parsing and validation by argument size (`BenchmarkParseSize`)\n\n")
 	p("Target: linear, i.e. ns/byte flat from 1 KB to 10 MB. ns/byte = 1000 / (MB/s).\n\n")
 	p("| arguments | size | ns/byte | ns/byte / ns/byte at 1 KB |\n|---|---|---|---|\n")
@@ -312,4 +314,75 @@ func report(w io.Writer, r results, meta []string, cpu string) {
 	}
 	p("\nOn broken calls Eino fails the whole node; see `cd internal/peerbench && go run .` for what\n")
 	p("each produces.\n")
+}
+
+// scaling writes the section of issue 24's scaling benchmarks
+// (scale_bench_test.go): each shape at two sizes, ten times apart, and the
+// ratio of their costs, which is about 10× when the cost is linear.
+func scaling(p func(string, ...any), r results) {
+	p("\n## Scaling: 1k vs 10k (`BenchmarkScale*`, issue 24)\n\n")
+	p("Each shape at two sizes ten times apart, run side by side; a linear cost gives a ratio\n")
+	p("of about 10× (target ≤ 15×; a quadratic one gives about 100×). \"bytes/msg\" is the size of\n")
+	p("the tool message the call gets (every message the node writes is at most 8 KiB).\n\n")
+	p("| shape | time at 1k | time at 10k | 10k / 1k, time | target ≤ 15× met | 10k / 1k, B/op | bytes/msg at 1k | at 10k |\n|---|---|---|---|---|---|---|---|\n")
+	for _, s := range []struct{ bench, unit, label string }{
+		{"BenchmarkScaleHistory", "calls", "a message of n calls, half answered by earlier tool messages"},
+		{"BenchmarkScaleEnum", "values", "one value outside an enum of n values"},
+		{"BenchmarkScaleUnknownTool", "tools", "one call of an unknown tool, n tools"},
+	} {
+		small, large := fmt.Sprintf("%s/%s=1000", s.bench, s.unit), fmt.Sprintf("%s/%s=10000", s.bench, s.unit)
+		ts, oks := r.get(small, "ns/op")
+		tl, okl := r.get(large, "ns/op")
+		v, ok := r.ratio(large, small, "ns/op")
+		bv, okb := r.ratio(large, small, "B/op")
+		ms, okms := r.get(small, "bytes/msg")
+		ml, okml := r.get(large, "bytes/msg")
+		msg := func(v float64, ok bool) string {
+			if !ok {
+				return "—"
+			}
+			return fmtNum(v, ok, 0)
+		}
+		p("| %s | %s | %s | %s | %s | %s | %s | %s |\n", s.label, fmtDuration(ts, oks), fmtDuration(tl, okl), fmtRatio(v, ok), verdict(v, ok, 15),
+			fmtRatio(bv, okb), msg(ms, okms), msg(ml, okml))
+	}
+
+	p("\nOne call whose argument nests objects n deep against a recursive schema, failing at the\n")
+	p("bottom (`BenchmarkScaleDeep`, a 48 KB argument at 8,000). Values nested deeper than 1,000\n")
+	p("levels that the precheck does not vouch for are refused before santhosh-tekuri, whose error\n")
+	p("tree holds a copy of the instance location per level (quadratic in the depth); up to 1,000\n")
+	p("levels they get the full validator, and that cost (the 250 → 999 rows) is quadratic but\n")
+	p("bounded. Target for the refused depths: ratio ≤ 2× the ratio of depths (a quadratic cost\n")
+	p("gives the depth ratio squared: 64× at 8,000), in time and in bytes allocated. Bytes are the\n")
+	p("steadier measure on a shared machine; the decoder's stacks grow by doubling, so bytes per\n")
+	p("level vary by up to 1.5× with the depth, and a deep value's time also depends on goroutine\n")
+	p("stack growth and on the garbage collector.\n\n")
+	p("| depth | time | B/op | time / time at the first depth of its group | B/op / B/op at the first depth | depth ratio | time target met | B/op target met |\n|---|---|---|---|---|---|---|---|\n")
+	for _, group := range [][]int{{250, 500, 999}, {1000, 2000, 4000, 8000}} {
+		base := fmt.Sprintf("BenchmarkScaleDeep/depth=%d", group[0])
+		for _, d := range group {
+			name := fmt.Sprintf("BenchmarkScaleDeep/depth=%d", d)
+			t, okt := r.get(name, "ns/op")
+			b, okb := r.get(name, "B/op")
+			v, ok := r.ratio(name, base, "ns/op")
+			bv, okbv := r.ratio(name, base, "B/op")
+			depthRatio := float64(d) / float64(group[0])
+			target, btarget := "(validated)", "(validated)"
+			if group[0] >= 1000 {
+				target, btarget = verdict(v, ok, 2*depthRatio), verdict(bv, okbv, 2*depthRatio)
+			}
+			p("| %d | %s | %s | %s | %s | %.1f× | %s | %s |\n", d, fmtDuration(t, okt), fmtNum(b, okb, 0), fmtRatio(v, ok), fmtRatio(bv, okbv), depthRatio, target, btarget)
+		}
+	}
+}
+
+// fmtDuration renders ns as µs or ms.
+func fmtDuration(ns float64, ok bool) string {
+	switch {
+	case !ok:
+		return "n/a"
+	case ns < 1e6:
+		return fmt.Sprintf("%.0f µs", ns/1e3)
+	}
+	return fmt.Sprintf("%.1f ms", ns/1e6)
 }

@@ -24,6 +24,12 @@ BenchmarkRepairSize/text/deep_cut/1KiB-2 	   10000	      4000 ns/op	   2.00 ns/b
 BenchmarkRepairSize/text/deep_cut/64KiB-2 	   100	    200000 ns/op	   3.00 ns/byte
 BenchmarkRepairSize/text/deep_cut/1MiB-2 	   10	    3000000 ns/op	   4.00 ns/byte
 BenchmarkHugeBroken/default-cap-2 	  10	  25000000 ns/op	    3000 B/op	      44 allocs/op
+BenchmarkScaleHistory/calls=1000-2 	  10	   1000000 ns/op	    100 B/op	      10 allocs/op
+BenchmarkScaleHistory/calls=10000-2 	  10	  12000000 ns/op	   1000 B/op	      10 allocs/op
+BenchmarkScaleUnknownTool/tools=1000-2 	  10	     50000 ns/op	   300 bytes/msg	    100 B/op	      5 allocs/op
+BenchmarkScaleUnknownTool/tools=10000-2 	  10	    900000 ns/op	   310 bytes/msg	    100 B/op	      5 allocs/op
+BenchmarkScaleDeep/depth=1000-2 	  10	   1000000 ns/op	    100 B/op	      10 allocs/op
+BenchmarkScaleDeep/depth=8000-2 	  10	  10000000 ns/op	    800 B/op	      10 allocs/op
 PASS
 `
 
@@ -50,6 +56,9 @@ func TestReportTakesMediansAndRatios(t *testing.T) {
 		"| 0.50× | yes | 44 |",                // 25 ms of the 50 ms budget
 		"go test -run '^$' -bench . -benchmem -count 3 .",
 		"| 1 | n/a | not measured |",
+		"| a message of n calls, half answered by earlier tool messages | 1.0 ms | 12.0 ms | 12.00× | yes | 10.00× | — | — |",
+		"| one call of an unknown tool, n tools | 50 µs | 900 µs | 18.00× | **no** | 1.00× | 300 | 310 |",
+		"| 8000 | 10.0 ms | 800 | 10.00× | 8.00× | 8.0× | yes | yes |",
 		"| text | deep_cut | 2.00 | 3.00 | 4.00 | yes | 2.00× | **no** |", // RepairSize: ns/byte, growth to 1 MiB
 	} {
 		if !strings.Contains(out, want) {

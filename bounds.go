@@ -1,0 +1,73 @@
+package saidex
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/saidex/saidex-go/internal/nearest"
+)
+
+// The bounds on what the node writes, whatever the size of the schema,
+// the tool set or the arguments (README "Limits and edge cases").
+const (
+	// maxToolMessageBytes is the longest tool message the node writes
+	// itself (feedback, unknown-tool answers, the default text of a tool
+	// error): 8 KiB. Longer text is cut by boundMessage.
+	maxToolMessageBytes = 8 << 10
+	// maxIssues is how many issues a call keeps (Issues, the feedback, the
+	// correction prompt): the first ones in path order; the feedback says
+	// how many more there were.
+	maxIssues = 50
+	// maxListedTools is how many tools an unknown-tool answer lists: all of
+	// them up to this many, else the closest to the name called.
+	maxListedTools = 20
+	// nearTools is how many tools the answer names when there are more
+	// than maxListedTools.
+	nearTools = 5
+)
+
+// capIssues keeps the first maxIssues issues, and returns how many it left
+// out.
+func capIssues(issues []Issue) ([]Issue, int) {
+	if len(issues) <= maxIssues {
+		return issues, 0
+	}
+	return issues[:maxIssues:maxIssues], len(issues) - maxIssues
+}
+
+// boundMessage returns s when it fits in maxToolMessageBytes, else its
+// start, cut at the last line break of the second half of what fits (at a
+// rune boundary when there is none), followed by a line saying how much
+// was cut; the whole is at most maxToolMessageBytes long.
+func boundMessage(s string) string {
+	if len(s) <= maxToolMessageBytes {
+		return s
+	}
+	marker := "\n[… message cut: " + strconv.Itoa(len(s)) + " bytes, the first "
+	room := maxToolMessageBytes - len(marker) - len(" shown]") - 10 // 10: the digits of the cut length
+	cut := room
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	if nl := strings.LastIndexByte(s[:cut], '\n'); nl >= room/2 {
+		cut = nl
+	}
+	return s[:cut] + marker + strconv.Itoa(cut) + " shown]"
+}
+
+// unknownToolMessage answers a call of a tool the node does not have: it
+// lists every tool, or, for more than maxListedTools, the nearTools whose
+// names are closest to the name called and how many tools there are.
+func (n *ToolNode) unknownToolMessage(name string) string {
+	if len(n.order) <= maxListedTools {
+		return boundMessage("Error: " + quotedName(name) + " is not a valid tool, try one of [" + strings.Join(n.order, ", ") + "].")
+	}
+	near := nearest.Closest(name, n.order, nearTools)
+	names := make([]string, len(near))
+	for i, k := range near {
+		names[i] = n.order[k]
+	}
+	return boundMessage("Error: " + quotedName(name) + " is not a valid tool; did you mean one of [" + strings.Join(names, ", ") +
+		"]? (" + strconv.Itoa(len(n.order)) + " tools are available; these are the closest by name.)")
+}
