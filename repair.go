@@ -125,7 +125,10 @@ const (
 	// RepairEscapedWhitespace: read \n, \r and \t written as two
 	// characters between tokens, outside any string ("rows": \n[1, 2]),
 	// as the white space they escape. Inside a string they stay escapes;
-	// a backslash before anything else outside a string is refused.
+	// a backslash before anything else outside a string is refused, and so
+	// is an escape touching a value (42\n, \nnull) or standing alone
+	// where an array item belongs ([\n]): it may belong to a string whose
+	// quotes are missing.
 	RepairEscapedWhitespace RepairStep = "escaped_whitespace"
 
 	// RepairUnclosedKey: added the closing quote of a key written up to

@@ -35,6 +35,7 @@ func TestEveryRefusalReasonIsCovered(t *testing.T) {
 		{`{"xs": [{"a": 1]}, "c": 2}`, "a ']' at byte 15 of the object closes an object", nil},
 		{`{"xs": [1}, "b": [2}}`, "a '}' at byte 9 of the object closes an array", nil},
 		{"{\"a: 1,\n\": 2}", "a key at byte 1 runs over a line break", nil},
+		{`{"a": 1\n}`, "escaped white space at byte 7 touches a value", nil},
 		{`{"a": [\n]}`, "escaped white space at byte 7 stands where an array item belongs", nil},
 		{`{"a": 1], "b": 2}`, "a ']' at byte 7 of the object closes an object while no array is open", nil},
 		{`{"a": "x`, "cut off inside a string value", nil},

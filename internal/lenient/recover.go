@@ -19,6 +19,17 @@ func escapedSpaceAt(s string, i int) int {
 	return 0
 }
 
+// touchesToken reports whether the escaped white space s[i:i+n] touches
+// a letter, a digit or another character of a bare token on either side.
+func touchesToken(s string, i, n int) bool {
+	tok := func(c byte) bool {
+		return c >= utf8.RuneSelf || c == '_' || c == '$' || c == '.' || c == '-' || c == '+' ||
+			c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+	}
+	before := i > 0 && tok(s[i-1]) && !(i >= 2 && escapedSpaceAt(s, i-2) == 2) // \r\n: the r is the escape's
+	return before || i+n < len(s) && tok(s[i+n])
+}
+
 // trimEscapedSpace trims the JSON white space and escaped white space
 // (see escapedSpaceAt) s starts with.
 func trimEscapedSpace(s string) string {

@@ -87,10 +87,10 @@ func checkSchemaRefusals(t *testing.T, schema Schema, tests []refusalCase) {
 func TestRepairReadsEscapedWhitespaceBetweenTokens(t *testing.T) {
 	checkRepairs(t, []repairCase{
 		{"before a value", "{\"rows\": \\n[3, 4]\\n}", `{"rows":[3,4]}`, EscapedWhitespace},
-		{"after the opening brace", "{\\n  \"k\": 1\\n}", `{"k":1}`, EscapedWhitespace},
-		{"tab and carriage return", "{\"k\":\\t1,\\r\\n\"m\": 2}", `{"k":1,"m":2}`, EscapedWhitespace},
+		{"after the opening brace", "{\\n  \"k\": [1]\\n}", `{"k":[1]}`, EscapedWhitespace},
+		{"tab and carriage return", "{\"k\":\\t 1,\\r\\n\"m\": 2}", `{"k":1,"m":2}`, EscapedWhitespace},
 		{"after a string value", "{\"k\": \"v\"\\n, \"m\": 2}", `{"k":"v","m":2}`, EscapedWhitespace},
-		{"after a bare key", "{k\\n: 1}", `{"k":1}`, EscapedWhitespace},
+		{"after a bare key", "{k \\n: 1}", `{"k":1}`, EscapedWhitespace},
 		{"every quote escaped too", "{\\n  \\\"k\\\": 2\\n}", `{"k":2}`, DoubleEncoded},
 	})
 	// Inside a string the two characters are an escape, as JSON has it.
@@ -103,6 +103,9 @@ func TestRepairReadsEscapedWhitespaceBetweenTokens(t *testing.T) {
 		{"an escaped backslash", `{"k":\\n 1}`, "unexpected character '\\\\'"},
 		{"a unicode escape", `{"k":\u0020 1}`, "unexpected character '\\\\'"},
 		{"a backslash at the end", `{"k": 1\`, "unexpected character '\\\\'"},
+		{"touching a number", `{"k": 42\n}`, "touches a value"},
+		{"before a word", `{"k": \r\nnull}`, "touches a value"},
+		{"before a half-quoted string", `{"k": \nworld"}`, "touches a value"},
 		{"the only item of an array", `{"k": [\r\n]}`, "where an array item belongs"},
 		{"after a trailing comma", `{"k": [1, \n]}`, "where an array item belongs"},
 	})

@@ -581,6 +581,11 @@ func (sc *scanner) skipSpace() error {
 			if n == 0 {
 				return nil
 			}
+			if touchesToken(sc.s, sc.i, n) {
+				// 42\n, \r\nnull, \nworld": the escape may be part of a
+				// value whose quotes are missing.
+				return malformed("escaped white space at byte %d touches a value, and may be part of a string whose quotes are missing", sc.i)
+			}
 			if k := skipInvisible(sc.s, sc.i); sc.state == stValue && sc.top() == '[' && k < len(sc.s) && sc.s[k] == ']' {
 				// [\n] : an empty array, or the string "\n" unquoted?
 				return malformed("escaped white space at byte %d stands where an array item belongs, and may be an unquoted string", sc.i)
