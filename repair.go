@@ -144,8 +144,12 @@ const (
 
 	// RepairWrongCloser: changed a mismatched closing bracket when exactly
 	// one change of that bracket (the other kind, the other kind inserted
-	// before it, or deleting it) reads the object to its end with no other
-	// bracket mended ({"a": [1}, "b": 2} is {"a": [1], "b": 2}). With two
+	// before it, deleting a ']', deleting the innermost opener, inserting
+	// a dropped '[' before the value it follows) reads the object to its
+	// end with no other bracket mended ({"a": [1}, "b": 2} is
+	// {"a": [1], "b": 2}). A '}' is inserted only into an object of one
+	// member (dropped after any member of a larger one, it is a guess), a
+	// bracket touching the value after it is left alone, and with two
 	// readings of different value, or none, the call is refused.
 	RepairWrongCloser RepairStep = "wrong_closer"
 

@@ -365,7 +365,12 @@ func oneCloserFix(x string, err error, schema Schema) (string, bool) {
 		other = "]"
 	}
 	var fixed, value string
-	cands := []string{x[:p] + other + x[p+1:], x[:p] + other + x[p:]}
+	cands := []string{x[:p] + other + x[p+1:]}
+	if o := e.opener - 1; other == "]" || o >= 0 && singleMember(x[o:p]) {
+		// A '}' dropped from an object of several members may have been
+		// dropped after any of them: inserted here only for one.
+		cands = append(cands, x[:p]+other+x[p:])
+	}
 	if x[p] == ']' {
 		// A stray ']'. (A '}' in an array is not deleted: the '}' of a
 		// swapped ']' with a closer added before the next items reads
@@ -406,4 +411,31 @@ func oneCloserFix(x string, err error, schema Schema) (string, bool) {
 // be mended.
 func scanCandidate(s string, schema Schema) (*scanner, error) {
 	return scanWith(s, false, 0, schema, true)
+}
+
+// singleMember reports whether the object text s (from its '{') holds no
+// comma at its own level, by a reading of double-quoted strings; a single
+// quote anywhere makes it false.
+func singleMember(s string) bool {
+	if strings.IndexByte(s, '\'') >= 0 {
+		return false
+	}
+	depth, inStr := 0, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case inStr && c == '\\':
+			i++
+		case c == '"':
+			inStr = !inStr
+		case inStr:
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			depth--
+		case c == ',' && depth == 1:
+			return false
+		}
+	}
+	return true
 }

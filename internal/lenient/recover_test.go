@@ -166,6 +166,7 @@ func TestRepairChangesTheOneWrongCloser(t *testing.T) {
 		{"two readings", `{"k": [1}, "m": [2}}`, "closes an array"},
 		{"two readings of a ]", `{"k": [{"m": 1]}, "n": 2}`, "closes an object"},
 		{"no reading", `{"k": [1}, "m": 2]}`, "closes an array"},
+		{"a } dropped after one of several members", `{"k": [{"m": 1, "n": 2], "o": 3}`, "closes an object"},
 		{"a } in an array is not deleted", `{"k": [["a"}, []], "m"]}`, "closes an array"},
 		{"a stray opener after a value", `{"k": [1, 2{], "m": 3}`, "touch with no comma"},
 		{"a stray opener, or an object missing its }", `{"k": [1, {]}`, "closes an object"},
