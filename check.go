@@ -2,6 +2,7 @@ package saidex
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/tmc/langchaingo/llms"
 )
@@ -10,10 +11,11 @@ import (
 // and the unresolved step) on the tool calls of the last message of
 // messages, which must be an AI message, and returns one [CallReport] per
 // tool call, in order. Nothing is executed. It is what [WrapModel] runs on
-// a response, for a caller that executes the calls itself, one at a time
-// (a framework's per-call tool middleware, for example): the messages
+// a response, for a caller that executes the calls itself: the messages
 // before the AI message are the conversation the correction prompt may
-// quote, and messages may be just the AI message.
+// quote, and messages may be just the AI message. A caller that sees one
+// call at a time (a framework's per-call tool middleware) uses
+// [ToolNode.CheckCall], which skips the per-message work.
 //
 // A report's Outcome says what to do with its call:
 //
@@ -54,4 +56,113 @@ func (n *ToolNode) Check(ctx context.Context, messages []llms.MessageContent) ([
 		}
 	}
 	return reports, nil
+}
+
+// CallCheck is what [ToolNode.CheckCall] decided for one tool call.
+type CallCheck struct {
+	// Outcome is OutcomeExecuted, OutcomeCorrected or OutcomeSalvaged for
+	// a call ready to run (see [CallCheck.Ready]), OutcomeFeedback for a
+	// call that must not run, and OutcomeUnknownTool for a call of a tool
+	// the node does not have (the node answers such a call with an error
+	// naming its tools; Arguments and Output are empty).
+	Outcome Outcome
+	// Arguments is the text a ready call runs with: the model's own
+	// arguments when they were valid as sent (the same string), else the
+	// repaired, corrected or salvaged JSON (a plain tool's text as the
+	// node would pass it). Empty when the call is not ready.
+	Arguments string
+	// Output is the feedback text to answer a call with OutcomeFeedback;
+	// empty otherwise.
+	Output string
+}
+
+// Ready reports whether the call may run, with Arguments.
+func (c CallCheck) Ready() bool {
+	return c.Outcome == OutcomeExecuted || c.Outcome == OutcomeCorrected || c.Outcome == OutcomeSalvaged
+}
+
+// CheckCall is [ToolNode.Check] for one tool call given by its id, tool
+// name and argument text, for a caller that executes calls one at a time
+// (a framework's per-call tool middleware): it runs the same stages
+// (repair, validation, correction and the unresolved step) on that call
+// alone and executes nothing. Arguments that the tool's schema accepts as
+// sent take the fast path of the repair stage and return at once, without
+// allocating; the validators, hooks and correction prompt of any other
+// call see as the conversation an AI message holding that call alone.
+// Like Check, it runs without graph state and reports no durations.
+//
+// Errors: ctx.Err(), and those Check returns before execution (a
+// *ToolCallValidationError with the raise policy, an interrupt, an
+// unresolved hook's error).
+func (n *ToolNode) CheckCall(ctx context.Context, id, name, arguments string) (CallCheck, error) {
+	if err := ctx.Err(); err != nil {
+		return CallCheck{}, err
+	}
+	if n.acceptsAsSent(n.tools[name], arguments) { // repair's fast path (repair.go)
+		return CallCheck{Outcome: OutcomeExecuted, Arguments: arguments}, nil
+	}
+	return n.checkCall(ctx, id, name, arguments)
+}
+
+// acceptsAsSent reports whether arguments, as sent, are certainly valid
+// for t, a tool with a schema and without validators (which need the
+// decoded value), by the schema's precheck on their bytes: the fast path
+// of the repair stage (validAsSent) and of CheckCall. It is false for a
+// nil t.
+func (n *ToolNode) acceptsAsSent(t *boundTool, arguments string) bool {
+	if t == nil || t.schema == nil || len(t.validators) > 0 || len(arguments) > n.cfg.maxArgumentBytes {
+		return false
+	}
+	return t.schema.prechecked(arguments, n.cfg.coercion == CoercionLax)
+}
+
+// checkCall is CheckCall for a call that did not take the fast path: it
+// runs prepare on the call, in a conversation of the AI message holding it
+// alone. Its frame, which holds no call, stays off the fast path's stack.
+func (n *ToolNode) checkCall(ctx context.Context, id, name, arguments string) (CallCheck, error) {
+	one := new(struct {
+		c    call
+		p    [1]*call
+		msgs [1]llms.MessageContent
+		part [1]llms.ContentPart
+		fc   llms.FunctionCall
+	})
+	c := &one.c
+	*c = call{id: id, name: name, raw: arguments, tool: n.tools[name], outcome: OutcomeExecuted}
+	n.classify(c)
+	if c.outcome == OutcomeUnknownTool {
+		return CallCheck{Outcome: OutcomeUnknownTool}, nil
+	}
+	one.p[0] = c
+	one.fc = llms.FunctionCall{Name: name, Arguments: arguments}
+	one.part[0] = llms.ToolCall{ID: id, Type: "function", FunctionCall: &one.fc}
+	one.msgs[0] = llms.MessageContent{Role: llms.ChatMessageTypeAI, Parts: one.part[:]}
+	r := &run{messages: one.msgs[:]}
+	if err := n.prepare(ctx, r, one.p[:]); err != nil {
+		return CallCheck{}, err
+	}
+	if c.status == statusValid {
+		return CallCheck{Outcome: c.outcome, Arguments: c.args}, nil
+	}
+	return CallCheck{Outcome: c.outcome, Output: c.output}, nil
+}
+
+// classify sets the status of a call that the pipeline does not repair: a
+// call naming no function, a plain tool's call over the size limit (both
+// answered with feedback) and a call of an unknown tool (answered by the
+// executor). c's noFunc, name, raw and tool are set. Both collect and
+// CheckCall use it.
+func (n *ToolNode) classify(c *call) {
+	switch {
+	case c.noFunc:
+		c.status, c.outcome = statusInvalid, OutcomeFeedback
+		c.err = errNoFunctionCall
+	case c.tool != nil && c.tool.schema == nil && len(c.raw) > n.cfg.maxArgumentBytes:
+		// A plain tool's string is not parsed, but the cap holds for it too.
+		c.status, c.outcome = statusInvalid, OutcomeFeedback
+		c.err = fmt.Errorf("%w: %d bytes exceed the limit of %d", ErrMalformedArguments, len(c.raw), n.cfg.maxArgumentBytes)
+	case c.tool == nil:
+		// Answered by the executor with an error naming the node's tools.
+		c.args, c.status, c.outcome = c.raw, statusValid, OutcomeUnknownTool
+	}
 }

@@ -82,3 +82,134 @@ func TestCheckErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckCallIsCheckOfOneCall checks CheckCall against its oracle, Check
+// on a message holding the call alone: the same outcome, the same
+// arguments for a ready call (the very string sent when it was valid as
+// sent), the same feedback, and nothing executed.
+func TestCheckCallIsCheckOfOneCall(t *testing.T) {
+	weather, runs := countingWeather()
+	echo := plainTool{name: "echo", fn: func(_ context.Context, in string) (string, error) { return in, nil }}
+	node := mustNode(t, []tools.Tool{weather, echo})
+	for _, c := range []struct {
+		name, tool, args string
+		want             Outcome
+	}{
+		{"valid as sent", "get_weather", `{"city":"Paris","days":3}`, OutcomeExecuted},
+		{"repaired", "get_weather", `{'city': 'Rome',}`, OutcomeExecuted},
+		{"repaired from empty", "get_weather", ``, OutcomeFeedback},
+		{"schema-invalid", "get_weather", `{"city":"Oslo","days":"many"}`, OutcomeFeedback},
+		{"unparsable", "get_weather", `{"city": [`, OutcomeFeedback},
+		{"unknown tool", "teleport", `{}`, OutcomeUnknownTool},
+		{"plain tool, text", "echo", `hello`, OutcomeExecuted},
+		{"plain tool, repaired JSON", "echo", `{'a': 1,}`, OutcomeExecuted},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := node.CheckCall(context.Background(), "id1", c.tool, c.args)
+			if err != nil {
+				t.Fatalf("CheckCall: %v", err)
+			}
+			reps, err := node.Check(context.Background(), conversation(tc("id1", c.tool, c.args)))
+			if err != nil {
+				t.Fatalf("Check: %v", err)
+			}
+			rep := reps[0]
+			if got.Outcome != c.want || rep.Outcome != c.want {
+				t.Fatalf("CheckCall outcome %s, Check outcome %s, want %s", got.Outcome, rep.Outcome, c.want)
+			}
+			wantArgs := ""
+			if got.Ready() {
+				wantArgs = string(rep.Arguments)
+				if rep.Arguments == nil {
+					wantArgs = rep.RawArguments // a plain tool's text
+				}
+			}
+			if got.Arguments != wantArgs || got.Output != rep.Output {
+				t.Errorf("CheckCall gives arguments %q output %q; Check gives %q and %q", got.Arguments, got.Output, wantArgs, rep.Output)
+			}
+			if got.Ready() != ready(rep.Outcome) {
+				t.Errorf("Ready() = %t for %s", got.Ready(), got.Outcome)
+			}
+		})
+	}
+	if runs.Load() != 0 {
+		t.Errorf("CheckCall executed the tool %d times", runs.Load())
+	}
+}
+
+func ready(o Outcome) bool {
+	return o == OutcomeExecuted || o == OutcomeCorrected || o == OutcomeSalvaged
+}
+
+// TestCheckCallFastPathAllocatesNothing: a call valid as sent is passed on
+// as the same string, without an allocation.
+func TestCheckCallFastPathAllocatesNothing(t *testing.T) {
+	weather, _ := countingWeather()
+	node := mustNode(t, []tools.Tool{weather})
+	ctx := context.Background()
+	args := `{"city":"Paris","days":3,"unit":"celsius"}`
+	var got CallCheck
+	allocs := testing.AllocsPerRun(50, func() { got, _ = node.CheckCall(ctx, "id1", "get_weather", args) })
+	if allocs != 0 && !raceEnabled {
+		t.Errorf("CheckCall of a valid call allocates %v times, want 0", allocs)
+	}
+	if !got.Ready() || got.Arguments != args {
+		t.Errorf("CheckCall = %+v, want the arguments as sent", got)
+	}
+}
+
+// TestCheckCallSlowPathSeesTheCall: a call that does not take the fast
+// path (here: its tool has a validator) is checked in a conversation of the
+// AI message holding it, with its id, as Check of that message would.
+func TestCheckCallSlowPathSeesTheCall(t *testing.T) {
+	weather, _ := countingWeather()
+	var seen ValidatorContext
+	node := mustNode(t, []tools.Tool{weather}, WithValidator("get_weather",
+		func(_ context.Context, args map[string]any, vc ValidatorContext) error {
+			seen = vc
+			if args["city"] == "Atlantis" {
+				return &ValidationIssue{Path: "/city", Message: "no such city"}
+			}
+			return nil
+		}))
+	ok, err := node.CheckCall(context.Background(), "id7", "get_weather", `{"city":"Paris"}`)
+	if err != nil || !ok.Ready() || ok.Arguments != `{"city":"Paris"}` {
+		t.Fatalf("CheckCall = %+v, %v; want ready with the arguments", ok, err)
+	}
+	if seen.CallID != "id7" || len(seen.Messages) != 1 || seen.Messages[0].Role != llms.ChatMessageTypeAI {
+		t.Fatalf("validator saw call id %q and %d messages", seen.CallID, len(seen.Messages))
+	}
+	if calls := toolCallsOf(seen.Messages[0]); len(calls) != 1 || calls[0].ID != "id7" || calls[0].FunctionCall.Arguments != `{"city":"Paris"}` {
+		t.Errorf("validator's AI message holds %+v, want the call", calls)
+	}
+	bad, err := node.CheckCall(context.Background(), "id8", "get_weather", `{"city":"Atlantis"}`)
+	if err != nil || bad.Ready() || !strings.Contains(bad.Output, "no such city") || bad.Arguments != "" {
+		t.Errorf("CheckCall = %+v, %v; want feedback naming the issue", bad, err)
+	}
+}
+
+func TestCheckCallErrors(t *testing.T) {
+	weather, _ := countingWeather()
+	canceled, cancel := context.WithCancel(context.Background())
+	cancel()
+	var verr *ToolCallValidationError
+	for _, c := range []struct {
+		name string
+		node *ToolNode
+		ctx  context.Context
+		args string
+		is   func(error) bool
+	}{
+		{"ctx done", mustNode(t, []tools.Tool{weather}), canceled, `{"city":"Paris"}`,
+			func(err error) bool { return errors.Is(err, context.Canceled) }},
+		{"raise policy", mustNode(t, []tools.Tool{weather}, WithOnUnresolved(UnresolvedRaise)), context.Background(), `{"days":"x"}`,
+			func(err error) bool { return errors.As(err, &verr) && verr.Count == 1 }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := c.node.CheckCall(c.ctx, "id1", "get_weather", c.args)
+			if !c.is(err) || got != (CallCheck{}) {
+				t.Errorf("CheckCall = %+v, %v", got, err)
+			}
+		})
+	}
+}

@@ -65,5 +65,6 @@
 // github.com/saidex/saidex-go/saidexmcp hands the tools of an MCP server,
 // with their input schemas, to a ToolNode, and the module
 // github.com/saidex/saidex-go/saidexeino guards the tool calls of
-// github.com/cloudwego/eino agents with one, through [ToolNode.Check].
+// github.com/cloudwego/eino agents with one, through [ToolNode.CheckCall]
+// (and [ToolNode.Check] for a model's whole answer).
 package saidex

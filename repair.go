@@ -286,11 +286,7 @@ func repairSteps(steps []lenient.Step) []RepairStep {
 // arguments, as sent, are certainly valid for a tool without validators
 // (which need the decoded value), by the schema's precheck on their bytes.
 func (n *ToolNode) validAsSent(c *call) bool {
-	t := c.tool
-	if t == nil || t.schema == nil || len(t.validators) > 0 || len(c.raw) > n.cfg.maxArgumentBytes {
-		return false
-	}
-	return t.schema.prechecked(c.raw, n.cfg.coercion == CoercionLax)
+	return n.acceptsAsSent(c.tool, c.raw) // check.go
 }
 
 type repairOptions struct {

@@ -536,21 +536,12 @@ func (n *ToolNode) collect(ai llms.MessageContent) []*call {
 			c.tool = n.tools[c.name]
 		}
 		calls = append(calls, c)
-		switch {
-		case c.id != "" && seen[c.id]:
+		if c.id != "" && seen[c.id] {
 			c.status, c.outcome = statusDropped, OutcomeDropped
 			n.cfg.log().Warn("saidex: dropped a tool call whose id repeats an earlier call's id",
 				slog.String("tool", c.name), slog.String("call_id", c.id), slog.String("outcome", string(OutcomeDropped)))
-		case c.noFunc:
-			c.status, c.outcome = statusInvalid, OutcomeFeedback
-			c.err = errNoFunctionCall
-		case c.tool != nil && c.tool.schema == nil && len(c.raw) > n.cfg.maxArgumentBytes:
-			// A plain tool's string is not parsed, but the cap holds for it too.
-			c.status, c.outcome = statusInvalid, OutcomeFeedback
-			c.err = fmt.Errorf("%w: %d bytes exceed the limit of %d", ErrMalformedArguments, len(c.raw), n.cfg.maxArgumentBytes)
-		case c.tool == nil:
-			// Answered by the executor with an error naming the node's tools.
-			c.args, c.status, c.outcome = c.raw, statusValid, OutcomeUnknownTool
+		} else {
+			n.classify(c) // check.go
 		}
 		if c.id != "" {
 			seen[c.id] = true

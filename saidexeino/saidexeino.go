@@ -158,7 +158,7 @@ func ready(o saidex.Outcome) bool {
 // Middleware returns the tool-call middleware that checks each call before
 // its tool runs, for invokable, streamable and enhanced tools alike. For a
 // call of one of the Guard's tools it runs the saidex node's stages before
-// execution on that call ([saidex.ToolNode.Check]): repair, validation,
+// execution on that call ([saidex.ToolNode.CheckCall]): repair, validation,
 // correction (with a correction model) and the unresolved step. Then
 //
 //   - a call ready to run goes on to the next endpoint (the tool, or the
@@ -222,18 +222,17 @@ func guarded[O any](g *Guard, next func(context.Context, *compose.ToolInput) (*O
 		if !g.known[in.Name] {
 			return next(ctx, in)
 		}
-		reps, err := g.node.Check(ctx, oneCall(in))
+		chk, err := g.node.CheckCall(ctx, in.CallID, in.Name, in.Arguments)
 		if err != nil {
 			return nil, err
 		}
-		rep := reps[0]
-		if !ready(rep.Outcome) { // feedback
-			return answer(rep.Output), nil
+		if !chk.Ready() { // feedback
+			return answer(chk.Output), nil
 		}
 		run := in
-		if rep.Arguments != nil && string(rep.Arguments) != in.Arguments {
+		if chk.Arguments != in.Arguments {
 			cp := *in
-			cp.Arguments = string(rep.Arguments)
+			cp.Arguments = chk.Arguments
 			run = &cp
 		}
 		defer func() {

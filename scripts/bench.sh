@@ -1,10 +1,11 @@
 #!/bin/sh
 # bench.sh regenerates BENCHMARKS.md: it runs the benchmarks of the root
-# package and of internal/peerbench (saidex vs Eino), then turns their
-# output into ratio tables with internal/cmd/benchtable, and appends the
-# import weight measured by internal/cmd/importweight (packages and binary
-# size saidex adds to a minimal program; it builds, so needs the module
-# cache or the module proxy).
+# package, of internal/peerbench (saidex vs Eino) and of the saidexeino
+# module (Eino's ToolsNode with and without the saidex configuration), then
+# turns their output into ratio tables with internal/cmd/benchtable, and
+# appends the import weight measured by internal/cmd/importweight (packages
+# and binary size saidex adds to a minimal program; it builds, so needs the
+# module cache or the module proxy).
 #
 #   scripts/bench.sh            # COUNT=6 BENCHTIME=1s by default
 #   COUNT=3 BENCHTIME=200ms scripts/bench.sh
@@ -23,10 +24,12 @@ BENCHTIME=${BENCHTIME:-1s}
 OUT_DIR=${OUT_DIR:-$(mktemp -d)}
 ROOT_OUT=$OUT_DIR/root.txt
 PEER_OUT=$OUT_DIR/peerbench.txt
+EINO_OUT=$OUT_DIR/saidexeino.txt
 mkdir -p "$OUT_DIR"
 
 go test -c -o "$OUT_DIR/root.test" .
 (cd internal/peerbench && go test -c -o "$OUT_DIR/peerbench.test" .)
+(cd saidexeino && go test -c -o "$OUT_DIR/saidexeino.test" .)
 
 run_rounds() { # dir binary
 	i=0
@@ -44,9 +47,15 @@ run_rounds() { # dir binary
 	echo "# cd internal/peerbench && go test -c . && $COUNT rounds of: ./peerbench.test -test.run '^\$' -test.bench . -test.benchmem -test.count 1 -test.benchtime $BENCHTIME"
 	run_rounds internal/peerbench "$OUT_DIR/peerbench.test"
 } >"$PEER_OUT"
-echo "# scripts/bench.sh (COUNT=$COUNT BENCHTIME=$BENCHTIME): go run ./internal/cmd/benchtable root.txt peerbench.txt, then go run ./internal/cmd/importweight -agent -by-dependency, into BENCHMARKS.md" >>"$PEER_OUT"
+{
+	echo "# cd saidexeino && go test -c . && $COUNT rounds of: ./saidexeino.test -test.run '^\$' -test.bench . -test.benchmem -test.count 1 -test.benchtime $BENCHTIME"
+	echo "# load average before the saidexeino rounds (1, 5, 15 min): $(cut -d' ' -f1-3 /proc/loadavg)"
+	run_rounds saidexeino "$OUT_DIR/saidexeino.test"
+	echo "# load average after them: $(cut -d' ' -f1-3 /proc/loadavg)"
+} >"$EINO_OUT"
+echo "# scripts/bench.sh (COUNT=$COUNT BENCHTIME=$BENCHTIME): go run ./internal/cmd/benchtable root.txt peerbench.txt saidexeino.txt, then go run ./internal/cmd/importweight -agent -by-dependency, into BENCHMARKS.md" >>"$PEER_OUT"
 
-go run ./internal/cmd/benchtable "$ROOT_OUT" "$PEER_OUT" >"$OUT_DIR/tables.md"
+go run ./internal/cmd/benchtable "$ROOT_OUT" "$PEER_OUT" "$EINO_OUT" >"$OUT_DIR/tables.md"
 go run ./internal/cmd/importweight -agent -by-dependency >"$OUT_DIR/importweight.md"
 {
 	cat "$OUT_DIR/tables.md"

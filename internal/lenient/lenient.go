@@ -841,6 +841,9 @@ func (n *nesting) inside() bool { return n.depth > 0 || n.inStr }
 // from, or nil. A nil result is final: no later search can match.
 func findFrom(re *regexp.Regexp, s string, from int) []int {
 	loc := re.FindStringIndex(s[from:])
+	if tagSearchHook != nil {
+		tagSearchHook(s[from:], loc)
+	}
 	if loc == nil {
 		return nil
 	}

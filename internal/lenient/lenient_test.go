@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/saidex/saidex-go/internal/benchfixture"
 	"github.com/saidex/saidex-go/internal/corpusfile"
@@ -69,42 +69,64 @@ func TestRepairWithoutSyntaxFixingRefusesWhatNeedsIt(t *testing.T) {
 	}
 }
 
-// TestRepairIsLinear repairs every benchmark shape at 64 KiB and 1 MiB
-// and requires the time per byte at 1 MiB to stay within a loose factor of
-// the time at 64 KiB (a quadratic repair is 16× slower per byte there).
-func TestRepairIsLinear(t *testing.T) {
-	if testing.Short() {
-		t.Skip("times repairs of 1 MiB")
-	}
-	perByte := func(s string) time.Duration {
-		best := time.Duration(1 << 62)
-		for range 5 {
-			start := time.Now()
-			if _, err := Repair(s, fix); err != nil {
-				t.Fatalf("Repair: %v", err)
-			}
-			best = min(best, time.Since(start))
+// repairCost is what one Repair of s allocates: bytes and allocations,
+// counted by the runtime, never timed, so a loaded machine cannot change
+// it. It is the fewest of three runs (a run may or may not get its scanner
+// from the pool).
+type repairCost struct{ bytes, allocs uint64 }
+
+func costOfRepair(t *testing.T, s string) repairCost {
+	t.Helper()
+	best := repairCost{^uint64(0), ^uint64(0)}
+	var before, after runtime.MemStats
+	for range 3 {
+		runtime.ReadMemStats(&before)
+		_, err := Repair(s, fix)
+		runtime.ReadMemStats(&after)
+		if err != nil {
+			t.Fatalf("Repair of %d bytes: %v", len(s), err)
 		}
-		return best / time.Duration(len(s))
+		best.bytes = min(best.bytes, after.TotalAlloc-before.TotalAlloc)
+		best.allocs = min(best.allocs, after.Mallocs-before.Mallocs)
 	}
-	for _, shape := range benchfixture.Shapes {
-		small := benchfixture.BrokenArguments(shape, 64<<10)
-		big := benchfixture.BrokenArguments(shape, 1<<20)
-		ps, pb := perByte(small), perByte(big)
-		if pb > 6*ps+5*time.Nanosecond {
-			t.Errorf("%s: %v per byte at 1 MiB, %v at 64 KiB: not linear", shape, pb, ps)
-		}
+	return best
+}
+
+// checkLinearCost repairs small and big (about 16 times its size) and
+// requires the bytes and allocations per input byte of big to stay within
+// 4 times those of small, plus a little for fixed costs: a repair that
+// allocates a copy (or room for) the rest of the text for each part of it
+// allocates 16 times more per byte at the larger size. Rescans that
+// allocate nothing are out of its sight (see the benchmarks in
+// BENCHMARKS.md for time per byte).
+func checkLinearCost(t *testing.T, small, big string) {
+	t.Helper()
+	cs, cb := costOfRepair(t, small), costOfRepair(t, big)
+	scale := 4 * float64(len(big)) / float64(len(small))
+	if float64(cb.bytes) > scale*float64(cs.bytes)+64<<10 {
+		t.Errorf("%d bytes allocated for %d bytes of input, %d for %d: not linear", cb.bytes, len(big), cs.bytes, len(small))
+	}
+	if float64(cb.allocs) > scale*float64(cs.allocs)+64 {
+		t.Errorf("%d allocations for %d bytes of input, %d for %d: not linear", cb.allocs, len(big), cs.allocs, len(small))
 	}
 }
 
-// TestRepairIsLinearInRepetitions times inputs made of many repeated
-// parts (copies of the object, reasoning tags, inner quotes) at two sizes:
-// a repair that rescans the rest of the text for each part is quadratic,
-// 16x slower per byte at the larger size.
-func TestRepairIsLinearInRepetitions(t *testing.T) {
-	if testing.Short() {
-		t.Skip("times repairs of 1 MiB")
+// TestRepairIsLinear repairs every benchmark shape at 16 KiB and 256 KiB
+// and compares what the repairs allocate (checkLinearCost).
+func TestRepairIsLinear(t *testing.T) {
+	for _, shape := range benchfixture.Shapes {
+		t.Run(string(shape), func(t *testing.T) {
+			checkLinearCost(t, benchfixture.BrokenArguments(shape, 16<<10), benchfixture.BrokenArguments(shape, 256<<10))
+		})
 	}
+}
+
+// TestRepairIsLinearInRepetitions repairs inputs made of many repeated
+// parts (copies of the object, reasoning tags, inner quotes) at 16 KiB and
+// 256 KiB and compares what the repairs allocate (checkLinearCost): a
+// repair that reserves room for, or copies, the rest of the text for each
+// part (as each repeated copy's scan once did) fails it.
+func TestRepairIsLinearInRepetitions(t *testing.T) {
 	tests := []struct {
 		name string
 		make func(n int) string
@@ -124,21 +146,51 @@ func TestRepairIsLinearInRepetitions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			perByte := func(s string) time.Duration {
-				best := time.Duration(1 << 62)
-				for range 5 {
-					start := time.Now()
-					if _, err := Repair(s, fix); err != nil {
-						t.Fatalf("Repair: %v", err)
-					}
-					best = min(best, time.Since(start))
-				}
-				return best / time.Duration(len(s))
-			}
 			unit := len(tt.make(1))
-			small, big := tt.make(64<<10/unit), tt.make(1<<20/unit)
-			if ps, pb := perByte(small), perByte(big); pb > 6*ps+5*time.Nanosecond {
-				t.Errorf("%v per byte at %d bytes, %v at %d: not linear", pb, len(big), ps, len(small))
+			checkLinearCost(t, tt.make(16<<10/unit), tt.make(256<<10/unit))
+		})
+	}
+}
+
+// TestReasoningTagsAreSearchedOnce counts the text the searches for
+// reasoning tags read (tagSearchHook: up to the end of the match, or the
+// whole text searched when none) for many tags at 16 KiB and 256 KiB: at
+// most 4 times the input's length. Searching the rest of the text
+// again for every tag, as stripThinking once did, covers about as many
+// times the text as it holds tags. A count, never a timing: a rescan
+// allocates nothing, so checkLinearCost cannot see it.
+func TestReasoningTagsAreSearchedOnce(t *testing.T) {
+	var searched int
+	tagSearchHook = func(text string, match []int) {
+		if match == nil {
+			searched += len(text)
+		} else {
+			searched += match[1]
+		}
+	}
+	defer func() { tagSearchHook = nil }()
+	tests := []struct {
+		name string
+		make func(n int) string
+	}{
+		{"lone closing tags", func(n int) string { return strings.Repeat("</think> x ", n) + `{"a": 1,}` }},
+		{"reasoning blocks", func(n int) string { return strings.Repeat("<think>a</think>", n) + `{"a": 1,}` }},
+		{"blocks and lone closing tags", func(n int) string {
+			return strings.Repeat("<think>a</think> b </thinking> ", n) + `{"a": 1,}`
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			unit := len(tt.make(2)) - len(tt.make(1))
+			for _, size := range []int{16 << 10, 256 << 10} {
+				raw := tt.make(size / unit)
+				searched = 0
+				if _, err := Repair(raw, fix); err != nil {
+					t.Fatalf("Repair of %d bytes: %v", len(raw), err)
+				}
+				if searched == 0 || searched > 4*len(raw) {
+					t.Errorf("the tag searches covered %d bytes of a %d-byte text, want at most 4 times its length", searched, len(raw))
+				}
 			}
 		})
 	}

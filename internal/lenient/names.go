@@ -118,7 +118,7 @@ func hasRepeatedNames(s string) bool {
 	type frame struct {
 		obj   bool
 		first string
-		names map[string]bool
+		names map[string]struct{}
 		n     int
 	}
 	var stack []frame
@@ -133,6 +133,13 @@ func hasRepeatedNames(s string) bool {
 		case '"':
 			start, esc := i, false
 			for i++; i < len(s) && s[i] != '"'; i++ {
+				if k := strings.IndexAny(s[i:], `"\`); k < 0 {
+					i = len(s)
+					break
+				} else if k > 0 {
+					i += k - 1 // to the byte before the next quote or backslash
+					continue
+				}
 				if s[i] == '\\' {
 					esc = true
 					i++
@@ -153,11 +160,13 @@ func hasRepeatedNames(s string) bool {
 				if name == f.first {
 					return true
 				}
-				f.names = map[string]bool{f.first: true, name: true}
-			case f.names[name]:
-				return true
+				f.names = map[string]struct{}{f.first: {}, name: {}}
 			default:
-				f.names[name] = true
+				n := len(f.names)
+				f.names[name] = struct{}{} // one map operation per name
+				if len(f.names) == n {
+					return true
+				}
 			}
 		}
 	}

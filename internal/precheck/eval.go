@@ -339,6 +339,9 @@ func (n *node) numberOK(lit []byte) bool {
 // 15 digits, which converts exactly without strconv.
 func parseNumber(lit []byte, plainInt bool) (float64, bool) {
 	if !plainInt {
+		if f, ok := shortDecimal(lit); ok {
+			return f, true
+		}
 		f, err := strconv.ParseFloat(string(lit), 64)
 		return f, err == nil // out of range: ±Inf and an error
 	}
@@ -354,6 +357,48 @@ func parseNumber(lit []byte, plainInt bool) (float64, bool) {
 		v = -v
 	}
 	return float64(v), true
+}
+
+// pow10 holds the powers of ten a float64 holds exactly that shortDecimal
+// divides by.
+var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
+
+// shortDecimal converts the JSON number lit when it has a fraction, no
+// exponent and at most 15 digits (48.85, -0.5): its digits m and 10^k
+// (k the digits after the point) are both exact float64 values, so
+// m / 10^k is correctly rounded, the value strconv.ParseFloat returns. It
+// keeps ParseFloat, whose frame is near 1 KB, off the stack of the common
+// case (the check often runs on a fresh goroutine, whose stack would grow
+// for it). false for any other literal.
+func shortDecimal(lit []byte) (float64, bool) {
+	neg := len(lit) > 0 && lit[0] == '-'
+	if neg {
+		lit = lit[1:]
+	}
+	var m int64
+	digits, frac := 0, -1 // frac: digits after the point, -1 before it
+	for i, c := range lit {
+		switch {
+		case c >= '0' && c <= '9':
+			m = m*10 + int64(c-'0')
+			digits++
+			if frac >= 0 {
+				frac++
+			}
+		case c == '.' && frac < 0 && i > 0:
+			frac = 0
+		default:
+			return 0, false
+		}
+	}
+	if digits > 15 || frac <= 0 {
+		return 0, false
+	}
+	f := float64(m) / pow10[frac]
+	if neg {
+		f = -f
+	}
+	return f, true
 }
 
 // isPlainInteger reports whether b is an optional minus sign followed by

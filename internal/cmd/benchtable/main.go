@@ -314,6 +314,44 @@ func report(w io.Writer, r results, meta []string, cpu string) {
 	}
 	p("\nOn broken calls Eino fails the whole node; see `cd internal/peerbench && go run .` for what\n")
 	p("each produces.\n")
+	einoSection(p, r)
+}
+
+// einoSection is the table of the saidexeino module's benchmarks: Eino's
+// ToolsNode with the saidex configuration vs bare Eino (issue 23).
+func einoSection(p func(string, ...any), r results) {
+	p("\n## Eino's ToolsNode with the saidex configuration vs bare Eino (`saidexeino`, `BenchmarkToolsNode`, `BenchmarkToolsNodeBroken`)\n\n")
+	p("`compose.NewToolNode` bare vs with `saidexeino.New(...).ToolsNodeConfig()`\n")
+	p("(`WithHandleToolErrors(true)`), on AI messages of calls of a `utils.InferTool` tool over the\n")
+	p("benchmark's 5-property struct (Eino decodes its arguments with sonic). Each valid call goes\n")
+	p("through the Guard's middleware, which runs `ToolNode.CheckCall` on it: the schema's precheck\n")
+	p("on the raw text, no allocation, then the tool with the arguments as sent. \"CPU\" is the\n")
+	p("process's CPU time per op (getrusage, `cpu-ns/op`): Eino runs the calls of a message on\n")
+	p("goroutines of their own, so on a loaded machine the wall time depends on the cores the\n")
+	p("scheduler grants and moves far more than the CPU time; the load averages before and after\n")
+	p("the run are among the command lines above. Target: ≤ 1.15× at every size.\n\n")
+	p("| calls | saidex / eino, wall | saidex / eino, CPU | target ≤ 1.15× met (CPU) | eino allocs/op | saidex allocs/op |\n|---|---|---|---|---|---|\n")
+	for _, n := range []int{1, 8, 64} {
+		e, s := fmt.Sprintf("BenchmarkToolsNode/valid/%d/eino", n), fmt.Sprintf("BenchmarkToolsNode/valid/%d/saidex", n)
+		w, okw := r.ratio(s, e, "ns/op")
+		c, okc := r.ratio(s, e, "cpu-ns/op")
+		ea, oke := r.get(e, "allocs/op")
+		sa, oks := r.get(s, "allocs/op")
+		p("| %d | %s | %s | %s | %s | %s |\n", n, fmtRatio(w, okw), fmtRatio(c, okc), verdict(c, okc, 1.15), fmtNum(ea, oke, 0), fmtNum(sa, oks, 0))
+	}
+	p("\nMessages of 8 broken calls (the benchmark's repairable JSON, and calls that parse but break\n")
+	p("the schema): bare Eino fails the whole node (no call answered: its time is its time to\n")
+	p("fail); saidex answers every call (`answered/op`).\n\n")
+	p("| message of 8 calls | bare Eino, calls answered | saidex, calls answered | saidex / eino, CPU | eino allocs/op | saidex allocs/op |\n|---|---|---|---|---|---|\n")
+	for _, k := range []struct{ name, label string }{{"repaired", "repairable JSON"}, {"invalid", "schema-invalid"}} {
+		e, s := "BenchmarkToolsNodeBroken/"+k.name+"/8/eino", "BenchmarkToolsNodeBroken/"+k.name+"/8/saidex"
+		ean, okea := r.get(e, "answered/op")
+		san, oksa := r.get(s, "answered/op")
+		c, okc := r.ratio(s, e, "cpu-ns/op")
+		ea, oke := r.get(e, "allocs/op")
+		sa, oks := r.get(s, "allocs/op")
+		p("| %s | %s | %s | %s | %s | %s |\n", k.label, fmtNum(ean, okea, 0), fmtNum(san, oksa, 0), fmtRatio(c, okc), fmtNum(ea, oke, 0), fmtNum(sa, oks, 0))
+	}
 }
 
 // scaling writes the section of issue 24's scaling benchmarks
