@@ -612,7 +612,7 @@ func (n *ToolNode) assemble(r *run, calls []*call) *Result {
 				args = make([]byte, 0, argumentsLen(calls))
 			}
 			start := len(args)
-			args = append(args, c.tool.secret.shown(c.args)...) // secret values masked, as jsonArguments
+			args = append(args, c.tool.secret.shown(c.args)...)              // secret values masked, as jsonArguments
 			rep.Arguments = json.RawMessage(args[start:len(args):len(args)]) // capped: appending never touches the next
 		}
 		res.Calls[i] = rep
