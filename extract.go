@@ -322,6 +322,8 @@ func (s *extractSettings) run(ctx context.Context, model llms.Model, cs *compile
 		)
 	}
 	defaultName := correctionModelName(model, s.callOpts)
+	repair := s.repair
+	repair.schema = cs.stringOnly // quoted_bare_value where the schema accepts only a string
 
 	var (
 		prev     string // the previous answer, for the retry prompt
@@ -353,7 +355,7 @@ func (s *extractSettings) run(ctx context.Context, model llms.Model, cs *compile
 		ext.tokens = addUsage(ext.tokens, responseUsage(resp, defaultName)) // stats.go
 
 		answer, other := answerOf(resp, s.name)
-		res, perr := repairArguments(answer, s.repair) // refuses an empty answer
+		res, perr := repairArguments(answer, repair) // refuses an empty answer
 		if other != "" {
 			perr = fmt.Errorf("%w: it called %s, not %s", errEmptyAnswer, other, s.name)
 		}

@@ -638,7 +638,7 @@ func (n *ToolNode) assemble(r *run, calls []*call) *Result {
 				args = make([]byte, 0, argumentsLen(calls))
 			}
 			start := len(args)
-			args = append(args, c.args...)
+			args = append(args, c.tool.secret.shown(c.args)...)              // secret values masked, as jsonArguments
 			rep.Arguments = json.RawMessage(args[start:len(args):len(args)]) // capped: appending never touches the next
 		}
 		res.Calls[i] = rep
@@ -696,7 +696,8 @@ func (c *call) hasJSONArguments() bool {
 
 // argumentsLen bounds the length of the arguments of every call that ran
 // with JSON arguments, for assemble's one backing array (it does not scan
-// a plain tool's arguments).
+// a plain tool's arguments). It is a capacity hint: masked secrets may be
+// longer than the values they hide, and append then grows the array.
 func argumentsLen(calls []*call) int {
 	n := 0
 	for _, c := range calls {
