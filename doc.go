@@ -19,14 +19,10 @@
 //		if err != nil {
 //			return err
 //		}
-//		choice := resp.Choices[0]
-//		if len(choice.ToolCalls) == 0 {
-//			fmt.Println(choice.Content) // the answer
+//		ai := saidex.AIMessageFromResponse(resp) // the text and tool calls of every choice
+//		if !saidex.MessageHasToolCalls(ai) {
+//			fmt.Println(resp.Choices[0].Content) // the answer
 //			return nil
-//		}
-//		ai := llms.MessageContent{Role: llms.ChatMessageTypeAI}
-//		for _, tc := range choice.ToolCalls {
-//			ai.Parts = append(ai.Parts, tc)
 //		}
 //		// The AI message with repaired arguments, then one tool message per call.
 //		if messages, err = node.Invoke(ctx, append(messages, ai)); err != nil {
@@ -52,9 +48,16 @@
 // again, and a run stopped by a tool error returns the messages of the calls
 // it answered in its [*ToolError] (see [ToolNode.Invoke]).
 //
+// In an agent loop the node also ends the loops a model gets stuck in: a
+// call identical to one it already answered with feedback is answered at
+// once (see [CallReport].Repeated), and [WithFeedbackLimit] tells the agent
+// to stop calling a tool whose calls got feedback in n turns in a row. Both
+// read the conversation, so the node keeps no state between runs.
+//
 // Each stage lives in the file named after it: repair.go, validate.go,
 // correct.go, unresolved.go, execute.go, then sanitize.go (the clean copy of
-// the AI message) and stats.go (events); toolnode.go reads as the pipeline.
+// the AI message) and stats.go (events); toolnode.go reads as the pipeline,
+// and limit.go reads the conversation for repeated calls and the limit.
 // Beside them, schema.go compiles a tool's schema, issues.go turns
 // validation errors into issues, feedback.go renders issue messages and
 // feedback, validators.go runs tool validators, and secret.go keeps the

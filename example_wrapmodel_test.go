@@ -11,8 +11,9 @@ import (
 )
 
 // WrapModel checks tool calls right after the model call, for code that
-// dispatches each call on its own: a call whose outcome is feedback must
-// not run; answer it with the report's Output instead.
+// dispatches each call on its own: a call reported ready may run; a call
+// whose report is an error (feedback, an unknown tool) must not, and the
+// report's Output is the tool message to answer it with.
 func ExampleWrapModel() {
 	type weatherArgs struct {
 		City string `json:"city"`
@@ -29,6 +30,7 @@ func ExampleWrapModel() {
 	inner := saidextest.NewModel(saidextest.ToolCalls(
 		saidextest.Call("call_1", "get_weather", `{"city":"Paris"}`),
 		saidextest.Call("call_2", "get_weather", `{"city":["Rome"]}`),
+		saidextest.Call("call_3", "get_wether", `{"city":"Oslo"}`),
 	))
 
 	model := saidex.WrapModel(inner, node)
@@ -43,9 +45,17 @@ func ExampleWrapModel() {
 		reports, _ := saidex.CheckedCalls(choice)
 		for i, tc := range choice.ToolCalls {
 			fmt.Printf("%s %s: %s\n", tc.ID, tc.FunctionCall.Arguments, reports[i].Outcome)
+			if reports[i].IsError {
+				fmt.Printf("  answer it with: %s\n", reports[i].Output)
+			}
 		}
 	}
 	// Output:
-	// call_1 {"city":"Paris"}: executed
+	// call_1 {"city":"Paris"}: ready
 	// call_2 {"city":["Rome"]}: feedback
+	//   answer it with: Error: get_weather was not executed because its arguments do not match the tool's schema:
+	// - city: expected a string, got an array
+	// Call get_weather again with these fields corrected.
+	// call_3 {"city":"Oslo"}: unknown_tool
+	//   answer it with: Error: get_wether is not a valid tool, try one of [get_weather].
 }

@@ -40,9 +40,9 @@ func feedbackText(c *call) string {
 		b.WriteString("Error: this tool call names no function, so nothing was executed. ")
 		b.WriteString("Call one of the available tools by name, with its arguments as one JSON object.")
 	case c.err != nil:
-		b.WriteString("Error: the arguments of ")
+		b.WriteString(feedbackHead + unreadableHead) // the markers: limit.go
 		b.WriteString(c.name)
-		b.WriteString(" could not be read as one JSON object")
+		b.WriteString(unreadableTail)
 		if me := (*MalformedArgumentsError)(nil); errors.As(c.err, &me) && me.Reason != "" {
 			b.WriteString(" (")
 			b.WriteString(me.Reason)
@@ -56,22 +56,72 @@ func feedbackText(c *call) string {
 		b.WriteString(c.name)
 		b.WriteString(" again with its arguments as one JSON object, and nothing before or after it.")
 	case len(c.issues) > 0:
-		b.WriteString("Error: ")
+		b.WriteString(feedbackHead)
 		b.WriteString(c.name)
-		b.WriteString(" was not executed because its arguments do not match the tool's schema:\n")
+		b.WriteString(notExecuted + " its arguments do not match the tool's schema:\n")
 		writeIssues(&b, c.issues, c.moreIssues)
 		b.WriteString("Call ")
 		b.WriteString(c.name)
 		b.WriteString(" again with these fields corrected.")
 	default: // not reached: an invalid call has an error or issues
-		b.WriteString("Error: ")
+		b.WriteString(feedbackHead)
 		b.WriteString(c.name)
-		b.WriteString(" was not executed because its arguments were not accepted.\n")
+		b.WriteString(notExecuted + " its arguments were not accepted.\n")
 		writeFields(&b, c)
 		b.WriteString("Call ")
 		b.WriteString(c.name)
 		b.WriteString(" again with its arguments as one JSON object.")
 	}
+	return b.String()
+}
+
+// repeatedFeedback answers a call identical to one already answered with
+// feedback (see [CallReport].Repeated): it says so and repeats the issues,
+// which are those of the identical arguments.
+func repeatedFeedback(c *call) string {
+	var b strings.Builder
+	b.WriteString(feedbackHead)
+	b.WriteString(c.name)
+	b.WriteString(notExecuted + " this call is identical to an earlier ")
+	b.WriteString(c.name)
+	b.WriteString(" call that was already rejected, and it has the same problems:\n")
+	if c.err != nil || len(c.issues) == 0 {
+		b.WriteString("- the arguments could not be read as one JSON object")
+		if me := (*MalformedArgumentsError)(nil); errors.As(c.err, &me) && me.Reason != "" {
+			b.WriteString(" (")
+			b.WriteString(me.Reason)
+			b.WriteString(")")
+		}
+		b.WriteByte('\n')
+		writeFields(&b, c)
+	} else {
+		writeIssues(&b, c.issues, c.moreIssues)
+	}
+	b.WriteString("Do not send the same call again: change what is listed above, or answer without ")
+	b.WriteString(c.name)
+	b.WriteString(".")
+	return b.String()
+}
+
+// limitFeedback is the final message of a call over the feedback limit
+// (see [WithFeedbackLimit]), rejected in the turns before: it names no
+// issue, so that the agent stops instead of trying once more.
+func limitFeedback(c *call, turns int) string {
+	var b strings.Builder
+	b.WriteString(feedbackHead)
+	b.WriteString(c.name)
+	b.WriteString(notExecuted)
+	if turns == 1 {
+		b.WriteString(" its calls were rejected in the previous turn")
+	} else {
+		fmt.Fprintf(&b, " its calls were rejected in each of the previous %d turns", turns)
+	}
+	b.WriteString(" and this call is still invalid. ")
+	b.WriteString("Stop calling ")
+	b.WriteString(c.name)
+	b.WriteString(" this way: answer the user without ")
+	b.WriteString(c.name)
+	b.WriteString(", or ask the user for the information the call needs.")
 	return b.String()
 }
 

@@ -35,6 +35,7 @@ type config struct {
 	observers      []func(ToolNodeEvent) // WithObserver (stats.go)
 	correction     correctionConfig      // correct.go
 	coercion       CoercionMode          // WithCoercion (coerce.go)
+	feedbackLimit  int                   // WithFeedbackLimit (limit.go)
 }
 
 func defaultConfig() config {
@@ -54,6 +55,9 @@ func (c *config) validate() error {
 	var errs []error
 	if c.maxConcurrency < 0 {
 		errs = append(errs, fmt.Errorf("WithMaxConcurrency(%d): must be 0 (unbounded) or positive", c.maxConcurrency))
+	}
+	if c.feedbackLimit < 0 {
+		errs = append(errs, fmt.Errorf("WithFeedbackLimit(%d): must be 0 (no limit) or positive", c.feedbackLimit))
 	}
 	if c.maxArgumentBytes <= 0 {
 		errs = append(errs, fmt.Errorf("WithMaxArgumentBytes(%d): must be positive", c.maxArgumentBytes))

@@ -23,12 +23,16 @@ var (
 		"tools":      "github.com/tmc/langchaingo/tools",
 		"saidex":     "github.com/saidex/saidex-go",
 		"saidextest": "github.com/saidex/saidex-go/saidextest",
+		"agent":      "github.com/saidex/saidex-go/agent",
+		"agents":     "github.com/tmc/langchaingo/agents",
 	}
 	readmeGivens = map[string]string{
 		"ctx":        "context.Context",
 		"t":          "*testing.T",
 		"agentModel": "llms.Model",
 		"smallModel": "llms.Model",
+		"llm":        "llms.Model",
+		"node":       "*saidex.ToolNode",
 		"lookup":     "func(city string, days int) (string, error)",
 	}
 )

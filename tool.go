@@ -53,6 +53,36 @@ var ErrInvalidArguments = errors.New("saidex: invalid tool arguments")
 // references); additionalProperties false, and every field without
 // omitempty or omitzero required.
 //
+// Struct tags shape the schema, in invopop/jsonschema's vocabulary:
+//
+//   - json:"name" names the property. A field without omitempty or
+//     omitzero is required; with either it is optional, unless its
+//     jsonschema tag says required. json:"-" or jsonschema:"-" leaves the
+//     field out.
+//   - jsonschema:"..." holds comma-separated keywords: title=,
+//     description= (a comma inside the text is written \\, in the tag, as
+//     below, or use a separate jsonschema_description:"..." tag), enum= once per value
+//     (enum=celsius,enum=fahrenheit; on a slice it constrains the items),
+//     default=, example=, required, nullable (null allowed too), and
+//     writeOnly=true (a secret: see [SecretMask]); for strings minLength=,
+//     maxLength=, pattern=, format= (date, date-time, email, uri, uuid,
+//     password, ...); for numbers minimum=, maximum=, exclusiveMinimum=,
+//     exclusiveMaximum=, multipleOf=; for slices minItems=, maxItems=,
+//     uniqueItems=true. A keyword the reflector does not know is ignored
+//     without an error: check a new tag against the schema [Tool].Schema
+//     returns.
+//
+// For example:
+//
+//	type ForecastArgs struct {
+//		City string `json:"city" jsonschema:"description=City name\\, in English"`
+//		Days int    `json:"days,omitempty" jsonschema:"minimum=1,maximum=14,default=3"`
+//		Unit string `json:"unit,omitempty" jsonschema:"enum=celsius,enum=fahrenheit"`
+//	}
+//
+// gives city (a required string with that description), and optional days
+// (an integer from 1 to 14) and unit (one of the two strings).
+//
 // Call decodes its JSON input into a fresh A (unknown fields are rejected)
 // and calls fn. A decoding error is returned wrapped with
 // [ErrInvalidArguments]. A [ToolNode] runs the tool with arguments its

@@ -174,6 +174,15 @@ const (
 	// OutcomeFeedback: the call was not executed; its tool message tells the
 	// agent what to change, in at most 8 KiB.
 	OutcomeFeedback Outcome = "feedback"
+	// OutcomeFeedbackLimit: the call was not executed and was answered
+	// with the final message of [WithFeedbackLimit]: the tool's calls were
+	// answered with feedback in as many turns in a row as the limit
+	// allows, so the agent is told to stop calling it this way.
+	OutcomeFeedbackLimit Outcome = "feedback_limit"
+	// OutcomeReady: reported by [WrapModel] only, for a call that is valid
+	// with the model's own (possibly repaired) arguments and ready to run.
+	// Nothing ran; a tool node that receives the call executes it.
+	OutcomeReady Outcome = "ready"
 	// OutcomeDropped: the call was neither executed nor answered, because its
 	// id repeats an earlier call's id in the same message.
 	OutcomeDropped Outcome = "dropped"
@@ -256,11 +265,22 @@ type CallReport struct {
 	// [WithCoercion]) in the arguments the call ran with, in path order;
 	// nil when none was.
 	Coercions []Coercion
+	// Repeated reports that the call sends again, unchanged (same tool,
+	// the same argument string or arguments that repair to the same JSON
+	// value), a call the node answered with feedback earlier in the
+	// conversation (see [WithFeedbackLimit] for how the node recognises
+	// its feedback). Such a call is not sent to the correction model nor
+	// to the unresolved hook: it is answered at once with its outcome
+	// [OutcomeFeedback] (or [OutcomeFeedbackLimit] when it also reaches
+	// the limit, which wins), by a message saying that it is identical to
+	// the rejected call and repeating the issues.
+	Repeated bool
 	// Output is the content of the call's tool message ("" when the call
 	// has no new message: dropped, already answered, unanswered).
 	Output string
 	// IsError reports whether the tool message answers with an error:
-	// feedback, an unknown tool, or a tool error turned into a message.
+	// feedback (or the feedback limit), an unknown tool, or a tool error
+	// turned into a message.
 	IsError bool
 	// Err is the error behind an error answer: the repair error of an
 	// argument string that could not be parsed, or the tool's error.
@@ -451,6 +471,7 @@ func (n *ToolNode) prepare(ctx context.Context, r *run, calls []*call) error {
 		c.durations.Repair, c.durations.Validate = t1.Sub(t0), r.since(t1)
 	}
 	r.lap(nil)                                       // repair and validation are timed per call
+	n.recall(r, calls)                               // limit.go: repeated calls and the feedback limit
 	if err := n.correct(ctx, r, calls); err != nil { // correct.go
 		return err
 	}
@@ -509,6 +530,11 @@ type call struct {
 	flagged    []Issue // issues validators flagged without rejecting (set by check)
 	status     callStatus
 	outcome    Outcome
+
+	// Set by recall (limit.go) for an invalid call.
+	repeated  bool // identical to a call answered with feedback before
+	overLimit bool // its tool's feedback streak reached WithFeedbackLimit
+	streak    int  // the turns in a row its tool's calls got feedback
 
 	// Set by the correction stage.
 	correctionAttempted bool
@@ -637,7 +663,7 @@ func (c *call) report() CallReport {
 		Outcome: c.outcome, Repaired: c.repaired, RepairSteps: slices.Clone(c.steps),
 		Prevalidated: c.tool != nil && c.tool.schema != nil && c.status != statusDropped && c.status != statusSkipped,
 		Issues:       c.issues, Flagged: c.flagged, Coercions: slices.Clone(c.coercions),
-		Output: c.output, IsError: c.isError, Err: c.err,
+		Repeated: c.repeated, Output: c.output, IsError: c.isError, Err: c.err,
 		CorrectionAttempted: c.correctionAttempted, CorrectionRetries: c.correctionRetries,
 		CorrectionErr: c.correctionErr, Tokens: c.tokens, Durations: c.durations,
 	}
@@ -690,7 +716,7 @@ func (c *call) started() bool {
 
 // ran reports whether the call was handed to the executor.
 func (c *call) ran() bool {
-	return c.status == statusAnswered && c.outcome != OutcomeFeedback && c.outcome != OutcomeDropped
+	return c.status == statusAnswered && c.outcome != OutcomeFeedback && c.outcome != OutcomeFeedbackLimit && c.outcome != OutcomeDropped
 }
 
 // toolNames lists the node's tool names for error messages.

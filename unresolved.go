@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/saidex/saidex-go/internal/jsonvalue"
@@ -261,6 +262,7 @@ func (n *ToolNode) resolve(ctx context.Context, r *run, calls []*call) error {
 			return nil
 		}
 		e := &ToolCallValidationError{Count: len(invalid) + dropped}
+		var over []string
 		for _, c := range invalid {
 			if c.id != "" {
 				uc := unresolvedCall(r, c)
@@ -272,17 +274,28 @@ func (n *ToolNode) resolve(ctx context.Context, r *run, calls []*call) error {
 				}
 				e.Calls = append(e.Calls, uc)
 			}
+			if c.overLimit && !slices.Contains(over, c.name) {
+				over = append(over, c.name)
+			}
+		}
+		if over != nil {
+			return &FeedbackLimitError{Limit: n.cfg.feedbackLimit, Tools: over, Validation: e} // limit.go
 		}
 		return e
 	}
 	if n.cfg.unresolvedHook == nil || len(invalid) == 0 {
 		for _, c := range invalid {
-			answerFeedback(c, feedbackFor(c))
+			answerUnresolved(c) // limit.go
 		}
 		return nil
 	}
-	all := func(*call) bool { return true }
-	err := n.eachCall(ctx, invalid, all, func(ctx context.Context, c *call) error { return n.resolveOne(ctx, r, c) }) // correct.go
+	for _, c := range invalid {
+		if c.repeated { // answered at once, without the hook (limit.go)
+			answerUnresolved(c)
+		}
+	}
+	hooked := func(c *call) bool { return c.status == statusInvalid }
+	err := n.eachCall(ctx, invalid, hooked, func(ctx context.Context, c *call) error { return n.resolveOne(ctx, r, c) }) // correct.go
 	if err != nil && n.isInterrupt(err) {
 		return err
 	}
@@ -312,7 +325,7 @@ func (n *ToolNode) resolveOne(ctx context.Context, r *run, c *call) error {
 	case resolveSalvage:
 		return n.salvage(ctx, r, c, res.args)
 	default:
-		answerFeedback(c, feedbackFor(c))
+		answerUnresolved(c) // limit.go
 	}
 	return nil
 }
@@ -325,7 +338,7 @@ func (n *ToolNode) salvage(ctx context.Context, r *run, c *call, args map[string
 		n.cfg.log().Warn("saidex: arguments salvaged by the unresolved hook are invalid; answering with feedback",
 			slog.String("tool", c.name), slog.String("call_id", c.id), slog.String("outcome", string(OutcomeFeedback)),
 			slog.String("reason", reason), slog.Int("issues", issues))
-		answerFeedback(c, feedbackFor(c))
+		answerUnresolved(c) // limit.go
 	}
 	if c.tool == nil || c.tool.schema == nil {
 		reject("the call names no tool with a schema", 0)

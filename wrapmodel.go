@@ -31,10 +31,12 @@ import (
 //
 // What WrapModel found is attached to each choice that has tool calls and
 // read with [CheckedCalls]: one [CallReport] per tool call, whose Outcome
-// is feedback for a call that must not run (its Output is the feedback
-// text to answer it with), unknown_tool for a call naming a tool the node
-// does not have, and otherwise says where its arguments came from
-// (executed: the model's own, possibly repaired; corrected; salvaged).
+// is feedback (or feedback_limit) for a call that must not run (its Output
+// is the feedback text to answer it with), unknown_tool for a call naming
+// a tool the node does not have (its Output is the error a node answers it
+// with), and otherwise says where the arguments of a call ready to run
+// came from: [OutcomeReady] (the model's own, possibly repaired; nothing
+// ran), corrected or salvaged.
 // Calls whose id repeats an earlier id are reported dropped and left in
 // place.
 //
@@ -135,6 +137,11 @@ func (n *ToolNode) checkResponse(ctx context.Context, messages []llms.MessageCon
 	for k, rep := range reports {
 		l := locs[k]
 		ch := out.Choices[l.choice]
+		if rep.Outcome == OutcomeUnknownTool {
+			rep.Output, rep.IsError = n.unknownToolMessage(rep.Name), true // bounds.go
+		} else if rep.Outcome == OutcomeExecuted {
+			rep.Outcome = OutcomeReady // nothing ran
+		}
 		if c := cs[k]; c.status == statusValid && c.runArguments() != nil {
 			if args := c.args; args != c.raw {
 				old := ch.ToolCalls[l.index]

@@ -44,9 +44,9 @@ func TestWrapModelReportsEveryCallOfEveryChoice(t *testing.T) {
 		outcome Outcome
 		isError bool
 	}{
-		1: {{OutcomeExecuted, false}, {OutcomeFeedback, true}},
+		1: {{OutcomeReady, false}, {OutcomeFeedback, true}},
 		2: {{OutcomeFeedback, true}},
-		3: {{OutcomeUnknownTool, false}, {OutcomeDropped, false}},
+		3: {{OutcomeUnknownTool, true}, {OutcomeDropped, false}},
 	}
 	for i := 1; i < 4; i++ {
 		reps, ok := CheckedCalls(resp.Choices[i])
@@ -64,6 +64,10 @@ func TestWrapModelReportsEveryCallOfEveryChoice(t *testing.T) {
 	}
 	if reps, _ := CheckedCalls(resp.Choices[2]); !strings.Contains(reps[0].Output, "city") {
 		t.Errorf("feedback %q does not name the missing field", reps[0].Output)
+	}
+	// An unknown tool's report carries the message a node answers it with.
+	if reps, _ := CheckedCalls(resp.Choices[3]); reps[0].Output != "Error: teleport is not a valid tool, try one of [get_weather]." {
+		t.Errorf("unknown tool: Output %q", reps[0].Output)
 	}
 	// Invalid calls keep the model's arguments; nothing else changes.
 	if got := resp.Choices[1].ToolCalls[1]; !reflect.DeepEqual(got, before.Choices[1].ToolCalls[1]) {
@@ -88,6 +92,9 @@ func TestWrapModelVerdictsMatchTheNode(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range reps {
+		if reps[i].Outcome == OutcomeReady && res.Calls[i].Outcome == OutcomeExecuted {
+			continue // ready before, executed by the node
+		}
 		if reps[i].Outcome != res.Calls[i].Outcome {
 			t.Errorf("call %d: WrapModel says %s, the node did %s", i, reps[i].Outcome, res.Calls[i].Outcome)
 		}

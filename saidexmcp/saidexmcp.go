@@ -14,6 +14,23 @@
 //	}
 //	node, err := saidex.NewToolNode(mcpTools, saidex.WithHandleToolErrors(true))
 //
+// The session comes from an mcp.Client connected over a transport. For a
+// server that runs as a subprocess and speaks over its standard input and
+// output:
+//
+//	client := mcp.NewClient(&mcp.Implementation{Name: "my-agent", Version: "v1.0.0"}, nil)
+//	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: exec.Command("weather-server")}, nil)
+//	if err != nil {
+//		return err
+//	}
+//	defer session.Close()
+//
+// For a server over HTTP, connect with
+// &mcp.StreamableClientTransport{Endpoint: "https://example.com/mcp"}. For a
+// server in the same process (tests, examples), mcp.NewInMemoryTransports
+// returns the two ends: server.Connect(ctx, serverEnd, nil), then
+// client.Connect(ctx, clientEnd, nil), as the package's example does.
+//
 // It is a module of its own, so that programs that use saidex without MCP
 // do not depend on the MCP SDK.
 package saidexmcp

@@ -112,7 +112,7 @@ func run(ctx context.Context, w io.Writer, m models) error {
 	if err != nil {
 		return err
 	}
-	conv = append(conv, aiMessage(resp))
+	conv = append(conv, saidex.AIMessageFromResponse(resp)) // the text and calls of every choice
 	if conv, err = agentFixes.Invoke(ctx, conv); err != nil {
 		return err
 	}
@@ -140,7 +140,12 @@ func run(ctx context.Context, w io.Writer, m models) error {
 	for name, u := range c.Tokens {
 		fmt.Fprintf(w, "correction tokens, %s: input=%d output=%d total=%d\n", name, u.InputTokens, u.OutputTokens, u.TotalTokens)
 	}
-	fmt.Fprintf(w, "the correction model saw the user's address: %t\n", strings.Contains(seen.String(), "Larch Street"))
+	reached := "no"
+	if strings.Contains(seen.String(), "Larch Street") {
+		reached = "yes"
+	}
+	fmt.Fprintf(w, "privacy: the user's home address (\"12 Larch Street\", in the user's message) reached the correction model: %s;\n", reached)
+	fmt.Fprintln(w, "  with WithCorrectionContextMessages(0) it is sent the tool, its schema and the broken call, not the conversation")
 	return nil
 }
 
@@ -169,20 +174,6 @@ func (r *recorder) String() string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.text.String()
-}
-
-// aiMessage turns a model response into the AI message of the conversation.
-func aiMessage(resp *llms.ContentResponse) llms.MessageContent {
-	ai := llms.MessageContent{Role: llms.ChatMessageTypeAI}
-	for _, ch := range resp.Choices {
-		if ch.Content != "" {
-			ai.Parts = append(ai.Parts, llms.TextPart(ch.Content))
-		}
-		for _, tc := range ch.ToolCalls {
-			ai.Parts = append(ai.Parts, tc)
-		}
-	}
-	return ai
 }
 
 func printConversation(w io.Writer, msgs []llms.MessageContent) {

@@ -32,7 +32,8 @@ func TestCorrection(t *testing.T) {
 		{"saidex", saidexPart, `ai:   get_forecast({"city":"Oslo","days":3})`},
 		{"saidex", saidexPart, `outcome: corrected`},
 		{"saidex", saidexPart, `correction tokens, small-model: input=212 output=14 total=226`},
-		{"saidex", saidexPart, `the correction model saw the user's address: false`},
+		{"saidex", saidexPart, `privacy: the user's home address ("12 Larch Street", in the user's message) reached the correction model: no;`},
+		{"saidex", saidexPart, `with WithCorrectionContextMessages(0) it is sent the tool, its schema and the broken call, not the conversation`},
 	} {
 		if !strings.Contains(tc.text, tc.want) {
 			t.Errorf("%s section lacks %q:\n%s", tc.section, tc.want, tc.text)

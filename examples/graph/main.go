@@ -134,7 +134,7 @@ func reactLoop(ctx context.Context, model llms.Model, node *saidex.ToolNode, con
 			return nil, err
 		}
 		conv = append(conv, ai)
-		if !hasToolCalls(ai) {
+		if !saidex.MessageHasToolCalls(ai) {
 			return conv, nil // the final answer
 		}
 		// Every call answered: results, or feedback the model reads next turn.
@@ -179,25 +179,8 @@ func callModel(ctx context.Context, model llms.Model, node *saidex.ToolNode, con
 	if err != nil {
 		return llms.MessageContent{}, err
 	}
-	ai := llms.MessageContent{Role: llms.ChatMessageTypeAI}
-	for _, ch := range resp.Choices {
-		if ch.Content != "" {
-			ai.Parts = append(ai.Parts, llms.TextPart(ch.Content))
-		}
-		for _, tc := range ch.ToolCalls {
-			ai.Parts = append(ai.Parts, tc)
-		}
-	}
-	return ai, nil
-}
-
-func hasToolCalls(m llms.MessageContent) bool {
-	for _, p := range m.Parts {
-		if _, ok := p.(llms.ToolCall); ok {
-			return true
-		}
-	}
-	return false
+	// The text and tool calls of every choice, as one AI message.
+	return saidex.AIMessageFromResponse(resp), nil
 }
 
 func printConversation(w io.Writer, msgs []llms.MessageContent) {

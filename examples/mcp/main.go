@@ -107,16 +107,16 @@ func run(ctx context.Context, w io.Writer) (err error) {
 		if err != nil {
 			return err
 		}
-		choice := resp.Choices[0]
-		if len(choice.ToolCalls) == 0 {
-			fmt.Fprintf(w, "turn %d: the model answers: %s\n", turn, choice.Content)
+		ai := saidex.AIMessageFromResponse(resp) // the text and tool calls of every choice
+		if !saidex.MessageHasToolCalls(ai) {
+			fmt.Fprintf(w, "turn %d: the model answers: %s\n", turn, resp.Choices[0].Content)
 			return nil
 		}
-		ai := llms.MessageContent{Role: llms.ChatMessageTypeAI}
 		fmt.Fprintf(w, "turn %d: the model calls\n", turn)
-		for _, tc := range choice.ToolCalls {
-			ai.Parts = append(ai.Parts, tc)
-			fmt.Fprintf(w, "  %s %s %s\n", tc.ID, tc.FunctionCall.Name, tc.FunctionCall.Arguments)
+		for _, p := range ai.Parts {
+			if tc, ok := p.(llms.ToolCall); ok {
+				fmt.Fprintf(w, "  %s %s %s\n", tc.ID, tc.FunctionCall.Name, tc.FunctionCall.Arguments)
+			}
 		}
 		messages = append(messages, ai)
 
@@ -124,9 +124,8 @@ func run(ctx context.Context, w io.Writer) (err error) {
 		if err != nil {
 			return err
 		}
-		for i, c := range res.Calls {
-			content := res.ToolMessages[i].Parts[0].(llms.ToolCallResponse).Content
-			fmt.Fprintf(w, "  %s %s: %s\n", c.ID, c.Outcome, indent(content))
+		for _, c := range res.Calls {
+			fmt.Fprintf(w, "  %s %s: %s\n", c.ID, c.Outcome, indent(c.Output)) // Output: the call's tool message
 		}
 		// The history keeps the repaired arguments and one answer per call.
 		messages[res.AIMessageIndex] = res.AIMessage

@@ -88,7 +88,7 @@ func run(ctx context.Context, w io.Writer, verbose bool) (err error) {
 	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader), sdkmetric.WithResource(res))
 	defer func() { err = errors.Join(err, mp.Shutdown(ctx)) }()
 
-	obs, err := observer(tp.Tracer(instrumentation), mp.Meter(instrumentation), []string{forecastTool})
+	obs, err := observer(tp.Tracer(instrumentation), mp.Meter(instrumentation))
 	if err != nil {
 		return err
 	}
@@ -106,6 +106,8 @@ func run(ctx context.Context, w io.Writer, verbose bool) (err error) {
 	}
 	fmt.Fprintln(w, "summary (metrics):")
 	writeMetrics(w, rm)
+	fmt.Fprintln(w, "  (a call of a tool the node does not have is counted without gen_ai.tool.name: the name the model")
+	fmt.Fprintln(w, "  sent is on the call's span, below, so names a model invents add no metric series)")
 	fmt.Fprintln(w, "\nspans (the run, then one per call; attributes that are false or 0 left out):")
 	spans.writeLines(w)
 	if !verbose {

@@ -34,7 +34,6 @@ const (
 	attrCorrectionRetries  = attribute.Key("saidex.correction.retries")
 	attrFieldIssues        = attribute.Key("saidex.field_issues")
 	attrFieldIssueKinds    = attribute.Key("saidex.field_issue.kinds")
-	otherToolForMetrics    = "(unknown)"
 	runDurationDescription = "Duration of a saidex ToolNode run: repair, validation, correction and execution of one AI message's tool calls."
 )
 
@@ -59,16 +58,17 @@ const (
 // its field issues only the count and the kinds (JSON Schema keywords such
 // as "required") are exported, never the messages, paths or allowed values.
 //
-// The tool name comes from the model, which may invent names. Metrics, whose
-// attribute sets must stay few, record a call to a tool not in known as the
-// tool "(unknown)"; spans keep the name sent. An empty known records every
-// name as sent.
+// The tool name comes from the model, which may invent names, and a
+// metric's attribute sets must stay few: a call of a tool the node does
+// not have (outcome unknown_tool) is counted without gen_ai.tool.name, and
+// only its span carries the name the model sent. Every other call is
+// counted under its tool's name, one of the node's.
 //
 // The observer has no context (saidex calls it with the event only), so run
 // spans are roots of their own traces; they do not join the trace of the
 // request that ran the node. The returned function is safe for concurrent
 // use, as WithObserver requires.
-func observer(tracer trace.Tracer, meter metric.Meter, known []string) (func(saidex.ToolNodeEvent), error) {
+func observer(tracer trace.Tracer, meter metric.Meter) (func(saidex.ToolNodeEvent), error) {
 	calls, err := meter.Int64Counter(callsMetric,
 		metric.WithUnit("{call}"),
 		metric.WithDescription("Tool calls handled by saidex ToolNodes, by tool and outcome."))
@@ -82,15 +82,12 @@ func observer(tracer trace.Tracer, meter metric.Meter, known []string) (func(sai
 	if err != nil {
 		return nil, fmt.Errorf("creating %s: %w", runDurationMetric, err)
 	}
-	knownSet := make(map[string]bool, len(known))
-	for _, name := range known {
-		knownSet[name] = true
-	}
-	metricTool := func(name string) string {
-		if len(knownSet) == 0 || knownSet[name] {
-			return name
+	// callSeries is the attribute set a call is counted under.
+	callSeries := func(c *saidex.CallReport) metric.MeasurementOption {
+		if c.Outcome == saidex.OutcomeUnknownTool { // a name the model made up: on the span only
+			return metric.WithAttributes(attrOutcome.String(string(c.Outcome)))
 		}
-		return otherToolForMetrics
+		return metric.WithAttributes(attrToolName.String(c.Name), attrOutcome.String(string(c.Outcome)))
 	}
 
 	return func(ev saidex.ToolNodeEvent) {
@@ -127,10 +124,7 @@ func observer(tracer trace.Tracer, meter metric.Meter, known []string) (func(sai
 			}
 			span.End(trace.WithTimestamp(callEnd))
 
-			calls.Add(ctx, 1, metric.WithAttributes(
-				attrToolName.String(metricTool(c.Name)),
-				attrOutcome.String(string(c.Outcome)),
-			))
+			calls.Add(ctx, 1, callSeries(c))
 		}
 		runSpan.End(trace.WithTimestamp(end))
 		if !ev.Start.IsZero() { // an untimed run (see ToolNodeEvent) would record 0 s

@@ -7,8 +7,9 @@ import (
 	"testing"
 )
 
-// TestQuickstart runs the example and checks its before, its three
-// outcomes and its after.
+// TestQuickstart runs the example and checks the lines that explain it:
+// that its models are scripted, what the model sent, what a stock executor
+// and saidex each do with every call, and the history after.
 func TestQuickstart(t *testing.T) {
 	var out bytes.Buffer
 	if err := run(context.Background(), &out); err != nil {
@@ -20,10 +21,17 @@ func TestQuickstart(t *testing.T) {
 		t.Fatalf("output lacks the AFTER section:\n%s", got)
 	}
 	for _, want := range []string{
+		`The agent model and the correction model are scripted (package saidextest)`,
 		`call_1 get_forecast <think>The user wants Paris.</think>{"city": "Paris", "days": 2,}`,
-		`call_1 executed; repair steps [strip_thinking json_repair]; the tool got {"city":"Paris","days":2}`,
-		`call_2 corrected by the correction model; the tool got {"city":"Oslo","days":3}`,
-		`call_3 feedback: not executed`,
+		`CALL BY CALL: a stock executor (json.Unmarshal, then the tool) vs saidex`,
+		`call_1 stock:  error "invalid character '<' looking for beginning of value"`,
+		`saidex: repaired [strip_thinking json_repair] and executed; the tool got {"city":"Paris","days":2}`,
+		`call_2 stock:  error "json: cannot unmarshal string into Go struct field ForecastArgs.days of type int"`,
+		`saidex: corrected by the (scripted) correction model and executed; the tool got {"city":"Oslo","days":3}`,
+		`call_3 stock:  ran the tool without a city (the field is missing): ": sunny, 21 degrees, for 5 days"`,
+		`saidex: feedback, not executed; the model reads which field to fix (below) and calls again`,
+		`one that skips the call leaves its id`,
+		`unanswered, and the provider rejects the next request (HTTP 400)`,
 	} {
 		if !strings.Contains(before, want) {
 			t.Errorf("output before AFTER lacks %q:\n%s", want, got)

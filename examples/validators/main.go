@@ -138,15 +138,9 @@ func run(ctx context.Context, w io.Writer, agent llms.Model) error {
 	if err != nil {
 		return err
 	}
-	ai, text := llms.MessageContent{Role: llms.ChatMessageTypeAI}, ""
-	for _, ch := range resp.Choices {
-		text += ch.Content
-		for _, tc := range ch.ToolCalls {
-			ai.Parts = append(ai.Parts, tc)
-		}
-	}
-	if len(ai.Parts) == 0 { // a real model may answer in text instead
-		fmt.Fprintf(w, "no tool calls; the model said: %s\n", text)
+	ai := saidex.AIMessageFromResponse(resp) // the text and tool calls of every choice
+	if !saidex.MessageHasToolCalls(ai) {     // a real model may answer in text instead
+		fmt.Fprintf(w, "no tool calls; the model said: %s\n", resp.Choices[0].Content)
 		return nil
 	}
 	messages = append(messages, ai)
@@ -158,6 +152,10 @@ func run(ctx context.Context, w io.Writer, agent llms.Model) error {
 	}
 	for _, c := range res.Calls {
 		fmt.Fprintf(w, "%s %s\n  model sent: %s\n", c.ID, c.Outcome, c.RawArguments)
+		if c.Outcome == saidex.OutcomeSalvaged {
+			fmt.Fprintln(w, "  salvaged:   the unresolved hook (fillUserID) rewrote the call, user_id from the session;")
+			fmt.Fprintln(w, "              the rewritten arguments were validated again, then run")
+		}
 		if c.Arguments != nil {
 			fmt.Fprintf(w, "  ran with:   %s\n", c.Arguments)
 		}
