@@ -18,6 +18,7 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"invisible space between tokens", "{\"q\": \"x\"\u200b}", `{"q":"x"}`, InvisibleSpace},
 		{"cut after a string, no invisible character", `{"q": "x", "r": ""`, `{"q":"x","r":""}`, FixSyntax},
 		{"line break inside a string", "{\"a\": \"line 1\nline 2\"}", `{"a":"line 1\nline 2"}`, FixSyntax},
+		{"line break before the quote, one-line text", "{\"a\": \"x\n\", \"b\": 1}", `{"a":"x\n","b":1}`, FixSyntax},
 	})
 	checkRefusals(t, []refusalCase{
 		// {"t": {"k": null}, "items": [], "k": null} with the inner '}'

@@ -87,7 +87,7 @@ func TestEveryRefusalReasonIsCovered(t *testing.T) {
 		{"{\"a\"\n \"b\"\n \"c\": 1}", "a key is followed by a line break instead of a colon, and a comma is missing", nil},
 		{`{{"a": "x"`, "an object opened with '{{' was cut off before its '}}'", nil},
 		{"{\"a\": \"x\"\u200b", "cut off after invisible characters", nil},
-		{"{\"a\": \"x\n\"}", "holds a line break right before a quote", nil},
+		{"{\n\"a\": \"x\n\"}", "holds a line break right before a quote", nil},
 	}
 	var got []string
 	for _, tt := range tests {

@@ -1046,6 +1046,17 @@ func isKeyAhead(s string, q rune) bool {
 	return false
 }
 
+// laidOut reports whether the text s, whose string starting at byte open
+// holds a raw line break at byte lf, is laid out over lines: a line break
+// outside that string (before it or after lf), or an indented line
+// inside it before lf. Then a line break in the string may be the
+// layout's, its quote misplaced.
+func laidOut(s string, open, lf int) bool {
+	in := s[open:lf]
+	return strings.IndexByte(s[:open], '\n') >= 0 || strings.IndexByte(s[lf+1:], '\n') >= 0 ||
+		strings.Contains(in, "\n ") || strings.Contains(in, "\n\t")
+}
+
 // str reads a string opened by quote q and writes it as a JSON string.
 func (sc *scanner) str(q rune) error {
 	keyPos := sc.state == stKey || (sc.state == stAfterValue && sc.top() == '{')
@@ -1157,10 +1168,12 @@ func (sc *scanner) str(q rune) error {
 					// "x\n    " then a quote: the layout's line break and
 					// indent, the string's end a line before as likely.
 					return malformed("a string at byte %d holds a line break and indentation before a quote; whether the string ends there is ambiguous", sc.i)
-				} else if k == i+1 && k < len(s) && isQuoteAt(s, k) {
-					// "Sci-fi\n"}: a quote that starts a line may have been
-					// moved past the line break (or added after it); the
-					// string's end a line before is as likely.
+				} else if k == i+1 && k < len(s) && isQuoteAt(s, k) && laidOut(s, sc.i, i) {
+					// {\n  "genre": "Sci-fi\n"}: in a text laid out over
+					// lines, a quote that starts a line may have been moved
+					// past the layout's line break; the string's end a
+					// line before is as likely. (In a one-line text the
+					// line break is the value's: an escape decoded.)
 					return malformed("a string at byte %d holds a line break right before a quote; whether the string ends there is ambiguous", sc.i)
 				}
 			}
