@@ -39,16 +39,32 @@ func (stockTool) Call(_ context.Context, input string) (string, error) {
 	return benchfixture.Body(a), nil
 }
 
-// stockRun is the path a user has today: each call's arguments decoded
-// with encoding/json (as langchaingo's agents do), the tool called, a tool
-// message built. No validation, no repair. t is stockTool{}.
+// stockRun is a stock executor: a hand-written loop that calls each tool
+// with the arguments as sent and builds its tool message. The only decode
+// is the tool's own (stockTool's encoding/json decode). No validation, no
+// repair. t is stockTool{}. It is the stricter baseline: the node's goals
+// are stated against it.
 func stockRun(ctx context.Context, t tools.Tool, messages []llms.MessageContent) ([]llms.MessageContent, error) {
+	return stockLoop(ctx, t, messages, false)
+}
+
+// functionsAgentRun is the path of langchaingo's functions agent
+// (agents.OpenAIFunctionsAgent): it parses each call's arguments
+// (json.Unmarshal into a map, looking for "__arg1") before the executor
+// calls the tool, which decodes them again. It is stockRun plus that parse.
+func functionsAgentRun(ctx context.Context, t tools.Tool, messages []llms.MessageContent) ([]llms.MessageContent, error) {
+	return stockLoop(ctx, t, messages, true)
+}
+
+func stockLoop(ctx context.Context, t tools.Tool, messages []llms.MessageContent, parseFirst bool) ([]llms.MessageContent, error) {
 	ai := messages[len(messages)-1]
 	out := make([]llms.MessageContent, 0, len(ai.Parts))
 	for _, p := range ai.Parts {
 		c := p.(llms.ToolCall)
-		var m map[string]any
-		_ = json.Unmarshal([]byte(c.FunctionCall.Arguments), &m)
+		if parseFirst {
+			var m map[string]any
+			_ = json.Unmarshal([]byte(c.FunctionCall.Arguments), &m)
+		}
 		res, err := t.Call(ctx, c.FunctionCall.Arguments)
 		if err != nil {
 			res = "Error: " + err.Error()
@@ -61,22 +77,29 @@ func stockRun(ctx context.Context, t tools.Tool, messages []llms.MessageContent)
 	return out, nil
 }
 
-// BenchmarkRun compares a node's Run with the stock path on messages of
-// valid, repairable and invalid calls. Compare ratios within one run.
+// BenchmarkRun compares a node's Run on messages of valid, repairable and
+// invalid calls with two baselines on the valid messages: "stock" (stockRun,
+// one decode, in the tool) and "functions-agent" (functionsAgentRun, a
+// parse and then the tool's decode). Compare ratios within one run.
 func BenchmarkRun(b *testing.B) {
 	ctx := context.Background()
 	tool := benchTool()
 	n := mustNode(b, []tools.Tool{tool})
 	for _, size := range []int{1, 8, 64} {
-		b.Run(fmt.Sprintf("baseline/%d", size), func(b *testing.B) {
-			msgs := benchfixture.Conversation(benchfixture.Valid, size)
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := stockRun(ctx, stockTool{}, msgs); err != nil {
-					b.Fatal(err)
+		for _, base := range []struct {
+			name string
+			run  func(context.Context, tools.Tool, []llms.MessageContent) ([]llms.MessageContent, error)
+		}{{"stock", stockRun}, {"functions-agent", functionsAgentRun}} {
+			b.Run(fmt.Sprintf("%s/%d", base.name, size), func(b *testing.B) {
+				msgs := benchfixture.Conversation(benchfixture.Valid, size)
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := base.run(ctx, stockTool{}, msgs); err != nil {
+						b.Fatal(err)
+					}
 				}
-			}
-		})
+			})
+		}
 		for _, kind := range []benchfixture.Kind{benchfixture.Valid, benchfixture.Repaired, benchfixture.Invalid} {
 			b.Run(fmt.Sprintf("%s/%d", kind, size), func(b *testing.B) {
 				msgs := benchfixture.Conversation(kind, size)
@@ -197,7 +220,10 @@ func bigArguments(size int) string {
 }
 
 // BenchmarkParseSize reports parse+validate throughput (ns/byte through
-// MB/s) from 1 KB to 10 MB of arguments: it should be linear.
+// MB/s) from 1 KB to 10 MB of arguments: it should be linear. "valid" runs
+// the repair stage on valid arguments (their fast path) and validates the
+// result; "broken" does the same on the object with a trailing comma, which
+// the repair stage repairs. Either fails on an error or an issue.
 func BenchmarkParseSize(b *testing.B) {
 	s, err := compileSchema("big", map[string]any{"type": "object", "properties": map[string]any{"city": map[string]any{"type": "string"}}})
 	if err != nil {
@@ -219,7 +245,10 @@ func BenchmarkParseSize(b *testing.B) {
 		b.Run(fmt.Sprintf("broken/%dKB", size>>10), func(b *testing.B) {
 			b.SetBytes(int64(len(broken)))
 			for b.Loop() {
-				_, _ = repairArguments(broken, opt)
+				r, err := repairArguments(broken, opt)
+				if err != nil || len(r.steps) == 0 || len(s.validateText(r.json, r.value)) > 0 {
+					b.Fatal(err)
+				}
 			}
 		})
 	}

@@ -643,6 +643,7 @@ func TestExtract(t *testing.T) {
 		{"retry then valid", saidextest.Sequence(saidextest.ForcedToolCall(`{"name":"Ada"}`), saidextest.ForcedToolCall(`{"name":"Ada","age":36}`)), nil, `{"age":36,"name":"Ada"}`, nil, 2},
 		{"invalid answers", saidextest.ForcedToolCall(`{"name":"Ada"}`), []ExtractOption{WithMaxCorrectionRetries(3)}, "", ErrExtraction, 3},
 		{"model error", saidextest.Fail(errDown), nil, "", errDown, 1},
+		{"an unquoted string where the schema accepts only one", saidextest.ForcedToolCall(`{"name": Ada, "age": 36}`), nil, `{"age":36,"name":"Ada"}`, nil, 1},
 		{"custom function name", func(_ context.Context, req saidextest.Request) (*llms.ContentResponse, error) {
 			return saidextest.ToolCallResponse(saidextest.Call("call", req.ToolChoiceName(), fmt.Sprintf(`{"name":%q,"age":1}`, req.ToolChoiceName()))), nil
 		}, []ExtractOption{WithExtractFunction("person", "A person.")}, `{"age":1,"name":"person"}`, nil, 1},

@@ -338,7 +338,8 @@ func (n *ToolNode) executeOne(ctx context.Context, r *run, c *call, p *pool) err
 	if c.tool.schema == nil {
 		input = unwrapArg1(input)
 	}
-	tctx := &callContext{Context: ctx, info: CallInfo{ID: c.id, Name: c.name, Messages: r.messages}}
+	tctx := &c.ctx // in the call, so that running it allocates no context
+	*tctx = callContext{Context: ctx, info: CallInfo{ID: c.id, Name: c.name, Messages: r.messages}}
 	start := r.now()
 	out, err := callTool(tctx, c.tool, input)
 	took := r.since(start)

@@ -70,8 +70,10 @@ var ErrExtraction = errors.New("saidex: extraction failed")
 type ExtractionError struct {
 	// Attempts is the number of answers requested from the model.
 	Attempts int
-	// Issues are the problems of the last answer that parsed; nil when no
-	// answer parsed or the model failed.
+	// Issues are the problems of the last answer that parsed (an answer
+	// that parsed and passed would have been returned), kept when a later
+	// answer did not parse or the model then failed; nil when no answer
+	// parsed.
 	Issues []Issue
 	// Err is the model's error, or why the last answer could not be
 	// parsed; nil when the last answer parsed but was invalid.
@@ -320,6 +322,8 @@ func (s *extractSettings) run(ctx context.Context, model llms.Model, cs *compile
 		)
 	}
 	defaultName := correctionModelName(model, s.callOpts)
+	repair := s.repair
+	repair.schema = cs.stringOnly // quoted_bare_value where the schema accepts only a string
 
 	var (
 		prev     string // the previous answer, for the retry prompt
@@ -351,7 +355,7 @@ func (s *extractSettings) run(ctx context.Context, model llms.Model, cs *compile
 		ext.tokens = addUsage(ext.tokens, responseUsage(resp, defaultName)) // stats.go
 
 		answer, other := answerOf(resp, s.name)
-		res, perr := repairArguments(answer, s.repair) // refuses an empty answer
+		res, perr := repairArguments(answer, repair) // refuses an empty answer
 		if other != "" {
 			perr = fmt.Errorf("%w: it called %s, not %s", errEmptyAnswer, other, s.name)
 		}
@@ -374,11 +378,7 @@ func (s *extractSettings) run(ctx context.Context, model llms.Model, cs *compile
 		ext.issues = issues
 		prev, prevErr, prevIssu = answer, nil, issues
 	}
-	e := &ExtractionError{Attempts: ext.attempts, Err: prevErr}
-	if prevErr == nil {
-		e.Issues = ext.issues
-	}
-	return ext, e
+	return ext, &ExtractionError{Attempts: ext.attempts, Issues: ext.issues, Err: prevErr}
 }
 
 // errEmptyAnswer is wrapped by the error of an answer that holds no text

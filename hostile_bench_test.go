@@ -64,8 +64,10 @@ func BenchmarkHugeBroken(b *testing.B) {
 
 // BenchmarkRunSequential is BenchmarkRun/valid with WithMaxConcurrency(1):
 // the calls run one after another on the caller's goroutine, as in the
-// stock baseline. The difference with BenchmarkRun/valid is the cost of a
-// goroutine per call for a tool that does no I/O.
+// stock baselines. The difference with BenchmarkRun/valid is what the
+// default's concurrent execution costs for a tool that does no I/O (the
+// calling goroutine runs calls and starts workers, one at a time, only while
+// calls are waiting; see WithMaxConcurrency).
 func BenchmarkRunSequential(b *testing.B) {
 	ctx := context.Background()
 	n := mustNode(b, []tools.Tool{benchTool()}, WithMaxConcurrency(1))

@@ -5,37 +5,72 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
-	"regexp"
-	"strings"
+	"slices"
 	"testing"
+
+	"github.com/saidex/saidex-go/internal/readmecheck"
 )
 
-// goBlock matches a fenced Go block of the README, indented or not.
-var goBlock = regexp.MustCompile("(?ms)^([ \t]*)```go\n(.*?)^[ \t]*```")
+// readmeImports are the packages README snippets use by name, and
+// readmeGivens the free names they assume, with their types.
+var (
+	readmeImports = map[string]string{
+		"context":    "context",
+		"errors":     "errors",
+		"fmt":        "fmt",
+		"testing":    "testing",
+		"llms":       "github.com/tmc/langchaingo/llms",
+		"tools":      "github.com/tmc/langchaingo/tools",
+		"saidex":     "github.com/saidex/saidex-go",
+		"saidextest": "github.com/saidex/saidex-go/saidextest",
+	}
+	readmeGivens = map[string]string{
+		"ctx":        "context.Context",
+		"t":          "*testing.T",
+		"agentModel": "llms.Model",
+		"smallModel": "llms.Model",
+		"lookup":     "func(city string, days int) (string, error)",
+	}
+)
 
-// TestREADMESnippetsParseAndHandleErrors parses every Go snippet of the
-// README as a function body and fails on a call whose result is assigned
-// to the blank identifier: a snippet a user copies handles every error.
-func TestREADMESnippetsParseAndHandleErrors(t *testing.T) {
+// nestedModules are the packages of modules of their own that README
+// snippets use: a snippet that uses one is type-checked by that module's
+// TestREADMESnippetsTypeCheck, which can import it.
+var nestedModules = []string{"saidexmcp", "saidexeino"}
+
+// TestREADMESnippetsTypeCheck type-checks every Go snippet of the README
+// against the real packages (go/types, export data from go list -export),
+// as the body of a function: a snippet calling an API that does not exist,
+// or with a wrong type, fails. The snippets that use a nested module's
+// package (nestedModules) are left to that module's test, which checks
+// them; every other snippet is checked here.
+func TestREADMESnippetsTypeCheck(t *testing.T) {
+	n := readmecheck.CheckFile(t, "README.md", ".", readmeImports, readmeGivens, func(uses []string) bool {
+		for _, m := range nestedModules {
+			if slices.Contains(uses, m) {
+				return false
+			}
+		}
+		return true
+	})
+	if n < 2 {
+		t.Errorf("checked %d snippets, want at least 2", n)
+	}
+}
+
+// TestREADMESnippetsHandleErrors fails on a call in a README snippet whose
+// result is assigned to the blank identifier: a snippet a user copies
+// handles every error.
+func TestREADMESnippetsHandleErrors(t *testing.T) {
 	b, err := os.ReadFile("README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	blocks := goBlock.FindAllStringSubmatch(string(b), -1)
-	if len(blocks) < 3 {
-		t.Fatalf("found %d Go snippets in README.md, want at least 3", len(blocks))
-	}
-	for i, m := range blocks {
-		indent, code := m[1], m[2]
-		var body strings.Builder
-		for line := range strings.Lines(code) {
-			body.WriteString(strings.TrimPrefix(line, indent))
-		}
-		src := "package p\nfunc _() error {\n" + body.String() + "\n}\n"
+	for _, s := range readmecheck.Snippets(string(b)) {
 		fset := token.NewFileSet()
-		f, err := parser.ParseFile(fset, "README.md", src, 0)
+		f, err := parser.ParseFile(fset, "README.md", "package p\nfunc _() error {\n"+s.Code+"\n}\n", 0)
 		if err != nil {
-			t.Errorf("snippet %d does not parse: %v\n%s", i+1, err, body.String())
+			t.Errorf("README.md:%d: the snippet does not parse: %v", s.Line, err)
 			continue
 		}
 		ast.Inspect(f, func(n ast.Node) bool {
@@ -48,7 +83,7 @@ func TestREADMESnippetsParseAndHandleErrors(t *testing.T) {
 			}
 			for _, lhs := range as.Lhs {
 				if id, ok := lhs.(*ast.Ident); ok && id.Name == "_" {
-					t.Errorf("snippet %d ignores a result of a call (line %d):\n%s", i+1, fset.Position(as.Pos()).Line-2, body.String())
+					t.Errorf("README.md:%d: the snippet ignores a result of a call (its line %d):\n%s", s.Line, fset.Position(as.Pos()).Line-2, s.Code)
 				}
 			}
 			return true

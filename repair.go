@@ -29,11 +29,17 @@ import (
 // Repair is linear in the size of the argument string, and runs on every
 // argument string [WithMaxArgumentBytes] admits.
 //
+// Empty, white-space-only or null arguments for a tool whose schema
+// accepts {} run the tool with {} ([RepairEmptyArguments]); where the
+// schema requires members they are refused. Where the schema accepts only
+// a string at a location, an unquoted token there is that string
+// ([RepairQuotedBareValue]).
+//
 // It never guesses: a text with two readings is refused (text continuing
 // JSON after the complete object, a repeated key with different values,
 // escapes of a double-encoded object that read two ways, quotes or
 // comments whose extent is ambiguous; see the README's "Soundness of
-// repair", checked by a fault-injection oracle). Empty input, prose without an object, an object that
+// repair", checked by a fault-injection oracle). Empty input (see above), prose without an object, an object that
 // exists only inside unfinished reasoning, two different objects, a stream
 // cut inside a string, number, escape or key or after a key, colon or comma,
 // unquoted values (NaN, arithmetic, tuples) and anything nested deeper than
@@ -82,9 +88,10 @@ const (
 	// …} with a brace dropped.)
 	RepairStrayComma RepairStep = "stray_comma"
 
-	// RepairMismatchedBracket: read a ']' that can close nothing but an
-	// open object as '}', or added the ']' missing right before the
-	// closing braces that end the object. A mismatched bracket with
+	// RepairMismatchedBracket: added the ']' missing right before the
+	// closing braces that end the object. A ']' while only objects are
+	// open is weighed as RepairWrongCloser is (a mistyped '}', a stray
+	// ']', an array whose '[' was dropped). A mismatched bracket with
 	// another reading, and a ']' among the closers after the complete
 	// object, are refused.
 	RepairMismatchedBracket RepairStep = "mismatched_bracket"
@@ -114,6 +121,72 @@ const (
 	// feedback naming the key. This step runs on every argument string
 	// that reaches repair, valid JSON included.
 	RepairRepeatedKey RepairStep = "repeated_key"
+
+	// RepairEscapedWhitespace: read \n, \r and \t written as two
+	// characters between tokens, outside any string ("rows": \n[1, 2]),
+	// as the white space they escape. Inside a string they stay escapes;
+	// a backslash before anything else outside a string is refused, and so
+	// is an escape touching a value (42\n, \nnull) or standing alone
+	// where an array item belongs ([\n]): it may belong to a string whose
+	// quotes are missing.
+	RepairEscapedWhitespace RepairStep = "escaped_whitespace"
+
+	// RepairUnclosedKey: added the closing quote of a key written up to
+	// its colon ({"selected: [1, 2]}), when the key holds no white space
+	// or quote, a value follows the colon, and no later quote could close
+	// the key as written ({"a: b": 1} keeps its key).
+	RepairUnclosedKey RepairStep = "unclosed_key"
+
+	// RepairStrayCloser: dropped one ']' right after the complete object,
+	// the last of the text, which opens nothing ({"a": 1}]). More closers,
+	// or text after it, are refused.
+	RepairStrayCloser RepairStep = "stray_closer"
+
+	// RepairWrongCloser: changed a mismatched closing bracket when exactly
+	// one change of that bracket (the other kind, the other kind inserted
+	// before it, deleting a ']', deleting the innermost opener, inserting
+	// a dropped '[' before the value it follows) reads the object to its
+	// end with no other bracket mended ({"a": [1}, "b": 2} is
+	// {"a": [1], "b": 2}). A '}' is inserted only into an object of one
+	// member (dropped after any member of a larger one, it is a guess), a
+	// bracket touching the value after it is left alone, and with two
+	// readings of different value, or none, the call is refused.
+	RepairWrongCloser RepairStep = "wrong_closer"
+
+	// RepairLiteralCase: read TRUE, FALSE, NULL, Null, none and NONE as
+	// the JSON literals (Python's True, False and None are part of
+	// RepairJSON). Inside a word (NULLABLE) or a string they are text.
+	RepairLiteralCase RepairStep = "literal_case"
+
+	// RepairLooseNumber: read numbers written .5, -.5, 5. and +5 as 0.5,
+	// -0.5, 5 and 5. A "5." at the end of the text (maybe cut off), and a
+	// sign or dot right after another value, are refused.
+	RepairLooseNumber RepairStep = "loose_number"
+
+	// RepairNumericKey: quoted a key written as an integer ({1: "a"} is
+	// {"1": "a"}). A fraction, a leading zero or a digit-led word is
+	// refused.
+	RepairNumericKey RepairStep = "numeric_key"
+
+	// RepairQuotedBareValue: read an unquoted token as a string where the
+	// tool's schema accepts only a string ("direction": both, an id
+	// 123e4567-e89b-…): a "type": "string" (with any format, pattern or
+	// enum), a string const, or an enum of strings only. The token holds
+	// no white space, quote, backslash, bracket, comma, '#' or comment,
+	// and a comma or closing bracket ends it. Refused where the schema
+	// allows other types or names none, for a plain tool (no schema), for
+	// a token at the end of the text (it may be cut off), and for tokens
+	// naming another value (NaN, undefined, nil). JSON, Python and
+	// other-case literals and numbers keep their reading, which the
+	// schema then refuses.
+	RepairQuotedBareValue RepairStep = "quoted_bare_value"
+
+	// RepairEmptyArguments: the arguments were empty, white space only or
+	// null, and the tool's schema accepts {} (it requires no member): the
+	// tool is called with {}. Where the schema requires members, the call
+	// is answered with feedback listing them. A plain tool (no schema)
+	// receives the text as sent: nothing says {} is meant.
+	RepairEmptyArguments RepairStep = "empty_arguments"
 )
 
 // MaxNestingDepth is the deepest nesting of objects and arrays the repair
@@ -164,7 +237,13 @@ func (n *ToolNode) repair(c *call) {
 		c.args, c.rawValid = c.raw, true
 		return
 	}
-	res, err := repairArguments(c.raw, n.cfg.repairOptions())
+	if isEmptyArguments(c.raw) && c.tool.schema.acceptsEmpty {
+		c.value, c.args, c.steps, c.repaired = map[string]any{}, "{}", []RepairStep{RepairEmptyArguments}, true
+		return
+	}
+	opt := n.cfg.repairOptions()
+	opt.schema = c.tool.schema.stringOnly
+	res, err := repairArguments(c.raw, opt)
 	if err != nil {
 		c.err, c.status = err, statusInvalid
 		return
@@ -213,7 +292,15 @@ func (n *ToolNode) validAsSent(c *call) bool {
 type repairOptions struct {
 	stripThinking bool
 	jsonRepair    bool
-	maxBytes      int // argument strings above this are refused unparsed
+	maxBytes      int            // argument strings above this are refused unparsed
+	schema        lenient.Schema // the tool's, for RepairQuotedBareValue; nil for none
+}
+
+// isEmptyArguments reports whether raw holds no arguments: it is empty,
+// white space (a byte order mark included) or null.
+func isEmptyArguments(raw string) bool {
+	t := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(raw), "\uFEFF"))
+	return t == "" || t == "null"
 }
 
 // repairOptions are the repair options of a node's configuration: those of
@@ -236,7 +323,7 @@ func repairArguments(raw string, opt repairOptions) (repairResult, error) {
 	if len(raw) > opt.maxBytes {
 		return repairResult{}, malformed("the arguments are %d bytes, more than the limit of %d bytes", len(raw), opt.maxBytes)
 	}
-	res, err := lenient.Repair(raw, lenient.Options{StripThinking: opt.stripThinking, FixSyntax: opt.jsonRepair})
+	res, err := lenient.Repair(raw, lenient.Options{StripThinking: opt.stripThinking, FixSyntax: opt.jsonRepair, Schema: opt.schema})
 	if err != nil {
 		var le *lenient.Error
 		if errors.As(err, &le) {

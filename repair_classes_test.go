@@ -33,6 +33,13 @@ func TestRepairArgumentsRepairsEachClassByName(t *testing.T) {
 		{`{ \"a\": 1 }`, `{"a":1}`, RepairDoubleEncoded},
 		{`"` + "```json\\n{\\\"a\\\": 1}\\n```" + `"`, `{"a":1}`, RepairCodeFence},
 		{`{"item": "a 27" monitor"}`, `{"item":"a 27\" monitor"}`, RepairJSON},
+		{"{\"a\":\\n 1}", `{"a":1}`, RepairEscapedWhitespace},
+		{`{"a: 1}`, `{"a":1}`, RepairUnclosedKey},
+		{`{"a": 1}]`, `{"a":1}`, RepairStrayCloser},
+		{`{"xs": [1, 2}, "b": 3}`, `{"xs":[1,2],"b":3}`, RepairWrongCloser},
+		{`{"a": NULL}`, `{"a":null}`, RepairLiteralCase},
+		{`{"a": 5.}`, `{"a":5}`, RepairLooseNumber},
+		{`{5: "a"}`, `{"5":"a"}`, RepairNumericKey},
 	}
 	for _, tt := range tests {
 		res, err := repairArguments(tt.raw, defaultRepairOptions())
@@ -50,7 +57,7 @@ func TestRepairArgumentsRepairsEachClassByName(t *testing.T) {
 		{`{"q": "abc" + name}`, "joined with '+' to something that is not a quoted string"},
 		{`{"a" b}`, "not followed by a colon and a value"},
 		{`{"a": 1}}]}`, "match no opening bracket"},
-		{`{"xs": [1, 2}, "b": 3}`, "closes an array"},
+		{`{"xs": [1, 2}, "b": [3}}`, "closes an array"},
 		{`{{"a": 1}`, "closed with a single '}'"},
 		{`{"a": 1} or {b: 2}`, "two JSON objects"},
 		{`{"a": {"a": 1}`, "ambiguous"},

@@ -161,7 +161,7 @@ func TestRepairArgumentsRefusesWhatNeedsAGuess(t *testing.T) {
 		{name: "NaN", raw: `{"x": NaN}`, reason: "not quoted"},
 		{name: "bare NaN", raw: `NaN`, reason: "no JSON object"},
 		{name: "arithmetic", raw: `{"x": 2 * 3}`, reason: "unexpected character"},
-		{name: "leading dot number", raw: `{"b": .5}`, reason: "unexpected character"},
+		{name: "a dot without digits", raw: `{"b": .x}`, reason: "not a valid JSON number"},
 		{name: "python tuple", raw: `{"pt": (1, 2)}`, reason: "unexpected character"},
 		{name: "ellipsis", raw: `{...}`, reason: "unexpected character"},
 		{name: "doubled colon", raw: `{"a": : 1}`, reason: "unexpected character"},
@@ -219,7 +219,7 @@ func TestRepairArgumentsGuardsAgainstJSONRepairCorruptions(t *testing.T) {
 		{"apostrophe inside single quotes", `{'msg': 'we don't know'}`, `{"msg":"we don't know"}`},
 		{"truncated key", `{"date": "2024-01-02", "da`, ""},
 		{"NaN value", `{"x": NaN, "y": 1}`, ""},
-		{"leading-dot number", `{"b": .5}`, ""},
+		{"leading-dot number", `{"b": .5}`, `{"b":0.5}`},
 		{"string cut mid-value", `{"note": "bring an umb`, ""},
 		{"two merged objects", `{"n": 1}{"m": 2}`, ""},
 	}

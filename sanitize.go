@@ -113,6 +113,7 @@ func (Secret) LogValue() slog.Value { return slog.StringValue(SecretMask) }
 func (n *ToolNode) sanitize(r *run, res *Result, calls []*call) {
 	ai := r.messages[r.aiIndex]
 	out := llms.MessageContent{Role: ai.Role, Parts: make([]llms.ContentPart, 0, len(ai.Parts))}
+	fcs := make([]llms.FunctionCall, len(calls)) // one backing array for every copy's FunctionCall
 	changed := false
 	k := 0
 	for _, p := range ai.Parts {
@@ -131,9 +132,9 @@ func (n *ToolNode) sanitize(r *run, res *Result, calls []*call) {
 			changed = true
 			continue
 		}
-		var fc llms.FunctionCall
+		fc := &fcs[k-1]
 		if tc.FunctionCall != nil {
-			fc = *tc.FunctionCall
+			*fc = *tc.FunctionCall
 		}
 		if args, rewrite := n.sanitizedArguments(c); rewrite || tc.FunctionCall == nil {
 			fc.Arguments = args
@@ -144,7 +145,7 @@ func (n *ToolNode) sanitize(r *run, res *Result, calls []*call) {
 			tc.Type = "function"
 			changed = true
 		}
-		tc.FunctionCall = &fc
+		tc.FunctionCall = fc
 		if isPtr {
 			cp := tc // a copy, so tc itself does not escape for every part
 			out.Parts = append(out.Parts, &cp)

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/saidex/saidex-go/internal/lenient"
 	"github.com/saidex/saidex-go/internal/precheck"
 	"github.com/saidex/saidex-go/internal/schemawalk"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -29,6 +30,11 @@ type compiledSchema struct {
 	// without decoding it (internal/precheck); nil when the schema uses
 	// any keyword outside the subset.
 	precheck *precheck.Checker
+	// acceptsEmpty: the schema accepts {} (RepairEmptyArguments).
+	acceptsEmpty bool
+	// strings tells the repair stage where the schema accepts only a
+	// string (RepairQuotedBareValue).
+	stringOnly stringLookup
 }
 
 // schemaField describes one top-level member of an argument schema.
@@ -101,6 +107,8 @@ func compileSchema(name string, schema any) (*compiledSchema, error) {
 	}
 	cs.fields = topLevelFields(s)
 	cs.precheck = precheck.Compile(s)
+	cs.acceptsEmpty = s.Validate(map[string]any{}) == nil
+	cs.stringOnly = stringLookup{root: s}
 	return cs, nil
 }
 
@@ -218,4 +226,83 @@ func (s *compiledSchema) prechecked(text string, plain bool) bool {
 		return s.precheck.ValidPlainNumbers(text)
 	}
 	return s.precheck.Valid(text)
+}
+
+// stringLookup is the schema lookup of the repair stage's scanner
+// (lenient.Schema): where the schema accepts only a string. It walks the
+// compiled schema with internal/schemawalk, which follows $ref.
+type stringLookup struct{ root *jsonschema.Schema }
+
+// OnlyString reports whether every value the schema accepts at path is a
+// string: one of the schemas that apply there (with those $ref and allOf
+// reach) names only "string" as its type, has a string const or an enum
+// of strings only, or has an anyOf or oneOf whose alternatives all accept
+// only strings; and none of them forbids the value or names another type
+// alone. A member the schema forbids or does not describe is false.
+func (l stringLookup) OnlyString(path []lenient.Segment) bool {
+	set := schemawalk.Of(l.root)
+	for _, seg := range path {
+		if len(set) == 0 {
+			return false
+		}
+		if seg.Index >= 0 {
+			set = set.Item(seg.Index)
+			continue
+		}
+		var allowed bool
+		if set, allowed = set.Property(seg.Name); !allowed {
+			return false
+		}
+	}
+	return onlyString(set)
+}
+
+// onlyString reports whether the schemas of set, which all apply to one
+// value, accept only strings (see stringLookup.OnlyString).
+func onlyString(set schemawalk.Set) bool {
+	only := false
+	for _, s := range set {
+		if s.Bool != nil {
+			if !*s.Bool {
+				return false
+			}
+			continue
+		}
+		if s.Types != nil && !s.Types.IsEmpty() {
+			ts := s.Types.ToStrings()
+			if !slices.Contains(ts, "string") {
+				return false
+			}
+			only = only || len(ts) == 1
+		}
+		if s.Const != nil {
+			if _, isString := (*s.Const).(string); !isString {
+				return false
+			}
+			only = true
+		}
+		if s.Enum != nil {
+			strs := 0
+			for _, v := range s.Enum.Values {
+				if _, isString := v.(string); isString {
+					strs++
+				}
+			}
+			switch strs {
+			case 0:
+				return false
+			case len(s.Enum.Values):
+				only = true
+			}
+		}
+	}
+	if only {
+		return true
+	}
+	for _, group := range set.Alternatives() {
+		if len(group) > 0 && !slices.ContainsFunc(group, func(alt schemawalk.Set) bool { return !onlyString(alt) }) {
+			return true
+		}
+	}
+	return false
 }

@@ -45,9 +45,13 @@ type Tool interface {
 var ErrInvalidArguments = errors.New("saidex: invalid tool arguments")
 
 // NewTool returns a [Tool] whose argument schema is reflected from A with
-// github.com/invopop/jsonschema, in the flat shape providers accept: no
-// $ref (except for recursive types, which keep $defs), additionalProperties
-// false, and every field without omitempty or omitzero required.
+// github.com/invopop/jsonschema, in the flat shape providers accept: every
+// type is inlined where it occurs, except a recursive one (a struct type
+// that reaches itself through fields, elements or map values), which is a
+// definition in $defs referenced by $ref, and only it (A itself is the top
+// level; when A is recursive, its definition is in $defs too, for the
+// references); additionalProperties false, and every field without
+// omitempty or omitzero required.
 //
 // Call decodes its JSON input into a fresh A (unknown fields are rejected)
 // and calls fn. A decoding error is returned wrapped with
@@ -205,8 +209,9 @@ func (t *typedTool[A]) decode(input string, opts jsonv2.Options) (A, error) {
 }
 
 // reflectSchema reflects the flat provider-style schema of A. A recursive
-// type cannot be flattened: its schema keeps $defs, with the root type's
-// definition inlined at the top.
+// type cannot be flattened: invopop then references every named struct
+// type, so A's own definition is inlined at the top and inlineDefinitions
+// inlines every definition that is not on a cycle.
 func reflectSchema[A any]() map[string]any {
 	typ := reflect.TypeFor[A]()
 	recursive := isRecursive(typ)
@@ -225,7 +230,124 @@ func reflectSchema[A any]() map[string]any {
 	}
 	s.Version = ""
 	s.ID = ""
-	return schemaMap(s)
+	m := schemaMap(s)
+	if recursive {
+		inlineDefinitions(m)
+	}
+	return m
+}
+
+// defsRef is the prefix of the references invopop writes into $defs.
+const defsRef = "#/$defs/"
+
+// inlineDefinitions replaces, in the schema m, every {"$ref": "#/$defs/X"}
+// whose definition X does not reach itself by a copy of that definition
+// (the reference's sibling keywords, such as a description, kept over it),
+// and removes the definitions no kept reference names. The definitions
+// on a cycle stay, referenced where they occur.
+func inlineDefinitions(m map[string]any) {
+	defs, _ := m["$defs"].(map[string]any)
+	refsOf := func(v any) map[string]bool {
+		out := map[string]bool{}
+		var walk func(any)
+		walk = func(v any) {
+			switch v := v.(type) {
+			case map[string]any:
+				if r, ok := v["$ref"].(string); ok && strings.HasPrefix(r, defsRef) {
+					out[strings.TrimPrefix(r, defsRef)] = true
+				}
+				for _, x := range v {
+					walk(x)
+				}
+			case []any:
+				for _, x := range v {
+					walk(x)
+				}
+			}
+		}
+		walk(v)
+		return out
+	}
+	edges := map[string]map[string]bool{}
+	for name, d := range defs {
+		edges[name] = refsOf(d)
+	}
+	onCycle := func(start string) bool {
+		seen := map[string]bool{}
+		stack := []string{start}
+		for len(stack) > 0 {
+			x := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for y := range edges[x] {
+				if y == start {
+					return true
+				}
+				if !seen[y] {
+					seen[y] = true
+					stack = append(stack, y)
+				}
+			}
+		}
+		return false
+	}
+	cyclic := map[string]bool{}
+	for name := range defs {
+		cyclic[name] = onCycle(name)
+	}
+	var inline func(v any) any
+	inline = func(v any) any {
+		switch v := v.(type) {
+		case map[string]any:
+			if r, ok := v["$ref"].(string); ok && strings.HasPrefix(r, defsRef) {
+				name := strings.TrimPrefix(r, defsRef)
+				if def, ok := defs[name].(map[string]any); ok && !cyclic[name] {
+					out := inline(def).(map[string]any) // a copy: inline builds new maps
+					for k, x := range v {
+						if k != "$ref" {
+							out[k] = inline(x)
+						}
+					}
+					return out
+				}
+			}
+			out := make(map[string]any, len(v))
+			for k, x := range v {
+				out[k] = inline(x)
+			}
+			return out
+		case []any:
+			out := make([]any, len(v))
+			for i, x := range v {
+				out[i] = inline(x)
+			}
+			return out
+		default:
+			return v
+		}
+	}
+	delete(m, "$defs")
+	for k, v := range m {
+		m[k] = inline(v)
+	}
+	kept := map[string]any{}
+	queue := refsOf(m)
+	for len(queue) > 0 {
+		next := map[string]bool{}
+		for name := range queue {
+			if _, done := kept[name]; done || defs[name] == nil {
+				continue
+			}
+			d := inline(defs[name])
+			kept[name] = d
+			for y := range refsOf(d) {
+				next[y] = true
+			}
+		}
+		queue = next
+	}
+	if len(kept) > 0 {
+		m["$defs"] = kept
+	}
 }
 
 // schemaMap converts an invopop schema to its JSON object form.

@@ -521,12 +521,26 @@ type call struct {
 
 	output  string
 	isError bool
+
+	ctx callContext // the context its tool runs with (execute.go)
 }
 
 // collect lists the tool calls of the AI message and drops repeated ids.
 func (n *ToolNode) collect(ai llms.MessageContent) []*call {
-	calls := make([]*call, 0, len(ai.Parts))
-	backing := make([]call, len(ai.Parts)) // one allocation for every call
+	var calls []*call
+	var backing []call // one allocation for every call
+	if len(ai.Parts) == 1 {
+		// A message of one part, the most common: the call and the slice
+		// that points to it in one allocation.
+		one := new(struct {
+			c [1]call
+			p [1]*call
+		})
+		calls, backing = one.p[:0], one.c[:]
+	} else {
+		calls = make([]*call, 0, len(ai.Parts))
+		backing = make([]call, len(ai.Parts))
+	}
 	seen := map[string]bool{}
 	for _, p := range ai.Parts {
 		tc, ok := asToolCall(p)
@@ -572,13 +586,34 @@ var errNoFunctionCall = errors.New("the tool call names no function")
 
 // assemble builds the tool messages and reports in call order.
 func (n *ToolNode) assemble(r *run, calls []*call) *Result {
-	res := &Result{AIMessageIndex: r.aiIndex, Calls: make([]CallReport, len(calls)),
-		ToolMessages: make([]llms.MessageContent, 0, len(calls))}
-	parts := make([]llms.ContentPart, len(calls)) // one backing array for every message's single part
+	var res *Result
+	var parts []llms.ContentPart // one backing array for every message's single part
+	if len(calls) == 1 {
+		// A message of one call, the most common: one allocation for the
+		// result, its report, its tool message and that message's part.
+		one := new(struct {
+			res   Result
+			calls [1]CallReport
+			msgs  [1]llms.MessageContent
+			parts [1]llms.ContentPart
+		})
+		res, parts = &one.res, one.parts[:]
+		*res = Result{AIMessageIndex: r.aiIndex, Calls: one.calls[:], ToolMessages: one.msgs[:0]}
+	} else {
+		res = &Result{AIMessageIndex: r.aiIndex, Calls: make([]CallReport, len(calls)),
+			ToolMessages: make([]llms.MessageContent, 0, len(calls))}
+		parts = make([]llms.ContentPart, len(calls))
+	}
+	var args []byte // one backing array for every report's Arguments
 	for i, c := range calls {
 		rep := c.report()
-		if c.ran() || c.started() {
-			rep.Arguments = c.jsonArguments()
+		if (c.ran() || c.started()) && c.hasJSONArguments() {
+			if args == nil {
+				args = make([]byte, 0, argumentsLen(calls))
+			}
+			start := len(args)
+			args = append(args, c.tool.secret.shown(c.args)...)              // secret values masked, as jsonArguments
+			rep.Arguments = json.RawMessage(args[start:len(args):len(args)]) // capped: appending never touches the next
 		}
 		res.Calls[i] = rep
 		if c.status != statusAnswered {
@@ -612,7 +647,7 @@ func (c *call) report() CallReport {
 // (always, for a tool with a schema), and nil otherwise; secret values
 // masked.
 func (c *call) jsonArguments() json.RawMessage {
-	if c.tool == nil || (c.tool.schema == nil && !jsonread.Valid(c.args)) {
+	if !c.hasJSONArguments() {
 		return nil
 	}
 	return json.RawMessage(c.tool.secret.shown(c.args))
@@ -625,6 +660,26 @@ func (c *call) runArguments() json.RawMessage {
 		return nil
 	}
 	return json.RawMessage(c.args)
+}
+
+// hasJSONArguments reports whether the arguments the tool received are
+// JSON (always, for a tool with a schema).
+func (c *call) hasJSONArguments() bool {
+	return c.tool != nil && (c.tool.schema != nil || jsonread.Valid(c.args))
+}
+
+// argumentsLen bounds the length of the arguments of every call that ran
+// with JSON arguments, for assemble's one backing array (it does not scan
+// a plain tool's arguments). It is a capacity hint: masked secrets may be
+// longer than the values they hide, and append then grows the array.
+func argumentsLen(calls []*call) int {
+	n := 0
+	for _, c := range calls {
+		if (c.ran() || c.started()) && c.tool != nil {
+			n += len(c.args)
+		}
+	}
+	return n
 }
 
 // started reports whether the call's tool started in a run that stopped

@@ -25,7 +25,9 @@ const (
 	UnresolvedFeedback UnresolvedPolicy = iota
 	// UnresolvedRaise makes [ToolNode.Run] and [ToolNode.Invoke] return a
 	// [*ToolCallValidationError] before any call executes, after correction
-	// (when configured) was tried.
+	// (when configured) was tried, when a call stays invalid or a call is
+	// dropped because its id repeats an earlier call's id: a repeated id
+	// alone raises, even when every call is valid.
 	UnresolvedRaise
 )
 

@@ -345,6 +345,8 @@ func TestOnUnresolvedRaise(t *testing.T) {
 			urCall("b", "get_orders", `{"user_id":"u"}`),
 			urCall("a", "get_orders", valid),
 		}, wantIDs: []string{"b"}, wantCount: 2},
+		// A repeated id alone raises, though both calls are valid:
+		// nothing executes.
 		{name: "a dropped call with a repeated id counts but is not listed", calls: []llms.ToolCall{
 			urCall("a", "get_orders", valid),
 			urCall("a", "get_orders", valid),

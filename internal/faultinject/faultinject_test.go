@@ -130,6 +130,13 @@ func TestOperatorsMakeTheirFaults(t *testing.T) {
 		{"repeated_object", []string{tx.S + tx.S, tx.S + "\n" + tx.S}},
 		{"csv_quotes", []string{`{""a"":1,""b"":[""x"",null]}`, `"{""a"":1,""b"":[""x"",null]}"`}},
 		{"cut", []string{`{"a":1,"b":["x"`, `{`, tx.S[:len(tx.S)-1]}},
+		{"literal_case", []string{`{"a":1,"b":["x",NULL]}`, `{"a":1,"b":["x",none]}`, `{"a":1,"b":["x",Null]}`}},
+		{"loose_number", []string{`{"a":1.,"b":["x",null]}`, `{"a":+1,"b":["x",null]}`}},
+		{"numeric_key", nil}, // below
+		{"unclosed_key", []string{`{"a:1,"b":["x",null]}`, `{"a":1,"b:["x",null]}`}},
+		{"stray_closer", []string{tx.S + "]", tx.S + "\n]"}},
+		{"stray_bracket", []string{`{"a":1,]"b":["x",null]}`, `{"a":1,"b":["x"],null]}`}},
+		{"bare_value", []string{`{"a":1,"b":[x,null]}`}},
 		{"escape", nil}, // below
 	}
 	for _, tt := range tests {
@@ -156,6 +163,18 @@ func TestOperatorsMakeTheirFaults(t *testing.T) {
 		if !slices.Contains(got, w) {
 			t.Errorf("escape: no mutation %q among %q", w, got)
 		}
+	}
+	nk, _ := OpByName("numeric_key")
+	tx3 := Encode(Object{{"7", Number("0.5")}, {"x", String("a b")}, {"-3", String("true")}, {"07", Literal("true")}}, Layout{})
+	got = texts(nk.Singles(tx3, g.Rand()))
+	if want := []string{`{7:0.5,"x":"a b","-3":"true","07":true}`, `{"7":0.5,"x":"a b",-3:"true","07":true}`}; !slices.Equal(got, want) {
+		t.Errorf("numeric_key: %q, want %q", got, want)
+	}
+	if got := texts(mustOp(t, "bare_value").Singles(tx3, g.Rand())); len(got) != 0 {
+		t.Errorf("bare_value of strings with white space or a literal's name: %q", got)
+	}
+	if got := texts(mustOp(t, "loose_number").Singles(tx3, g.Rand())); !slices.Contains(got, `{"7":.5,"x":"a b","-3":"true","07":true}`) {
+		t.Errorf("loose_number: no .5 among %q", got)
 	}
 	// Every operator is tested above.
 	for _, op := range Ops {
@@ -233,4 +252,13 @@ func TestTallyMerges(t *testing.T) {
 	if a.Count("x", Original) != 1 || a.Count("x", Different) != 1 || a.Count("", Refused) != 1 || len(a.Examples["x"]) != 1 {
 		t.Fatalf("merged %+v", a.Counts)
 	}
+}
+
+func mustOp(t *testing.T, name string) Op {
+	t.Helper()
+	op, ok := OpByName(name)
+	if !ok {
+		t.Fatalf("no operator %s", name)
+	}
+	return op
 }

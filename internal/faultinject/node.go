@@ -28,8 +28,13 @@ func (r *recorder) Call(_ context.Context, input string) (string, error) {
 // tool has the schema {"type":"object"}, and returns what that tool
 // received. The Repairer is for one goroutine at a time.
 func NodeRepairer(opts ...saidex.Option) (Repairer, error) {
+	return SchemaRepairer(map[string]any{"type": "object"}, opts...)
+}
+
+// SchemaRepairer is [NodeRepairer] with a tool whose schema is schema.
+func SchemaRepairer(schema any, opts ...saidex.Option) (Repairer, error) {
 	rec := &recorder{}
-	node, err := saidex.NewToolNode([]tools.Tool{saidex.ToolWithSchema(rec, map[string]any{"type": "object"})}, opts...)
+	node, err := saidex.NewToolNode([]tools.Tool{saidex.ToolWithSchema(rec, schema)}, opts...)
 	if err != nil {
 		return nil, err
 	}

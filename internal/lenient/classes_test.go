@@ -156,23 +156,28 @@ func TestRepairDropsAStrayComma(t *testing.T) {
 
 // A closing bracket that does not match the open container is repaired
 // when it has one reading; surplus closers after the object are dropped
-// when they are braces, refused when a ']' is among them.
+// when they are braces or one last ']', refused when a ']' is among more.
 func TestRepairMendsMismatchedBrackets(t *testing.T) {
 	checkRepairs(t, []repairCase{
 		{"missing ] before the final }", `{"xs": [1, 2}`, `{"xs":[1,2]}`, MismatchedBracket},
 		{"missing ] after a trailing comma", `{"a": 1, "xs": ["p", "q",}`, `{"a":1,"xs":["p","q"]}`, MismatchedBracket},
 		{"missing ] in a nested object", "{\"o\": {\"xs\": [{\"b\": 1}]\n, \"ys\": [3}\n}", `{"o":{"xs":[{"b":1}],"ys":[3]}}`, MismatchedBracket},
-		{"] closing the object", `{"a": 1]`, `{"a":1}`, MismatchedBracket},
-		{"] closing a nested object", `{"o": {"a": 1], "b": 2}`, `{"o":{"a":1},"b":2}`, MismatchedBracket},
+		{"] closing the object", `{"a": 1]`, `{"a":1}`, WrongCloser},
+		{"] closing a nested object", `{"o": {"a": 1], "b": 2}`, `{"o":{"a":1},"b":2}`, WrongCloser},
+		{"a stray ] in an object", `{"o": {] "a": 1}}`, `{"o":{"a":1}}`, WrongCloser},
 		{"one surplus }", `{"a": 1}}`, `{"a":1}`, ExtractObject},
+		{"} then more members", `{"xs": [1, 2}, "b": 3}`, `{"xs":[1,2],"b":3}`, WrongCloser},
+		{"} after an opening [", `{"xs": [}`, `{"xs":[]}`, WrongCloser},
+		{"} inside an array of arrays", `{"xs": [[1, 2}]}`, `{"xs":[[1,2]]}`, WrongCloser},
+		{"] with an array open below", `{"xs": [{"a": 1]}`, `{"xs":[{"a":1}]}`, WrongCloser},
+		{"surplus ]", `{"a": 1}]`, `{"a":1}`, StrayCloser},
 	})
 	checkRefusals(t, []refusalCase{
-		{"} then more members", `{"xs": [1, 2}, "b": 3}`, "closes an array"},
-		{"} after an opening [", `{"xs": [}`, "closes an array"},
-		{"} inside an array of arrays", `{"xs": [[1, 2}]}`, "closes an array"},
-		{"] with an array open below", `{"xs": [{"a": 1]}`, "closes an object"},
+		{"} with two readings", `{"xs": [1}, "b": [2}}`, "closes an array"},
+		{"] with no array open: a stray one, or an array's [ dropped", `{"a": 1], "b": 2}`, "while no array is open"},
+		{"] with two readings", `{"xs": [{"a": 1]}, "c": 2}`, "closes an object"},
 		{"surplus }]}", `{"a": 1}}]}`, "match no opening bracket"},
-		{"surplus ]", `{"a": 1}]`, "match no opening bracket"},
+		{"surplus } then ]", `{"a": 1}}]`, "match no opening bracket"},
 		{"an object in a list", `[{'a': 1}]`, "one item of a larger value"},
 	})
 }

@@ -16,11 +16,15 @@
 // '+', doubled braces, mismatched closing brackets with one reading,
 // comments (touching a value or not), invisible characters between
 // tokens, literal control characters in strings, repeated keys with equal
-// values, and a stream cut right after a complete value, whose closing
-// brackets are added. Each named repair is reported as a [Step]. It never
-// guesses: a text with two readings, and everything else, is refused with
-// an [*Error] whose reason names the fault. The fault-injection oracle of
-// package faultinject checks this.
+// values, escaped white space between tokens, other-case literals (TRUE,
+// Null, none), loose numbers (.5, 5., +5), numeric keys, a key missing its
+// closing quote, a stray ']' after the object, the one wrong closer,
+// unquoted values where Options.Schema accepts only a string, and a stream
+// cut right after a complete value, whose closing brackets are added. Each
+// named repair is reported as a [Step]. It never guesses: a text with two
+// readings, and everything else, is refused with an [*Error] whose reason
+// names the fault. The fault-injection oracle of package faultinject
+// checks this.
 //
 // Every JSON text is checked with package jsonread. Repair is linear in the
 // length of its input.
@@ -63,8 +67,8 @@ const (
 	JoinStrings  Step = "join_strings"  // joined a string written as quoted pieces and '+' ('ab' + 'c')
 	MissingColon Step = "missing_colon" // inserted the colon missing between a key and its value
 	StrayComma   Step = "stray_comma"   // dropped a comma before the top-level object's first member, or after the object
-	// MismatchedBracket: read a ']' that can only close an object as '}',
-	// or added the ']' missing before the closing braces of the object.
+	// MismatchedBracket: added the ']' missing before the closing braces
+	// of the object. (A ']' while only objects are open is WrongCloser's.)
 	MismatchedBracket Step = "mismatched_bracket"
 	DoubledBraces     Step = "doubled_braces" // read an object written {{ … }} (template-escaped braces)
 	// InvisibleSpace: read Unicode white space and invisible format
@@ -75,11 +79,26 @@ const (
 	// RepeatedKey: dropped a member whose name and value repeat an earlier
 	// member's (a name repeated with another value is refused).
 	RepeatedKey Step = "repeated_key"
+	// EscapedWhitespace: read \n, \r and \t written as two characters
+	// between tokens (outside any string) as the white space they escape.
+	EscapedWhitespace Step = "escaped_whitespace"
+	UnclosedKey       Step = "unclosed_key" // added the closing quote of a key written up to its colon ({"a: 1})
+	StrayCloser       Step = "stray_closer" // dropped a ']' right after the complete object, which opens nothing
+	// WrongCloser: changed the one closing bracket (replaced, inserted or
+	// deleted) whose change alone makes the object read to its end.
+	WrongCloser Step = "wrong_closer"
+	LiteralCase Step = "literal_case" // read TRUE, FALSE, NULL, Null, none and NONE as JSON literals
+	LooseNumber Step = "loose_number" // read .5, 5. and +5 as 0.5, 5 and 5
+	NumericKey  Step = "numeric_key"  // quoted a key written as an integer ({1: "a"})
+	// QuotedBareValue: quoted an unquoted token where the tool's schema
+	// accepts only a string ("direction": both); needs Options.Schema.
+	QuotedBareValue Step = "quoted_bare_value"
 )
 
 // stepOrder is the order in which steps are reported.
 var stepOrder = []Step{StripThinking, DoubleEncoded, TemplateTokens, CodeFence, ExtractObject, Placeholders, RepeatedObject, CumulativeStream, FixSyntax,
-	JoinStrings, MissingColon, StrayComma, MismatchedBracket, DoubledBraces, InvisibleSpace, MissingQuote, RepeatedKey}
+	JoinStrings, MissingColon, StrayComma, MismatchedBracket, DoubledBraces, InvisibleSpace, MissingQuote, RepeatedKey,
+	EscapedWhitespace, UnclosedKey, StrayCloser, WrongCloser, LiteralCase, LooseNumber, NumericKey, QuotedBareValue}
 
 // Error is a refusal: the text could not be turned into one JSON value
 // without guessing.
@@ -87,6 +106,10 @@ type Error struct {
 	// Reason says what was received, in words meant for the model that
 	// sent it. It never quotes the text's values.
 	Reason string
+	// closer is 1 + the index in the scanned text of a closing bracket
+	// refused as mismatched, or 0; opener, likewise, the innermost open
+	// bracket there, and value the start of the value before the closer.
+	closer, opener, value int
 }
 
 // Error returns the reason.
@@ -101,6 +124,9 @@ func malformed(format string, args ...any) error {
 type Options struct {
 	StripThinking bool // remove reasoning blocks (else a reasoning tag is refused)
 	FixSyntax     bool // fix quotes, keys, literals, commas, comments and truncation
+	// Schema, when not nil, is the tool's schema, for the repairs it
+	// guides (QuotedBareValue).
+	Schema Schema
 }
 
 // Result is a repaired text.
@@ -289,7 +315,7 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 
 	// An object whose quotes are all escaped: {\"a\": 1}.
 	// With white space, line breaks or prose around it: { \n \"a\": 1 }.
-	if i := strings.IndexByte(t, '{'); i >= 0 && strings.HasPrefix(strings.TrimLeft(t[i+1:], " \t\r\n"), `\"`) && layer < maxEncodingLayers {
+	if i := strings.IndexByte(t, '{'); i >= 0 && strings.HasPrefix(trimEscapedSpace(t[i+1:]), `\"`) && layer < maxEncodingLayers {
 		if v, err := jsonread.Decode(`"` + controlEscaper.Replace(t) + `"`); err == nil {
 			if s, ok := v.(string); ok {
 				res, err := repairLayer(s, opt, layer+1)
@@ -329,18 +355,28 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 		}
 	}
 	prefix := t[:start]
-	sc, err := scanObject(t[start:], !opt.FixSyntax, len(t)-start)
+	sc, err := scanObjectWith(t[start:], !opt.FixSyntax, len(t)-start, opt.Schema)
 	if err != nil {
 		// Cumulative re-sends of a stream: a prefix, a longer prefix,
 		// then the whole object. The last one is meant.
 		last, ok := cumulativeLast(t[start:])
-		if !ok || !opt.FixSyntax {
+		switch {
+		case ok && opt.FixSyntax:
+			steps = append(steps, CumulativeStream)
+			start += last
+		case opt.FixSyntax:
+			// A wrong closing bracket that one change of it fixes.
+			fixed, ok := oneCloserFix(t[start:], err, opt.Schema)
+			if !ok {
+				return Result{}, err
+			}
+			steps = append(steps, FixSyntax, WrongCloser)
+			t = t[:start] + fixed
+		default:
 			return Result{}, err
 		}
-		steps = append(steps, CumulativeStream)
-		start += last
-		if sc, err = scanObject(t[start:], false, len(t)-start); err != nil {
-			return Result{}, err // not reached: cumulativeLast scanned it
+		if sc, err = scanObjectWith(t[start:], false, len(t)-start, opt.Schema); err != nil {
+			return Result{}, err // not reached: cumulativeLast and oneCloserFix scanned it
 		}
 	}
 	defer sc.release()
@@ -367,6 +403,7 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 	// After the object: extra closing braces, identical copies.
 	suffix = strings.TrimSpace(suffix)
 	if !sc.truncated {
+		extraBraces := false
 		if s := strings.TrimLeft(suffix, "}"); len(s) != len(suffix) {
 			if strings.Contains(prefix, "{") {
 				// {items}: {}}: the extra brace may close an opener in the
@@ -381,9 +418,16 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 			}
 			steps = addStep(steps, ExtractObject)
 			suffix = strings.TrimSpace(s)
+			extraBraces = true
 		}
 		if strings.HasPrefix(suffix, "]") && !strings.Contains(prefix, "[") {
-			return Result{}, malformed("closing brackets after the complete object match no opening bracket")
+			if suffix != "]" || !opt.FixSyntax || extraBraces {
+				return Result{}, malformed("closing brackets after the complete object match no opening bracket")
+			}
+			// {"a": 1}] : one ']' after the object, the last of the
+			// text, which can close nothing.
+			steps = addStep(steps, StrayCloser)
+			suffix = ""
 		}
 		// Copies of the object, back to back or in the prose after it,
 		// are dropped; the prose between them is kept for classifyAround.
@@ -433,7 +477,7 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 	// The object itself: its canonical text, or its text as written when
 	// it needed no normalisation.
 	if sc.normalised {
-		return Result{JSON: sc.out.String(), Steps: append(append(steps, FixSyntax), sc.steps...), closed: sc.truncated}, nil
+		return Result{JSON: sc.out.String(), Steps: append(addStep(steps, FixSyntax), sc.steps...), closed: sc.truncated}, nil
 	}
 	// repairBroken runs only on text that did not parse: a span that is
 	// that text but for JSON white space cannot.

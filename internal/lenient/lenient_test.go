@@ -282,12 +282,26 @@ func FuzzRepair(f *testing.F) {
 	for _, s := range classSeeds {
 		f.Add(s)
 	}
+	for _, s := range recoverSeeds {
+		f.Add(s)
+	}
 	for _, s := range corpusRawArguments(f) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
 		checkPrechecks(t, raw)
 		res, err := Repair(raw, fix)
+		// A schema that accepts only strings changes only what is refused
+		// without it, into one JSON value that repairs to itself.
+		guided, gerr := Repair(raw, Options{StripThinking: true, FixSyntax: true, Schema: allStrings{}})
+		if err == nil && (gerr != nil || guided.JSON != res.JSON) {
+			t.Fatalf("Repair(%q) with a schema = %q, %v; without, %q", raw, guided.JSON, gerr, res.JSON)
+		}
+		if gerr == nil {
+			if again, err := Repair(guided.JSON, fix); !json.Valid([]byte(guided.JSON)) || err != nil || again.JSON != guided.JSON {
+				t.Fatalf("Repair(%q) with a schema = %q: not one JSON value that repairs to itself", raw, guided.JSON)
+			}
+		}
 		if err != nil {
 			var e *Error
 			if !errors.As(err, &e) || e.Reason == "" {

@@ -38,11 +38,14 @@ const (
 )
 
 type scanner struct {
-	s     string
-	i     int
-	out   strings.Builder // the canonical text
-	stack []byte          // open brackets
-	state int
+	s      string
+	i      int
+	out    strings.Builder // the canonical text
+	stack  []byte          // open brackets
+	openAt []int           // where each open bracket is in s
+	// lastValueAt is where the last value read (or being read) starts.
+	lastValueAt int
+	state       int
 	// what the state was entered by, for error messages and truncation
 	afterComma, afterOpen, lastNumber bool
 	started, done                     bool
@@ -74,6 +77,16 @@ type scanner struct {
 	// found nothing stopped: a search from before it stops there too, so
 	// it is not repeated (a line of bare words stays linear).
 	noQuoteBefore int
+	// schema, when not nil, guides the repairs that need the tool's
+	// schema (see schema.go); levels tracks the location for it.
+	schema Schema
+	levels []level
+	// oneBracket: the scan of a text oneCloserFix changed, in which no
+	// other bracket is mended (mismatched refuses).
+	oneBracket bool
+	// noKeyClose[q] is a range of the text that holds no quote q that
+	// could close a key (see keyCloses), for the quotes " and '.
+	noKeyClose [2][2]int
 }
 
 // errNeedsRepair stops a strict scan at the first normalisation.
@@ -90,8 +103,17 @@ var errNeedsRepair = &Error{Reason: "the arguments are not valid JSON (JSON repa
 // The scanner comes from a pool: the caller releases it when done with it
 // and its canonical text.
 func scanObject(s string, strict bool, sizeHint int) (*scanner, error) {
+	return scanObjectWith(s, strict, sizeHint, nil)
+}
+
+// scanObjectWith is scanObject guided by schema (nil: none).
+func scanObjectWith(s string, strict bool, sizeHint int, schema Schema) (*scanner, error) {
+	return scanWith(s, strict, sizeHint, schema, false)
+}
+
+func scanWith(s string, strict bool, sizeHint int, schema Schema, oneBracket bool) (*scanner, error) {
 	sc := scannerPool.Get().(*scanner)
-	*sc = scanner{s: s, state: stValue, strict: strict, stack: sc.stack[:0], lastStr: -1}
+	*sc = scanner{s: s, state: stValue, strict: strict, stack: sc.stack[:0], openAt: sc.openAt[:0], lastStr: -1, schema: schema, levels: sc.levels[:0], oneBracket: oneBracket}
 	sc.out.Grow(sizeHint + 8)
 	if err := sc.run(); err != nil {
 		sc.release()
@@ -113,7 +135,7 @@ func (sc *scanner) release() {
 	if cap(sc.stack) > maxPooled {
 		return
 	}
-	*sc = scanner{stack: sc.stack[:0]}
+	*sc = scanner{stack: sc.stack[:0], openAt: sc.openAt[:0], levels: sc.levels[:0]}
 	scannerPool.Put(sc)
 }
 
@@ -169,10 +191,13 @@ func (sc *scanner) run() error {
 					return err
 				}
 				sc.stack = append(sc.stack, doubledBrace)
+				sc.openAt = append(sc.openAt, sc.i)
 				sc.i++
 			} else {
 				sc.stack = append(sc.stack, c)
+				sc.openAt = append(sc.openAt, sc.i)
 			}
+			sc.pushLevel()
 			sc.out.WriteByte(c)
 			sc.i++
 			sc.started = true
@@ -223,7 +248,13 @@ func (sc *scanner) run() error {
 			} else {
 				sc.state = stValue
 			}
-		case c == '-' || (c >= '0' && c <= '9'):
+		case c == '-' || c == '+' || c == '.' || (c >= '0' && c <= '9'):
+			if done, err := sc.numericKey(); done || err != nil {
+				if err != nil {
+					return err
+				}
+				continue
+			}
 			if err := sc.number(); err != nil {
 				return err
 			}
@@ -239,6 +270,12 @@ func (sc *scanner) run() error {
 					return err
 				}
 			default:
+				if done, err := sc.bareValue(false, sc.state == stValue); done || err != nil {
+					if err != nil {
+						return err
+					}
+					continue
+				}
 				return sc.unexpected()
 			}
 		}
@@ -318,11 +355,13 @@ func errColonOrComma(i int) error {
 // valueStart checks that a value may start here. A value right after
 // another value in an array is a missing comma, which is inserted.
 func (sc *scanner) valueStart() error {
+	sc.lastValueAt = sc.i
 	switch {
 	case sc.done:
 		return sc.unexpected()
 	case sc.state == stValue:
 		sc.comma()
+		sc.itemStarted()
 		return nil
 	case sc.state == stAfterValue && sc.top() == '[':
 		if o := sc.out.String(); sc.i > 0 && !mayBeSpace[sc.s[sc.i-1]] && !(o[len(o)-1] == '}' || o[len(o)-1] == ']') {
@@ -336,6 +375,7 @@ func (sc *scanner) valueStart() error {
 		}
 		sc.commaAddedInArray = true
 		sc.comma()
+		sc.itemStarted()
 		return nil
 	}
 	return sc.unexpected()
@@ -399,6 +439,9 @@ func (sc *scanner) closeBracket(c byte) error {
 	sc.pendingComma = false // a trailing comma
 	sc.lastCloseSingle = sc.stack[len(sc.stack)-1] == '{'
 	sc.stack = sc.stack[:len(sc.stack)-1]
+	sc.lastValueAt = sc.openAt[len(sc.stack)]
+	sc.openAt = sc.openAt[:len(sc.stack)]
+	sc.popLevel()
 	sc.out.WriteByte(c)
 	sc.i++
 	sc.valueDone()
@@ -420,17 +463,19 @@ func (sc *scanner) closeBracket(c byte) error {
 // object. Everything else is refused.
 func (sc *scanner) mismatched(c byte) error {
 	depth := len(sc.stack)
-	if slices.Contains(sc.stack, doubledBrace) {
+	if sc.oneBracket {
 		return malformed("a closing bracket at byte %d of the object does not match the open one", sc.i)
+	}
+	if slices.Contains(sc.stack, doubledBrace) {
+		return sc.wrong("a closing bracket at byte %d of the object does not match the open one")
 	}
 	if c == ']' {
 		if slices.Contains(sc.stack, '[') {
-			return malformed("a ']' at byte %d of the object closes an object, and which bracket is missing is ambiguous", sc.i)
+			return sc.wrong("a ']' at byte %d of the object closes an object, and which bracket is missing is ambiguous")
 		}
-		// Closers after the object then have another reading: a
-		// container closed too early.
-		sc.closedBeforeMember = true
-		return sc.note(MismatchedBracket)
+		// No array is open: a '}' mistyped, a stray ']', or an array's
+		// dropped '['; oneCloserFix weighs the readings.
+		return sc.wrong("a ']' at byte %d of the object closes an object while no array is open, and whether it is a mistyped '}', a stray ']' or closes an array whose '[' is missing is ambiguous")
 	}
 	if o := sc.out.String(); o[len(o)-1] == ']' || o[len(o)-1] == '}' || sc.commaAddedInArray {
 		// {"a": [[1, 2}: the nested container's closer may be the
@@ -440,29 +485,44 @@ func (sc *scanner) mismatched(c byte) error {
 		return malformed("a '}' at byte %d of the object closes an array, and which bracket is missing is ambiguous", sc.i)
 	}
 	if slices.Contains(sc.stack[:depth-1], '[') || !(sc.state == stAfterValue || sc.afterComma) {
-		return malformed("a '}' at byte %d of the object closes an array, and which bracket is missing is ambiguous", sc.i)
+		return sc.wrong("a '}' at byte %d of the object closes an array, and which bracket is missing is ambiguous")
 	}
 	// Only the closing braces of the open objects follow.
 	j := sc.i
 	for n := 0; n < depth-1; n++ {
 		j = skipWhite(sc.s, j)
 		if j >= len(sc.s) || sc.s[j] != '}' {
-			return malformed("a '}' at byte %d of the object closes an array, and which bracket is missing is ambiguous", sc.i)
+			return sc.wrong("a '}' at byte %d of the object closes an array, and which bracket is missing is ambiguous")
 		}
 		j++
 	}
 	if k := skipWhite(sc.s, j); k < len(sc.s) && (sc.s[k] == ',' || sc.s[k] == ']') {
-		return malformed("a '}' at byte %d of the object closes an array, and which bracket is missing is ambiguous", sc.i)
+		return sc.wrong("a '}' at byte %d of the object closes an array, and which bracket is missing is ambiguous")
 	}
 	if err := sc.note(MismatchedBracket); err != nil {
 		return err
 	}
 	sc.pendingComma = false
 	sc.stack = sc.stack[:depth-1]
+	sc.openAt = sc.openAt[:depth-1]
+	sc.popLevel()
 	sc.out.WriteByte(']')
 	sc.valueDone()
 	sc.lastStr = -1
 	return nil
+}
+
+// wrong refuses a mismatched closing bracket at sc.i, which oneCloserFix
+// may then repair: the reason is format with sc.i.
+func (sc *scanner) wrong(format string) error {
+	e := &Error{Reason: fmt.Sprintf(format, sc.i), closer: sc.i + 1}
+	if n := len(sc.openAt); n > 0 {
+		e.opener = sc.openAt[n-1] + 1
+	}
+	if sc.state == stAfterValue {
+		e.value = sc.lastValueAt + 1
+	}
+	return e
 }
 
 // atEOF decides what a text that ends here means.
@@ -531,7 +591,7 @@ func (sc *scanner) unexpected() error {
 // mayBeSpace marks the bytes that can start white space or a comment:
 // where skipSpace has something to do.
 var mayBeSpace = func() (t [256]bool) {
-	for _, c := range " \t\r\n/#" {
+	for _, c := range " \t\r\n/#\\" {
 		t[c] = true
 	}
 	for c := utf8.RuneSelf; c < 256; c++ {
@@ -540,13 +600,32 @@ var mayBeSpace = func() (t [256]bool) {
 	return t
 }()
 
-// skipSpace skips white space and comments (//, /* */ and #).
+// skipSpace skips white space, escaped white space (\n, \r, \t written
+// as two characters) and comments (//, /* */ and #).
 func (sc *scanner) skipSpace() error {
 	for sc.i < len(sc.s) {
 		c := sc.s[sc.i]
 		switch {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
 			sc.i++
+		case c == '\\':
+			n := escapedSpaceAt(sc.s, sc.i)
+			if n == 0 {
+				return nil
+			}
+			if touchesToken(sc.s, sc.i, n) {
+				// 42\n, \r\nnull, \nworld": the escape may be part of a
+				// value whose quotes are missing.
+				return malformed("escaped white space at byte %d touches a value, and may be part of a string whose quotes are missing", sc.i)
+			}
+			if k := skipInvisible(sc.s, sc.i); sc.state == stValue && sc.top() == '[' && k < len(sc.s) && sc.s[k] == ']' {
+				// [\n] : an empty array, or the string "\n" unquoted?
+				return malformed("escaped white space at byte %d stands where an array item belongs, and may be an unquoted string", sc.i)
+			}
+			if err := sc.note(EscapedWhitespace); err != nil {
+				return err
+			}
+			sc.i += n
 		case c == '/' && strings.HasPrefix(sc.s[sc.i:], "//"), c == '#' && hashComment(sc.s[sc.i+1:]):
 			if err := sc.normalise(); err != nil {
 				return err
@@ -603,7 +682,7 @@ func hashComment(s string) bool {
 // double quote, a digit, a literal (true, false, null), or a key followed
 // by a colon.
 func swallowsJSON(c string) bool {
-	for _, lit := range [...]string{"true", "false", "null", "True", "False", "None"} {
+	for lit := range literals {
 		if strings.Contains(c, lit) {
 			return true // a value the comment may have run over
 		}
@@ -625,58 +704,42 @@ func swallowsJSON(c string) bool {
 	return false
 }
 
-// number reads a number in strict JSON grammar.
+// number reads a number: in JSON grammar, or written .5, 5. or +5
+// (LooseNumber). Where the schema accepts only a string, a token that
+// runs on past the number (2024-01-05, 5px) is read as a string
+// (bareValue).
 func (sc *scanner) number() error {
+	wasValue := sc.state == stValue
 	if err := sc.valueStart(); err != nil {
 		return err
 	}
-	s, i := sc.s, sc.i
-	start := i
-	if s[i] == '-' {
-		i++
-	}
-	digits := func() int {
-		n := 0
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-			n++
+	s, start := sc.s, sc.i
+	end, loose, ok := numberEnd(s, start)
+	if sc.schema != nil {
+		if tok, isToken := bareToken(s, start); isToken && (!ok || tok != end) {
+			if done, err := sc.bareValue(true, wasValue); done || err != nil {
+				return err
+			}
 		}
-		return n
 	}
-	bad := func() error {
-		if i >= len(s) {
+	if loose && !wasValue {
+		// 1 +2, 1.5.5: after another value, a sign or a dot is no
+		// missing comma's number.
+		ok = false
+	}
+	if !ok {
+		if end >= len(s) {
 			return malformed("the argument string was cut off inside a number")
 		}
 		return malformed("a number at byte %d is not a valid JSON number", start)
 	}
-	if i < len(s) && s[i] == '0' {
-		i++
-	} else if digits() == 0 {
-		return bad()
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		if digits() == 0 {
-			return bad()
+	if loose {
+		if err := sc.note(LooseNumber); err != nil {
+			return err
 		}
 	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		if digits() == 0 {
-			return bad()
-		}
-	}
-	if i < len(s) {
-		switch c := s[i]; {
-		case c >= '0' && c <= '9', c == '.', c == '_', c == '$', c < utf8.RuneSelf && unicode.IsLetter(rune(c)):
-			return malformed("a number at byte %d is not a valid JSON number", start)
-		}
-	}
-	sc.out.WriteString(s[start:i])
-	sc.i = i
+	sc.writeNumber(s[start:end], loose)
+	sc.i = end
 	sc.valueDone()
 	sc.lastNumber = true
 	sc.lastStr = -1
@@ -689,6 +752,7 @@ func (sc *scanner) number() error {
 func (sc *scanner) word() error {
 	s := sc.s
 	j := sc.i
+	wasValue := sc.state == stValue
 	for j < len(s) {
 		r, n := utf8.DecodeRuneInString(s[j:])
 		if r != '_' && r != '$' && !unicode.IsLetter(r) && !unicode.IsDigit(r) {
@@ -720,9 +784,11 @@ func (sc *scanner) word() error {
 		sc.lastNumber = false
 		sc.comma()
 		// An identifier (letters, digits, '_', '$') needs no escape.
+		start := sc.out.Len()
 		sc.out.WriteByte('"')
 		sc.out.WriteString(w)
 		sc.out.WriteByte('"')
+		sc.keyRead(start)
 		sc.i = j
 		sc.state = stColon
 		sc.afterOpen, sc.afterComma = false, false
@@ -737,21 +803,35 @@ func (sc *scanner) word() error {
 		}
 		return malformed("unexpected text at byte %d of the object: a bare word where a key or value belongs", sc.i)
 	}
-	var lit string
-	switch w {
-	case "true", "false", "null":
-		lit = w
-	case "True", "False", "None":
+	lit, isLit := literals[w]
+	if sc.schema != nil {
+		// A token that is more than the word (a-b, x.txt), or a word that
+		// is no literal, where the schema accepts only a string.
+		if tok, isToken := bareToken(s, sc.i); isToken && (!isLit || tok != j) {
+			if done, err := sc.bareValue(true, wasValue); done || err != nil {
+				return err
+			}
+		}
+	}
+	if !isLit {
+		if j >= len(s) {
+			for lit := range literals {
+				if strings.HasPrefix(lit, w) {
+					return malformed("the argument string was cut off inside a value")
+				}
+			}
+		}
+		return malformed("a value at byte %d is not quoted and is not true, false or null", sc.i)
+	}
+	if st, named := literalStep(w); named {
 		if err := sc.normalise(); err != nil {
 			return err
 		}
-		lit = map[string]string{"True": "true", "False": "false", "None": "null"}[w]
-	default:
-		if j >= len(s) && (strings.HasPrefix("true", w) || strings.HasPrefix("false", w) || strings.HasPrefix("null", w) ||
-			strings.HasPrefix("True", w) || strings.HasPrefix("False", w) || strings.HasPrefix("None", w)) {
-			return malformed("the argument string was cut off inside a value")
+		if st != FixSyntax {
+			if err := sc.note(st); err != nil {
+				return err
+			}
 		}
-		return malformed("a value at byte %d is not quoted and is not true, false or null", sc.i)
 	}
 	sc.out.WriteString(lit)
 	sc.i = j
@@ -858,12 +938,19 @@ func isInvisible(r rune) bool {
 }
 
 // skipInvisible returns the index of the first rune at or after j in s
-// that is not JSON white space or invisible (see isInvisible).
+// that is not JSON white space, escaped white space (see escapedSpaceAt)
+// or invisible (see isInvisible).
 func skipInvisible(s string, j int) int {
 	for j < len(s) {
 		switch c := s[j]; {
 		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
 			j++
+		case c == '\\':
+			n := escapedSpaceAt(s, j)
+			if n == 0 {
+				return j
+			}
+			j += n
 		case c >= utf8.RuneSelf:
 			r, n := utf8.DecodeRuneInString(s[j:])
 			if !isInvisible(r) {
@@ -1010,12 +1097,12 @@ func valueAhead(s string) bool {
 	if isQuote(r) {
 		return true
 	}
-	for _, lit := range [...]string{"true", "false", "null", "True", "False", "None"} {
-		if strings.HasPrefix(s, lit) && !isIdentByte(s, len(lit)) {
-			return true
-		}
+	j := 0
+	for j < len(s) && (s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z') {
+		j++
 	}
-	return false
+	_, isLit := literals[s[:j]]
+	return isLit && !isIdentByte(s, j)
 }
 
 // isIdentByte reports whether s[i] continues an identifier.
@@ -1077,6 +1164,11 @@ func (sc *scanner) str(q rune) error {
 	}
 	if q != '"' {
 		if err := sc.normalise(); err != nil {
+			return err
+		}
+	}
+	if keyPos && sc.state == stKey && (q == '"' || q == '\'') {
+		if done, err := sc.unclosedKey(byte(q)); done || err != nil {
 			return err
 		}
 	}
@@ -1156,6 +1248,11 @@ func (sc *scanner) str(q rune) error {
 				i++
 			}
 		case c < 0x20:
+			if keyPos && (c == '\n' || c == '\r') {
+				// No key holds a line break: its closing quote is
+				// missing, and where it ends is a guess.
+				return malformed("a key at byte %d runs over a line break, and where it ends is ambiguous", sc.i)
+			}
 			if err := sc.normalise(); err != nil {
 				return err
 			}
@@ -1403,6 +1500,7 @@ func (sc *scanner) endString(start, end int, keyPos bool) {
 		sc.state = stColon
 		sc.afterOpen, sc.afterComma = false, false
 		sc.lastStr = -1
+		sc.keyRead(start)
 		return
 	}
 	sc.valueDone()

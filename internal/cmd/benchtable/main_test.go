@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 )
@@ -9,9 +10,10 @@ import (
 const sample = `# command: go test -run '^$' -bench . -benchmem -count 3 .
 goos: linux
 cpu: Test CPU
-BenchmarkRun/baseline/8-2   	   10000	     40000 ns/op	    9000 B/op	     200 allocs/op
-BenchmarkRun/baseline/8-2   	   10000	     50000 ns/op	    9000 B/op	     200 allocs/op
-BenchmarkRun/baseline/8-2   	   10000	     60000 ns/op	    9000 B/op	     200 allocs/op
+BenchmarkRun/stock/8-2   	   10000	     40000 ns/op	    9000 B/op	     200 allocs/op
+BenchmarkRun/stock/8-2   	   10000	     50000 ns/op	    9000 B/op	     200 allocs/op
+BenchmarkRun/stock/8-2   	   10000	     60000 ns/op	    9000 B/op	     200 allocs/op
+BenchmarkRun/functions-agent/8-2   	   10000	    100000 ns/op	    9000 B/op	     300 allocs/op
 BenchmarkRun/valid/8-2      	   10000	     60000 ns/op	    9000 B/op	     400 allocs/op
 BenchmarkRun/valid/8-2      	   10000	     99000 ns/op	    9000 B/op	     400 allocs/op
 BenchmarkRun/valid/8-2      	   10000	     70000 ns/op	    9000 B/op	     400 allocs/op
@@ -53,11 +55,11 @@ func TestReportTakesMediansAndRatios(t *testing.T) {
 	report(&b, res, meta, cpu)
 	out := b.String()
 	for _, want := range []string{
-		"| 8 | 1.40× | **no** |",              // valid / baseline: 70000 / 50000, over the 0.7× target
-		"| 8 | 50.0 | 15.0 | 35.0 | **no** |", // (400-120)/8 allocs beyond the tool's own
-		"| 10 | 1.20× | 50.0 |",               // ns/call ratio to one call
-		"| valid | 100KB | 2.00 | 2.00× |",    // ns/byte and its ratio to 1 KB
-		"| 0.50× | yes | 44 |",                // 25 ms of the 50 ms budget
+		"| 8 | 1.40× | **no** | 0.70× |",                    // valid / stock: 70000 / 50000, over the 0.7× target; / functions-agent
+		"| 8 | 50.0 | 15.0 | 35.0 | **no** | 25.0 | 37.5 |", // (400-120)/8 allocs beyond the tool's own; the baselines' allocs/call
+		"| 10 | 1.20× | 50.0 |",                             // ns/call ratio to one call
+		"| valid | 100KB | 2.00 | 2.00× |",                  // ns/byte and its ratio to 1 KB
+		"| 0.50× | yes | 44 |",                              // 25 ms of the 50 ms budget
 		"go test -run '^$' -bench . -benchmem -count 3 .",
 		"| 1 | n/a | not measured |",
 		"| a message of n calls, half answered by earlier tool messages | 1.0 ms | 12.0 ms | 12.00× | yes | 10.00× | — | — |",
@@ -71,5 +73,38 @@ func TestReportTakesMediansAndRatios(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// TestREADMECostMatchesBENCHMARKS fails when the README's Cost section is
+// not what benchtable -readme writes from BENCHMARKS.md: every figure it
+// states is the measured one.
+func TestREADMECostMatchesBENCHMARKS(t *testing.T) {
+	bench, err := os.ReadFile("../../../BENCHMARKS.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile("../../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := costSection(string(bench))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := currentCost(string(readme))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != want {
+		t.Errorf("README.md's Cost section differs from BENCHMARKS.md's figures; run go run ./internal/cmd/benchtable -readme README.md BENCHMARKS.md\ngot:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestCostSectionReadsTheTables checks costSection on a report of the
+// sample: a missing table is an error, not a blank figure.
+func TestCostSectionReadsTheTables(t *testing.T) {
+	if _, err := costSection("# Benchmarks\n"); err == nil {
+		t.Error("costSection of a document without tables: no error")
 	}
 }

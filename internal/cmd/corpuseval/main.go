@@ -10,6 +10,10 @@
 //
 //	corpus: N cases, P passed, S silent corruptions, O over-strict, W wrong issue sets
 //
+// It exits with status 1 when a case did not pass (a silent corruption
+// included), or when the files hold fewer than -min cases (default 1), so
+// that CI fails as soon as the line drops below N/N; 2 on a usage error.
+//
 // With -v it lists every case that did not pass. With -coerce it also runs
 // every case with saidex.WithCoercion(saidex.CoercionLax) and reports that run
 // separately (the labels assume strict validation): the cases whose outcome
@@ -21,6 +25,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"sort"
 	"text/tabwriter"
@@ -31,23 +36,34 @@ import (
 )
 
 func main() {
-	verbose := flag.Bool("v", false, "list every case that did not pass")
-	coerce := flag.Bool("coerce", false, "also run with saidex.WithCoercion(saidex.CoercionLax) and report the changes")
-	flag.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: corpuseval [-v] [-coerce] FILE.jsonl...")
-		flag.PrintDefaults()
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run is the command with its arguments and outputs; it returns the exit
+// status.
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("corpuseval", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	verbose := fs.Bool("v", false, "list every case that did not pass")
+	coerce := fs.Bool("coerce", false, "also run with saidex.WithCoercion(saidex.CoercionLax) and report the changes")
+	minCases := fs.Int("min", 1, "fail when the files hold fewer cases")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: corpuseval [-v] [-coerce] [-min N] FILE.jsonl...")
+		fs.PrintDefaults()
 	}
-	flag.Parse()
-	if flag.NArg() == 0 {
-		flag.Usage()
-		os.Exit(2)
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return 2
 	}
 	var cases []corpusfile.Case
-	for _, f := range flag.Args() {
+	for _, f := range fs.Args() {
 		cs, err := corpusfile.Load(f)
 		if err != nil {
-			fmt.Fprintf(os.Stderr, "corpuseval: %s: %v\n", f, err)
-			os.Exit(1)
+			fmt.Fprintf(stderr, "corpuseval: %s: %v\n", f, err)
+			return 1
 		}
 		cases = append(cases, cs...)
 	}
@@ -89,7 +105,7 @@ func main() {
 		}
 		return keys[i].expect < keys[j].expect
 	})
-	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "category\texpect\tn\tpassed\tsilent\tover-strict\twrong issues\tother\t")
 	for _, k := range keys {
 		s := rows[k]
@@ -107,28 +123,37 @@ func main() {
 	}
 	tw.Flush()
 	if invalid.N > 0 {
-		fmt.Printf("\ninvalid cases: issue precision %s, recall %s (%d expected, %d reported, %d matched)\n",
+		fmt.Fprintf(stdout, "\ninvalid cases: issue precision %s, recall %s (%d expected, %d reported, %d matched)\n",
 			ratio(invalid.Hit, invalid.Got), ratio(invalid.Hit, invalid.Want), invalid.Want, invalid.Got, invalid.Hit)
 	}
 	if *verbose && len(failures) > 0 {
-		fmt.Println("\nfailures:")
+		fmt.Fprintln(stdout, "\nfailures:")
 		for _, o := range failures {
-			fmt.Printf("  %s [%s/%s] %s: %s\n", o.Case.ID, o.Case.Category, o.Case.Expect, o.Verdict, o.Detail)
+			fmt.Fprintf(stdout, "  %s [%s/%s] %s: %s\n", o.Case.ID, o.Case.Category, o.Case.Expect, o.Verdict, o.Detail)
 		}
 	}
 	if *coerce {
-		reportCoercion(ctx, cases, strict)
+		reportCoercion(ctx, stdout, cases, strict)
 	}
 	if total.N > 0 {
-		fmt.Printf("\npassed %.1f%%\n", 100*float64(total.Pass)/float64(total.N))
+		fmt.Fprintf(stdout, "\npassed %.1f%%\n", 100*float64(total.Pass)/float64(total.N))
 	}
-	fmt.Println(total.Line())
+	fmt.Fprintln(stdout, total.Line())
+	switch {
+	case total.N < *minCases:
+		fmt.Fprintf(stderr, "corpuseval: %d cases, fewer than -min %d\n", total.N, *minCases)
+		return 1
+	case total.Pass != total.N:
+		fmt.Fprintf(stderr, "corpuseval: %d of %d cases did not pass (%d silent corruptions)\n", total.N-total.Pass, total.N, total.Silent)
+		return 1
+	}
+	return 0
 }
 
 // reportCoercion runs every case again with CoercionLax and lists the cases
 // whose outcome or arguments change compared with the strict run.
-func reportCoercion(ctx context.Context, cases []corpusfile.Case, strict []corpus.Outcome) {
-	fmt.Println("\nwith WithCoercion(CoercionLax) (labels assume CoercionNone; not part of the score):")
+func reportCoercion(ctx context.Context, w io.Writer, cases []corpusfile.Case, strict []corpus.Outcome) {
+	fmt.Fprintln(w, "\nwith WithCoercion(CoercionLax) (labels assume CoercionNone; not part of the score):")
 	changed, outside, coerced := 0, 0, 0
 	for i := range cases {
 		lax := corpus.Score(ctx, &cases[i], saidex.WithCoercion(saidex.CoercionLax))
@@ -143,9 +168,9 @@ func reportCoercion(ctx context.Context, cases []corpusfile.Case, strict []corpu
 		if c.Category != "wrong_type" && c.Category != "nested_error" {
 			outside++
 		}
-		fmt.Printf("  %s [%s/%s]: %s -> %s, coercions %v\n", c.ID, c.Category, c.Expect, strict[i].Outcome, lax.Outcome, lax.Coercions)
+		fmt.Fprintf(w, "  %s [%s/%s]: %s -> %s, coercions %v\n", c.ID, c.Category, c.Expect, strict[i].Outcome, lax.Outcome, lax.Coercions)
 	}
-	fmt.Printf("coerce: %d cases change outcome, %d calls coerced, %d changes outside wrong_type and nested_error\n", changed, coerced, outside)
+	fmt.Fprintf(w, "coerce: %d cases change outcome, %d calls coerced, %d changes outside wrong_type and nested_error\n", changed, coerced, outside)
 }
 
 func ratio(a, b int) string {

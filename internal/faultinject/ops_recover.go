@@ -1,0 +1,167 @@
+package faultinject
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// The operators of issue 22's repair classes: the faults real models
+// emit that repair now recovers, each made at every position where it
+// makes sense. (Escaped white space between tokens is escapedSpace; a
+// swapped or dropped closer, swappedClosers and droppedClosers.)
+
+// literalCase: true, false and null written TRUE, FALSE, NULL, Null,
+// none or NONE.
+func literalCase(t Text) []edit {
+	forms := map[string][]string{"true": {"TRUE"}, "false": {"FALSE"}, "null": {"NULL", "Null", "none", "NONE"}}
+	var out []edit
+	for _, k := range t.Toks {
+		if k.Kind != TokLiteral {
+			continue
+		}
+		for _, f := range forms[t.S[k.Start:k.End]] {
+			out = append(out, edit{k.Start, k.End, f, false})
+		}
+	}
+	return out
+}
+
+// looseNumber: a number written .5 (for 0.5), 5. (for an integer 5) or
+// +5 (for a number that is not negative).
+func looseNumber(t Text) []edit {
+	var out []edit
+	for _, k := range t.Toks {
+		if k.Kind != TokNumber {
+			continue
+		}
+		n := t.S[k.Start:k.End]
+		switch {
+		case strings.HasPrefix(n, "0."):
+			out = append(out, edit{k.Start, k.Start + 1, "", false})
+		case strings.HasPrefix(n, "-0."):
+			out = append(out, edit{k.Start + 1, k.Start + 2, "", false})
+		}
+		if !strings.ContainsAny(n, ".eE") {
+			out = append(out, edit{k.End, k.End, ".", false})
+		}
+		if !strings.HasPrefix(n, "-") {
+			out = append(out, edit{k.Start, k.Start, "+", false})
+		}
+	}
+	return out
+}
+
+var integerKey = regexp.MustCompile(`^"-?(0|[1-9][0-9]*)"$`)
+
+// numericKey: a key that is an integer written without its quotes.
+func numericKey(t Text) []edit {
+	var out []edit
+	for _, k := range t.Toks {
+		if k.Kind == TokKey && integerKey.MatchString(t.S[k.Start:k.End]) {
+			out = append(out, edit{k.Start, k.End, t.S[k.Start+1 : k.End-1], false})
+		}
+	}
+	return out
+}
+
+// unclosedKey: a key's closing quote left out, before its colon.
+func unclosedKey(t Text) []edit {
+	var out []edit
+	for _, k := range t.Toks {
+		if k.Kind == TokKey {
+			out = append(out, edit{k.End - 1, k.End, "", false})
+		}
+	}
+	return out
+}
+
+// strayCloser: a ']' after the complete object, right after it or on a
+// line of its own.
+func strayCloser(t Text) []edit {
+	n := len(t.S)
+	return []edit{{n, n, "]", false}, {n, n, "\n]", false}}
+}
+
+// strayBracket: a ']' between tokens.
+func strayBracket(t Text) []edit {
+	var out []edit
+	for _, g := range gaps(t) {
+		out = append(out, edit{g, g, "]", false})
+	}
+	return out
+}
+
+// bareValue: a string value written without its quotes where it is a
+// bare token (no white space, quote, backslash, bracket, comma, '#' or
+// comment) that reads as nothing else: not a number, a literal in any
+// case, or a word naming another value (NaN, undefined). A schema that
+// accepts only a string there reads it back (see SchemaOf); any other
+// schema refuses it.
+func bareValue(t Text) []edit {
+	var out []edit
+	for _, k := range t.Toks {
+		if k.Kind != TokString {
+			continue
+		}
+		c := t.S[k.Start+1 : k.End-1]
+		if isBareToken(c) {
+			out = append(out, edit{k.Start, k.End, c, false})
+		}
+	}
+	return out
+}
+
+var otherValue = regexp.MustCompile(`(?i)^([+-]?(nan|inf|infinity)|undefined|nil|none|null|true|false)$`)
+var numberLike = regexp.MustCompile(`^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$`)
+
+func isBareToken(c string) bool {
+	if c == "" || otherValue.MatchString(c) || numberLike.MatchString(c) || strings.Contains(c, "/*") {
+		return false
+	}
+	for i, r := range c {
+		if r == utf8.RuneError || unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) || r < 0x20 || r == 0x7f || strings.ContainsRune("\"'\\,{}[]#“”‘’", r) {
+			return false
+		}
+		if r == '/' && strings.HasPrefix(c[i:], "//") && (i == 0 || c[i-1] != ':') {
+			return false
+		}
+	}
+	return true
+}
+
+// SchemaOf returns a JSON Schema that v, and only values of its shape,
+// validates: each string "type": "string", each number "number", each
+// literal its type, each object its members' schemas (no others), each
+// array its items' (prefixItems, no others). Under it every string's
+// location accepts only a string.
+func SchemaOf(v Value) map[string]any {
+	switch x := v.(type) {
+	case Object:
+		props := map[string]any{}
+		for _, m := range x {
+			props[m.Key] = SchemaOf(m.Val)
+		}
+		return map[string]any{"type": "object", "properties": props, "additionalProperties": false}
+	case Array:
+		if len(x) == 0 {
+			return map[string]any{"type": "array", "maxItems": 0}
+		}
+		items := make([]any, len(x))
+		for i, it := range x {
+			items[i] = SchemaOf(it)
+		}
+		return map[string]any{"type": "array", "prefixItems": items, "items": false}
+	case String:
+		return map[string]any{"type": "string"}
+	case Number:
+		return map[string]any{"type": "number"}
+	case Literal:
+		if x == "null" {
+			return map[string]any{"type": "null"}
+		}
+		return map[string]any{"type": "boolean"}
+	}
+	return map[string]any{}
+}

@@ -1,0 +1,441 @@
+package lenient
+
+import (
+	"errors"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// This file holds the scanner's repairs of issue 22: faults real models
+// emit, each with one reading.
+
+// escapedSpaceAt returns the length of the escaped white space s[i:]
+// starts with, \n, \r or \t written as two characters, or 0.
+func escapedSpaceAt(s string, i int) int {
+	if i+1 < len(s) && s[i] == '\\' && (s[i+1] == 'n' || s[i+1] == 'r' || s[i+1] == 't') {
+		return 2
+	}
+	return 0
+}
+
+// touchesToken reports whether the escaped white space s[i:i+n] touches
+// a letter, a digit or another character of a bare token on either side.
+func touchesToken(s string, i, n int) bool {
+	tok := func(c byte) bool {
+		return c >= utf8.RuneSelf || c == '_' || c == '$' || c == '.' || c == '-' || c == '+' ||
+			c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+	}
+	before := i > 0 && tok(s[i-1]) && !(i >= 2 && escapedSpaceAt(s, i-2) == 2) // \r\n: the r is the escape's
+	return before || i+n < len(s) && tok(s[i+n])
+}
+
+// trimEscapedSpace trims the JSON white space and escaped white space
+// (see escapedSpaceAt) s starts with.
+func trimEscapedSpace(s string) string {
+	for {
+		t := strings.TrimLeft(s, " \t\r\n")
+		n := escapedSpaceAt(t, 0)
+		if n == 0 {
+			return t
+		}
+		s = t[n:]
+	}
+}
+
+// literals maps the literals the scanner reads to their JSON text: JSON's
+// own, Python's (True, False, None), and the other cases models write
+// (TRUE, Null, none, ...), which are reported as LiteralCase.
+var literals = map[string]string{
+	"true": "true", "false": "false", "null": "null",
+	"True": "true", "False": "false", "None": "null",
+	"TRUE": "true", "FALSE": "false", "NULL": "null", "Null": "null", "NONE": "null", "none": "null",
+}
+
+// literalStep returns the step a literal w is reported with: none for
+// JSON's, FixSyntax for Python's (the rule before issue 22), LiteralCase
+// for the others.
+func literalStep(w string) (Step, bool) {
+	switch w {
+	case "true", "false", "null":
+		return "", false
+	case "True", "False", "None":
+		return FixSyntax, true
+	}
+	return LiteralCase, true
+}
+
+// notBare are the tokens an unquoted value is never read as a string
+// from, in any case: they name a value of another type (NaN, undefined),
+// which a model meant as that value.
+var notBare = []string{"nan", "inf", "infinity", "-inf", "-infinity", "+inf", "+infinity", "undefined", "nil", "none", "null", "true", "false"}
+
+// bareToken returns the end of the unquoted token s[i:] starts with, when
+// it is one a schema may read as a string: it holds no white space (nor
+// invisible characters), quote, backslash, control character, bracket,
+// comma, '#' or comment ("//" only after ':', as in a URL), and is
+// followed, after white space, by a comma or a closing bracket. A token
+// at the end of the text may be cut off, and is not one.
+func bareToken(s string, i int) (int, bool) {
+	j := i
+	for j < len(s) {
+		c := s[j]
+		if c < utf8.RuneSelf {
+			if c <= ' ' || c == '"' || c == '\'' || c == '\\' || c == 0x7f || strings.IndexByte(",{}[]#", c) >= 0 {
+				break
+			}
+			if c == '/' && j+1 < len(s) && (s[j+1] == '*' || s[j+1] == '/' && (j == i || s[j-1] != ':')) {
+				return 0, false
+			}
+			j++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[j:])
+		if r == utf8.RuneError || isQuote(r) || isInvisible(r) {
+			break
+		}
+		j += n
+	}
+	if j == i {
+		return 0, false
+	}
+	k := skipInvisible(s, j)
+	if k >= len(s) || strings.IndexByte(",}]", s[k]) < 0 {
+		return 0, false
+	}
+	for _, w := range notBare {
+		if strings.EqualFold(s[i:j], w) {
+			return 0, false
+		}
+	}
+	return j, true
+}
+
+// bareValue reads the unquoted token at sc.i as a string, when the schema
+// accepts only a string there (see bareToken for the token). started says
+// whether the caller has already called valueStart; wasValue whether a
+// value was expected (not after another value: a missing comma too would
+// be a second guess). done is false, with no error, when the token is not
+// read so; the caller then refuses it as before.
+func (sc *scanner) bareValue(started, wasValue bool) (done bool, err error) {
+	if sc.schema == nil || !wasValue {
+		return false, nil
+	}
+	end, ok := bareToken(sc.s, sc.i)
+	if !ok {
+		return false, nil
+	}
+	if !started {
+		if err := sc.valueStart(); err != nil {
+			return true, err
+		}
+	}
+	if !sc.schema.OnlyString(sc.path()) {
+		return false, nil
+	}
+	if err := sc.note(QuotedBareValue); err != nil {
+		return true, err
+	}
+	start := sc.out.Len()
+	sc.out.WriteByte('"')
+	sc.out.WriteString(sc.s[sc.i:end]) // no quote, backslash or control character
+	sc.out.WriteByte('"')
+	sc.i = end
+	sc.valueDone()
+	sc.started = true
+	sc.lastNumber = false
+	sc.lastStr = start
+	return true, nil
+}
+
+// numberEnd reads the number s[i:] starts with: a JSON number, or one
+// written .5, 5. or +5 (loose). It returns its end, whether it is loose,
+// and whether it is a number at all (the text after it must not continue
+// it: a digit, '.', a letter, '_' or '$').
+func numberEnd(s string, i int) (end int, loose, ok bool) {
+	digits := func() int {
+		n := 0
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	switch {
+	case i < len(s) && s[i] == '-':
+		i++
+	case i < len(s) && s[i] == '+':
+		i++
+		loose = true
+	}
+	intDigits := 0
+	if i < len(s) && s[i] == '0' {
+		i++
+		intDigits = 1
+	} else {
+		intDigits = digits()
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if digits() == 0 {
+			if intDigits == 0 {
+				return i, false, false // "." or "-."
+			}
+			loose = true // 5.
+		}
+		if intDigits == 0 {
+			loose = true // .5
+		}
+	} else if intDigits == 0 {
+		return i, false, false
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return i, false, false
+		}
+	}
+	if i >= len(s) && loose && s[i-1] == '.' {
+		return i, false, false // 5. at the end of the text: maybe 5.2, cut off
+	}
+	if i < len(s) {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9', c == '.', c == '_', c == '$', c < utf8.RuneSelf && unicode.IsLetter(rune(c)):
+			return i, false, false
+		}
+	}
+	return i, loose, true
+}
+
+// writeNumber writes the JSON text of the number s (numberEnd read it):
+// as written, or, loose, with its '+' dropped, a 0 before a leading '.'
+// and a trailing '.' dropped.
+func (sc *scanner) writeNumber(s string, loose bool) {
+	if !loose {
+		sc.out.WriteString(s)
+		return
+	}
+	s = strings.TrimPrefix(s, "+")
+	if strings.HasPrefix(s, "-") {
+		sc.out.WriteByte('-')
+		s = s[1:]
+	}
+	if strings.HasPrefix(s, ".") {
+		sc.out.WriteByte('0')
+	}
+	mant, exp := s, ""
+	if k := strings.IndexAny(s, "eE"); k >= 0 {
+		mant, exp = s[:k], s[k:]
+	}
+	sc.out.WriteString(strings.TrimSuffix(mant, "."))
+	sc.out.WriteString(exp)
+}
+
+// numericKey reads a key written as an integer, {1: "a"}, as the string
+// of its digits. done is false, with no error, when s[sc.i:] is not an
+// integer (-?(0|[1-9][0-9]*)) followed by a colon.
+func (sc *scanner) numericKey() (done bool, err error) {
+	if sc.state != stKey {
+		return false, nil
+	}
+	s, j := sc.s, sc.i
+	if s[j] == '-' {
+		j++
+	}
+	switch {
+	case j < len(s) && s[j] == '0':
+		j++
+	case j < len(s) && s[j] >= '1' && s[j] <= '9':
+		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			j++
+		}
+	default:
+		return false, nil
+	}
+	if isIdentByte(s, j) || j < len(s) && s[j] == '.' || !nextIsColon(s[j:]) {
+		return false, nil
+	}
+	if err := sc.note(NumericKey); err != nil {
+		return true, err
+	}
+	sc.comma()
+	start := sc.out.Len()
+	sc.out.WriteByte('"')
+	sc.out.WriteString(s[sc.i:j])
+	sc.out.WriteByte('"')
+	sc.keyRead(start)
+	sc.i = j
+	sc.started = true
+	sc.state = stColon
+	sc.afterOpen, sc.afterComma, sc.lastNumber = false, false, false
+	return true, nil
+}
+
+// unclosedKey reads a key written without its closing quote, up to its
+// colon: {"selected: [1, 2]}. The key (after the opening quote q at sc.i,
+// ASCII) holds no quote, white space, backslash, control character,
+// bracket or comma up to the colon, a value follows the colon, and the
+// ordinary reading of the key fails (see keyCloses). done is false, with
+// no error, when the key is not such a key.
+func (sc *scanner) unclosedKey(q byte) (done bool, err error) {
+	s := sc.s
+	k := sc.i + 1
+	for k < len(s) && s[k] != ':' {
+		c := s[k]
+		if c < utf8.RuneSelf {
+			if c <= ' ' || c == '"' || c == '\'' || c == '\\' || c == 0x7f || strings.IndexByte(",{}[]", c) >= 0 {
+				return false, nil
+			}
+			k++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[k:])
+		if r == utf8.RuneError || isQuote(r) || isInvisible(r) {
+			return false, nil
+		}
+		k += n
+	}
+	if k >= len(s) || k == sc.i+1 || !valueAhead(s[skipInvisible(s, k+1):]) || sc.keyCloses(q, k) {
+		return false, nil
+	}
+	if err := sc.note(UnclosedKey); err != nil {
+		return true, err
+	}
+	start := sc.out.Len()
+	sc.out.WriteByte('"')
+	sc.out.WriteString(s[sc.i+1 : k])
+	sc.out.WriteByte('"')
+	sc.endString(start, k, true)
+	return true, nil
+}
+
+// keyCloses reports whether the ordinary reading of the key whose colon
+// (missing its closing quote q) is at s[k] may succeed: the first quote q
+// after the colon (an escaped one aside) could close the key (see
+// closingHere). The ordinary reading refuses a key whose quote does not
+// close it there (innerQuote), so no later quote matters. The search
+// stops at that quote, and a search that found none up to the end of the
+// text is remembered, so that the scan stays linear.
+func (sc *scanner) keyCloses(q byte, k int) bool {
+	s := sc.s
+	qi := 0
+	if q == '\'' {
+		qi = 1
+	}
+	if k >= sc.noKeyClose[qi][0] && k < sc.noKeyClose[qi][1] {
+		return false
+	}
+	for j := k + 1; j < len(s); j++ {
+		switch s[j] {
+		case '\\':
+			j++
+		case q:
+			return closingHere(s, j+1, false, true)
+		}
+	}
+	sc.noKeyClose[qi] = [2]int{k, len(s)}
+	return false
+}
+
+// oneCloserFix repairs a text the scanner refused at a mismatched
+// closing bracket (err names it): it tries the changes of that one
+// bracket (replaced by the other kind, the other kind inserted before
+// it, or, a ']', deleted), the deletion of the innermost open bracket (a stray
+// opener: [1, {] ) and the insertion of its opener before the value it
+// follows (a dropped one: "a": 1], "b": 2), and returns the text changed when exactly one value
+// comes out of them, read to the object's end with nothing but prose
+// after it, with no other bracket mended. A bracket that touches what
+// follows it (a value's first character) is not changed.
+func oneCloserFix(x string, err error, schema Schema) (string, bool) {
+	var e *Error
+	if !errors.As(err, &e) || e.closer == 0 {
+		return "", false
+	}
+	p := e.closer - 1
+	if k := p + 1; k < len(x) && strings.IndexByte(" \t\r\n,:}]", x[k]) < 0 {
+		// }42, }"x": the bracket touches what follows, and may be a
+		// character of an unquoted value.
+		return "", false
+	}
+	other := "}"
+	if x[p] == '}' {
+		other = "]"
+	}
+	var fixed, value string
+	cands := []string{x[:p] + other + x[p+1:]}
+	if o := e.opener - 1; other == "]" || o >= 0 && singleMember(x[o:p]) {
+		// A '}' dropped from an object of several members may have been
+		// dropped after any of them: inserted here only for one.
+		cands = append(cands, x[:p]+other+x[p:])
+	}
+	if x[p] == ']' {
+		// A stray ']'. (A '}' in an array is not deleted: the '}' of a
+		// swapped ']' with a closer added before the next items reads
+		// the same.)
+		cands = append(cands, x[:p]+x[p+1:])
+	}
+	if o := e.opener - 1; o > 0 {
+		cands = append(cands, x[:o]+x[o+1:])
+	}
+	if v := e.value - 1; v > 0 {
+		opener := "["
+		if x[p] == '}' {
+			opener = "{"
+		}
+		cands = append(cands, x[:v]+opener+x[v:])
+	}
+	for _, cand := range cands {
+		sc, err := scanCandidate(cand, schema)
+		if err != nil {
+			continue
+		}
+		rest := strings.TrimSpace(cand[sc.i:])
+		ok := !sc.truncated && !strings.ContainsAny(rest, "{}[]")
+		v := sc.out.String()
+		sc.release()
+		switch {
+		case !ok:
+		case fixed == "":
+			fixed, value = cand, v
+		case !sameValue(value, v):
+			return "", false
+		}
+	}
+	return fixed, fixed != ""
+}
+
+// scanCandidate scans a text oneCloserFix changed: no other bracket may
+// be mended.
+func scanCandidate(s string, schema Schema) (*scanner, error) {
+	return scanWith(s, false, 0, schema, true)
+}
+
+// singleMember reports whether the object text s (from its '{') holds no
+// comma at its own level, by a reading of double-quoted strings; a single
+// quote anywhere makes it false.
+func singleMember(s string) bool {
+	if strings.IndexByte(s, '\'') >= 0 {
+		return false
+	}
+	depth, inStr := 0, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case inStr && c == '\\':
+			i++
+		case c == '"':
+			inStr = !inStr
+		case inStr:
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			depth--
+		case c == ',' && depth == 1:
+			return false
+		}
+	}
+	return true
+}
