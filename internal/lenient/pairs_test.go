@@ -30,6 +30,7 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"colon missing across a line break, then a comma", "{\"k\"\n  \"v\"\n  \"w\": []\n}", "which separators are missing is ambiguous"},
 		{"comma missing before a key, then a colon across a line", "{\"x\": 1 \"k\"\n  \"v\"}", "which separators are missing is ambiguous"},
 		{"doubled braces, cut", `{{"n": 0, "h": {"n": 0, "w": "x"`, "an object opened with '{{' was cut off"},
+		{"cut object sent twice", "{\"a\": [\"x\", [\"y\"]\n{\"a\": [\"x\", [\"y\"]", "a comma missing between items was inserted"},
 		{"cut after an invisible character", "{\"q\": \"\"\u200b", "cut off after invisible characters"},
 		{"quote right after a line break", "{\n  \"genre\": \"Sci-fi\n\"}", "holds a line break right before a quote"},
 		{"quote right after a line break, in an array", "{\"a\": [\"x\n\t]\n\"}", "holds a line break right before a quote"},

@@ -90,6 +90,7 @@ func TestEveryRefusalReasonIsCovered(t *testing.T) {
 		{`{x}: {}}`, "may balance a brace in the text before it", nil},
 		{"{\"a\"\n \"b\"\n \"c\": 1}", "a key is followed by a line break instead of a colon, and a comma is missing", nil},
 		{`{{"a": "x"`, "an object opened with '{{' was cut off before its '}}'", nil},
+		{"{\"a\": [\"x\", [\"y\"]\n{\"a\": [\"x\", [\"y\"]", "a comma missing between items was inserted", nil},
 		{"{\"a\": \"x\"\u200b", "cut off after invisible characters", nil},
 		{"{\n\"a\": \"x\n\"}", "holds a line break right before a quote", nil},
 	}

@@ -545,6 +545,11 @@ func (sc *scanner) atEOF() error {
 			// cut at its inner quote than a value that ends in a space.
 			return malformed("the argument string was cut off inside a string value")
 		}
+		if sc.commaAddedInArray {
+			// {"a": [1, 2]\n{"a": [1, 2]: a cut object sent twice reads
+			// as one with the copy an item, its comma missing.
+			return malformed("the argument string was cut off and a comma missing between items was inserted; whether it is one object or copies of a cut one is ambiguous")
+		}
 		if slices.Contains(sc.stack, doubledBrace) {
 			// {{"a": 1, "b": {"c": 2: braces doubled, or a stray '{' and
 			// a cut text? The missing "}}" is what tells them apart.
