@@ -18,6 +18,7 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"invisible space between tokens", "{\"q\": \"x\"\u200b}", `{"q":"x"}`, InvisibleSpace},
 		{"cut after a string, no invisible character", `{"q": "x", "r": ""`, `{"q":"x","r":""}`, FixSyntax},
 		{"line break inside a string", "{\"a\": \"line 1\nline 2\"}", `{"a":"line 1\nline 2"}`, FixSyntax},
+		{"file content ending in a line break, one-line text", "{\"c\": \"f() {\n\tx\n}\n\"}", `{"c":"f() {\n\tx\n}\n"}`, FixSyntax},
 		{"line break before the quote, one-line text", "{\"a\": \"x\n\", \"b\": 1}", `{"a":"x\n","b":1}`, FixSyntax},
 	})
 	checkRefusals(t, []refusalCase{
@@ -33,6 +34,6 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"cut object sent twice", "{\"a\": [\"x\", [\"y\"]\n{\"a\": [\"x\", [\"y\"]", "a comma missing between items was inserted"},
 		{"cut after an invisible character", "{\"q\": \"\"\u200b", "cut off after invisible characters"},
 		{"quote right after a line break", "{\n  \"genre\": \"Sci-fi\n\"}", "holds a line break right before a quote"},
-		{"quote right after a line break, in an array", "{\"a\": [\"x\n\t]\n\"}", "holds a line break right before a quote"},
+		{"quote right after a line break, in an array", "{\n\t\"a\": [\n\t\t\"x\n\t]\n\"}", "holds a line break right before a quote"},
 	})
 }

@@ -1140,13 +1140,10 @@ func isKeyAhead(s string, q rune) bool {
 
 // laidOut reports whether the text s, whose string starting at byte open
 // holds a raw line break at byte lf, is laid out over lines: a line break
-// outside that string (before it or after lf), or an indented line
-// inside it before lf. Then a line break in the string may be the
-// layout's, its quote misplaced.
+// before that string or after lf. Then a line break in the string may be
+// the layout's, its quote misplaced.
 func laidOut(s string, open, lf int) bool {
-	in := s[open:lf]
-	return strings.IndexByte(s[:open], '\n') >= 0 || strings.IndexByte(s[lf+1:], '\n') >= 0 ||
-		strings.Contains(in, "\n ") || strings.Contains(in, "\n\t")
+	return strings.IndexByte(s[:open], '\n') >= 0 || strings.IndexByte(s[lf+1:], '\n') >= 0
 }
 
 // str reads a string opened by quote q and writes it as a JSON string.
