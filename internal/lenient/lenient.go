@@ -136,6 +136,9 @@ type Result struct {
 	// object's compact canonical text.
 	JSON  string
 	Steps []Step // the steps applied, in the order of the constants
+	// closed: the scanner added closers missing at the end of the text
+	// (internal; cleared before Repair returns).
+	closed bool
 }
 
 // maxEncodingLayers bounds how many layers of JSON-string encoding are undone.
@@ -158,6 +161,12 @@ func Repair(raw string, opt Options) (Result, error) {
 		if rerr != nil {
 			return Result{}, rerr
 		}
+		if changed && (res.closed || slices.Contains(res.Steps, MismatchedBracket)) {
+			// {"a": {"b": 1, "c": 2, "b": 1: a name repeated in an object
+			// whose closers were guessed may belong to an outer object.
+			return Result{}, malformed("a key repeats in an object whose closing brackets had to be guessed; where the members belong is ambiguous")
+		}
+		res.closed = false
 		if changed {
 			res.JSON, res.Steps = text, append(res.Steps, RepeatedKey)
 		}
@@ -210,6 +219,11 @@ func unwrapString(res Result, opt Options, layer int) (Result, error) {
 			inner, err := repairLayer(t, opt, l+1)
 			if err != nil {
 				return Result{}, err
+			}
+			if inner.closed {
+				// "{\"a\": [\"x\", \"": an encoded object cut off; its
+				// escapes, read once, may have been inconsistent.
+				return Result{}, malformed("the arguments are a JSON string holding an object that is cut off; send the object itself")
 			}
 			if err := quotesOnlyReading(lit, inner, opt, l); err != nil {
 				return Result{}, err
@@ -391,6 +405,12 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 	if !sc.truncated {
 		extraBraces := false
 		if s := strings.TrimLeft(suffix, "}"); len(s) != len(suffix) {
+			if strings.Contains(prefix, "{") {
+				// {items}: {}}: the extra brace may close an opener in the
+				// text before the object ({items: {}}), which is then
+				// not prose.
+				return Result{}, malformed("closing braces after the complete object may balance a brace in the text before it; what is meant is ambiguous")
+			}
 			if sc.closedBeforeMember {
 				// {"a": {"b": 1}, "c": 2}}: an extra brace at the end, or
 				// the inner object closed too early?
@@ -457,7 +477,7 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 	// The object itself: its canonical text, or its text as written when
 	// it needed no normalisation.
 	if sc.normalised {
-		return Result{JSON: sc.out.String(), Steps: append(addStep(steps, FixSyntax), sc.steps...)}, nil
+		return Result{JSON: sc.out.String(), Steps: append(addStep(steps, FixSyntax), sc.steps...), closed: sc.truncated}, nil
 	}
 	// repairBroken runs only on text that did not parse: a span that is
 	// that text but for JSON white space cannot.

@@ -85,6 +85,14 @@ func TestEveryRefusalReasonIsCovered(t *testing.T) {
 		{`"{\"p\": \"C:\\temp\"}"`, "whose escapes read two ways", nil},
 		{`{"a": ["x "y"` + "\n" + ` {"b": 1}]}`, "is followed by a line break, an opening bracket or a key", nil},
 		{`{"a": {,"b": 1}}`, "right after a nested object's opening brace may follow an empty object", nil},
+		{`{"t": {"k": "x", "k": "x"`, "a key repeats in an object whose closing brackets had to be guessed", nil},
+		{`"{\"a\": \"x\""`, "a JSON string holding an object that is cut off", nil},
+		{`{x}: {}}`, "may balance a brace in the text before it", nil},
+		{"{\"a\"\n \"b\"\n \"c\": 1}", "a key is followed by a line break instead of a colon, and a comma is missing", nil},
+		{`{{"a": "x"`, "an object opened with '{{' was cut off before its '}}'", nil},
+		{"{\"a\": [\"x\", [\"y\"]\n{\"a\": [\"x\", [\"y\"]", "a comma missing between items was inserted", nil},
+		{"{\"a\": \"x\"\u200b", "cut off after invisible characters", nil},
+		{"{\n\"a\": \"x\n\"}", "holds a line break right before a quote", nil},
 	}
 	var got []string
 	for _, tt := range tests {

@@ -54,6 +54,10 @@ type scanner struct {
 	strict                            bool // stop at the first normalisation (syntax repair is off)
 	pendingComma                      bool
 	commaAddedInArray                 bool // a missing comma was inserted between items
+	// colonAcrossLine: a colon missing before a line break was inserted;
+	// commaBeforeKey: a comma missing before a key was inserted. Both in
+	// one text are refused (errColonOrComma).
+	colonAcrossLine, commaBeforeKey bool
 	// closedBeforeMember: a nested object closed with more members or
 	// items after it, so an extra closing brace after the object has
 	// another reading (that container closed too early).
@@ -290,6 +294,12 @@ func (sc *scanner) missingColon() error {
 	if c := sc.s[sc.i-1]; c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != '/' && c < utf8.RuneSelf {
 		return malformed("a key before byte %d of the object is not followed by a colon and a value", sc.i)
 	}
+	if k := len(strings.TrimRight(sc.s[:sc.i], " \t\r\n")); strings.ContainsRune(sc.s[k:sc.i], '\n') {
+		if sc.commaBeforeKey {
+			return errColonOrComma(sc.i)
+		}
+		sc.colonAcrossLine = true
+	}
 	if err := sc.note(MissingColon); err != nil {
 		return err
 	}
@@ -327,7 +337,19 @@ func (sc *scanner) keyAfterCloser() error {
 		// members' comma, its quote misplaced.
 		return malformed("a key at byte %d follows a string ending in a comma, with no comma between; whether the comma is the string's is ambiguous", sc.i)
 	}
+	if sc.colonAcrossLine {
+		return errColonOrComma(sc.i)
+	}
+	sc.commaBeforeKey = true
 	return nil
+}
+
+// errColonOrComma refuses a text where a colon was missing across a line
+// break and a comma was missing before a key: {"a"\n "b"\n "c": 1} reads
+// as "a": "b" with a comma missing, or as two members with their colon
+// and comma swapped in the reading.
+func errColonOrComma(i int) error {
+	return malformed("near byte %d a key is followed by a line break instead of a colon, and a comma is missing before a key too; which separators are missing is ambiguous", i)
 }
 
 // valueStart checks that a value may start here. A value right after
@@ -522,6 +544,21 @@ func (sc *scanner) atEOF() error {
 			// "New York " is far more likely the start of `"New York "City""`
 			// cut at its inner quote than a value that ends in a space.
 			return malformed("the argument string was cut off inside a string value")
+		}
+		if sc.commaAddedInArray {
+			// {"a": [1, 2]\n{"a": [1, 2]: a cut object sent twice reads
+			// as one with the copy an item, its comma missing.
+			return malformed("the argument string was cut off and a comma missing between items was inserted; whether it is one object or copies of a cut one is ambiguous")
+		}
+		if slices.Contains(sc.stack, doubledBrace) {
+			// {{"a": 1, "b": {"c": 2: braces doubled, or a stray '{' and
+			// a cut text? The missing "}}" is what tells them apart.
+			return malformed("an object opened with '{{' was cut off before its '}}'; whether the braces are doubled or one is stray is ambiguous")
+		}
+		if t := strings.TrimRight(sc.s, " \t\r\n"); t != "" && t[len(t)-1] >= utf8.RuneSelf {
+			// {"q": ""<zero-width space>: invisible characters at the cut
+			// may be a string value's own, its quotes misplaced.
+			return malformed("the argument string was cut off after invisible characters, which may belong to a string value")
 		}
 		if err := sc.normalise(); err != nil {
 			return err
@@ -1101,6 +1138,14 @@ func isKeyAhead(s string, q rune) bool {
 	return false
 }
 
+// laidOut reports whether the text s, whose string starting at byte open
+// holds a raw line break at byte lf, is laid out over lines: a line break
+// before that string or after lf. Then a line break in the string may be
+// the layout's, its quote misplaced.
+func laidOut(s string, open, lf int) bool {
+	return strings.IndexByte(s[:open], '\n') >= 0 || strings.IndexByte(s[lf+1:], '\n') >= 0
+}
+
 // str reads a string opened by quote q and writes it as a JSON string.
 func (sc *scanner) str(q rune) error {
 	keyPos := sc.state == stKey || (sc.state == stAfterValue && sc.top() == '{')
@@ -1222,6 +1267,13 @@ func (sc *scanner) str(q rune) error {
 					// "x\n    " then a quote: the layout's line break and
 					// indent, the string's end a line before as likely.
 					return malformed("a string at byte %d holds a line break and indentation before a quote; whether the string ends there is ambiguous", sc.i)
+				} else if k == i+1 && k < len(s) && isQuoteAt(s, k) && laidOut(s, sc.i, i) {
+					// {\n  "genre": "Sci-fi\n"}: in a text laid out over
+					// lines, a quote that starts a line may have been moved
+					// past the layout's line break; the string's end a
+					// line before is as likely. (In a one-line text the
+					// line break is the value's: an escape decoded.)
+					return malformed("a string at byte %d holds a line break right before a quote; whether the string ends there is ambiguous", sc.i)
 				}
 			}
 			writeControl(b, c)

@@ -1,0 +1,39 @@
+package lenient
+
+import "testing"
+
+// The rules the fault-injection oracle called for on pairs of faults
+// (internal/faultinject): each reading that is a guess is refused, and
+// its near miss, which has one reading, is still repaired.
+func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
+	checkRepairs(t, []repairCase{
+		{"repeated key, equal values, closers as written", `{"a": "x", 'a': "x"}`, `{"a":"x"}`, RepeatedKey},
+		{"cut nested object, no key repeated", `{"a": {"b": "x", "c": "y"`, `{"a":{"b":"x","c":"y"}}`, FixSyntax},
+		{"encoded object, complete", `"{\"a\": \"x\", 'b': 1}"`, `{"a":"x","b":1}`, DoubleEncoded},
+		{"placeholder in prose, no extra brace", `Weather for {city}: {'city': 'Paris'}`, `{"city":"Paris"}`, Placeholders},
+		{"extra brace, no brace before the object", `Here: {'a': {}}}`, `{"a":{}}`, ExtractObject},
+		{"colon missing across a line break, commas present", "{\"a\"\n  \"b\", \"c\": 1}", `{"a":"b","c":1}`, MissingColon},
+		{"comma missing before a key, colons present", `{"a": "b" "c": 1}`, `{"a":"b","c":1}`, FixSyntax},
+		{"doubled braces, closed", `{{"a": 1, "b": 'x'}}`, `{"a":1,"b":"x"}`, DoubledBraces},
+		{"invisible space between tokens", "{\"q\": \"x\"\u200b}", `{"q":"x"}`, InvisibleSpace},
+		{"cut after a string, no invisible character", `{"q": "x", "r": ""`, `{"q":"x","r":""}`, FixSyntax},
+		{"line break inside a string", "{\"a\": \"line 1\nline 2\"}", `{"a":"line 1\nline 2"}`, FixSyntax},
+		{"file content ending in a line break, one-line text", "{\"c\": \"f() {\n\tx\n}\n\"}", `{"c":"f() {\n\tx\n}\n"}`, FixSyntax},
+		{"line break before the quote, one-line text", "{\"a\": \"x\n\", \"b\": 1}", `{"a":"x\n","b":1}`, FixSyntax},
+	})
+	checkRefusals(t, []refusalCase{
+		// {"t": {"k": null}, "items": [], "k": null} with the inner '}'
+		// dropped and the end cut: "k" repeats where the closers are guessed.
+		{"repeated key, closers added at the end", `{"t": {"k": "x", "items": [], "k": "x"`, "a key repeats in an object whose closing brackets had to be guessed"},
+		{"repeated key, a bracket read as another", `{"m": {"n": {"c": "x", "k": "v", "c": "x"}, "d": [1, 2}}`, "a key repeats in an object whose closing brackets had to be guessed"},
+		{"encoded object, cut", `"{\"a\": [\"x\", \"y\""`, "a JSON string holding an object that is cut off"},
+		{"extra brace may close a placeholder's brace", `{items}: {}}`, "may balance a brace in the text before it"},
+		{"colon missing across a line break, then a comma", "{\"k\"\n  \"v\"\n  \"w\": []\n}", "which separators are missing is ambiguous"},
+		{"comma missing before a key, then a colon across a line", "{\"x\": 1 \"k\"\n  \"v\"}", "which separators are missing is ambiguous"},
+		{"doubled braces, cut", `{{"n": 0, "h": {"n": 0, "w": "x"`, "an object opened with '{{' was cut off"},
+		{"cut object sent twice", "{\"a\": [\"x\", [\"y\"]\n{\"a\": [\"x\", [\"y\"]", "a comma missing between items was inserted"},
+		{"cut after an invisible character", "{\"q\": \"\"\u200b", "cut off after invisible characters"},
+		{"quote right after a line break", "{\n  \"genre\": \"Sci-fi\n\"}", "holds a line break right before a quote"},
+		{"quote right after a line break, in an array", "{\n\t\"a\": [\n\t\t\"x\n\t]\n\"}", "holds a line break right before a quote"},
+	})
+}
