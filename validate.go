@@ -74,6 +74,20 @@ func (n *ToolNode) check(ctx context.Context, r *run, c *call, value any, text s
 	return n.runValidators(ctx, r, c, value, ph)
 }
 
+// schemaValidate runs santhosh-tekuri's validator on v; ok is false when
+// it panicked. It does on a json.Number that math/big cannot read, such as
+// 999E9999999999999999999 (an exponent past int64; found by FuzzValidate):
+// numValidate compares the nil *big.Rat it gets. Such a call gets an issue,
+// never a panic.
+func (s *compiledSchema) schemaValidate(v any) (err error, ok bool) {
+	defer func() {
+		if recover() != nil {
+			err, ok = nil, false
+		}
+	}()
+	return s.schema.Validate(v), true
+}
+
 // validate returns the field issues of v, or nil when v is valid. v is a
 // decoded JSON value: numbers as json.Number or float64.
 //
@@ -93,7 +107,10 @@ func (s *compiledSchema) validate(v any) []Issue {
 	if jsonvalue.DeeperThan(v, maxValidatedDepth) {
 		return []Issue{{Kind: IssueOther, Message: fmt.Sprintf("the arguments are nested deeper than %d levels, more than the schema validation follows; send a flatter value", maxValidatedDepth)}}
 	}
-	err := s.schema.Validate(v)
+	err, ok := s.schemaValidate(v)
+	if !ok {
+		return []Issue{{Kind: IssueOther, Message: "the arguments could not be validated: a number in them is beyond what the validator reads (an exponent too large?); send it written out or as a string"}}
+	}
 	if err == nil {
 		return nil
 	}
