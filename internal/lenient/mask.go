@@ -237,22 +237,32 @@ func (m *masker) object(loc Secrets, ptr string) bool {
 		if !m.value(sub, jsonpointer.Append(ptr, key)) {
 			return false
 		}
-		m.space()
-		if m.i >= len(m.s) {
-			return true
-		}
-		switch m.s[m.i] {
-		case ',':
-			m.out.WriteByte(',')
-			m.i++
-		case '}':
-			m.out.WriteByte('}')
-			m.i++
-			return true
-		default:
-			return false
+		if done, ok := m.separator('}'); done || !ok {
+			return ok
 		}
 	}
+}
+
+// separator reads what follows a member or an item at m.i, after white
+// space: a comma (more to come), the container's closer, or the end of the
+// text (a cut, shown as far as it goes). done reports that the container
+// ended; ok false, a text the masker cannot follow.
+func (m *masker) separator(closer byte) (done, ok bool) {
+	m.space()
+	if m.i >= len(m.s) {
+		return true, true
+	}
+	switch m.s[m.i] {
+	case ',':
+		m.out.WriteByte(',')
+		m.i++
+		return false, true
+	case closer:
+		m.out.WriteByte(closer)
+		m.i++
+		return true, true
+	}
+	return false, false
 }
 
 // array reads an array at m.i.
@@ -280,20 +290,8 @@ func (m *masker) array(loc Secrets, ptr string) bool {
 		if !m.value(sub, jsonpointer.Append(ptr, strconv.Itoa(n))) {
 			return false
 		}
-		m.space()
-		if m.i >= len(m.s) {
-			return true
-		}
-		switch m.s[m.i] {
-		case ',':
-			m.out.WriteByte(',')
-			m.i++
-		case ']':
-			m.out.WriteByte(']')
-			m.i++
-			return true
-		default:
-			return false
+		if done, ok := m.separator(']'); done || !ok {
+			return ok
 		}
 	}
 }
