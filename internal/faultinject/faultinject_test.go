@@ -138,6 +138,8 @@ func TestOperatorsMakeTheirFaults(t *testing.T) {
 		{"stray_bracket", []string{`{"a":1,]"b":["x",null]}`, `{"a":1,"b":["x"],null]}`}},
 		{"bare_value", []string{`{"a":1,"b":[x,null]}`}},
 		{"escape", nil}, // below
+		{"punctuation", []string{`{"a":[1,"b":["x",null]}`, `"a":1,"b":["x",null]}`, `{"a":1]"b":["x",null]}`, `{'a":1,"b":["x",null]}`,
+			`{"a":1,"b":["x",null}`, `{"a":1,"b":["x",null]}:`, `{"a":1,"b":["x",null]`, `{"a":1,"b":["x"",null]}`}},
 	}
 	for _, tt := range tests {
 		op, ok := OpByName(tt.op)

@@ -56,6 +56,14 @@ func SchemaRepairer(schema any, opts ...saidex.Option) (Repairer, error) {
 // every operator, and pairs random pairs) and counts, in tally, what
 // repair made of each.
 func Check(g *Gen, repair Repairer, pairs int, tally *Tally) {
+	CheckOps(g, repair, Ops, pairs, tally)
+}
+
+// CheckOps is [Check] with the operators ops only (singles and pairs).
+func CheckOps(g *Gen, repair Repairer, ops []Op, pairs int, tally *Tally) {
+	if len(ops) == 0 {
+		return
+	}
 	o := g.Object()
 	t := Encode(o, g.RandomLayout())
 	orig, _ := DecodeOrdered(t.S) // the value as the tool would read the original
@@ -71,14 +79,14 @@ func Check(g *Gen, repair Repairer, pairs int, tally *Tally) {
 		tally.Time[row] += took
 		tally.Add(row, out, Example{Op: m.Op, Original: t.S, Text: m.Text, Args: args})
 	}
-	for _, op := range Ops {
+	for _, op := range ops {
 		for _, m := range op.Singles(t, g.Rand()) {
 			run(m)
 		}
 	}
 	r := g.Rand()
 	for n := 0; n < pairs; n++ {
-		a, b := Ops[r.IntN(len(Ops))], Ops[r.IntN(len(Ops))]
+		a, b := ops[r.IntN(len(ops))], ops[r.IntN(len(ops))]
 		if m, ok := Pair(t, a, b, r); ok {
 			run(m)
 		}

@@ -65,6 +65,7 @@ var Ops = []Op{
 	{Name: "stray_closer", edits: strayCloser},
 	{Name: "stray_bracket", edits: strayBracket},
 	{Name: "bare_value", edits: bareValue},
+	{Name: "punctuation", edits: punctuation},
 	{Name: "around", global: around},
 	{Name: "double_encoded", global: doubleEncoded},
 	{Name: "repeated_object", global: repeatedObject},
@@ -567,6 +568,55 @@ func cutText(s string, r *rand.Rand, all bool) []string {
 	out := make([]string, 0, len(s)-1)
 	for p := 1; p < len(s); p++ {
 		out = append(out, s[:p])
+	}
+	return out
+}
+
+// punctChars are the characters the punctuation operator writes: JSON's
+// structural characters and both quote marks.
+var punctChars = []string{"{", "}", "[", "]", `"`, ",", ":", "'"}
+
+// punctuation: the generic structural fault, not modelled on any one
+// failure: one of punctChars inserted at a token's edge (before or after
+// any token: between tokens, or just outside a string's quotes), or a
+// structural character (a bracket, comma or colon, or a string's opening
+// or closing quote) deleted or replaced by another of them. The named
+// operators model the faults models make; this one explores the
+// neighbourhood they leave out. String content is never edited: a
+// character changed there is another value, and a quote written there is
+// the quotes operator's inner quote.
+func punctuation(t Text) []edit {
+	var out []edit
+	seen := map[int]bool{}
+	for _, k := range t.Toks {
+		for _, p := range []int{k.Start, k.End} {
+			if seen[p] {
+				continue
+			}
+			seen[p] = true
+			for _, c := range punctChars {
+				out = append(out, edit{p, p, c, false})
+			}
+		}
+	}
+	for _, k := range t.Toks {
+		var spans [][2]int
+		switch {
+		case isStr(k):
+			spans = [][2]int{{k.Start, k.Start + 1}, {k.End - 1, k.End}}
+		case k.Kind != TokLiteral && k.Kind != TokNumber:
+			spans = [][2]int{{k.Start, k.End}}
+		}
+		for _, sp := range spans {
+			c := t.S[sp[0]:sp[1]]
+			closer := c == "}" || c == "]"
+			out = append(out, edit{sp[0], sp[1], "", closer})
+			for _, d := range punctChars {
+				if d != c {
+					out = append(out, edit{sp[0], sp[1], d, closer})
+				}
+			}
+		}
 	}
 	return out
 }

@@ -264,6 +264,9 @@ type Tally struct {
 	Examples map[string][]Example
 	// Time is the time the repairer took per operator.
 	Time map[string]time.Duration
+	// MaxExamples is how many examples are kept per operator (5 by
+	// default).
+	MaxExamples int
 }
 
 // Example is a mutation whose value reached the tool different.
@@ -274,7 +277,7 @@ type Example struct {
 
 // NewTally returns an empty tally.
 func NewTally() *Tally {
-	return &Tally{Counts: map[string]*[numOutcomes]int{}, Examples: map[string][]Example{}, Time: map[string]time.Duration{}}
+	return &Tally{Counts: map[string]*[numOutcomes]int{}, Examples: map[string][]Example{}, Time: map[string]time.Duration{}, MaxExamples: 5}
 }
 
 // Add counts one outcome of op.
@@ -285,7 +288,7 @@ func (t *Tally) Add(op string, o Outcome, ex Example) {
 		t.Counts[op] = c
 	}
 	c[o]++
-	if o == Different && len(t.Examples[op]) < 5 {
+	if o == Different && len(t.Examples[op]) < t.MaxExamples {
 		t.Examples[op] = append(t.Examples[op], ex)
 	}
 }
@@ -303,7 +306,7 @@ func (t *Tally) Merge(u *Tally) {
 		}
 		t.Time[op] += u.Time[op]
 		ex := append(t.Examples[op], u.Examples[op]...)
-		t.Examples[op] = ex[:min(len(ex), 5)]
+		t.Examples[op] = ex[:min(len(ex), t.MaxExamples)]
 	}
 }
 

@@ -161,7 +161,7 @@ func TestRepairMendsMismatchedBrackets(t *testing.T) {
 	checkRepairs(t, []repairCase{
 		{"missing ] before the final }", `{"xs": [1, 2}`, `{"xs":[1,2]}`, MismatchedBracket},
 		{"missing ] after a trailing comma", `{"a": 1, "xs": ["p", "q",}`, `{"a":1,"xs":["p","q"]}`, MismatchedBracket},
-		{"missing ] in a nested object", "{\"o\": {\"xs\": [{\"b\": 1}]\n, \"ys\": [3}\n}", `{"o":{"xs":[{"b":1}],"ys":[3]}}`, MismatchedBracket},
+		{"missing ] in a nested object", "{\"o\": {\"xs\": [{\"b\": 1}]\n, \"ys\": [3, 4}\n}", `{"o":{"xs":[{"b":1}],"ys":[3,4]}}`, MismatchedBracket},
 		{"] closing the object", `{"a": 1]`, `{"a":1}`, WrongCloser},
 		{"] closing a nested object", `{"o": {"a": 1], "b": 2}`, `{"o":{"a":1},"b":2}`, WrongCloser},
 		{"a stray ] in an object", `{"o": {] "a": 1}}`, `{"o":{"a":1}}`, WrongCloser},
@@ -174,6 +174,10 @@ func TestRepairMendsMismatchedBrackets(t *testing.T) {
 	})
 	checkRefusals(t, []refusalCase{
 		{"} with two readings", `{"xs": [1}, "b": [2}}`, "closes an array"},
+		{"} after an array of one item: its ] dropped, or its [ stray", `{"a": 1, "ys": [3}`, "its '[' is stray"},
+		{"] for a comma after a value", `{"a": {}] "b": 2}`, "while no array is open"},
+		{"[} : the [ mistyped, or the ] dropped", `{"a": [}}`, "ambiguous"},
+		{"{] : the { mistyped, or the } mistyped", `{"a": {]}`, "ambiguous"},
 		{"] with no array open: a stray one, or an array's [ dropped", `{"a": 1], "b": 2}`, "while no array is open"},
 		{"] with two readings", `{"xs": [{"a": 1]}, "c": 2}`, "closes an object"},
 		{"surplus }]}", `{"a": 1}}]}`, "match no opening bracket"},
@@ -336,9 +340,11 @@ func TestRepairAddsAMissingOpeningQuote(t *testing.T) {
 		{"a value", `{"a":hello", "b": 1}`, `{"a":"hello","b":1}`, MissingQuote},
 		{"a value of words", `{"a":New York City"}`, `{"a":"New York City"}`, MissingQuote},
 		{"an array item", `{"xs": ["a",b", "c"]}`, `{"xs":["a","b","c"]}`, MissingQuote},
-		{"a word that is a literal", `{"a":none"}`, `{"a":"none"}`, MissingQuote},
 	})
 	checkRefusals(t, []refusalCase{
+		{"a literal in another case and a quote", `{"a":none"}`, "a literal at byte"},
+		{"an upper-case literal and a quote", `{"a": 1, "b":TRUE"}`, "a literal at byte"},
+		{"a word right after [: the [ may be the quote, mistyped", `{"a": [word"}`, ""},
 		{"no closing quote", `{"a": hello, "b": 1}`, "not quoted"},
 		{"a quote inside the words", `{"a": say "hi", "b": 1}`, "not quoted"},
 		{"quote not closing", `{"a": hello" there}`, "not quoted"},

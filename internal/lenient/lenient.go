@@ -411,6 +411,11 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 				// not prose.
 				return Result{}, malformed("closing braces after the complete object may balance a brace in the text before it; what is meant is ambiguous")
 			}
+			if endsWithKey(prefix) {
+				// items: {}}: the text before the object may be a key, of
+				// an object whose own '{' is missing.
+				return Result{}, malformed("closing braces after the complete object may close an object whose opening brace is missing, the text before it a key; what is meant is ambiguous")
+			}
 			if sc.closedBeforeMember {
 				// {"a": {"b": 1}, "c": 2}}: an extra brace at the end, or
 				// the inner object closed too early?
@@ -886,6 +891,11 @@ func classifyAround(prefix, suffix string) ([]Step, error) {
 	if strings.HasSuffix(p, "[") || strings.HasSuffix(p, ",") || strings.HasPrefix(s, ",") || strings.HasPrefix(s, "]") {
 		return nil, malformed("the object is one item of a larger value; send the arguments as one JSON object")
 	}
+	if endsWithQuotedKey(p) {
+		// "a": 1, "b": {"c": 2}}: the object's own '{' is missing, and the
+		// one found is a member's value.
+		return nil, malformed("the object is the value of a key written before it (its own opening brace is missing); send the arguments as one JSON object")
+	}
 	if i, placeholders := objectStart(s, 0); i >= 0 {
 		return nil, malformed("two JSON objects were sent (one in the text after the first); send one object per call")
 	} else if placeholders {
@@ -899,6 +909,45 @@ func classifyAround(prefix, suffix string) ([]Step, error) {
 		steps = append(steps, ExtractObject)
 	}
 	return steps, nil
+}
+
+// endsWithQuotedKey reports whether p ends with a quoted key and its
+// colon ("b": , 'b':), what comes before a member's value.
+func endsWithQuotedKey(p string) bool {
+	p, ok := strings.CutSuffix(strings.TrimRight(p, " \t\r\n"), ":")
+	if !ok {
+		return false
+	}
+	r, _ := utf8.DecodeLastRuneInString(strings.TrimRight(p, " \t\r\n"))
+	return isQuote(r)
+}
+
+// endsWithKey reports whether p ends with what may be a key and its
+// colon: a quoted key, or a bare one that is the first word of the text
+// or of its line, or follows a comma (items:, "b": 1, c:), not the last
+// word of a sentence (Here are the arguments:).
+func endsWithKey(p string) bool {
+	if endsWithQuotedKey(p) {
+		return true
+	}
+	p, ok := strings.CutSuffix(strings.TrimRight(p, " \t\r\n"), ":")
+	if !ok {
+		return false
+	}
+	p = strings.TrimRight(p, " \t")
+	k := len(p)
+	for k > 0 {
+		r, n := utf8.DecodeLastRuneInString(p[:k])
+		if r != '_' && r != '$' && r != '-' && !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			break
+		}
+		k -= n
+	}
+	if k == len(p) {
+		return false
+	}
+	b := strings.TrimRight(p[:k], " \t")
+	return b == "" || strings.HasSuffix(b, "\n") || strings.HasSuffix(b, ",")
 }
 
 // objectStart returns the index of the first '{' in s at or after from

@@ -360,6 +360,11 @@ func oneCloserFix(x string, err error, schema Schema) (string, bool) {
 		// character of an unquoted value.
 		return "", false
 	}
+	if k, b := skipWhite(x, p+1), prevNonSpace(x, p); k < len(x) && strings.IndexByte(",}]", x[k]) < 0 && b >= 0 && strings.IndexByte("{[,:", x[b]) < 0 {
+		// {"a": {}] "b": 2}: after a value, a member follows with no
+		// comma: the bracket may be the comma, mistyped.
+		return "", false
+	}
 	other := "}"
 	if x[p] == '}' {
 		other = "]"
@@ -379,6 +384,8 @@ func oneCloserFix(x string, err error, schema Schema) (string, bool) {
 	}
 	if o := e.opener - 1; o > 0 {
 		cands = append(cands, x[:o]+x[o+1:])
+		// The opener mistyped: {"a": [} is [] or {}.
+		cands = append(cands, x[:o]+opening(x[p])+x[o+1:])
 	}
 	if v := e.value - 1; v > 0 {
 		opener := "["
@@ -405,6 +412,14 @@ func oneCloserFix(x string, err error, schema Schema) (string, bool) {
 		}
 	}
 	return fixed, fixed != ""
+}
+
+// opening returns the opening bracket of the closer c.
+func opening(c byte) string {
+	if c == '}' {
+		return "{"
+	}
+	return "["
 }
 
 // scanCandidate scans a text oneCloserFix changed: no other bracket may

@@ -499,6 +499,17 @@ func (sc *scanner) mismatched(c byte) error {
 	if k := skipWhite(sc.s, j); k < len(sc.s) && (sc.s[k] == ',' || sc.s[k] == ']') {
 		return sc.wrong("a '}' at byte %d of the object closes an array, and which bracket is missing is ambiguous")
 	}
+	if o := sc.openAt[depth-1]; o > 0 {
+		// {"a": [1}: the array's ']' dropped, or its '[' stray? When the
+		// text without that '[' reads too, both are one fault away.
+		if alt, err := scanCandidate(sc.s[:o]+sc.s[o+1:], sc.schema); err == nil {
+			ok := !alt.truncated
+			alt.release()
+			if ok {
+				return malformed("a '}' at byte %d of the object closes an array: its ']' is missing, or its '[' is stray; which is meant is ambiguous", sc.i)
+			}
+		}
+	}
 	if err := sc.note(MismatchedBracket); err != nil {
 		return err
 	}
@@ -869,6 +880,11 @@ func (sc *scanner) missingOpenQuote() (done bool, err error) {
 		// After an invisible character, which may be the value's own.
 		return false, nil
 	}
+	if k > 0 && sc.state == stValue && s[k-1] == '[' {
+		// {"a": [x"}: an array's first item missing its opening quote, or
+		// the quote itself mistyped as a '['?
+		return false, nil
+	}
 	if k > 0 && (s[k-1] < 0x20 && s[k-1] != '\n' && s[k-1] != '\r' || s[k-1] == '\\') {
 		// Next to a tab or other control character, or a backslash: an
 		// escape decoded once too often, not white space before a word.
@@ -902,8 +918,8 @@ func (sc *scanner) missingOpenQuote() (done bool, err error) {
 	if key && !nextIsColon(s[k+1:]) || !key && !closingValue(s, k+1) {
 		return false, nil
 	}
-	switch strings.TrimSpace(s[sc.i:k]) {
-	case "true", "false", "null", "True", "False", "None", "undefined", "NaN", "Infinity", "nil":
+	switch strings.ToLower(strings.TrimSpace(s[sc.i:k])) {
+	case "true", "false", "null", "none", "undefined", "nan", "infinity", "nil":
 		// {"a": false", …}: a literal and a stray quote, or a string
 		// missing its opening quote?
 		return true, malformed("a literal at byte %d is followed by a quote, and whether it is a string missing its opening quote is ambiguous", sc.i)
@@ -1399,6 +1415,10 @@ func (sc *scanner) innerQuote(s string, i, n int, r, q rune, keyPos, pairsInner 
 		return malformed("a comment touches a quote inside the string at byte %d, and whether the quote ends the string is ambiguous", sc.i)
 	case j < len(s) && s[j] == '\\':
 		return malformed("a quote inside the string at byte %d is followed by a backslash, and whether the quote ends the string is ambiguous", sc.i)
+	case j < len(s) && isQuoteAt(s, j) && !strings.HasPrefix(s[j:], string(r)):
+		// ["x"' "y"]: the string closed and a stray quote mark of another
+		// kind, or a quote inside the value.
+		return malformed("a quote inside the string at byte %d is followed by another kind of quote mark, and whether the quote ends the string is ambiguous", sc.i)
 	case i == sc.i+utf8.RuneLen(q) || !pairsInner && strings.HasPrefix(s[j:], string(r)):
 		return malformed("a string at byte %d holds a doubled quote, and whether it ends the string is ambiguous", sc.i)
 	case strings.ContainsRune(s[j:skipWhite(s, j)], '\n') || strings.HasPrefix(s[skipWhite(s, j):], "{") || strings.HasPrefix(s[skipWhite(s, j):], "[") || isBareKeyAhead(s[skipWhite(s, j):]):

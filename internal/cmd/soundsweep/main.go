@@ -35,11 +35,27 @@ func main() {
 	corpus := flag.String("corpus", "../shared/corpus/dev.jsonl", "corpus file whose tool schemas generate values (skipped when absent)")
 	workers := flag.Int("workers", runtime.GOMAXPROCS(0), "parallel workers")
 	examples := flag.Bool("examples", true, "print examples of values that reached the tool different")
+	maxEx := flag.Int("max-examples", 5, "examples kept per operator")
+	oneLine := flag.Bool("tsv", false, "print each example on one line: operator, original, sent, tool got (quoted)")
+	only := flag.String("ops", "", "comma-separated operators to run (all when empty)")
 	flag.Parse()
+	ops := faultinject.Ops
+	if *only != "" {
+		ops = nil
+		for _, name := range strings.Split(*only, ",") {
+			op, ok := faultinject.OpByName(name)
+			if !ok {
+				fmt.Fprintf(os.Stderr, "soundsweep: no operator %q\n", name)
+				os.Exit(2)
+			}
+			ops = append(ops, op)
+		}
+	}
 
 	schemas := loadSchemas(*corpus)
 	start := time.Now()
 	total := faultinject.NewTally()
+	total.MaxExamples = *maxEx
 	var mu sync.Mutex
 	var next uint64 = *seed
 	done := 0
@@ -63,7 +79,8 @@ func main() {
 				next++
 				mu.Unlock()
 				t := faultinject.NewTally()
-				faultinject.Check(faultinject.NewGen(s, schemas), repair, *pairs, t)
+				t.MaxExamples = *maxEx
+				faultinject.CheckOps(faultinject.NewGen(s, schemas), repair, ops, *pairs, t)
 				mu.Lock()
 				total.Merge(t)
 				done += count(t)
@@ -75,7 +92,7 @@ func main() {
 	elapsed := time.Since(start)
 	print(total, elapsed, next-*seed, len(schemas))
 	if *examples {
-		printExamples(total)
+		printExamples(total, *oneLine)
 	}
 	if total.Count("", faultinject.Different) > 0 {
 		os.Exit(1)
@@ -137,7 +154,7 @@ func print(t *faultinject.Tally, elapsed time.Duration, objects uint64, schemas 
 	row("total", "")
 }
 
-func printExamples(t *faultinject.Tally) {
+func printExamples(t *faultinject.Tally, oneLine bool) {
 	ops := make([]string, 0, len(t.Examples))
 	for op := range t.Examples {
 		ops = append(ops, op)
@@ -145,6 +162,10 @@ func printExamples(t *faultinject.Tally) {
 	sort.Strings(ops)
 	for _, op := range ops {
 		for _, ex := range t.Examples[op] {
+			if oneLine {
+				fmt.Printf("%s\t%q\t%q\t%q\n", ex.Op, ex.Original, ex.Text, ex.Args)
+				continue
+			}
 			fmt.Printf("\n%s:\n  original: %q\n  sent:     %q\n  tool got: %s\n", ex.Op, ex.Original, ex.Text, ex.Args)
 		}
 	}
