@@ -400,15 +400,16 @@ func droppedClosers(t Text) []edit {
 	return out
 }
 
-// swappedClosers: '}' written for ']' or ']' for '}'.
+// swappedClosers: '}' written for ']' or ']' for '}'. The closer meant
+// is dropped, so the second exception may apply.
 func swappedClosers(t Text) []edit {
 	var out []edit
 	for _, k := range t.Toks {
 		switch k.Kind {
 		case TokCloseObject:
-			out = append(out, edit{k.Start, k.End, "]", false})
+			out = append(out, edit{k.Start, k.End, "]", true})
 		case TokCloseArray:
-			out = append(out, edit{k.Start, k.End, "}", false})
+			out = append(out, edit{k.Start, k.End, "}", true})
 		}
 	}
 	return out

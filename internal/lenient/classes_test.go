@@ -163,7 +163,7 @@ func TestRepairMendsMismatchedBrackets(t *testing.T) {
 		{"missing ] after a trailing comma", `{"a": 1, "xs": ["p", "q",}`, `{"a":1,"xs":["p","q"]}`, MismatchedBracket},
 		{"missing ] in a nested object", "{\"o\": {\"xs\": [{\"b\": 1}]\n, \"ys\": [3, 4}\n}", `{"o":{"xs":[{"b":1}],"ys":[3,4]}}`, MismatchedBracket},
 		{"] closing the object", `{"a": 1]`, `{"a":1}`, WrongCloser},
-		{"] closing a nested object", `{"o": {"a": 1], "b": 2}`, `{"o":{"a":1},"b":2}`, WrongCloser},
+		{"] closing a nested object", `{"o": {"a": 1]}`, `{"o":{"a":1}}`, WrongCloser},
 		{"a stray ] in an object", `{"o": {] "a": 1}}`, `{"o":{"a":1}}`, WrongCloser},
 		{"one surplus }", `{"a": 1}}`, `{"a":1}`, ExtractObject},
 		{"} then more members", `{"xs": [1, 2}, "b": 3}`, `{"xs":[1,2],"b":3}`, WrongCloser},

@@ -381,7 +381,8 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 	}
 	defer sc.release()
 	if sc.truncated && opt.FixSyntax {
-		if _, ok := cumulativeLast(t[start:]); ok {
+		// (A stray ']' at the end does not hide the re-sends.)
+		if _, ok := cumulativeLast(strings.TrimRight(t[start:], " \t\r\n]")); ok {
 			// {"a": {"a": 1}: a stream cut off, or the re-sends of one?
 			return Result{}, malformed("the text reads both as an unfinished stream and as a stream sent again from its start; which is meant is ambiguous")
 		}
@@ -428,6 +429,11 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 		if strings.HasPrefix(suffix, "]") && !strings.Contains(prefix, "[") {
 			if suffix != "]" || !opt.FixSyntax || extraBraces {
 				return Result{}, malformed("closing brackets after the complete object match no opening bracket")
+			}
+			if sc.closedBeforeMember {
+				// {"a": {"b": 1}, "c": 2}]: a stray ']', or the object's
+				// '}' mistyped and a nested object closed too early?
+				return Result{}, malformed("a ']' after the complete object may be its own closing brace mistyped, a nested object closed too early; which is meant is ambiguous")
 			}
 			// {"a": 1}] : one ']' after the object, the last of the
 			// text, which can close nothing.
@@ -557,8 +563,8 @@ func continuesJSON(suffix string) bool {
 	if t[0] == ':' || t[0] == '\\' || strings.Count(t, `"`)%2 == 1 {
 		return true // a colon, or a quote that pairs with none: a string split
 	}
-	if r, _ := utf8.DecodeRuneInString(t); r == '"' {
-		return true // a string, or a key, after the object
+	if r, _ := utf8.DecodeRuneInString(t); isQuote(r) {
+		return true // a string, a key, or a quote of the object's, after it
 	}
 	if r, n := utf8.DecodeRuneInString(t); isQuote(r) && isKeyAhead(t[n:], r) {
 		return true
@@ -891,7 +897,7 @@ func classifyAround(prefix, suffix string) ([]Step, error) {
 	if strings.HasSuffix(p, "[") || strings.HasSuffix(p, ",") || strings.HasPrefix(s, ",") || strings.HasPrefix(s, "]") {
 		return nil, malformed("the object is one item of a larger value; send the arguments as one JSON object")
 	}
-	if endsWithQuotedKey(p) {
+	if endsWithQuotedKey(p) || quotedKey.MatchString(p) {
 		// "a": 1, "b": {"c": 2}}: the object's own '{' is missing, and the
 		// one found is a member's value.
 		return nil, malformed("the object is the value of a key written before it (its own opening brace is missing); send the arguments as one JSON object")
@@ -911,6 +917,9 @@ func classifyAround(prefix, suffix string) ([]Step, error) {
 	return steps, nil
 }
 
+// quotedKey matches a quoted key and its colon: "a": or 'a':.
+var quotedKey = regexp.MustCompile(`["'][^"'\n]*["']\s*:`)
+
 // endsWithQuotedKey reports whether p ends with a quoted key and its
 // colon ("b": , 'b':), what comes before a member's value.
 func endsWithQuotedKey(p string) bool {
@@ -927,7 +936,7 @@ func endsWithQuotedKey(p string) bool {
 // or of its line, or follows a comma (items:, "b": 1, c:), not the last
 // word of a sentence (Here are the arguments:).
 func endsWithKey(p string) bool {
-	if endsWithQuotedKey(p) {
+	if endsWithQuotedKey(p) || quotedKey.MatchString(p) {
 		return true
 	}
 	p, ok := strings.CutSuffix(strings.TrimRight(p, " \t\r\n"), ":")

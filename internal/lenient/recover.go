@@ -2,6 +2,7 @@ package lenient
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -369,11 +370,12 @@ func oneCloserFix(x string, err error, schema Schema) (string, bool) {
 	if x[p] == '}' {
 		other = "]"
 	}
-	var fixed, value string
+	var fixed string
 	cands := []string{x[:p] + other + x[p+1:]}
-	if o := e.opener - 1; other == "]" || o >= 0 && singleMember(x[o:p]) {
+	if o := e.opener - 1; other == "]" || o >= 0 && singleMember(x[o:p]) && strings.IndexByte(x[o+1:p], '{') < 0 {
 		// A '}' dropped from an object of several members may have been
-		// dropped after any of them: inserted here only for one.
+		// dropped after any of them: inserted here only for one, whose
+		// value holds no object (whose members it may follow).
 		cands = append(cands, x[:p]+other+x[p:])
 	}
 	if x[p] == ']' {
@@ -394,20 +396,51 @@ func oneCloserFix(x string, err error, schema Schema) (string, bool) {
 		}
 		cands = append(cands, x[:v]+opener+x[v:])
 	}
-	for _, cand := range cands {
+	// Members after the bracket: then a second reading of two faults, a
+	// closer dropped at the end besides the bracket's own fault, puts
+	// them elsewhere.
+	members := strings.Trim(x[p+1:], " \t\r\n}]") != ""
+	if o := e.opener - 1; members && o > 0 && x[o] == '[' && x[p] == '}' && x[prevNonSpace(x, o)] == ':' && singleMember(x[o:p]) {
+		// {"a": ["x"}, "b": 1}: a member's array of one item closed by
+		// '}': its ']' dropped, or its '[' stray and the '}' closing the
+		// object too early?
+		return "", false
+	}
+	// The closer deleted: the reading where it is stray and a closer
+	// is missing at the end, to weigh, never to choose.
+	rivals := []string{x[:p] + x[p+1:]}
+	var values []string
+	for n, cand := range append(cands, rivals...) {
 		sc, err := scanCandidate(cand, schema)
 		if err != nil {
 			continue
 		}
 		rest := strings.TrimSpace(cand[sc.i:])
-		ok := !sc.truncated && !strings.ContainsAny(rest, "{}[]")
+		// A reading that needed a comma or colon besides the bracket is a
+		// second fault, not this one's.
+		extra := sc.commaAddedInArray || sc.commaBeforeKey || slices.Contains(sc.steps, MissingColon)
+		// A text closed at its end with one closer: two faults.
+		rival := members && sc.truncated && len(sc.stack) == 1
+		closedEarly := sc.closedBeforeMember
+		whole := !sc.truncated && !strings.ContainsAny(rest, "{}[]")
 		v := sc.out.String()
 		sc.release()
 		switch {
-		case !ok:
-		case fixed == "":
-			fixed, value = cand, v
-		case !sameValue(value, v):
+		case extra || !whole && !rival:
+			continue
+		case whole && n < len(cands) && fixed == "":
+			if members && closedEarly {
+				// {"a": {"b": 1}, "c": [2}, "d": 3}: a nested object
+				// closed before more members: its '}' may be early, and
+				// this bracket its own.
+				return "", false
+			}
+			fixed = cand
+		}
+		values = append(values, v)
+	}
+	for _, v := range values[min(1, len(values)):] {
+		if !sameValue(values[0], v) {
 			return "", false
 		}
 	}

@@ -156,10 +156,11 @@ func TestRepairDropsAStrayCloserAfterTheObject(t *testing.T) {
 // object to its end; with two readings, or none, it is refused.
 func TestRepairChangesTheOneWrongCloser(t *testing.T) {
 	checkRepairs(t, []repairCase{
-		{"} for ] before more members", `{"k": [1}, "m": 2}`, `{"k":[1],"m":2}`, WrongCloser},
+		{"} for ] before more members", `{"k": [1, 4}, "m": 2}`, `{"k":[1,4],"m":2}`, WrongCloser},
 		{"} for ] in a nested array", `{"k": [[1}, [2]]}`, `{"k":[[1],[2]]}`, WrongCloser},
 		{"a } missing before ]", `{"k": [{"m": 1], "n": 3}`, `{"k":[{"m":1}],"n":3}`, WrongCloser},
-		{"doubled braces", `{{"k": [1}, "m": 2}}`, `{"k":[1],"m":2}`, WrongCloser},
+		{"doubled braces", `{{"k": [1, 4}, "m": 2}}`, `{"k":[1,4],"m":2}`, WrongCloser},
+		{"] for } at the end", `{"k": 1]`, `{"k":1}`, WrongCloser},
 		{"a reasoning tag in a value stays", "{\"k\":] \"<think>x</think>\"}", `{"k":"<think>x</think>"}`, WrongCloser},
 	})
 	checkRefusals(t, []refusalCase{
@@ -171,6 +172,10 @@ func TestRepairChangesTheOneWrongCloser(t *testing.T) {
 		{"a stray opener after a value", `{"k": [1, 2{], "m": 3}`, "touch with no comma"},
 		{"a stray opener, or an object missing its }", `{"k": [1, {]}`, "closes an object"},
 		{"touching a value", `{"k": [["a", }7]]}`, "closes an array"},
+		{"} for ] after one item, members after: its [ may be stray, the } early", `{"k": [1}, "m": 2}`, "closes an array"},
+		{"] for } before members: or a stray ] and a } dropped at the end", `{"o": {"a": 1], "b": 2}`, "while no array is open"},
+		{"} for ] before members: or a stray } and a ] dropped at the end", `{"o": [1, 2}, "b": [3, 4]`, "closes an array"},
+		{"a reading that needs a comma besides", `{"a": [true, {"k" "v"]}`, "closes an object"},
 	})
 }
 

@@ -71,6 +71,9 @@ type scanner struct {
 	// lastStr is where the canonical text of the last string read starts,
 	// or -1 when the last value read is not a string.
 	lastStr int
+	// lastQuoteSingle: the last string read was quoted otherwise than
+	// with '"' (an apostrophe in it may have closed it).
+	lastQuoteSingle bool
 	// steps lists the named syntax repairs made (each once).
 	steps []Step
 	// noQuoteBefore is where the last search of missingOpenQuote that
@@ -364,10 +367,11 @@ func (sc *scanner) valueStart() error {
 		sc.itemStarted()
 		return nil
 	case sc.state == stAfterValue && sc.top() == '[':
-		if o := sc.out.String(); sc.i > 0 && !mayBeSpace[sc.s[sc.i-1]] && !(o[len(o)-1] == '}' || o[len(o)-1] == ']') {
-			// [2024"x", …], [100{…: values glued with no white space
-			// (but after a closed container) are a split value or a
-			// stray quote as likely as a missing comma.
+		if o := sc.out.String(); sc.i > 0 && !mayBeSpace[sc.s[sc.i-1]] && !((o[len(o)-1] == '}' || o[len(o)-1] == ']') && (sc.s[sc.i] == '{' || sc.s[sc.i] == '[')) {
+			// [2024"x", …], [100{…, [[]"x"]: values glued with no white
+			// space (but a container after a closed one) are a split
+			// value or a stray quote or bracket as likely as a missing
+			// comma.
 			return malformed("two values at byte %d of the object touch with no comma or white space; whether a comma is missing is ambiguous", sc.i)
 		}
 		if err := sc.normalise(); err != nil {
@@ -477,6 +481,11 @@ func (sc *scanner) mismatched(c byte) error {
 		// dropped '['; oneCloserFix weighs the readings.
 		return sc.wrong("a ']' at byte %d of the object closes an object while no array is open, and whether it is a mistyped '}', a stray ']' or closes an array whose '[' is missing is ambiguous")
 	}
+	if sc.lastStr >= 0 && strings.ContainsAny(sc.out.String()[sc.lastStr:], "}]") {
+		// {"a": ["x]"}: the string's closing quote may be misplaced, the
+		// array's ']' inside it.
+		return malformed("a '}' at byte %d of the object closes an array after a string holding a closing bracket; whether the string ends there is ambiguous", sc.i)
+	}
 	if o := sc.out.String(); o[len(o)-1] == ']' || o[len(o)-1] == '}' || sc.commaAddedInArray {
 		// {"a": [[1, 2}: the nested container's closer may be the
 		// array's, the nested one's dropped earlier; {"a": ["x", "k"
@@ -550,6 +559,11 @@ func (sc *scanner) atEOF() error {
 			// {"a": " []}{": a quote may have been added before the
 			// object's own closer; where the string ends is a guess.
 			return malformed("the argument string was cut off right after a string holding a closing bracket; whether the string ended there is ambiguous")
+		}
+		if sc.lastStr >= 0 && sc.lastQuoteSingle {
+			// {"a": 'x'+'y': the closing quote of a single-quoted string
+			// may be an apostrophe inside it, and the value cut there.
+			return malformed("the argument string was cut off right after a string in single quotes, whose closing quote may be an apostrophe inside the value")
 		}
 		if sc.lastStr >= 0 && endsInSpace(jsonread.Unquote(sc.out.String()[sc.lastStr:])) {
 			// "New York " is far more likely the start of `"New York "City""`
@@ -628,6 +642,11 @@ func (sc *scanner) skipSpace() error {
 			n := escapedSpaceAt(sc.s, sc.i)
 			if n == 0 {
 				return nil
+			}
+			if sc.lastStr >= 0 && sc.state == stAfterValue && isQuoteAt(sc.s, sc.i-1) && strings.TrimSpace(jsonread.Unquote(sc.out.String()[sc.lastStr:])) == "" {
+				// {"a": " "\t, …}: a value of white space touching escaped
+				// white space: its quotes may be misplaced, both its own.
+				return malformed("escaped white space at byte %d touches a string of white space, whose quotes may be misplaced", sc.i)
 			}
 			if touchesToken(sc.s, sc.i, n) {
 				// 42\n, \r\nnull, \nworld": the escape may be part of a
@@ -1347,6 +1366,7 @@ func (sc *scanner) str(q rune) error {
 					}
 					b.WriteByte('"')
 					sc.endString(start, i+n, keyPos)
+					sc.lastQuoteSingle = q != '"'
 					return nil
 				}
 				if err := sc.innerQuote(s, i, n, r, q, keyPos, pairsInner); err != nil {
@@ -1415,6 +1435,10 @@ func (sc *scanner) innerQuote(s string, i, n int, r, q rune, keyPos, pairsInner 
 		return malformed("a comment touches a quote inside the string at byte %d, and whether the quote ends the string is ambiguous", sc.i)
 	case j < len(s) && s[j] == '\\':
 		return malformed("a quote inside the string at byte %d is followed by a backslash, and whether the quote ends the string is ambiguous", sc.i)
+	case sc.top() == '[' && prevNonSpace(s, i) >= 0 && s[prevNonSpace(s, i)] == ',':
+		// ["a"b,"c"]: in an array, a quote after a comma may start the
+		// next item, the one before it missing its closing quote.
+		return malformed("a quote inside the string at byte %d follows a comma in an array, and whether it starts the next item is ambiguous", sc.i)
 	case j < len(s) && isQuoteAt(s, j) && !strings.HasPrefix(s[j:], string(r)):
 		// ["x"' "y"]: the string closed and a stray quote mark of another
 		// kind, or a quote inside the value.
