@@ -88,7 +88,7 @@ func TestRepairArgumentsRepairsWhatOneValueWasMeant(t *testing.T) {
 		{"cut after a complete string", `{"a": "x", "b": "y"`, `{"a":"x","b":"y"}`, []RepairStep{RepairJSON}},
 		{"cut after true", `{"a": "x", "b": true`, `{"a":"x","b":true}`, []RepairStep{RepairJSON}},
 		{"cut after a nested array", `{"a": {"b": [1, "z"]`, `{"a":{"b":[1,"z"]}}`, []RepairStep{RepairJSON}},
-		{"non-JSON escape keeps its backslash", `{'path': 'C:\temp\x'}`, `{"path":"C:\temp\\x"}`, []RepairStep{RepairJSON}},
+		{"non-JSON escape keeps its backslash", `{'path': 'C:\Users\x'}`, `{"path":"C:\\Users\\x"}`, []RepairStep{RepairJSON}},
 		{"unicode escapes survive", `{'s': '\u00e9t\u00e9'}`, `{"s":"été"}`, []RepairStep{RepairJSON}},
 		{"everything at once", "<think>hm</think>\nSure:\n```json\n{name: 'Ada', ok: True, xs: [1, 2,],}\n```\nDone.", `{"name":"Ada","ok":true,"xs":[1,2]}`,
 			[]RepairStep{RepairStripThinking, RepairCodeFence, RepairExtractObject, RepairJSON}},

@@ -466,7 +466,11 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 		}
 	}
 	continues := !sc.truncated && continuesJSON(suffix)
-	if s, ok := strings.CutPrefix(suffix, ","); ok && opt.FixSyntax && !sc.truncated && !strings.ContainsAny(s, "{[") {
+	if s, ok := strings.CutPrefix(suffix, ","); ok && sc.closedBeforeMember {
+		// {"a": {"b": 1}, "c": 2}, : a comma after the object, whose '}'
+		// may be the nested object's, closed too early, the text cut.
+		return Result{}, malformed("a comma after the complete object may follow a nested object closed too early, the text cut; what is meant is ambiguous")
+	} else if ok && opt.FixSyntax && !sc.truncated && !strings.ContainsAny(s, "{[") {
 		// {"a": 1},  : a comma after the complete object, before no other
 		// value.
 		steps = addStep(steps, StrayComma)
@@ -562,6 +566,9 @@ func continuesJSON(suffix string) bool {
 	}
 	if t[0] == ':' || t[0] == '\\' || strings.Count(t, `"`)%2 == 1 {
 		return true // a colon, or a quote that pairs with none: a string split
+	}
+	if strings.Contains(t, `":`) || strings.Contains(t, `':`) {
+		return true // a key's closing quote and its colon
 	}
 	if r, _ := utf8.DecodeRuneInString(t); isQuote(r) {
 		return true // a string, a key, or a quote of the object's, after it
@@ -894,7 +901,7 @@ func classifyAround(prefix, suffix string) ([]Step, error) {
 		p, s = templateToken.ReplaceAllString(p, " "), templateToken.ReplaceAllString(s, " ")
 	}
 	p, s = strings.TrimSpace(p), strings.TrimSpace(s)
-	if strings.HasSuffix(p, "[") || strings.HasSuffix(p, ",") || strings.HasPrefix(s, ",") || strings.HasPrefix(s, "]") {
+	if strings.HasSuffix(p, "[") || strings.HasSuffix(p, ",") || strings.HasSuffix(p, "]") || strings.HasPrefix(s, ",") || strings.HasPrefix(s, "]") {
 		return nil, malformed("the object is one item of a larger value; send the arguments as one JSON object")
 	}
 	if endsWithQuotedKey(p) || quotedKey.MatchString(p) {

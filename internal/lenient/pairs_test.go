@@ -41,3 +41,18 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"quote right after a line break, in an array", "{\n\t\"a\": [\n\t\t\"x\n\t]\n\"}", "holds a line break right before a quote"},
 	})
 }
+
+// Real model outputs showed these: a path whose backslashes were left
+// unescaped next to one that reads as an escape, and JSON around the
+// object that is not prose.
+func TestRepairRefusesMixedReadings(t *testing.T) {
+	checkRepairs(t, []repairCase{
+		{"backslashes that start no escape, alone", `{'p': 'C:\xyz\qa'}`, `{"p":"C:\\xyz\\qa"}`, FixSyntax},
+		{"prose with a colon after the object", `{"a": 1} Note: done`, `{"a":1}`, ExtractObject},
+	})
+	checkRefusals(t, []refusalCase{
+		{"a backslash starting no escape and an escape", `{"p": "C:\bin\app.exe"}`, "starts no JSON escape and an escape too"},
+		{"the same, the other order", `{"p": "C:\app\new"}`, "starts no JSON escape and an escape too"},
+		{"an array before the object", `[]{"key": "value"}`, "one item of a larger value"},
+	})
+}

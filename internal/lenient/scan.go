@@ -335,10 +335,17 @@ func (sc *scanner) keyAfterCloser() error {
 	if len(o) > 0 && o[len(o)-1] == '}' {
 		return malformed("a key at byte %d follows a closing brace with no comma; whether the brace is stray is ambiguous", sc.i)
 	}
-	if strings.HasSuffix(o, `,"`) && sc.lastStr >= 0 {
-		// {"a": "x," "b": 1}: the comma inside the string may be the
-		// members' comma, its quote misplaced.
+	if sc.lastStr >= 0 && strings.HasSuffix(strings.TrimRight(strings.TrimSuffix(o, `"`), " "), ",") {
+		// {"a": "x," "b": 1}, {"a": "x, ""b": 1}: the comma inside the
+		// string may be the members' comma, its quote misplaced.
 		return malformed("a key at byte %d follows a string ending in a comma, with no comma between; whether the comma is the string's is ambiguous", sc.i)
+	}
+	if p := sc.i - 1; p >= 0 && !mayBeSpace[sc.s[p]] && !isQuoteAt(sc.s, p) {
+		// {"a": [1,]"b": 2}, {"a": 0.5"b": 1}: a key glued to the value
+		// before it: a comma missing, or a bracket stray, or the comma
+		// mistyped as one? (After a string, "x""b": is how a missing
+		// comma reads in compact JSON.)
+		return malformed("a key at byte %d touches the value before it with no comma or white space; whether a comma is missing is ambiguous", sc.i)
 	}
 	if sc.colonAcrossLine {
 		return errColonOrComma(sc.i)
@@ -373,6 +380,12 @@ func (sc *scanner) valueStart() error {
 			// value or a stray quote or bracket as likely as a missing
 			// comma.
 			return malformed("two values at byte %d of the object touch with no comma or white space; whether a comma is missing is ambiguous", sc.i)
+		}
+		if o := sc.out.String(); strings.HasSuffix(o, "[]") || strings.HasSuffix(o, "{}") || o[len(o)-1] == ']' && sc.s[prevNonSpace(sc.s, prevNonSpace(sc.s, sc.i))] == ',' {
+			// [[] "x"], [[42,] true]: after an empty container, or one
+			// closed after a trailing comma, the closer may be stray and
+			// the item the container's.
+			return malformed("an item at byte %d follows an empty container or one closed after a trailing comma, with no comma; whether the closer is stray is ambiguous", sc.i)
 		}
 		if err := sc.normalise(); err != nil {
 			return err
@@ -1221,6 +1234,14 @@ func (sc *scanner) str(q rune) error {
 	}
 	inner := 0 // unescaped quotes inside the value
 	marks := 0 // quotes read as inch or second marks
+	// escaped, lone: the string holds a JSON escape, a backslash that
+	// starts none. Both in one string are refused: a writer that left one
+	// backslash unescaped may have left them all ("C:\bin\app": a
+	// backspace, or a path?).
+	escaped, lone := false, false
+	mixed := func() error {
+		return malformed("a string at byte %d holds a backslash that starts no JSON escape and an escape too; whether its backslashes are characters is ambiguous", sc.i)
+	}
 	cut := func() error {
 		if keyPos {
 			return malformed("the argument string was cut off inside a key")
@@ -1251,10 +1272,16 @@ func (sc *scanner) str(q rune) error {
 			e := s[i+1]
 			switch e {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				if escaped = true; lone {
+					return mixed()
+				}
 				b.WriteByte('\\')
 				b.WriteByte(e)
 				i += 2
 			case 'u':
+				if escaped = true; lone {
+					return mixed()
+				}
 				if i+6 > len(s) {
 					return cut()
 				}
@@ -1278,6 +1305,9 @@ func (sc *scanner) str(q rune) error {
 				i += 2
 			default:
 				// Not a JSON escape: keep the backslash as written.
+				if lone = true; escaped {
+					return mixed()
+				}
 				if err := sc.normalise(); err != nil {
 					return err
 				}
