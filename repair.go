@@ -92,8 +92,9 @@ const (
 	// closing braces that end the object. A ']' while only objects are
 	// open is weighed as RepairWrongCloser is (a mistyped '}', a stray
 	// ']', an array whose '[' was dropped). A mismatched bracket with
-	// another reading, and a ']' among the closers after the complete
-	// object, are refused.
+	// another reading (an array of one item, whose '[' may be stray:
+	// {"a": [1}; a string holding a bracket before it), and a ']' among
+	// the closers after the complete object, are refused.
 	RepairMismatchedBracket RepairStep = "mismatched_bracket"
 
 	// RepairDoubledBraces: read an object written with doubled braces
@@ -146,11 +147,18 @@ const (
 	// one change of that bracket (the other kind, the other kind inserted
 	// before it, deleting a ']', deleting the innermost opener, inserting
 	// a dropped '[' before the value it follows) reads the object to its
-	// end with no other bracket mended ({"a": [1}, "b": 2} is
-	// {"a": [1], "b": 2}). A '}' is inserted only into an object of one
-	// member (dropped after any member of a larger one, it is a guess), a
-	// bracket touching the value after it is left alone, and with two
-	// readings of different value, or none, the call is refused.
+	// end with no other bracket mended and no comma or colon added
+	// ({"a": [1, 2}, "b": 3} is {"a": [1, 2], "b": 3}). A '}' is inserted
+	// only into an object of one member that holds no object (dropped
+	// after any member of a larger one, it is a guess), a bracket touching
+	// the value after it, or followed by a member after a value (a comma
+	// mistyped?), is left alone. With two readings of different value
+	// (the opener mistyped is one: {"a": {]}), or none, the call is
+	// refused; so it is when members follow the bracket and either the
+	// bracket deleted, with one closer added at the end, reads otherwise
+	// ({"o": {"a": 1], "b": 2}), or a nested object was closed before
+	// more members, or a member's array of one item is closed by '}'
+	// ({"a": [1}, "b": 2}: its '[' may be stray, the '}' early).
 	RepairWrongCloser RepairStep = "wrong_closer"
 
 	// RepairLiteralCase: read TRUE, FALSE, NULL, Null, none and NONE as

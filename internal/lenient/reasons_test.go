@@ -36,6 +36,8 @@ func TestEveryRefusalReasonIsCovered(t *testing.T) {
 		{`{"a": {"b": 1}, "c": 2},`, "a comma after the complete object may follow a nested object closed too early", nil},
 		{`{"a": [[] "x"]}`, "follows an empty container or one closed after a trailing comma", nil},
 		{`{"a": 0.5"b": 1}`, "touches the value before it with no comma", nil},
+		{`{"a": 1, "path:{id": 2}}`, "holds a colon and an opening bracket", nil},
+		{`{"code": "s.replace("`, "cut off right after a quote that follows", nil},
 		{`{"p": "C:\bin\app.exe"}`, "starts no JSON escape and an escape too", nil},
 		{`items: {'c': 2}}`, "may close an object whose opening brace is missing", nil},
 		{`{"a": [3}`, "its ']' is missing, or its '[' is stray", nil},

@@ -558,6 +558,15 @@ func (sc *scanner) wrong(format string) error {
 	return e
 }
 
+// lastString returns the value of the last string read, or "" when the
+// last value read is not a string.
+func lastString(sc *scanner) string {
+	if sc.lastStr < 0 {
+		return ""
+	}
+	return jsonread.Unquote(sc.out.String()[sc.lastStr:])
+}
+
 // atEOF decides what a text that ends here means.
 func (sc *scanner) atEOF() error {
 	if !sc.started {
@@ -577,6 +586,12 @@ func (sc *scanner) atEOF() error {
 			// {"a": 'x'+'y': the closing quote of a single-quoted string
 			// may be an apostrophe inside it, and the value cut there.
 			return malformed("the argument string was cut off right after a string in single quotes, whose closing quote may be an apostrophe inside the value")
+		}
+		if v := lastString(sc); v != "" && strings.IndexByte("([{=:,", v[len(v)-1]) >= 0 {
+			// {"code": "s.replace(": the quote after an opening
+			// parenthesis, an equals sign or a colon more likely opens a
+			// quoted text inside the value than closes it.
+			return malformed("the argument string was cut off right after a quote that follows %q, which may open a quoted text inside the value", v[len(v)-1:])
 		}
 		if sc.lastStr >= 0 && endsInSpace(jsonread.Unquote(sc.out.String()[sc.lastStr:])) {
 			// "New York " is far more likely the start of `"New York "City""`
@@ -1388,6 +1403,11 @@ func (sc *scanner) str(q rune) error {
 						// {"a": 1", b": 2}: a key starting with a comma: the
 						// quote before it belongs to the value before.
 						return malformed("a key at byte %d starts with a comma, and whether a quote before it is misplaced is ambiguous", sc.i)
+					}
+					if k := b.String()[start+1:]; keyPos && (strings.Contains(k, ":{") || strings.Contains(k, ":[") || strings.Contains(k, ": {") || strings.Contains(k, ": [")) {
+						// {"path:{"id": 1}}: a key holding a colon and an
+						// opener: its closing quote may be missing there.
+						return malformed("a key at byte %d holds a colon and an opening bracket, and whether its closing quote is missing before them is ambiguous", sc.i)
 					}
 					if keyPos && strings.HasSuffix(strings.TrimRight(b.String()[start+1:], " \t"), ":") {
 						// {"query: ": …}: a key ending in a colon may be a
