@@ -593,7 +593,7 @@ func (sc *scanner) atEOF() error {
 			// quoted text inside the value than closes it.
 			return malformed("the argument string was cut off right after a quote that follows %q, which may open a quoted text inside the value", v[len(v)-1:])
 		}
-		if sc.lastStr >= 0 && endsInSpace(jsonread.Unquote(sc.out.String()[sc.lastStr:])) {
+		if sc.lastStr >= 0 && endsInSpace(lastString(sc)) {
 			// "New York " is far more likely the start of `"New York "City""`
 			// cut at its inner quote than a value that ends in a space.
 			return malformed("the argument string was cut off inside a string value")
@@ -671,7 +671,7 @@ func (sc *scanner) skipSpace() error {
 			if n == 0 {
 				return nil
 			}
-			if sc.lastStr >= 0 && sc.state == stAfterValue && isQuoteAt(sc.s, sc.i-1) && strings.TrimSpace(jsonread.Unquote(sc.out.String()[sc.lastStr:])) == "" {
+			if sc.lastStr >= 0 && sc.state == stAfterValue && isQuoteAt(sc.s, sc.i-1) && strings.TrimSpace(lastString(sc)) == "" {
 				// {"a": " "\t, …}: a value of white space touching escaped
 				// white space: its quotes may be misplaced, both its own.
 				return malformed("escaped white space at byte %d touches a string of white space, whose quotes may be misplaced", sc.i)
