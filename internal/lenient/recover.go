@@ -387,14 +387,10 @@ func oneCloserFix(x string, err error, schema Schema) (string, bool) {
 	if o := e.opener - 1; o > 0 {
 		cands = append(cands, x[:o]+x[o+1:])
 		// The opener mistyped: {"a": [} is [] or {}.
-		cands = append(cands, x[:o]+opening(x[p])+x[o+1:])
+		cands = append(cands, x[:o]+string(opening(x[p]))+x[o+1:])
 	}
 	if v := e.value - 1; v > 0 {
-		opener := "["
-		if x[p] == '}' {
-			opener = "{"
-		}
-		cands = append(cands, x[:v]+opener+x[v:])
+		cands = append(cands, x[:v]+string(opening(x[p]))+x[v:])
 	}
 	// Members after the bracket: then a second reading of two faults, a
 	// closer dropped at the end besides the bracket's own fault, puts
@@ -448,11 +444,11 @@ func oneCloserFix(x string, err error, schema Schema) (string, bool) {
 }
 
 // opening returns the opening bracket of the closer c.
-func opening(c byte) string {
+func opening(c byte) byte {
 	if c == '}' {
-		return "{"
+		return '{'
 	}
-	return "["
+	return '['
 }
 
 // scanCandidate scans a text oneCloserFix changed: no other bracket may

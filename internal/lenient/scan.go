@@ -417,10 +417,7 @@ func (sc *scanner) valueDone() {
 }
 
 func (sc *scanner) closeBracket(c byte) error {
-	open := byte('{')
-	if c == ']' {
-		open = '['
-	}
+	open := opening(c)
 	if top := sc.top(); top != open && top != 0 {
 		if err := sc.mismatched(c); err != nil {
 			return err
