@@ -3,6 +3,7 @@ package saidex
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/saidex/saidex-go/internal/jsonread"
@@ -252,12 +253,41 @@ func (n *ToolNode) repair(c *call) {
 	opt := n.cfg.repairOptions()
 	opt.schema = c.tool.schema.stringOnly
 	res, err := repairArguments(c.raw, opt)
+	if err == nil && len(res.steps) > 0 {
+		err = callEnvelope(res.value, c.tool.schema.fields)
+	}
 	if err != nil {
 		c.err, c.status = err, statusInvalid
 		return
 	}
 	c.value, c.args, c.steps = res.value, res.json, res.steps
 	c.repaired = len(res.steps) > 0
+}
+
+// callEnvelope refuses a repaired object that is a call envelope,
+// {"name": "get_weather", "arguments": …} (or "parameters"), where the
+// tool's schema names neither member: the model wrapped its call, or sent
+// the envelope in place of the arguments, and the envelope is not what the
+// tool takes. A text that parses as sent is never checked.
+func callEnvelope(v any, fields []schemaField) error {
+	m, ok := v.(map[string]any)
+	if !ok || len(m) != 2 {
+		return nil
+	}
+	tool, ok := m["name"].(string)
+	if !ok {
+		return nil
+	}
+	for _, inner := range [...]string{"arguments", "parameters"} {
+		if _, ok := m[inner]; !ok {
+			continue
+		}
+		if slices.ContainsFunc(fields, func(f schemaField) bool { return f.name == "name" || f.name == inner }) {
+			return nil
+		}
+		return malformed("the object is a call envelope naming the tool ({\"name\": %q, %q: …}), not its arguments; send only the arguments object", tool, inner)
+	}
+	return nil
 }
 
 // repairPlain is the repair stage of a call to a plain tool, which has no

@@ -184,3 +184,56 @@ func TestRunRepairsAOneMebibyteWriteFileCall(t *testing.T) {
 		t.Errorf("the tool received path %q and %d bytes of content; want %q and the %d bytes sent", got.Path, len(got.Content), want.Path, len(want.Content))
 	}
 }
+
+// An object repair extracted that is a call envelope, {"name": …,
+// "arguments": …}, is refused even where the schema would accept it: the
+// tool takes the arguments, not the envelope. Where the schema names the
+// members, or the text parsed as sent, the object is the arguments.
+func TestRunRefusesARepairedCallEnvelope(t *testing.T) {
+	open := map[string]any{"type": "object"}
+	named := map[string]any{"type": "object", "properties": map[string]any{
+		"name": map[string]any{"type": "string"}, "arguments": map[string]any{"type": "integer"},
+	}}
+	tests := []struct {
+		name   string
+		schema map[string]any
+		raw    string
+		want   string // the tool's input; "" when refused
+	}{
+		{"envelope in template tokens, arguments not an object", open,
+			"<tool_call>{\"name\": \"lookup\", \"arguments\": 1}\n</tool_call>", ""},
+		{"envelope in prose, arguments an object", open,
+			`Calling: {'name': 'lookup', 'parameters': {'city': 'Oslo'}}`, ""},
+		{"the schema names the members", named,
+			`{'name': 'lookup', 'arguments': 1}`, `{"name":"lookup","arguments":1}`},
+		{"a third member: not an envelope", open,
+			`{'name': 'lookup', 'arguments': 1, 'x': 2}`, `{"name":"lookup","arguments":1,"x":2}`},
+		{"the name not a string", open,
+			`{'name': 1, 'arguments': 1}`, `{"name":1,"arguments":1}`},
+		{"parsed as sent", open,
+			`{"name": "lookup", "arguments": 1}`, `{"name": "lookup", "arguments": 1}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := &recorder{}
+			node, err := saidex.NewToolNode([]tools.Tool{saidex.ToolWithSchema(rec, tt.schema)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := node.Run(context.Background(), aiCall(tt.raw))
+			if err != nil {
+				t.Fatal(err)
+			}
+			cr := res.Calls[0]
+			if tt.want == "" {
+				if len(rec.inputs) != 0 || !errors.Is(cr.Err, saidex.ErrMalformedArguments) || !strings.Contains(cr.Output, "call envelope") {
+					t.Fatalf("tool inputs %q, Err %v, output %q; want the envelope refused", rec.inputs, cr.Err, cr.Output)
+				}
+				return
+			}
+			if !slices.Equal(rec.inputs, []string{tt.want}) {
+				t.Fatalf("tool inputs %q, want [%s] (Err %v)", rec.inputs, tt.want, cr.Err)
+			}
+		})
+	}
+}

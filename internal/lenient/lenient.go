@@ -402,6 +402,7 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 	}
 
 	// After the object: extra closing braces, identical copies.
+	onLine := !strings.ContainsAny(suffix[:len(suffix)-len(strings.TrimLeft(suffix, " \t\r\n"))], "\r\n")
 	suffix = strings.TrimSpace(suffix)
 	if !sc.truncated {
 		extraBraces := false
@@ -465,7 +466,7 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 			suffix = strings.TrimSpace(prose.String())
 		}
 	}
-	continues := !sc.truncated && continuesJSON(suffix)
+	continues := !sc.truncated && (continuesJSON(suffix) || onLine && bareKeyOnly(suffix))
 	if s, ok := strings.CutPrefix(suffix, ","); ok && sc.closedBeforeMember {
 		// {"a": {"b": 1}, "c": 2}, : a comma after the object, whose '}'
 		// may be the nested object's, closed too early, the text cut.
@@ -597,6 +598,14 @@ func continuesJSON(suffix string) bool {
 		}
 	}
 	return false
+}
+
+// bareKeyOnly reports whether s is one bare key and its colon ("b:"): on
+// the object's line, a member cut after its key ({"a": 1} b:); on a line
+// of its own, a label of prose (Observation:).
+func bareKeyOnly(s string) bool {
+	k, ok := strings.CutSuffix(s, ":")
+	return ok && isBareKeyAhead(s) && !strings.ContainsAny(k, " \t\r\n:")
 }
 
 // encodedInProse repairs a JSON string starting at t[q] that holds an
