@@ -56,8 +56,14 @@ const (
 	RepairStripThinking  RepairStep = "strip_thinking"  // removed <think>…</think> reasoning
 	RepairDoubleEncoded  RepairStep = "double_encoded"  // decoded layers of JSON-string encoding (or CSV-doubled quotes); escapes with two readings are refused
 	RepairTemplateTokens RepairStep = "template_tokens" // removed leaked template tokens
-	RepairCodeFence      RepairStep = "code_fence"      // removed a markdown code fence
-	RepairExtractObject  RepairStep = "extract_object"  // cut prose (or extra closing braces) around the object
+	// RepairTemplateQuotes: read strings written between a template's
+	// quote tokens (Gemma 4's {city:<|"|>Paris<|"|>}), whose text is as it
+	// is, without escapes, as JSON strings. A token that pairs with none
+	// (an opening token left out), a pair outside a key's or value's place
+	// and a text holding a backslash that may be an escape are refused.
+	RepairTemplateQuotes RepairStep = "template_quotes"
+	RepairCodeFence      RepairStep = "code_fence"     // removed a markdown code fence
+	RepairExtractObject  RepairStep = "extract_object" // cut prose (or extra closing braces) around the object
 	// RepairPlaceholders: the prose around the object held brace
 	// placeholders ({city}, {{name}}): one name in braces, which is not an
 	// object, so it is neither taken for the object nor for a second one.

@@ -151,6 +151,7 @@ func TestRecoveredClassesReachTheToolByName(t *testing.T) {
 		{`{"ok": TRUE, "v": Null}`, `{"ok":true,"v":null}`, saidex.RepairLiteralCase},
 		{`{"p": .5, "q": +2}`, `{"p":0.5,"q":2}`, saidex.RepairLooseNumber},
 		{`{1: "a"}`, `{"1":"a"}`, saidex.RepairNumericKey},
+		{"{say:<|\"|>He said \"hi\", then left.<|\"|>,\nloud:false}", `{"say":"He said \"hi\", then left.","loud":false}`, saidex.RepairTemplateQuotes},
 	}
 	for _, tt := range tests {
 		inputs, cr, _ := runWithSchema(t, schema, tt.raw)

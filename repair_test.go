@@ -295,7 +295,12 @@ func TestRepairStepsAreLenientSteps(t *testing.T) {
 		{RepairStrayComma, lenient.StrayComma}, {RepairMismatchedBracket, lenient.MismatchedBracket},
 		{RepairDoubledBraces, lenient.DoubledBraces}, {RepairPlaceholders, lenient.Placeholders},
 		{RepairInvisibleSpace, lenient.InvisibleSpace}, {RepairMissingQuote, lenient.MissingQuote},
-		{RepairCumulativeStream, lenient.CumulativeStream},
+		{RepairCumulativeStream, lenient.CumulativeStream}, {RepairTemplateQuotes, lenient.TemplateQuotes},
+		{RepairRepeatedKey, lenient.RepeatedKey}, {RepairEscapedWhitespace, lenient.EscapedWhitespace},
+		{RepairUnclosedKey, lenient.UnclosedKey}, {RepairStrayCloser, lenient.StrayCloser},
+		{RepairWrongCloser, lenient.WrongCloser}, {RepairLiteralCase, lenient.LiteralCase},
+		{RepairLooseNumber, lenient.LooseNumber}, {RepairNumericKey, lenient.NumericKey},
+		{RepairQuotedBareValue, lenient.QuotedBareValue},
 	}
 	for _, p := range pairs {
 		if string(p.exported) != string(p.internal) {

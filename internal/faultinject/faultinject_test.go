@@ -137,6 +137,7 @@ func TestOperatorsMakeTheirFaults(t *testing.T) {
 		{"stray_closer", []string{tx.S + "]", tx.S + "\n]"}},
 		{"stray_bracket", []string{`{"a":1,]"b":["x",null]}`, `{"a":1,"b":["x"],null]}`}},
 		{"bare_value", []string{`{"a":1,"b":[x,null]}`}},
+		{"template_quotes", []string{`{<|"|>a<|"|>:1,"b":["x",null]}`, `{"a":1,"b":[<|"|>x<|"|>,null]}`, `{a:1,b:[<|"|>x<|"|>,null]}`}},
 		{"escape", nil}, // below
 		{"punctuation", []string{`{"a":[1,"b":["x",null]}`, `"a":1,"b":["x",null]}`, `{"a":1]"b":["x",null]}`, `{'a":1,"b":["x",null]}`,
 			`{"a":1,"b":["x",null}`, `{"a":1,"b":["x",null]}:`, `{"a":1,"b":["x",null]`, `{"a":1,"b":["x"",null]}`}},

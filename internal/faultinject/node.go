@@ -2,6 +2,7 @@ package faultinject
 
 import (
 	"context"
+	"math/rand/v2"
 	"strings"
 	"time"
 
@@ -65,7 +66,8 @@ func CheckOps(g *Gen, repair Repairer, ops []Op, pairs int, tally *Tally) {
 		return
 	}
 	o := g.Object()
-	t := Encode(o, g.RandomLayout())
+	l := g.RandomLayout()
+	t := Encode(o, l)
 	orig, _ := DecodeOrdered(t.S) // the value as the tool would read the original
 	run := func(m Mutation) {
 		start := time.Now()
@@ -73,11 +75,15 @@ func CheckOps(g *Gen, repair Repairer, ops []Op, pairs int, tally *Tally) {
 		took := time.Since(start)
 		out := Classify(orig, m, args, ok)
 		row := m.Op
-		if a, _, isPair := strings.Cut(m.Op, "+"); isPair {
+		a, _, isPair := strings.Cut(m.Op, "+")
+		if isPair {
 			row = "pair:" + a // pairs are counted by their first operator
+			if got, err := DecodeOrdered(args); out == Different && err == nil && IsAlias(m.Text, got, l, rand.New(rand.NewPCG(1, 2))) {
+				out = Aliased
+			}
 		}
 		tally.Time[row] += took
-		tally.Add(row, out, Example{Op: m.Op, Original: t.S, Text: m.Text, Args: args})
+		tally.Add(row, out, Example{Op: m.Op, Original: t.S, Text: m.Text, Args: args, Aliased: out == Aliased})
 	}
 	for _, op := range ops {
 		for _, m := range op.Singles(t, g.Rand()) {

@@ -65,6 +65,7 @@ var Ops = []Op{
 	{Name: "stray_closer", edits: strayCloser},
 	{Name: "stray_bracket", edits: strayBracket},
 	{Name: "bare_value", edits: bareValue},
+	{Name: "template_quotes", edits: templateQuotes},
 	{Name: "punctuation", edits: punctuation},
 	{Name: "around", global: around},
 	{Name: "double_encoded", global: doubleEncoded},

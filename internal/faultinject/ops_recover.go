@@ -1,6 +1,7 @@
 package faultinject
 
 import (
+	"encoding/json"
 	"regexp"
 	"strings"
 	"unicode"
@@ -165,3 +166,33 @@ func SchemaOf(v Value) map[string]any {
 	}
 	return map[string]any{}
 }
+
+// templateQuotes: strings written between Gemma 4's quote tokens, <|"|>,
+// their text as it is (no escapes): each string alone (a key or a value),
+// and every string at once with the keys bare where they are identifiers
+// (the format as Gemma writes it).
+func templateQuotes(t Text) []edit {
+	var out, all []edit
+	for _, k := range t.Toks {
+		if !isStr(k) {
+			continue
+		}
+		var c string
+		if json.Unmarshal([]byte(t.S[k.Start:k.End]), &c) != nil {
+			return nil // not reached: the encoder writes JSON strings
+		}
+		e := edit{k.Start, k.End, `<|"|>` + c + `<|"|>`, false}
+		out = append(out, e)
+		if k.Kind == TokKey && identifier.MatchString(c) {
+			e.repl = c
+		}
+		all = append(all, e)
+	}
+	if len(all) > 1 {
+		start, end := all[0].start, all[len(all)-1].end
+		out = append(out, edit{start, end, apply(t.S[:end], all...)[start:], false})
+	}
+	return out
+}
+
+var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)

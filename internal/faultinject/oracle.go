@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"math/rand/v2"
 	"strings"
 	"time"
 )
@@ -29,17 +30,38 @@ const (
 	// there, or among the closers it ends with (which misreads the
 	// nesting when the dropped closer was inside).
 	ClosedAtEnd
+	// Aliased: a pair of faults whose text is also one fault away from
+	// the value the tool received (see [Aliased]): the same text is a
+	// single fault of that other value, which repair reads as its sender
+	// meant, so no repair can tell the two apart. Counted apart, with
+	// examples; never a single fault.
+	Aliased
 	// Different: the tool received any other value. The goal is none.
 	Different
 	numOutcomes
 )
 
 // Outcomes lists the outcomes in table order.
-var Outcomes = []Outcome{Unbroken, Original, Refused, Truncated, ClosedAtEnd, Different}
+var Outcomes = []Outcome{Unbroken, Original, Refused, Truncated, ClosedAtEnd, Aliased, Different}
 
 // String returns the outcome's column name.
 func (o Outcome) String() string {
-	return [...]string{"unbroken", "original", "refused", "truncated", "closed_at_end", "different"}[o]
+	return [...]string{"unbroken", "original", "refused", "truncated", "closed_at_end", "aliased", "different"}[o]
+}
+
+// IsAlias reports whether text, a pair of faults, is also a single fault
+// of the value got (the value the tool received, written in layout l, the
+// original's): one of the single mutations of every operator.
+func IsAlias(text string, got Value, l Layout, r *rand.Rand) bool {
+	t := Encode(got, l)
+	for _, op := range Ops {
+		for _, m := range op.Singles(t, r) {
+			if m.Text == text {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Repairer runs raw as a tool call's arguments. It returns the text the
@@ -273,6 +295,7 @@ type Tally struct {
 type Example struct {
 	Op                   string // the operator, or "a+b" for a pair
 	Original, Text, Args string
+	Aliased              bool // Aliased, else Different
 }
 
 // NewTally returns an empty tally.
@@ -288,7 +311,7 @@ func (t *Tally) Add(op string, o Outcome, ex Example) {
 		t.Counts[op] = c
 	}
 	c[o]++
-	if o == Different && len(t.Examples[op]) < t.MaxExamples {
+	if (o == Different || o == Aliased) && len(t.Examples[op]) < t.MaxExamples {
 		t.Examples[op] = append(t.Examples[op], ex)
 	}
 }

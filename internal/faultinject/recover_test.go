@@ -16,7 +16,7 @@ func TestRecoveredClassesComeBackExact(t *testing.T) {
 	if testing.Short() {
 		objects = 60
 	}
-	ops := []string{"escaped_space", "unclosed_key", "stray_closer", "swapped_closer", "stray_bracket", "literal_case", "loose_number", "numeric_key", "bare_value"}
+	ops := []string{"escaped_space", "unclosed_key", "stray_closer", "swapped_closer", "stray_bracket", "literal_case", "loose_number", "numeric_key", "bare_value", "template_quotes"}
 	plain, err := NodeRepairer()
 	if err != nil {
 		t.Fatal(err)

@@ -391,3 +391,24 @@ func TestRepairKeepsTheLastOfCumulativeResends(t *testing.T) {
 		{"a cut stream or re-sends", `{"a": [1, {"a": [1, 2]}`, "ambiguous"},
 	})
 }
+
+// Gemma 4 writes a tool call's strings between <|"|> tokens, their text
+// as it is: quotes, braces and commas inside are text, and there are no
+// escapes. Each pair becomes a JSON string; a token missing, a pair out
+// of place, and a backslash that may be an escape are refused.
+func TestRepairReadsStringsBetweenTemplateQuoteTokens(t *testing.T) {
+	checkRepairs(t, []repairCase{
+		{"bare keys, token strings", `{action:<|"|>final_answer<|"|>,done:false}`, `{"action":"final_answer","done":false}`, TemplateQuotes},
+		{"quotes, braces, commas and a line break inside", "{q:<|\"|>say \"hi\", {x}\nthen<|\"|>}", `{"q":"say \"hi\", {x}\nthen"}`, TemplateQuotes},
+		{"in an array, mixed with JSON strings", `{"refs":[<|"|>a<|"|>, "b"], "n": 1}`, `{"refs":["a","b"],"n":1}`, TemplateQuotes},
+		{"a backslash that is no escape", `{p:<|"|>C:\Users\x<|"|>}`, `{"p":"C:\\Users\\x"}`, TemplateQuotes},
+		{"a token string as a key", `{<|"|>my key<|"|>: 1}`, `{"my key":1}`, TemplateQuotes},
+		{"an empty string", `{a:<|"|><|"|>}`, `{"a":""}`, TemplateQuotes},
+	})
+	checkRefusals(t, []refusalCase{
+		{"opening token left out", `{query:Paris, France<|"|>,limit:5}`, "pairs with none"},
+		{"opening tokens left out twice", `{a:x<|"|>, b:y<|"|>}`, "is not where a key or value is"},
+		{"a backslash-n: two characters, or a line break?", `{a:<|"|>line\nline<|"|>}`, "may be an escape"},
+		{"a token inside a quoted string", `{"a": "x <|"|>y<|"|>"}`, "inside a string written with quote marks"},
+	})
+}

@@ -42,6 +42,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/saidex/saidex-go/internal/jsonread"
 )
 
@@ -54,6 +56,9 @@ const (
 	StripThinking  Step = "strip_thinking"  // removed <think>…</think> reasoning
 	DoubleEncoded  Step = "double_encoded"  // decoded layers of JSON-string encoding
 	TemplateTokens Step = "template_tokens" // removed leaked template tokens
+	// TemplateQuotes: read strings written between a template's quote
+	// tokens (Gemma 4's <|"|>), their text as it is, as JSON strings.
+	TemplateQuotes Step = "template_quotes"
 	CodeFence      Step = "code_fence"      // removed a markdown code fence
 	ExtractObject  Step = "extract_object"  // cut prose (or extra closing braces) around the object
 	Placeholders   Step = "placeholders"    // the prose around the object held brace placeholders ({city}), which are not objects
@@ -96,7 +101,7 @@ const (
 )
 
 // stepOrder is the order in which steps are reported.
-var stepOrder = []Step{StripThinking, DoubleEncoded, TemplateTokens, CodeFence, ExtractObject, Placeholders, RepeatedObject, CumulativeStream, FixSyntax,
+var stepOrder = []Step{StripThinking, DoubleEncoded, TemplateTokens, TemplateQuotes, CodeFence, ExtractObject, Placeholders, RepeatedObject, CumulativeStream, FixSyntax,
 	JoinStrings, MissingColon, StrayComma, MismatchedBracket, DoubledBraces, InvisibleSpace, MissingQuote, RepeatedKey,
 	EscapedWhitespace, UnclosedKey, StrayCloser, WrongCloser, LiteralCase, LooseNumber, NumericKey, QuotedBareValue}
 
@@ -313,6 +318,24 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 		return csvLayer(body, steps, opt, layer)
 	}
 
+	// Strings written between a template's quote tokens (Gemma 4's
+	// {a:<|"|>x<|"|>}): rewritten as JSON strings, then read as JSON.
+	if strings.Contains(t, quoteToken) {
+		if !opt.FixSyntax {
+			return Result{}, malformed("the arguments write strings between template quote tokens, and JSON repair is disabled")
+		}
+		u, err := templateQuoted(t)
+		if err != nil {
+			return Result{}, err
+		}
+		res, err := repairLayer(u, opt, layer)
+		if err != nil {
+			return Result{}, err
+		}
+		res.Steps = slices.Concat(steps, []Step{TemplateQuotes}, res.Steps)
+		return res, nil
+	}
+
 	// An object whose quotes are all escaped: {\"a\": 1}.
 	// With white space, line breaks or prose around it: { \n \"a\": 1 }.
 	if i := strings.IndexByte(t, '{'); i >= 0 && strings.HasPrefix(trimEscapedSpace(t[i+1:]), `\"`) && layer < maxEncodingLayers {
@@ -520,7 +543,9 @@ func quotesOnlyReading(lit string, res Result, opt Options, layer int) error {
 		return nil
 	}
 	body := lit[1 : len(lit)-1]
-	if !escapeDecodedTwice(body) {
+	if !escapeDecodedTwice(body) && !(slices.Contains(res.Steps, TemplateQuotes) && escapesBesidesQuotes(body)) {
+		// Strings between template quote tokens have no escapes, so
+		// there an escape decoded once (\n) may be the text's own.
 		return nil
 	}
 	// The second reading refused (a fault of its own) is no evidence
@@ -529,6 +554,20 @@ func quotesOnlyReading(lit string, res Result, opt Options, layer int) error {
 		return nil
 	}
 	return malformed("the arguments are an object encoded as a JSON string whose escapes read two ways (with the object's own escapes doubled or not); which characters are meant is ambiguous")
+}
+
+// escapesBesidesQuotes reports whether the JSON string content body holds
+// an escape other than \".
+func escapesBesidesQuotes(body string) bool {
+	for i := 0; i+1 < len(body); i++ {
+		if body[i] == '\\' {
+			if body[i+1] != '"' {
+				return true
+			}
+			i++
+		}
+	}
+	return false
 }
 
 // escapeDecodedTwice reports whether the JSON string content body holds a
@@ -665,6 +704,58 @@ func sameValue(a, b string) bool {
 	}
 	vb, err := jsonread.Read(b)
 	return err == nil && reflect.DeepEqual(va, vb)
+}
+
+// quoteToken is the string delimiter of Gemma 4's tool-call format, a
+// template token: its strings hold their text as it is, without escapes.
+const quoteToken = `<|"|>`
+
+// templateQuoted rewrites each string of t written between quote tokens
+// as a JSON string of the same text. It refuses a token that pairs with
+// none (an opening one left out), a pair not in a key's or value's place,
+// a token inside a JSON string, and a text holding a backslash that may be
+// an escape (the format has none, so \n is two characters; a model that
+// meant a line break wrote one), or bytes that are not UTF-8.
+func templateQuoted(t string) (string, error) {
+	parts := strings.Split(t, quoteToken)
+	if len(parts)%2 == 0 {
+		return "", malformed("a template quote token pairs with none: a string's opening or closing token is missing")
+	}
+	var b []byte
+	for i, p := range parts {
+		if i%2 == 0 {
+			if strings.Count(p, `"`)%2 == 1 {
+				return "", malformed("a template quote token is inside a string written with quote marks; where the string ends is ambiguous")
+			}
+			b = append(b, p...)
+			continue
+		}
+		before := strings.TrimRight(parts[i-1], " \t\r\n")
+		after := strings.TrimLeft(parts[i+1], " \t\r\n")
+		if before == "" || !strings.ContainsRune(":,[{", rune(before[len(before)-1])) ||
+			after != "" && !strings.ContainsRune(":,]}", rune(after[0])) {
+			return "", malformed("a string between template quote tokens is not where a key or value is: a token is missing or stray")
+		}
+		if escapeLike(p) {
+			return "", malformed("a string between template quote tokens holds a backslash that may be an escape; the format has none, and which is meant is ambiguous")
+		}
+		if !utf8.ValidString(p) {
+			return "", malformed("a string between template quote tokens holds bytes that are not UTF-8")
+		}
+		b, _ = jsontext.AppendQuote(b, p) // valid UTF-8: no error
+	}
+	return string(b), nil
+}
+
+// escapeLike reports whether s holds a backslash followed by a character
+// that would make it a JSON escape.
+func escapeLike(s string) bool {
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] == '\\' && strings.IndexByte(`"\\/bfnrtu`, s[i+1]) >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // csvLayer repairs body, an object written with CSV's doubled quotes.

@@ -20,6 +20,9 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"line break inside a string", "{\"a\": \"line 1\nline 2\"}", `{"a":"line 1\nline 2"}`, FixSyntax},
 		{"file content ending in a line break, one-line text", "{\"c\": \"f() {\n\tx\n}\n\"}", `{"c":"f() {\n\tx\n}\n"}`, FixSyntax},
 		{"line break before the quote, one-line text", "{\"a\": \"x\n\", \"b\": 1}", `{"a":"x\n","b":1}`, FixSyntax},
+		{"comma missing between objects, none nested", `{"a": [{"b": 1} {"e": 3}]}`, `{"a":[{"b":1},{"e":3}]}`, FixSyntax},
+		{"trailing comma in an array, comma after it", `{"a": [1, 2,], "b": 3}`, `{"a":[1,2],"b":3}`, FixSyntax},
+		{"comma missing after an array, no trailing comma", "{\"a\": [1, 2]\n \"b\": 3}", `{"a":[1,2],"b":3}`, FixSyntax},
 	})
 	checkRefusals(t, []refusalCase{
 		// {"t": {"k": null}, "items": [], "k": null} with the inner '}'
@@ -37,6 +40,8 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"doubled braces, cut", `{{"n": 0, "h": {"n": 0, "w": "x"`, "an object opened with '{{' was cut off"},
 		{"cut object sent twice", "{\"a\": [\"x\", [\"y\"]\n{\"a\": [\"x\", [\"y\"]", "a comma missing between items was inserted"},
 		{"cut after an invisible character", "{\"q\": \"\"\u200b", "cut off after invisible characters"},
+		{"comma missing between objects, a nested one closed before members", `{"a": [{"b": {"c": 1}, "d": 2} {"e": 3}]}`, "a nested object was closed before more members"},
+		{"array closed after a trailing comma, then a key", "{\"a\": [1, 2,]\n \"b\": 3}", "follows an array closed after a trailing comma"},
 		{"quote right after a line break", "{\n  \"genre\": \"Sci-fi\n\"}", "holds a line break right before a quote"},
 		{"quote right after a line break, in an array", "{\n\t\"a\": [\n\t\t\"x\n\t]\n\"}", "holds a line break right before a quote"},
 	})

@@ -396,10 +396,11 @@ func oneCloserFix(x string, err error, schema Schema) (string, bool) {
 	// closer dropped at the end besides the bracket's own fault, puts
 	// them elsewhere.
 	members := strings.Trim(x[p+1:], " \t\r\n}]") != ""
-	if o := e.opener - 1; members && o > 0 && x[o] == '[' && x[p] == '}' && x[prevNonSpace(x, o)] == ':' && singleMember(x[o:p]) {
+	if o := e.opener - 1; members && o > 0 && x[o] == '[' && x[p] == '}' && x[prevNonSpace(x, o)] == ':' && (singleMember(x[o:p]) || strings.IndexByte(x[o:p], '\'') >= 0) {
 		// {"a": ["x"}, "b": 1}: a member's array of one item closed by
 		// '}': its ']' dropped, or its '[' stray and the '}' closing the
-		// object too early?
+		// object too early? (With a single quote in it, the items are
+		// not counted: it may be one.)
 		return "", false
 	}
 	// The closer deleted: the reading where it is stray and a closer

@@ -173,6 +173,7 @@ func TestRepairChangesTheOneWrongCloser(t *testing.T) {
 		{"a stray opener, or an object missing its }", `{"k": [1, {]}`, "closes an object"},
 		{"touching a value", `{"k": [["a", }7]]}`, "closes an array"},
 		{"} for ] after one item, members after: its [ may be stray, the } early", `{"k": [1}, "m": 2}`, "closes an array"},
+		{"the same, an apostrophe in the item: the items are not counted", `{"k": ["it's"}, "m": 2}`, "closes an array"},
 		{"] for } before members: or a stray ] and a } dropped at the end", `{"o": {"a": 1], "b": 2}`, "while no array is open"},
 		{"} for ] before members: or a stray } and a ] dropped at the end", `{"o": [1, 2}, "b": [3, 4]`, "closes an array"},
 		{"a reading that needs a comma besides", `{"a": [true, {"k" "v"]}`, "closes an object"},

@@ -58,6 +58,7 @@ type scanner struct {
 	// commaBeforeKey: a comma missing before a key was inserted. Both in
 	// one text are refused (errColonOrComma).
 	colonAcrossLine, commaBeforeKey bool
+	escQuote                        escScan // escapesQuote's progress in the current string
 	// closedBeforeMember: a nested object closed with more members or
 	// items after it, so an extra closing brace after the object has
 	// another reading (that container closed too early).
@@ -335,6 +336,11 @@ func (sc *scanner) keyAfterCloser() error {
 	if len(o) > 0 && o[len(o)-1] == '}' {
 		return malformed("a key at byte %d follows a closing brace with no comma; whether the brace is stray is ambiguous", sc.i)
 	}
+	if b, ok := strings.CutSuffix(strings.TrimRight(sc.s[:sc.i], " \t\r\n"), "]"); ok && strings.HasSuffix(strings.TrimRight(b, " \t\r\n"), ",") {
+		// {"a": [1, 2,] "b": 3}: the ']' may be stray, the comma the
+		// members' (the array's own ']' dropped or written earlier).
+		return malformed("a key at byte %d follows an array closed after a trailing comma, with no comma; whether the bracket is stray is ambiguous", sc.i)
+	}
 	if sc.lastStr >= 0 && strings.HasSuffix(strings.TrimRight(strings.TrimSuffix(o, `"`), " "), ",") {
 		// {"a": "x," "b": 1}, {"a": "x, ""b": 1}: the comma inside the
 		// string may be the members' comma, its quote misplaced.
@@ -386,6 +392,12 @@ func (sc *scanner) valueStart() error {
 			// closed after a trailing comma, the closer may be stray and
 			// the item the container's.
 			return malformed("an item at byte %d follows an empty container or one closed after a trailing comma, with no comma; whether the closer is stray is ambiguous", sc.i)
+		}
+		if o := sc.out.String(); o[len(o)-1] == '}' && sc.closedBeforeMember {
+			// [{"a": {"b": 1}, "c": 2} {"d": 3}]: a comma missing between
+			// objects, or a nested object closed too early and a stray
+			// brace?
+			return malformed("an item at byte %d follows an object with no comma, after a nested object was closed before more members; whether a brace is stray is ambiguous", sc.i)
 		}
 		if err := sc.normalise(); err != nil {
 			return err
@@ -1448,6 +1460,29 @@ func (sc *scanner) str(q rune) error {
 	}
 }
 
+// escapesQuote reports whether the string content s[from:to] holds an
+// escaped double quote (\"). Calls for one string (the same from, to
+// increasing) resume where the last one stopped: linear in the string.
+func (sc *scanner) escapesQuote(s string, from, to int) bool {
+	e := &sc.escQuote
+	if e.from != from || e.pos > to {
+		*e = escScan{from: from, pos: from}
+	}
+	for ; !e.found && e.pos+1 < to; e.pos++ {
+		if s[e.pos] == '\\' {
+			e.found = s[e.pos+1] == '"'
+			e.pos++
+		}
+	}
+	return e.found
+}
+
+// escScan is the state of escapesQuote.
+type escScan struct {
+	from, pos int
+	found     bool
+}
+
 // innerQuote refuses a quote r at s[i:i+n], which could close the string
 // opened by q but does not end it here, when reading it as a character of
 // the string is one guess among others:
@@ -1457,6 +1492,7 @@ func (sc *scanner) str(q rune) error {
 //   - a comment touches it ("x"// note): the comment may end the string;
 //   - a backslash follows it ("x"\n): white space escaped once too often
 //     between tokens, or an escape inside the string;
+//   - the string escapes other quotes before it ("say \"hi"…);
 //   - the same quote follows it ("5' 11"", "x""), unless it closes an
 //     inner quote right before the string's end ("say "hi""): a doubled
 //     quote is a typo, CSV-style quoting or an unescaped quote at the end
@@ -1482,6 +1518,11 @@ func (sc *scanner) innerQuote(s string, i, n int, r, q rune, keyPos, pairsInner 
 		return malformed("a comment touches a quote inside the string at byte %d, and whether the quote ends the string is ambiguous", sc.i)
 	case j < len(s) && s[j] == '\\':
 		return malformed("a quote inside the string at byte %d is followed by a backslash, and whether the quote ends the string is ambiguous", sc.i)
+	case r == '"' && sc.escapesQuote(s, sc.i+utf8.RuneLen(q), i):
+		// "say \"hi"there": the string escapes its quotes, so a quote
+		// left unescaped is one typo among others (a doubled closing
+		// quote, a dropped backslash).
+		return malformed("a string at byte %d escapes some quotes and not others, and which quote ends it is ambiguous", sc.i)
 	case sc.top() == '[' && prevNonSpace(s, i) >= 0 && s[prevNonSpace(s, i)] == ',':
 		// ["a"b,"c"]: in an array, a quote after a comma may start the
 		// next item, the one before it missing its closing quote.

@@ -5,8 +5,10 @@
 // position and with random pairs of operators, runs every broken text
 // through a real node with a {"type":"object"} tool, and prints a table
 // per operator: broken texts, repaired to the original, refused, the two
-// documented exceptions, different (the goal is 0), and the time the node
-// took on them (summed over the workers).
+// documented exceptions, aliased pairs (two faults whose text is also one
+// fault of the value the tool received: a single fault of that value,
+// which no repair can tell apart), different (the goal is 0), and the time
+// the node took on them (summed over the workers).
 //
 //	go run ./internal/cmd/soundsweep -n 1000000
 //
@@ -130,9 +132,9 @@ func print(t *faultinject.Tally, elapsed time.Duration, objects uint64, schemas 
 	}
 	sort.Strings(ops)
 	fmt.Printf("soundsweep: %d objects (%d corpus schemas), %s\n\n", objects, schemas, elapsed.Round(time.Millisecond))
-	fmt.Printf("| %-24s | %9s | %9s | %9s | %9s | %9s | %10s | %9s | %9s |\n", "operator", "mutations", "broken", "original", "refused", "truncated", "closed_end", "different", "node time")
+	fmt.Printf("| %-24s | %9s | %9s | %9s | %9s | %9s | %10s | %9s | %9s | %9s |\n", "operator", "mutations", "broken", "original", "refused", "truncated", "closed_end", "aliased", "different", "node time")
 	d := strings.Repeat("-", 11)
-	fmt.Printf("|%s|%s|%s|%s|%s|%s|%s-|%s|%s|\n", strings.Repeat("-", 26), d, d, d, d, d, d, d, d)
+	fmt.Printf("|%s|%s|%s|%s|%s|%s|%s-|%s|%s|%s|\n", strings.Repeat("-", 26), d, d, d, d, d, d, d, d, d)
 	row := func(name, op string) {
 		all := 0
 		for _, o := range faultinject.Outcomes {
@@ -145,8 +147,8 @@ func print(t *faultinject.Tally, elapsed time.Duration, objects uint64, schemas 
 				took += tt
 			}
 		}
-		fmt.Printf("| %-24s | %9d | %9d | %9d | %9d | %9d | %10d | %9d | %9s |\n", name, all, all-c(faultinject.Unbroken),
-			c(faultinject.Original), c(faultinject.Refused), c(faultinject.Truncated), c(faultinject.ClosedAtEnd), c(faultinject.Different), took.Round(time.Millisecond))
+		fmt.Printf("| %-24s | %9d | %9d | %9d | %9d | %9d | %10d | %9d | %9d | %9s |\n", name, all, all-c(faultinject.Unbroken),
+			c(faultinject.Original), c(faultinject.Refused), c(faultinject.Truncated), c(faultinject.ClosedAtEnd), c(faultinject.Aliased), c(faultinject.Different), took.Round(time.Millisecond))
 	}
 	for _, op := range ops {
 		row(op, op)
@@ -162,11 +164,15 @@ func printExamples(t *faultinject.Tally, oneLine bool) {
 	sort.Strings(ops)
 	for _, op := range ops {
 		for _, ex := range t.Examples[op] {
+			kind := "different"
+			if ex.Aliased {
+				kind = "aliased"
+			}
 			if oneLine {
-				fmt.Printf("%s\t%q\t%q\t%q\n", ex.Op, ex.Original, ex.Text, ex.Args)
+				fmt.Printf("%s\t%s\t%q\t%q\t%q\n", kind, ex.Op, ex.Original, ex.Text, ex.Args)
 				continue
 			}
-			fmt.Printf("\n%s:\n  original: %q\n  sent:     %q\n  tool got: %s\n", ex.Op, ex.Original, ex.Text, ex.Args)
+			fmt.Printf("\n%s (%s):\n  original: %q\n  sent:     %q\n  tool got: %s\n", ex.Op, kind, ex.Original, ex.Text, ex.Args)
 		}
 	}
 }
