@@ -39,13 +39,19 @@ func capIssues(issues []Issue) ([]Issue, int) {
 // boundMessage returns s when it fits in maxToolMessageBytes, else its
 // start, cut at the last line break of the second half of what fits (at a
 // rune boundary when there is none), followed by a line saying how much
-// was cut; the whole is at most maxToolMessageBytes long.
+// was cut, and then s's last line when it is at most maxKeptLastLine
+// bytes (the instruction that ends feedback: "Call … again"); the whole is
+// at most maxToolMessageBytes long.
 func boundMessage(s string) string {
 	if len(s) <= maxToolMessageBytes {
 		return s
 	}
+	last := ""
+	if nl := strings.LastIndexByte(s, '\n'); nl >= 0 && nl < len(s)-1 && len(s)-nl <= maxKeptLastLine {
+		last = s[nl:]
+	}
 	marker := "\n[… message cut: " + strconv.Itoa(len(s)) + " bytes, the first "
-	room := maxToolMessageBytes - len(marker) - len(" shown]") - 10 // 10: the digits of the cut length
+	room := maxToolMessageBytes - len(marker) - len(" shown]") - 10 - len(last) // 10: the digits of the cut length
 	cut := room
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
@@ -53,8 +59,11 @@ func boundMessage(s string) string {
 	if nl := strings.LastIndexByte(s[:cut], '\n'); nl >= room/2 {
 		cut = nl
 	}
-	return s[:cut] + marker + strconv.Itoa(cut) + " shown]"
+	return s[:cut] + marker + strconv.Itoa(cut) + " shown]" + last
 }
+
+// maxKeptLastLine bounds the last line boundMessage keeps after a cut.
+const maxKeptLastLine = 512
 
 // unknownToolMessage answers a call of a tool the node does not have: it
 // lists every tool, or, for more than maxListedTools, the nearTools whose

@@ -193,11 +193,14 @@ func TestBoundMessage(t *testing.T) {
 	for _, tt := range []struct {
 		name, in  string
 		cutAtLine bool
+		last      string // the last line, kept after the marker
 	}{
-		{"short text is unchanged", "Error: x", false},
-		{"exactly the bound", strings.Repeat("a", maxToolMessageBytes), false},
-		{"lines are cut at a line break", lines, true},
-		{"one long line of multibyte runes", strings.Repeat("é€😀", 5000), false},
+		{"short text is unchanged", "Error: x", false, ""},
+		{"exactly the bound", strings.Repeat("a", maxToolMessageBytes), false, ""},
+		{"lines are cut at a line break", lines, true, ""},
+		{"one long line of multibyte runes", strings.Repeat("é€😀", 5000), false, ""},
+		{"feedback keeps its last line", lines + "Call t again with these fields corrected.", true, "\nCall t again with these fields corrected."},
+		{"a long last line is not kept", lines + strings.Repeat("x", maxKeptLastLine), true, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got := boundMessage(tt.in)
@@ -208,7 +211,8 @@ func TestBoundMessage(t *testing.T) {
 				return
 			}
 			body, marker, ok := strings.Cut(got, "\n[… message cut: ")
-			if len(got) > maxToolMessageBytes || !ok || !utf8.ValidString(got) || !strings.HasPrefix(tt.in, body) {
+			marker, ok2 := strings.CutSuffix(marker, tt.last)
+			if len(got) > maxToolMessageBytes || !ok || !ok2 || !utf8.ValidString(got) || !strings.HasPrefix(tt.in, body) {
 				t.Fatalf("%d bytes, marker %v, valid %v:\n…%s", len(got), ok, utf8.ValidString(got), got[max(0, len(got)-200):])
 			}
 			if wantMarker := fmt.Sprintf("%d bytes, the first %d shown]", len(tt.in), len(body)); marker != wantMarker {
