@@ -31,7 +31,7 @@ const (
 	// nesting when the dropped closer was inside).
 	ClosedAtEnd
 	// Aliased: a pair of faults whose text is also one fault away from
-	// the value the tool received (see [Aliased]): the same text is a
+	// the value the tool received (see [IsAlias]): the same text is a
 	// single fault of that other value, which repair reads as its sender
 	// meant, so no repair can tell the two apart. Counted apart, with
 	// examples; never a single fault.
