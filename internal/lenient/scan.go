@@ -58,7 +58,6 @@ type scanner struct {
 	// commaBeforeKey: a comma missing before a key was inserted. Both in
 	// one text are refused (errColonOrComma).
 	colonAcrossLine, commaBeforeKey bool
-	escQuote                        escScan // escapesQuote's progress in the current string
 	// closedBeforeMember: a nested object closed with more members or
 	// items after it, so an extra closing brace after the object has
 	// another reading (that container closed too early).
@@ -1263,6 +1262,7 @@ func (sc *scanner) str(q rune) error {
 	// backslash unescaped may have left them all ("C:\bin\app": a
 	// backspace, or a path?).
 	escaped, lone := false, false
+	quoteEscaped := false // the string escapes a double quote (\")
 	mixed := func() error {
 		return malformed("a string at byte %d holds a backslash that starts no JSON escape and an escape too; whether its backslashes are characters is ambiguous", sc.i)
 	}
@@ -1299,6 +1299,7 @@ func (sc *scanner) str(q rune) error {
 				if escaped = true; lone {
 					return mixed()
 				}
+				quoteEscaped = quoteEscaped || e == '"'
 				b.WriteByte('\\')
 				b.WriteByte(e)
 				i += 2
@@ -1428,7 +1429,7 @@ func (sc *scanner) str(q rune) error {
 					sc.lastQuoteSingle = q != '"'
 					return nil
 				}
-				if err := sc.innerQuote(s, i, n, r, q, keyPos, pairsInner); err != nil {
+				if err := sc.innerQuote(s, i, n, r, q, keyPos, pairsInner, quoteEscaped); err != nil {
 					return err
 				}
 				// An unescaped quote inside the value: it closes an inner
@@ -1460,29 +1461,6 @@ func (sc *scanner) str(q rune) error {
 	}
 }
 
-// escapesQuote reports whether the string content s[from:to] holds an
-// escaped double quote (\"). Calls for one string (the same from, to
-// increasing) resume where the last one stopped: linear in the string.
-func (sc *scanner) escapesQuote(s string, from, to int) bool {
-	e := &sc.escQuote
-	if e.from != from || e.pos > to {
-		*e = escScan{from: from, pos: from}
-	}
-	for ; !e.found && e.pos+1 < to; e.pos++ {
-		if s[e.pos] == '\\' {
-			e.found = s[e.pos+1] == '"'
-			e.pos++
-		}
-	}
-	return e.found
-}
-
-// escScan is the state of escapesQuote.
-type escScan struct {
-	from, pos int
-	found     bool
-}
-
 // innerQuote refuses a quote r at s[i:i+n], which could close the string
 // opened by q but does not end it here, when reading it as a character of
 // the string is one guess among others:
@@ -1497,7 +1475,7 @@ type escScan struct {
 //     inner quote right before the string's end ("say "hi""): a doubled
 //     quote is a typo, CSV-style quoting or an unescaped quote at the end
 //     of the value.
-func (sc *scanner) innerQuote(s string, i, n int, r, q rune, keyPos, pairsInner bool) error {
+func (sc *scanner) innerQuote(s string, i, n int, r, q rune, keyPos, pairsInner, quoteEscaped bool) error {
 	j := i + n
 	switch {
 	case keyPos:
@@ -1518,7 +1496,7 @@ func (sc *scanner) innerQuote(s string, i, n int, r, q rune, keyPos, pairsInner 
 		return malformed("a comment touches a quote inside the string at byte %d, and whether the quote ends the string is ambiguous", sc.i)
 	case j < len(s) && s[j] == '\\':
 		return malformed("a quote inside the string at byte %d is followed by a backslash, and whether the quote ends the string is ambiguous", sc.i)
-	case r == '"' && sc.escapesQuote(s, sc.i+utf8.RuneLen(q), i):
+	case r == '"' && quoteEscaped:
 		// "say \"hi"there": the string escapes its quotes, so a quote
 		// left unescaped is one typo among others (a doubled closing
 		// quote, a dropped backslash).
