@@ -41,6 +41,8 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"cut object sent twice", "{\"a\": [\"x\", [\"y\"]\n{\"a\": [\"x\", [\"y\"]", "a comma missing between items was inserted"},
 		{"cut after an invisible character", "{\"q\": \"\"\u200b", "cut off after invisible characters"},
 		{"comma missing between objects, a nested one closed before members", `{"a": [{"b": {"c": 1}, "d": 2} {"e": 3}]}`, "a nested object was closed before more members"},
+		{"array closed after a trailing comma, then an item on the next line", "{\"a\": [[42,]\n \"x\"]}", "one closed after a trailing comma"},
+		{"the same on one line", `{"a": [[42,] "x"]}`, "one closed after a trailing comma"},
 		{"array closed after a trailing comma, then a key", "{\"a\": [1, 2,]\n \"b\": 3}", "follows an array closed after a trailing comma"},
 		{"quote right after a line break", "{\n  \"genre\": \"Sci-fi\n\"}", "holds a line break right before a quote"},
 		{"quote right after a line break, in an array", "{\n\t\"a\": [\n\t\t\"x\n\t]\n\"}", "holds a line break right before a quote"},

@@ -335,7 +335,7 @@ func (sc *scanner) keyAfterCloser() error {
 	if len(o) > 0 && o[len(o)-1] == '}' {
 		return malformed("a key at byte %d follows a closing brace with no comma; whether the brace is stray is ambiguous", sc.i)
 	}
-	if b, ok := strings.CutSuffix(strings.TrimRight(sc.s[:sc.i], " \t\r\n"), "]"); ok && strings.HasSuffix(strings.TrimRight(b, " \t\r\n"), ",") {
+	if closedAfterTrailingComma(sc.s, sc.i) {
 		// {"a": [1, 2,] "b": 3}: the ']' may be stray, the comma the
 		// members' (the array's own ']' dropped or written earlier).
 		return malformed("a key at byte %d follows an array closed after a trailing comma, with no comma; whether the bracket is stray is ambiguous", sc.i)
@@ -357,6 +357,14 @@ func (sc *scanner) keyAfterCloser() error {
 	}
 	sc.commaBeforeKey = true
 	return nil
+}
+
+// closedAfterTrailingComma reports whether s[:i] ends, white space and
+// line breaks aside, with a ']' right after a comma ([42,]): then what
+// follows with no comma may be the array's, its ']' stray.
+func closedAfterTrailingComma(s string, i int) bool {
+	b, ok := strings.CutSuffix(strings.TrimRight(s[:i], " \t\r\n"), "]")
+	return ok && strings.HasSuffix(strings.TrimRight(b, " \t\r\n"), ",")
 }
 
 // errColonOrComma refuses a text where a colon was missing across a line
@@ -386,7 +394,7 @@ func (sc *scanner) valueStart() error {
 			// comma.
 			return malformed("two values at byte %d of the object touch with no comma or white space; whether a comma is missing is ambiguous", sc.i)
 		}
-		if o := sc.out.String(); strings.HasSuffix(o, "[]") || strings.HasSuffix(o, "{}") || o[len(o)-1] == ']' && sc.s[prevNonSpace(sc.s, prevNonSpace(sc.s, sc.i))] == ',' {
+		if o := sc.out.String(); strings.HasSuffix(o, "[]") || strings.HasSuffix(o, "{}") || closedAfterTrailingComma(sc.s, sc.i) {
 			// [[] "x"], [[42,] true]: after an empty container, or one
 			// closed after a trailing comma, the closer may be stray and
 			// the item the container's.
