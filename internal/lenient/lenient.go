@@ -613,9 +613,6 @@ func continuesJSON(suffix string) bool {
 	if r, _ := utf8.DecodeRuneInString(t); isQuote(r) {
 		return true // a string, a key, or a quote of the object's, after it
 	}
-	if r, n := utf8.DecodeRuneInString(t); isQuote(r) && isKeyAhead(t[n:], r) {
-		return true
-	}
 	if isBareKeyAhead(t) {
 		k := strings.IndexByte(t, ':')
 		if valueAhead(t[skipInvisible(t, k+1):]) {
