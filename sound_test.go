@@ -79,6 +79,9 @@ func TestRepairIsSoundOnInjectedFaults(t *testing.T) {
 	}
 	for op, exs := range tally.Examples {
 		for _, ex := range exs {
+			if ex.Aliased {
+				continue // a pair that is a single fault of the value received (faultinject.IsAlias)
+			}
 			t.Errorf("%s (%s): the tool received a value the model did not send\nsent:     %q\ntool got: %s", op, ex.Op, ex.Text, ex.Args)
 		}
 	}

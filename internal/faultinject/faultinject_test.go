@@ -2,6 +2,7 @@ package faultinject
 
 import (
 	"encoding/json"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -242,6 +243,28 @@ func TestClassify(t *testing.T) {
 	for _, tt := range tests {
 		if got := Classify(orig, tt.m, tt.args, tt.ok); got != tt.want {
 			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+// A pair is aliased when its text is a single mutation of the value the
+// tool received, in the original's layout; not when two faults are
+// needed from that value too.
+func TestIsAliasFindsSingleFaultsOfTheValueReceived(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	got := Object{{"k", Number("1")}}
+	for _, tt := range []struct {
+		text string
+		want bool
+	}{
+		{`{'k':1}`, true},   // quote_style of {"k":1}: also {"k'":1} with two quotes broken
+		{`{"k":1,}`, true},  // a trailing comma
+		{`{'k':1,}`, false}, // two faults from {"k":1} as well
+		{`{ 'k':1}`, false}, // another layout
+		{`{"k":1}`, false},  // the value itself: no fault
+	} {
+		if a := IsAlias(tt.text, got, Layout{}, r); a != tt.want {
+			t.Errorf("IsAlias(%s) = %v, want %v", tt.text, a, tt.want)
 		}
 	}
 }
