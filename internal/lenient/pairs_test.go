@@ -21,6 +21,8 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"file content ending in a line break, one-line text", "{\"c\": \"f() {\n\tx\n}\n\"}", `{"c":"f() {\n\tx\n}\n"}`, FixSyntax},
 		{"line break before the quote, one-line text", "{\"a\": \"x\n\", \"b\": 1}", `{"a":"x\n","b":1}`, FixSyntax},
 		{"comma missing between objects, none nested", `{"a": [{"b": 1} {"e": 3}]}`, `{"a":[{"b":1},{"e":3}]}`, FixSyntax},
+		{"inner quotes, none escaped", `{"a": "say "hi" now", "b": 1}`, `{"a":"say \"hi\" now","b":1}`, FixSyntax},
+		{"token strings double-encoded, quotes escaped only", `"{a:<|\"|>x<|\"|>}"`, `{"a":"x"}`, TemplateQuotes},
 		{"trailing comma in an array, comma after it", `{"a": [1, 2,], "b": 3}`, `{"a":[1,2],"b":3}`, FixSyntax},
 		{"comma missing after an array, no trailing comma", "{\"a\": [1, 2]\n \"b\": 3}", `{"a":[1,2],"b":3}`, FixSyntax},
 	})
@@ -41,6 +43,8 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"cut object sent twice", "{\"a\": [\"x\", [\"y\"]\n{\"a\": [\"x\", [\"y\"]", "a comma missing between items was inserted"},
 		{"cut after an invisible character", "{\"q\": \"\"\u200b", "cut off after invisible characters"},
 		{"comma missing between objects, a nested one closed before members", `{"a": [{"b": {"c": 1}, "d": 2} {"e": 3}]}`, "a nested object was closed before more members"},
+		{"inner quotes, one escaped and one not", `{"a": "say \"hi" now", "b": 1}`, "escapes some quotes and not others"},
+		{"token strings double-encoded with an escape: a line break, or backslash-n?", `"{a:<|\"|>line\nnext<|\"|>}"`, "escapes read two ways"},
 		{"array closed after a trailing comma, then an item on the next line", "{\"a\": [[42,]\n \"x\"]}", "one closed after a trailing comma"},
 		{"the same on one line", `{"a": [[42,] "x"]}`, "one closed after a trailing comma"},
 		{"array closed after a trailing comma, then a key", "{\"a\": [1, 2,]\n \"b\": 3}", "follows an array closed after a trailing comma"},
