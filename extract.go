@@ -323,7 +323,7 @@ func (s *extractSettings) run(ctx context.Context, model llms.Model, cs *compile
 	}
 	defaultName := correctionModelName(model, s.callOpts)
 	repair := s.repair
-	repair.schema = cs.stringOnly // quoted_bare_value where the schema accepts only a string
+	repair.schema = cs // quoted_bare_value, and missing closers placed (chooseReading)
 
 	var (
 		prev     string // the previous answer, for the retry prompt

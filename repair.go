@@ -25,7 +25,10 @@ import (
 // True/False/None, missing and trailing commas, comments, literal control
 // characters in strings; the classes named by the steps after
 // [RepairJSON]; and a stream cut right after a complete value, whose
-// closing brackets are added.
+// closing brackets are added. Where the tool's schema accepts exactly one
+// placement of those brackets (at the end, or where a member ends earlier,
+// as if dropped there), that placement is taken; see the README's
+// soundness contract for when.
 //
 // Repair is linear in the size of the argument string, and runs on every
 // argument string [WithMaxArgumentBytes] admits.
@@ -188,10 +191,15 @@ const (
 	// 123e4567-e89b-…): a "type": "string" (with any format, pattern or
 	// enum), a string const, or an enum of strings only. The token holds
 	// no white space, quote, backslash, bracket, comma, '#' or comment,
-	// and a comma or closing bracket ends it. Refused where the schema
+	// does not end with a colon, and a comma or closing bracket ends it
+	// (right after it, or after a line break). Refused where the schema
 	// allows other types or names none, for a plain tool (no schema), for
 	// a token at the end of the text (it may be cut off), and for tokens
-	// naming another value (NaN, undefined, nil). JSON, Python and
+	// naming another value (NaN, undefined, nil). Spaces before the token
+	// may be its value's own (" both" with its quotes dropped): they are
+	// read as layout where the text's other values have as many after the
+	// same separator, or where the schema accepts the token with none of
+	// them (an enum, a pattern); else it is refused. JSON, Python and
 	// other-case literals and numbers keep their reading, which the
 	// schema then refuses.
 	RepairQuotedBareValue RepairStep = "quoted_bare_value"
@@ -257,7 +265,7 @@ func (n *ToolNode) repair(c *call) {
 		return
 	}
 	opt := n.cfg.repairOptions()
-	opt.schema = c.tool.schema.stringOnly
+	opt.schema = c.tool.schema
 	res, err := repairArguments(c.raw, opt)
 	if err == nil && len(res.steps) > 0 {
 		err = callEnvelope(res.value, c.tool.schema.fields)
@@ -336,8 +344,10 @@ func (n *ToolNode) validAsSent(c *call) bool {
 type repairOptions struct {
 	stripThinking bool
 	jsonRepair    bool
-	maxBytes      int            // argument strings above this are refused unparsed
-	schema        lenient.Schema // the tool's, for RepairQuotedBareValue; nil for none
+	maxBytes      int // argument strings above this are refused unparsed
+	// schema is the tool's, for RepairQuotedBareValue and for placing
+	// missing closers (chooseReading); nil for none.
+	schema *compiledSchema
 }
 
 // isEmptyArguments reports whether raw holds no arguments: it is empty,
@@ -367,7 +377,11 @@ func repairArguments(raw string, opt repairOptions) (repairResult, error) {
 	if len(raw) > opt.maxBytes {
 		return repairResult{}, malformed("the arguments are %d bytes, more than the limit of %d bytes", len(raw), opt.maxBytes)
 	}
-	res, err := lenient.Repair(raw, lenient.Options{StripThinking: opt.stripThinking, FixSyntax: opt.jsonRepair, Schema: opt.schema})
+	lo := lenient.Options{StripThinking: opt.stripThinking, FixSyntax: opt.jsonRepair}
+	if opt.schema != nil {
+		lo.Schema, lo.Choose = opt.schema.stringOnly, opt.schema.chooseReading
+	}
+	res, err := lenient.Repair(raw, lo)
 	if err != nil {
 		var le *lenient.Error
 		if errors.As(err, &le) {
@@ -384,6 +398,56 @@ func repairArguments(raw string, opt repairOptions) (repairResult, error) {
 		return repairResult{}, malformed("the arguments are not valid JSON and could not be repaired without guessing")
 	}
 	return repairResult{value: v, json: res.JSON, steps: repairSteps(res.Steps)}, nil
+}
+
+// chooseReading picks among the readings of a text whose closing brackets
+// are missing at its end (lenient's Options.Choose): readings[0] closes
+// them at the end, the others place them where a member ends earlier. It
+// takes the one reading the schema accepts, if exactly one does (the
+// validators are not run). It takes another reading than the first only
+// where the first fails on something a stream cut off cannot cause (a
+// wrong type, a member the schema does not allow): failing only on what
+// it lacks (a required member, items) or on a keyword the issue kinds do
+// not name, the text may be a valid value cut off, whose trailing members
+// no reading holds, and the first reading's issues are the feedback it
+// needs. Where the schema has alternatives (anyOf, oneOf, not, if) or an
+// enum of objects, whose issues do not tell, it takes only the first.
+// -1 when it cannot tell.
+func (s *compiledSchema) chooseReading(readings []string) int {
+	valid := -1
+	for k, r := range readings {
+		v, err := jsonread.Read(r)
+		if err != nil {
+			return -1 // not reached: lenient offers JSON values only
+		}
+		if len(s.validateText(r, v)) > 0 {
+			continue
+		}
+		if valid >= 0 {
+			return -1
+		}
+		valid = k
+	}
+	if valid <= 0 {
+		return valid
+	}
+	if !s.issuesTell {
+		return -1
+	}
+	v, _ := jsonread.Read(readings[0])
+	if slices.ContainsFunc(s.validate(v), func(is Issue) bool { return !cutMayCause(is.Kind) }) {
+		return valid
+	}
+	return -1
+}
+
+// cutMayCause reports whether a valid value cut off after a complete
+// member or item, its closers added, may fail with an issue of kind k:
+// what it lacks (a required member, items), an enum or const (of an
+// object or array it cut), or a keyword the kinds do not name. A cut
+// changes no value it keeps whole, and adds no member.
+func cutMayCause(k IssueKind) bool {
+	return k == IssueRequired || k == IssueMinItems || k == IssueEnum || k == IssueOther
 }
 
 // decodeJSON decodes exactly one JSON value, keeping numbers as

@@ -237,3 +237,66 @@ func TestRunRefusesARepairedCallEnvelope(t *testing.T) {
 		})
 	}
 }
+
+// Closers missing at the end of the text are placed where the tool's
+// schema says, when exactly one placement validates; a text that may be a
+// valid value cut off keeps its closers at the end (and the feedback of
+// what it lacks).
+func TestRunPlacesMissingClosersWhereTheSchemaAcceptsThem(t *testing.T) {
+	obj := func(props map[string]any, required ...string) map[string]any {
+		s := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
+		if len(required) > 0 {
+			s["required"] = required
+		}
+		return s
+	}
+	str := map[string]any{"type": "string"}
+	integer := map[string]any{"type": "integer"}
+	strict := obj(map[string]any{"a": obj(map[string]any{"b": integer}), "c": str})
+	nested := obj(map[string]any{"a": obj(map[string]any{"b": integer}), "c": obj(map[string]any{"d": integer})})
+	// a accepts c too; the root requires c: the closed-at-end reading
+	// lacks it, as a cut text would.
+	cut := obj(map[string]any{"a": map[string]any{"type": "object"}, "c": str}, "c")
+	// The same as strict, a's schema an alternative: its issues do not
+	// tell what the value fails.
+	alt := obj(map[string]any{"a": map[string]any{"anyOf": []any{obj(map[string]any{"b": integer})}}, "c": str})
+	open := map[string]any{"type": "object"}
+	tests := []struct {
+		name   string
+		schema map[string]any
+		raw    string
+		want   string // the tool's input; "" when refused
+		reason string // in the refusal
+	}{
+		{"the one reading that validates", strict, `{"a": {"b": 1, "c": "x"`, `{"a":{"b":1},"c":"x"}`, ""},
+		{"ends with a brace: the one reading that validates", nested, `{"a": {"b": 1, "c": {"d": 2}`, `{"a":{"b":1},"c":{"d":2}}`, ""},
+		{"closed at the end validates", strict, `{"a": {"b": 1}, "c": "x"`, `{"a":{"b":1},"c":"x"}`, ""},
+		{"both validate: closed at the end", open, `{"a": {"b": 1, "c": "x"`, `{"a":{"b":1,"c":"x"}}`, ""},
+		{"ends with a brace, both validate", open, `{"a": {"b": 1, "c": {"d": 2}`, "", "a closing bracket is missing, and where is ambiguous"},
+		{"may be a cut: closed at the end, and what it lacks", cut, `{"a": {"b": 1, "c": "x"`, "", "c: required field is missing"},
+		{"alternatives: closed at the end", alt, `{"a": {"b": 1, "c": "x"`, "", "do not match the tool's schema"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := &recorder{}
+			node, err := saidex.NewToolNode([]tools.Tool{saidex.ToolWithSchema(rec, tt.schema)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := node.Run(context.Background(), aiCall(tt.raw))
+			if err != nil {
+				t.Fatal(err)
+			}
+			cr := res.Calls[0]
+			if tt.want == "" {
+				if len(rec.inputs) != 0 || !strings.Contains(cr.Output, tt.reason) {
+					t.Fatalf("tool inputs %q, output %q; want it not run, the output naming %q", rec.inputs, cr.Output, tt.reason)
+				}
+				return
+			}
+			if !slices.Equal(rec.inputs, []string{tt.want}) {
+				t.Fatalf("tool inputs %q, want [%s] (Err %v)", rec.inputs, tt.want, cr.Err)
+			}
+		})
+	}
+}

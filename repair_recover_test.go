@@ -106,7 +106,8 @@ func TestBareValuesAreQuotedWhereTheSchemaAcceptsOnlyAString(t *testing.T) {
 		{`{"id": 123e4567-e89b-12d3-a456-426614174000}`, `{"id":"123e4567-e89b-12d3-a456-426614174000"}`},
 		{`{"unit": cm, "kind": box, "n": 2}`, `{"kind":"box","n":2,"unit":"cm"}`},
 		{`{"label": abc}`, `{"label":"abc"}`},
-		{`{"tags": [red, green-ish]}`, `{"tags":["red","green-ish"]}`},
+		{`{"tags": [red,green-ish]}`, `{"tags":["red","green-ish"]}`},
+		{`{"tags": ["x", "y", red, green-ish]}`, `{"tags":["x","y","red","green-ish"]}`},
 	}
 	for _, tt := range tests {
 		inputs, cr, _ := runWithSchema(t, schema, tt.raw)
@@ -123,6 +124,8 @@ func TestBareValuesAreQuotedWhereTheSchemaAcceptsOnlyAString(t *testing.T) {
 	for _, raw := range []string{
 		`{"maybe": both}`, `{"mixed": a}`, `{"any": both}`, `{"n": both}`, `{"other": both}`,
 		`{"direction": two words}`, `{"direction": both`, `{"direction": NaN}`,
+		// Any string: the space before red may be its own (" red").
+		`{"tags": [red, green-ish]}`,
 	} {
 		inputs, cr, _ := runWithSchema(t, schema, raw)
 		if cr.Outcome != saidex.OutcomeFeedback || len(inputs) != 0 || slices.Contains(cr.RepairSteps, saidex.RepairQuotedBareValue) {

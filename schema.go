@@ -35,6 +35,30 @@ type compiledSchema struct {
 	// strings tells the repair stage where the schema accepts only a
 	// string (RepairQuotedBareValue).
 	stringOnly stringLookup
+	// issuesTell: every reachable schema is issuesTell's; the kind of an
+	// issue then names the keyword the value fails (chooseReading).
+	issuesTell bool
+}
+
+// issuesTell reports whether s has no alternatives, negation or
+// condition (anyOf, oneOf, not, if), whose failures are reported as the
+// issues of one branch, and no enum or const holding an object or an
+// array.
+func issuesTell(s *jsonschema.Schema) bool {
+	if len(s.AnyOf) > 0 || len(s.OneOf) > 0 || s.Not != nil || s.If != nil {
+		return false
+	}
+	scalar := func(v any) bool {
+		switch v.(type) {
+		case map[string]any, []any:
+			return false
+		}
+		return true
+	}
+	if s.Const != nil && !scalar(*s.Const) {
+		return false
+	}
+	return s.Enum == nil || !slices.ContainsFunc(s.Enum.Values, func(v any) bool { return !scalar(v) })
 }
 
 // schemaField describes one top-level member of an argument schema.
@@ -98,9 +122,10 @@ func compileSchema(name string, schema any) (*compiledSchema, error) {
 	if err != nil {
 		return nil, err
 	}
-	cs := &compiledSchema{doc: m, schema: s, byLocation: map[string]*jsonschema.Schema{}}
+	cs := &compiledSchema{doc: m, schema: s, byLocation: map[string]*jsonschema.Schema{}, issuesTell: true}
 	for _, x := range schemawalk.Reachable(s) {
 		cs.byLocation[x.Location] = x
+		cs.issuesTell = cs.issuesTell && issuesTell(x)
 	}
 	if err := checkCycles(cs.byLocation); err != nil {
 		return nil, err
@@ -240,10 +265,25 @@ type stringLookup struct{ root *jsonschema.Schema }
 // only strings; and none of them forbids the value or names another type
 // alone. A member the schema forbids or does not describe is false.
 func (l stringLookup) OnlyString(path []lenient.Segment) bool {
-	set := schemawalk.Of(l.root)
+	set, ok := l.at(path)
+	return ok && onlyString(set)
+}
+
+// AcceptsString reports whether every schema that applies at path
+// validates the string v; true where none applies, false where the
+// schema forbids the member.
+func (l stringLookup) AcceptsString(path []lenient.Segment, v string) bool {
+	set, ok := l.at(path)
+	return ok && !slices.ContainsFunc(set, func(s *jsonschema.Schema) bool { return s.Validate(v) != nil })
+}
+
+// at returns the schemas that apply at path; ok is false where the schema
+// forbids the member, or does not describe it.
+func (l stringLookup) at(path []lenient.Segment) (set schemawalk.Set, ok bool) {
+	set = schemawalk.Of(l.root)
 	for _, seg := range path {
 		if len(set) == 0 {
-			return false
+			return nil, false
 		}
 		if seg.Index >= 0 {
 			set = set.Item(seg.Index)
@@ -251,10 +291,10 @@ func (l stringLookup) OnlyString(path []lenient.Segment) bool {
 		}
 		var allowed bool
 		if set, allowed = set.Property(seg.Name); !allowed {
-			return false
+			return nil, false
 		}
 	}
-	return onlyString(set)
+	return set, true
 }
 
 // onlyString reports whether the schemas of set, which all apply to one

@@ -7,8 +7,9 @@ import (
 	"github.com/saidex/saidex-go/internal/faultinject"
 )
 
-// soundRepairer is one node for the fuzz target's calls (a fuzz worker
-// runs them one at a time; the mutex keeps -race and parallel seeds safe).
+// soundRepairer is one node for the fuzz target's calls with a
+// {"type":"object"} tool (a fuzz worker runs them one at a time; the mutex
+// keeps -race and parallel seeds safe).
 var soundRepairer = struct {
 	sync.Mutex
 	repair faultinject.Repairer
@@ -28,31 +29,37 @@ func repairThroughNode(t testing.TB, raw string) (string, bool) {
 }
 
 // FuzzRepairIsSound is the soundness oracle as a fuzz target: a valid
-// object, broken by one fault operator at a position, run through a real
-// node with a {"type":"object"} tool, reaches the tool as a value equal
-// to the original, or is refused; the two documented exceptions aside
-// (see package faultinject). The deterministic sweep of the same oracle
-// is internal/cmd/soundsweep.
-//
-// The target checks single faults only, where the sweep finds no
-// different value. Pairs of faults still give a different value in a few
-// dozen mutations per million (the sweep lists them and exits 1); until
-// those classes are refused, a pair here would fail CI's fuzz smoke on a
-// known hole rather than find a new one. The pair argument is kept so the
-// seed corpus stays readable, and ignored.
+// object, broken by one fault operator at a position (or, with pair, by a
+// random pair of operators), run through a real node, reaches the tool as
+// a value equal to the original, or is refused; the two documented
+// exceptions aside, and a pair whose text is a single fault of the value
+// received (aliased; see package faultinject). The node's tool has the
+// schema {"type":"object"}, or, for odd seeds, the schema only values of
+// the object's shape pass (faultinject.SchemaOf), under which the schema
+// guides repairs (unquoted strings, the place of missing closers). The
+// deterministic sweep of the same oracle is internal/cmd/soundsweep.
 func FuzzRepairIsSound(f *testing.F) {
 	for i := range len(faultinject.Ops) {
 		f.Add(uint64(i), uint8(i), uint8(i+3), uint16(i*7), i%3 == 0)
 	}
 	f.Fuzz(func(t *testing.T, seed uint64, op, op2 uint8, pos uint16, pair bool) {
-		_ = pair // single faults only: see the doc comment
-		orig, m, ok := faultinject.Pick(seed, op, op2, pos, false)
+		p, ok := faultinject.Pick(seed, op, op2, pos, pair)
 		if !ok {
 			return
 		}
-		args, called := repairThroughNode(t, m.Text)
-		if out := faultinject.Classify(orig, m, args, called); out == faultinject.Different {
-			t.Fatalf("%s: the tool received a value the model did not send\nsent:     %q\ntool got: %s", m.Op, m.Text, args)
+		var args string
+		var called bool
+		if seed%2 == 1 {
+			repair, err := faultinject.SchemaRepairer(faultinject.SchemaOf(p.Orig))
+			if err != nil {
+				t.Fatal(err)
+			}
+			args, called = repair(p.M.Text)
+		} else {
+			args, called = repairThroughNode(t, p.M.Text)
+		}
+		if out := p.Judge(args, called); out == faultinject.Different {
+			t.Fatalf("%s: the tool received a value the model did not send\nsent:     %q\ntool got: %s", p.M.Op, p.M.Text, args)
 		}
 	})
 }

@@ -62,25 +62,32 @@ func Check(g *Gen, repair Repairer, pairs int, tally *Tally) {
 
 // CheckOps is [Check] with the operators ops only (singles and pairs).
 func CheckOps(g *Gen, repair Repairer, ops []Op, pairs int, tally *Tally) {
+	CheckOpsUnder(g, func(Value) (Repairer, error) { return repair, nil }, ops, pairs, tally)
+}
+
+// CheckOpsUnder is [CheckOps] with the Repairer that under returns for the
+// object generated, such as a [SchemaRepairer] whose tool's schema is
+// [SchemaOf] the object. An error of under is returned, nothing counted.
+func CheckOpsUnder(g *Gen, under func(Value) (Repairer, error), ops []Op, pairs int, tally *Tally) error {
 	if len(ops) == 0 {
-		return
+		return nil
 	}
 	o := g.Object()
 	l := g.RandomLayout()
 	t := Encode(o, l)
 	orig, _ := DecodeOrdered(t.S) // the value as the tool would read the original
+	repair, err := under(orig)
+	if err != nil {
+		return err
+	}
 	run := func(m Mutation) {
 		start := time.Now()
 		args, ok := repair(m.Text)
 		took := time.Since(start)
-		out := Classify(orig, m, args, ok)
+		out := Picked{Orig: orig, Layout: l, M: m}.Judge(args, ok)
 		row := m.Op
-		a, _, isPair := strings.Cut(m.Op, "+")
-		if isPair {
+		if a, _, isPair := strings.Cut(m.Op, "+"); isPair {
 			row = "pair:" + a // pairs are counted by their first operator
-			if got, err := DecodeOrdered(args); out == Different && err == nil && IsAlias(m.Text, got, l, rand.New(rand.NewPCG(1, 2))) {
-				out = Aliased
-			}
 		}
 		tally.Time[row] += took
 		tally.Add(row, out, Example{Op: m.Op, Original: t.S, Text: m.Text, Args: args, Aliased: out == Aliased})
@@ -97,25 +104,48 @@ func CheckOps(g *Gen, repair Repairer, ops []Op, pairs int, tally *Tally) {
 			run(m)
 		}
 	}
+	return nil
+}
+
+// Picked is a mutation [Pick] chose, with what judging it needs.
+type Picked struct {
+	Orig   Value    // the object's value as its text decodes
+	Layout Layout   // the layout its text was written in
+	M      Mutation // the mutation
 }
 
 // Pick returns one mutation, chosen by its arguments, for a fuzz target:
 // the object of seed in its layout, and the single mutation number pos of
 // operator number op (each modulo the counts there are), or, with pair, a
-// random pair of operators op and op2. orig is the object's value as its
-// text decodes. ok is false when there is no such mutation.
-func Pick(seed uint64, op, op2 uint8, pos uint16, pair bool) (orig Value, m Mutation, ok bool) {
+// random pair of operators op and op2. ok is false when there is no such
+// mutation.
+func Pick(seed uint64, op, op2 uint8, pos uint16, pair bool) (p Picked, ok bool) {
 	g := NewGen(seed, nil)
-	t := Encode(g.Object(), g.RandomLayout())
-	orig, _ = DecodeOrdered(t.S)
+	p.Layout = g.RandomLayout()
+	t := Encode(g.Object(), p.Layout)
+	p.Orig, _ = DecodeOrdered(t.S)
 	a := Ops[int(op)%len(Ops)]
 	if pair {
-		m, ok = Pair(t, a, Ops[int(op2)%len(Ops)], g.Rand())
-		return orig, m, ok
+		p.M, ok = Pair(t, a, Ops[int(op2)%len(Ops)], g.Rand())
+		return p, ok
 	}
 	ms := a.Singles(t, g.Rand())
 	if len(ms) == 0 {
-		return orig, Mutation{}, false
+		return p, false
 	}
-	return orig, ms[int(pos)%len(ms)], true
+	p.M = ms[int(pos)%len(ms)]
+	return p, true
+}
+
+// Judge classifies what the tool received (args; called false when it was
+// not called) for p as CheckOps does: a pair whose text is a single fault
+// of the value received is Aliased, not Different.
+func (p Picked) Judge(args string, called bool) Outcome {
+	out := Classify(p.Orig, p.M, args, called)
+	if _, _, isPair := strings.Cut(p.M.Op, "+"); isPair && out == Different {
+		if got, err := DecodeOrdered(args); err == nil && IsAlias(p.M.Text, got, p.Layout, rand.New(rand.NewPCG(1, 2))) {
+			return Aliased
+		}
+	}
+	return out
 }

@@ -20,7 +20,8 @@
 // Null, none), loose numbers (.5, 5., +5), numeric keys, a key missing its
 // closing quote, a stray ']' after the object, the one wrong closer,
 // unquoted values where Options.Schema accepts only a string, and a stream
-// cut right after a complete value, whose closing brackets are added. Each
+// cut right after a complete value, whose closing brackets are added (where
+// Options.Choose picks another placement of them, there). Each
 // named repair is reported as a [Step]. It never guesses: a text with two
 // readings, and everything else, is refused with an [*Error] whose reason
 // names the fault. The fault-injection oracle of package faultinject
@@ -132,6 +133,17 @@ type Options struct {
 	// Schema, when not nil, is the tool's schema, for the repairs it
 	// guides (QuotedBareValue).
 	Schema Schema
+	// Choose, when not nil, picks among the readings of a text whose
+	// closing brackets are missing at its end. readings[0] adds them at
+	// the end (a stream cut off); each other reading places them where a
+	// member ends earlier in the text (closers dropped inside it), and
+	// is one JSON value. Choose returns the index of the reading to take,
+	// or -1 when it cannot tell them apart: the closers are then added at
+	// the end, or, where the text ends with a closing brace (and so reads
+	// both ways as plausibly), it is refused. Choose is called only with
+	// two readings or more, and not when there are too many (see
+	// maxReadings).
+	Choose func(readings []string) int
 }
 
 // Result is a repaired text.
@@ -417,7 +429,15 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 		// nested object closed too early?
 		return Result{}, malformed("a closing brace after the complete object may belong to a nested object closed too early; which is meant is ambiguous")
 	}
-	if sc.truncated && sc.endsWithBrace {
+	chosen := "" // the reading Choose took
+	if sc.truncated && opt.Choose != nil {
+		if rs := readings(sc.out.String(), sc.closers); len(rs) > 1 {
+			if k := opt.Choose(rs); k >= 0 && k < len(rs) {
+				chosen = rs[k]
+			}
+		}
+	}
+	if sc.truncated && sc.endsWithBrace && chosen == "" {
 		// {"a": {"b": 1, "c": 2}: the text ends with a closing brace
 		// while brackets are open: a brace dropped inside the text, or
 		// the end cut off? Where the members belong is a guess.
@@ -516,7 +536,10 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 	// The object itself: its canonical text, or its text as written when
 	// it needed no normalisation.
 	if sc.normalised {
-		return Result{JSON: sc.out.String(), Steps: append(addStep(steps, FixSyntax), sc.steps...), closed: sc.truncated}, nil
+		if chosen == "" {
+			chosen = sc.out.String()
+		}
+		return Result{JSON: chosen, Steps: append(addStep(steps, FixSyntax), sc.steps...), closed: sc.truncated}, nil
 	}
 	// repairBroken runs only on text that did not parse: a span that is
 	// that text but for JSON white space cannot.

@@ -74,9 +74,10 @@ var notBare = []string{"nan", "inf", "infinity", "-inf", "-infinity", "+inf", "+
 // bareToken returns the end of the unquoted token s[i:] starts with, when
 // it is one a schema may read as a string: it holds no white space (nor
 // invisible characters), quote, backslash, control character, bracket,
-// comma, '#' or comment ("//" only after ':', as in a URL), and is
-// followed, after white space, by a comma or a closing bracket. A token
-// at the end of the text may be cut off, and is not one.
+// comma, '#' or comment ("//" only after ':', as in a URL), does not end
+// with a colon, and is followed by a comma or a closing bracket, right
+// after it or after a line break or tab (never a space: see layout). A
+// token at the end of the text may be cut off, and is not one.
 func bareToken(s string, i int) (int, bool) {
 	j := i
 	for j < len(s) {
@@ -98,6 +99,15 @@ func bareToken(s string, i int) (int, bool) {
 		j += n
 	}
 	if j == i {
+		return 0, false
+	}
+	if s[j-1] == ':' {
+		// high:, : a key and its colon, the value missing, as likely.
+		return 0, false
+	}
+	if j < len(s) && (s[j] == ' ' || s[j] == '\\' || s[j] >= utf8.RuneSelf) {
+		// A space, an escaped one or an invisible character after the
+		// token may be its value's own (see layout).
 		return 0, false
 	}
 	k := skipInvisible(s, j)
@@ -137,6 +147,7 @@ func (sc *scanner) bareValue(started, wasValue bool) (done bool, err error) {
 	if err := sc.note(QuotedBareValue); err != nil {
 		return true, err
 	}
+	sc.bareRead(sc.s[sc.i:end])
 	start := sc.out.Len()
 	sc.out.WriteByte('"')
 	sc.out.WriteString(sc.s[sc.i:end]) // no quote, backslash or control character

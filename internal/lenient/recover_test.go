@@ -24,11 +24,14 @@ var recoverSeeds = []string{
 // allStrings is a Schema under which every location accepts only strings.
 type allStrings struct{}
 
-func (allStrings) OnlyString([]Segment) bool { return true }
+func (allStrings) OnlyString([]Segment) bool            { return true }
+func (allStrings) AcceptsString([]Segment, string) bool { return true }
 
 // stringsAt is a Schema that accepts only strings at the locations it
 // lists, written as "/name/0/other" (indices as digits).
 type stringsAt []string
+
+func (stringsAt) AcceptsString([]Segment, string) bool { return true }
 
 func (s stringsAt) OnlyString(path []Segment) bool {
 	var b strings.Builder
@@ -257,13 +260,15 @@ func TestRepairQuotesANumericKey(t *testing.T) {
 func TestRepairQuotesABareValueTheSchemaReadsAsAString(t *testing.T) {
 	only := stringsAt{"/mode", "/id", "/when", "/tags/0", "/tags/1", "/o/url", "/v", "/w", "/lit"}
 	checkSchemaRepairs(t, only, []repairCase{
-		{"a word", `{"mode": both}`, `{"mode":"both"}`, QuotedBareValue},
+		{"a word", `{"mode":both}`, `{"mode":"both"}`, QuotedBareValue},
+		{"a word, spaces as the other values'", `{"mode": both, "n": "x"}`, `{"mode":"both","n":"x"}`, QuotedBareValue},
 		{"a uuid", `{"id": 123e4567-e89b-12d3-a456-426614174000, "n": 1}`, `{"id":"123e4567-e89b-12d3-a456-426614174000","n":1}`, QuotedBareValue},
-		{"a date", "{\"when\": 2031-02-03\n}", `{"when":"2031-02-03"}`, QuotedBareValue},
-		{"array items", `{"tags": [red, blue]}`, `{"tags":["red","blue"]}`, QuotedBareValue},
+		{"a date, a line break after it", "{\"n\": 1,\n \"when\": 2031-02-03\n}", `{"n":1,"when":"2031-02-03"}`, QuotedBareValue},
+		{"array items", `{"tags":[red,blue]}`, `{"tags":["red","blue"]}`, QuotedBareValue},
+		{"array items on lines of their own", "{\"tags\": [\nred,\nblue\n]}", `{"tags":["red","blue"]}`, QuotedBareValue},
 		{"a URL in a nested object", `{"o": {"url": https://x.example/a?b=1}}`, `{"o":{"url":"https://x.example/a?b=1"}}`, QuotedBareValue},
-		{"a path", `{"v": /tmp/x.txt}`, `{"v":"/tmp/x.txt"}`, QuotedBareValue},
-		{"a word and more", `{"v": a@b.example, "w": x-1}`, `{"v":"a@b.example","w":"x-1"}`, QuotedBareValue},
+		{"a path", `{"v": /tmp/x.txt, "n": 2}`, `{"v":"/tmp/x.txt","n":2}`, QuotedBareValue},
+		{"a word and more", `{"v": a@b.example, "w": x-1, "n": [3]}`, `{"v":"a@b.example","w":"x-1","n":[3]}`, QuotedBareValue},
 	})
 	// A literal stays a literal, and a number a number: the schema then
 	// refuses it, with feedback.
@@ -281,6 +286,29 @@ func TestRepairQuotesABareValueTheSchemaReadsAsAString(t *testing.T) {
 		{"a comment after it", `{"v": x//y}`, "is not quoted"},
 		{"after another value", `{"tags": [1 b]}`, "is not quoted"},
 		{"a key", `{mode, "v": 1}`, "a bare word where a key or value belongs"},
+		// The spaces and escapes next to a token may be its value's own:
+		// {"mode":" both"} with its quotes dropped.
+		{"a space before it, no other value", `{"mode": both}`, "spaces before it that the text's other values do not"},
+		{"more spaces than the other values", `{"mode":  both, "n": 1}`, "spaces before it that the text's other values do not"},
+		{"the other values written compact", `{"n":1,"mode": both}`, "spaces before it that the text's other values do not"},
+		{"the other values spaced unevenly", `{"n": 1,"m":2,"mode": both}`, "spaces before it that the text's other values do not"},
+		{"indented item", "{\"tags\":[\n  red\n]}", "spaces before it that the text's other values do not"},
+		{"an escaped line break before it", `{"mode":\nboth}`, "may be part of a string whose quotes are missing"},
+		{"an escaped line break and a space before it", `{"mode":\n both, "n":1}`, "follows an escape or an invisible character"},
+		{"an invisible character before it", "{\"mode\":\u200bboth}", "follows an escape or an invisible character"},
+		{"a space after it", `{"mode":both , "n":1}`, "is not quoted"},
+		{"a colon at its end", `{"mode":both:, "n":1}`, "is not quoted"},
+		{"an escaped line break after it", `{"mode":both\n}`, "is not quoted"},
+		{"an invisible character after it", "{\"mode\":both\u200b}", "is not quoted"},
+	})
+	// Where the schema accepts the token with none of the spaces before
+	// it (an enum, a pattern), they are the layout.
+	checkSchemaRepairs(t, unspaced{}, []repairCase{
+		{"a space before it, the schema accepts no space", `{"mode": both}`, `{"mode":"both"}`, QuotedBareValue},
+		{"indented item, the schema accepts no space", "{\"tags\":[\n    red\n]}", `{"tags":["red"]}`, QuotedBareValue},
+	})
+	checkSchemaRefusals(t, unspaced{}, []refusalCase{
+		{"more spaces than asked about", `{"mode":` + strings.Repeat(" ", maxBareSpaces+1) + `both}`, "the schema accepts it with them"},
 	})
 	checkRefusals(t, []refusalCase{
 		{"no schema", `{"mode": both}`, "is not quoted"},
@@ -306,7 +334,18 @@ func TestRepairAsksTheSchemaAtTheValuesLocation(t *testing.T) {
 	}
 }
 
+// unspaced is a Schema that accepts only strings, and none that starts
+// with a space.
+type unspaced struct{}
+
+func (unspaced) OnlyString([]Segment) bool { return true }
+func (unspaced) AcceptsString(_ []Segment, v string) bool {
+	return !strings.HasPrefix(v, " ")
+}
+
 type recordingSchema struct{ asked *[][]Segment }
+
+func (recordingSchema) AcceptsString([]Segment, string) bool { return true }
 
 func (r recordingSchema) OnlyString(path []Segment) bool {
 	*r.asked = append(*r.asked, slices.Clone(path))

@@ -68,6 +68,8 @@ type scanner struct {
 	// endsWithBrace: the text was cut off (truncated) right after a
 	// nested object's closing brace (or a ']' read as one).
 	endsWithBrace bool
+	// closers is how many closers a truncated text got at its end.
+	closers int
 	// lastStr is where the canonical text of the last string read starts,
 	// or -1 when the last value read is not a string.
 	lastStr int
@@ -84,6 +86,8 @@ type scanner struct {
 	// schema (see schema.go); levels tracks the location for it.
 	schema Schema
 	levels []level
+	// layout: the spaces before values, for QuotedBareValue (schema.go).
+	layout layout
 	// oneBracket: the scan of a text oneCloserFix changed, in which no
 	// other bracket is mended (mismatched refuses).
 	oneBracket bool
@@ -116,9 +120,13 @@ func scanObjectWith(s string, strict bool, sizeHint int, schema Schema) (*scanne
 
 func scanWith(s string, strict bool, sizeHint int, schema Schema, oneBracket bool) (*scanner, error) {
 	sc := scannerPool.Get().(*scanner)
-	*sc = scanner{s: s, state: stValue, strict: strict, stack: sc.stack[:0], openAt: sc.openAt[:0], lastStr: -1, schema: schema, levels: sc.levels[:0], oneBracket: oneBracket}
+	*sc = scanner{s: s, state: stValue, strict: strict, stack: sc.stack[:0], openAt: sc.openAt[:0], lastStr: -1, schema: schema, levels: sc.levels[:0], oneBracket: oneBracket, layout: layout{bare: sc.layout.bare[:0]}}
 	sc.out.Grow(sizeHint + 8)
-	if err := sc.run(); err != nil {
+	err := sc.run()
+	if err == nil && len(sc.layout.bare) > 0 {
+		err = sc.bareLayout()
+	}
+	if err != nil {
 		sc.release()
 		return nil, err
 	}
@@ -138,7 +146,7 @@ func (sc *scanner) release() {
 	if cap(sc.stack) > maxPooled {
 		return
 	}
-	*sc = scanner{stack: sc.stack[:0], openAt: sc.openAt[:0], levels: sc.levels[:0]}
+	*sc = scanner{stack: sc.stack[:0], openAt: sc.openAt[:0], levels: sc.levels[:0], layout: layout{bare: sc.layout.bare[:0]}}
 	scannerPool.Put(sc)
 }
 
@@ -379,6 +387,9 @@ func errColonOrComma(i int) error {
 // another value in an array is a missing comma, which is inserted.
 func (sc *scanner) valueStart() error {
 	sc.lastValueAt = sc.i
+	if sc.schema != nil && sc.state == stValue {
+		sc.gapBefore()
+	}
 	switch {
 	case sc.done:
 		return sc.unexpected()
@@ -635,7 +646,7 @@ func (sc *scanner) atEOF() error {
 		if o := sc.out.String(); o[len(o)-1] == '}' {
 			sc.endsWithBrace = true
 		}
-		sc.truncated = true
+		sc.truncated, sc.closers = true, len(sc.stack)
 		for k := len(sc.stack) - 1; k >= 0; k-- {
 			if sc.stack[k] == '[' {
 				sc.out.WriteByte(']')

@@ -1,6 +1,10 @@
 package lenient
 
-import "github.com/saidex/saidex-go/internal/jsonread"
+import (
+	"strings"
+
+	"github.com/saidex/saidex-go/internal/jsonread"
+)
 
 // Schema tells the scanner what the tool's schema accepts at a location of
 // the object it reads. The repair stage builds it on the schema walker
@@ -13,6 +17,10 @@ type Schema interface {
 	// one. It is false where the schema allows other types, names none,
 	// or forbids the member. path is not retained.
 	OnlyString(path []Segment) bool
+	// AcceptsString reports whether the schema may accept the string v
+	// at path, where OnlyString is true: false only where it certainly
+	// does not (v is outside its enum, pattern or format, say).
+	AcceptsString(path []Segment, v string) bool
 }
 
 // Segment is one step of a location from the root object: the member
@@ -71,4 +79,115 @@ func (sc *scanner) path() []Segment {
 		out[k] = Segment{Name: jsonread.Unquote(sc.out.String()[l.keyStart:l.keyEnd]), Index: -1}
 	}
 	return out
+}
+
+// A bare token read as a string ("direction": both) lost its quotes, and
+// with them where its value began and ended: spaces next to it may be the
+// value's own (" both"). Line breaks and tabs never are, since a JSON
+// string holds none unescaped. bareToken refuses a token followed by a
+// space (or an escape, or an invisible character); the spaces before one
+// are the text's layout only where its other values, after the same kind
+// of separator, have exactly as many (bareLayout).
+
+// layout records the spaces before the values of a scan (with a Schema).
+type layout struct {
+	cur  gap    // the value being read
+	bare []gap  // the bare tokens read as strings
+	seen [2]int // per separator kind (':' or ','): 1 + the spaces before its other values, or 0
+	// mixed: values after that kind of separator have different spaces
+	// before them.
+	mixed [2]bool
+}
+
+// gap is the run of spaces before a value: its length, and the byte
+// before it.
+type gap struct {
+	spaces int
+	prev   byte
+	set    bool
+	// of a bare token: its location and text
+	path  []Segment
+	token string
+}
+
+// kind returns 0 for a gap after ':', 1 after ',', else -1.
+func (g gap) kind() int {
+	switch g.prev {
+	case ':':
+		return 0
+	case ',':
+		return 1
+	}
+	return -1
+}
+
+// gapBefore records the spaces before the value starting at sc.i, and
+// counts those of the value before it, which was not a bare token.
+func (sc *scanner) gapBefore() {
+	sc.commitGap()
+	j := sc.i
+	for j > 0 && sc.s[j-1] == ' ' {
+		j--
+	}
+	g := gap{spaces: sc.i - j, set: true}
+	if j > 0 {
+		g.prev = sc.s[j-1]
+	}
+	sc.layout.cur = g
+}
+
+// commitGap counts the gap of the last value started, unless it was a
+// bare token.
+func (sc *scanner) commitGap() {
+	l := &sc.layout
+	g := l.cur
+	l.cur = gap{}
+	k := g.kind()
+	if !g.set || k < 0 {
+		return
+	}
+	switch l.seen[k] {
+	case 0:
+		l.seen[k] = g.spaces + 1
+	case g.spaces + 1:
+	default:
+		l.mixed[k] = true
+	}
+}
+
+// bareRead records that the value started is a bare token read as a
+// string.
+func (sc *scanner) bareRead(token string) {
+	g := sc.layout.cur
+	g.path, g.token = sc.path(), token
+	sc.layout.bare = append(sc.layout.bare, g)
+	sc.layout.cur = gap{}
+}
+
+// maxBareSpaces is the most spaces before a bare token whose readings with
+// them bareLayout asks the schema about.
+const maxBareSpaces = 8
+
+// bareLayout refuses a bare token right after an escape or an invisible
+// character, and one whose spaces before it may be its value's own: spaces
+// that the text's other values after the same separator do not all have
+// (or any after another byte: an opening bracket, a line's indentation),
+// where the schema may accept the token with some of them.
+func (sc *scanner) bareLayout() error {
+	sc.commitGap()
+	for _, g := range sc.layout.bare {
+		if strings.IndexByte(":,[\n\r\t", g.prev) < 0 {
+			return malformed("an unquoted value follows an escape or an invisible character, which may be its own; where the value starts is ambiguous")
+		}
+		k := g.kind()
+		if g.spaces == 0 || k >= 0 && !sc.layout.mixed[k] && sc.layout.seen[k] == g.spaces+1 {
+			continue // the text's layout
+		}
+		for n := 1; n <= g.spaces; n++ {
+			if n > maxBareSpaces || sc.schema.AcceptsString(g.path, strings.Repeat(" ", n)+g.token) {
+				return malformed("an unquoted value has spaces before it that the text's other values do not, and the schema accepts it with them; whether they are the value's own is ambiguous")
+			}
+		}
+	}
+	return nil
 }

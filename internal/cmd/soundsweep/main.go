@@ -3,7 +3,9 @@
 // objects (random ones, and values of the corpus's tool schemas when the
 // corpus file is there), breaks each with every fault operator at every
 // position and with random pairs of operators, runs every broken text
-// through a real node with a {"type":"object"} tool, and prints a table
+// through a real node with a {"type":"object"} tool (with
+// -schema-of-value, a tool whose schema only values of the object's shape
+// pass), and prints a table
 // per operator: broken texts, repaired to the original, refused, the two
 // documented exceptions, aliased pairs (two faults whose text is also one
 // fault of the value the tool received: a single fault of that value,
@@ -40,6 +42,7 @@ func main() {
 	maxEx := flag.Int("max-examples", 5, "examples kept per operator")
 	oneLine := flag.Bool("tsv", false, "print each example on one line: operator, original, sent, tool got (quoted)")
 	only := flag.String("ops", "", "comma-separated operators to run (all when empty)")
+	schemaOf := flag.Bool("schema-of-value", false, "give each object's tool the schema only values of its shape pass (faultinject.SchemaOf), not {\"type\":\"object\"}: the run where the schema tells the readings of missing closers apart")
 	flag.Parse()
 	ops := faultinject.Ops
 	if *only != "" {
@@ -71,6 +74,12 @@ func main() {
 				fmt.Fprintln(os.Stderr, err)
 				os.Exit(2)
 			}
+			under := func(faultinject.Value) (faultinject.Repairer, error) { return repair, nil }
+			if *schemaOf {
+				under = func(v faultinject.Value) (faultinject.Repairer, error) {
+					return faultinject.SchemaRepairer(faultinject.SchemaOf(v))
+				}
+			}
 			for {
 				mu.Lock()
 				if done >= *n {
@@ -82,7 +91,10 @@ func main() {
 				mu.Unlock()
 				t := faultinject.NewTally()
 				t.MaxExamples = *maxEx
-				faultinject.CheckOps(faultinject.NewGen(s, schemas), repair, ops, *pairs, t)
+				if err := faultinject.CheckOpsUnder(faultinject.NewGen(s, schemas), under, ops, *pairs, t); err != nil {
+					fmt.Fprintln(os.Stderr, err)
+					os.Exit(2)
+				}
 				mu.Lock()
 				total.Merge(t)
 				done += count(t)
