@@ -52,6 +52,7 @@ type Literal string
 type Gen struct {
 	r       *rand.Rand
 	schemas []map[string]any
+	used    map[string]any // the schema of the last object, or nil
 }
 
 // NewGen returns a generator for seed. With schemas (tool parameter
@@ -66,14 +67,20 @@ func (g *Gen) Rand() *rand.Rand { return g.r }
 
 // Object returns an argument object.
 func (g *Gen) Object() Object {
+	g.used = nil
 	if len(g.schemas) > 0 && g.r.IntN(2) == 0 {
 		s := g.schemas[g.r.IntN(len(g.schemas))]
 		if o, ok := g.fromSchema(s, 0).(Object); ok {
+			g.used = s
 			return o
 		}
 	}
 	return g.object(0, 1+g.r.IntN(5))
 }
+
+// Schema returns the schema the last object [Gen.Object] returned is a
+// value of, or nil for a random object.
+func (g *Gen) Schema() map[string]any { return g.used }
 
 // stringParts are the pieces strings are made of: what repair must keep
 // as characters.

@@ -5,7 +5,8 @@
 // position and with random pairs of operators, runs every broken text
 // through a real node with a {"type":"object"} tool (with
 // -schema-of-value, a tool whose schema only values of the object's shape
-// pass), and prints a table
+// pass; with -corpus-schema, an object generated from a corpus schema gets
+// a tool with that schema), and prints a table
 // per operator: broken texts, repaired to the original, refused, the two
 // documented exceptions, aliased pairs (two faults whose text is also one
 // fault of the value the tool received: a single fault of that value,
@@ -43,6 +44,7 @@ func main() {
 	oneLine := flag.Bool("tsv", false, "print each example on one line: operator, original, sent, tool got (quoted)")
 	only := flag.String("ops", "", "comma-separated operators to run (all when empty)")
 	schemaOf := flag.Bool("schema-of-value", false, "give each object's tool the schema only values of its shape pass (faultinject.SchemaOf), not {\"type\":\"object\"}: the run where the schema tells the readings of missing closers apart")
+	corpusSchema := flag.Bool("corpus-schema", false, "give the tool of each object generated from a corpus schema that schema (others: {\"type\":\"object\"}, or their -schema-of-value schema)")
 	flag.Parse()
 	ops := faultinject.Ops
 	if *only != "" {
@@ -74,11 +76,15 @@ func main() {
 				fmt.Fprintln(os.Stderr, err)
 				os.Exit(2)
 			}
-			under := func(faultinject.Value) (faultinject.Repairer, error) { return repair, nil }
-			if *schemaOf {
-				under = func(v faultinject.Value) (faultinject.Repairer, error) {
+			var gen *faultinject.Gen
+			under := func(v faultinject.Value) (faultinject.Repairer, error) {
+				if s := gen.Schema(); *corpusSchema && s != nil {
+					return faultinject.SchemaRepairer(s)
+				}
+				if *schemaOf {
 					return faultinject.SchemaRepairer(faultinject.SchemaOf(v))
 				}
+				return repair, nil
 			}
 			for {
 				mu.Lock()
@@ -91,7 +97,8 @@ func main() {
 				mu.Unlock()
 				t := faultinject.NewTally()
 				t.MaxExamples = *maxEx
-				if err := faultinject.CheckOpsUnder(faultinject.NewGen(s, schemas), under, ops, *pairs, t); err != nil {
+				gen = faultinject.NewGen(s, schemas)
+				if err := faultinject.CheckOpsUnder(gen, under, ops, *pairs, t); err != nil {
 					fmt.Fprintln(os.Stderr, err)
 					os.Exit(2)
 				}
