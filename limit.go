@@ -238,7 +238,9 @@ func (n *ToolNode) sameAsRejected(c *call, rejected []string) bool {
 		if c.err != nil || c.value == nil {
 			continue // arguments that never parsed compare as sent
 		}
-		res, err := repairArguments(past, n.cfg.repairOptions()) // repair.go
+		opt := n.cfg.repairOptions()
+		opt.schema = c.tool.schema             // the reading the repair stage takes
+		res, err := repairArguments(past, opt) // repair.go
 		if err == nil && jsonvalue.Equal(res.value, c.value) {
 			return true
 		}

@@ -174,11 +174,17 @@ const (
 	// RepairLiteralCase: read TRUE, FALSE, NULL, Null, none and NONE as
 	// the JSON literals (Python's True, False and None are part of
 	// RepairJSON). Inside a word (NULLABLE) or a string they are text.
+	// Like Python's, they are read so only where the tool's schema does
+	// not accept the word as a string at that location ("None" with its
+	// quotes dropped reads the same); elsewhere the call is refused.
 	RepairLiteralCase RepairStep = "literal_case"
 
 	// RepairLooseNumber: read numbers written .5, -.5, 5. and +5 as 0.5,
-	// -0.5, 5 and 5. A "5." at the end of the text (maybe cut off), and a
-	// sign or dot right after another value, are refused.
+	// -0.5, 5 and 5, where the tool's schema does not accept the text as
+	// a string at that location ("+42" with its quotes dropped reads the
+	// same; elsewhere the call is refused). A "5." at the end of the text
+	// (maybe cut off), and a sign or dot right after another value, are
+	// refused.
 	RepairLooseNumber RepairStep = "loose_number"
 
 	// RepairNumericKey: quoted a key written as an integer ({1: "a"} is
@@ -192,7 +198,9 @@ const (
 	// enum), a string const, or an enum of strings only. The token holds
 	// no white space, quote, backslash, bracket, comma, '#' or comment,
 	// does not end with a colon, and a comma or closing bracket ends it
-	// (right after it, or after a line break). Refused where the schema
+	// (right after it, or after a line break or tab; never after a space).
+	// Inside a double-encoded object no token is read so (its line breaks
+	// may be a value's decoded escapes). Refused where the schema
 	// allows other types or names none, for a plain tool (no schema), for
 	// a token at the end of the text (it may be cut off), and for tokens
 	// naming another value (NaN, undefined, nil). Spaces before the token
@@ -405,14 +413,15 @@ func repairArguments(raw string, opt repairOptions) (repairResult, error) {
 // them at the end, the others place them where a member ends earlier. It
 // takes the one reading the schema accepts, if exactly one does (the
 // validators are not run). It takes another reading than the first only
-// where the first fails on something a stream cut off cannot cause (a
-// wrong type, a member the schema does not allow): failing only on what
-// it lacks (a required member, items) or on a keyword the issue kinds do
-// not name, the text may be a valid value cut off, whose trailing members
-// no reading holds, and the first reading's issues are the feedback it
-// needs. Where the schema has alternatives (anyOf, oneOf, not, if) or an
-// enum of objects, whose issues do not tell, it takes only the first.
-// -1 when it cannot tell.
+// where the first fails on members the schema does not allow where they
+// are, and on nothing else: a cut adds no member, while a text that lacks
+// required members may be a valid value cut off, whose trailing members no
+// reading holds, and a wrong type may be the model's own (which coercion
+// or feedback answer), so the first reading's issues are then the feedback
+// it needs. Where the schema has alternatives (anyOf, oneOf, not, if),
+// keywords that tie members together (unevaluated*, dependent*) or an enum
+// of objects, whose issues do not tell, it takes only the first. -1 when
+// it cannot tell.
 func (s *compiledSchema) chooseReading(readings []string) int {
 	valid := -1
 	for k, r := range readings {
@@ -435,19 +444,11 @@ func (s *compiledSchema) chooseReading(readings []string) int {
 		return -1
 	}
 	v, _ := jsonread.Read(readings[0])
-	if slices.ContainsFunc(s.validate(v), func(is Issue) bool { return !cutMayCause(is.Kind) }) {
+	issues := s.validate(v)
+	if len(issues) > 0 && !slices.ContainsFunc(issues, func(is Issue) bool { return is.Kind != IssueAdditional }) {
 		return valid
 	}
 	return -1
-}
-
-// cutMayCause reports whether a valid value cut off after a complete
-// member or item, its closers added, may fail with an issue of kind k:
-// what it lacks (a required member, items), an enum or const (of an
-// object or array it cut), or a keyword the kinds do not name. A cut
-// changes no value it keeps whole, and adds no member.
-func cutMayCause(k IssueKind) bool {
-	return k == IssueRequired || k == IssueMinItems || k == IssueEnum || k == IssueOther
 }
 
 // decodeJSON decodes exactly one JSON value, keeping numbers as

@@ -142,7 +142,10 @@ func TestBareValuesAreQuotedWhereTheSchemaAcceptsOnlyAString(t *testing.T) {
 // Each scanner class of issue 22 reaches the tool as its one value, and
 // the report names its step.
 func TestRecoveredClassesReachTheToolByName(t *testing.T) {
-	schema := map[string]any{"type": "object"}
+	num := map[string]any{"type": "number"}
+	schema := map[string]any{"type": "object", "properties": map[string]any{
+		"ok": map[string]any{"type": "boolean"}, "v": map[string]any{"type": "null"}, "p": num, "q": num,
+	}}
 	tests := []struct {
 		raw, want string
 		step      saidex.RepairStep
@@ -161,6 +164,15 @@ func TestRecoveredClassesReachTheToolByName(t *testing.T) {
 		if cr.Outcome != saidex.OutcomeExecuted || len(inputs) != 1 || !sameJSONText(t, inputs[0], tt.want) ||
 			!slices.Contains(cr.RepairSteps, tt.step) {
 			t.Errorf("%s: outcome %s, inputs %q, steps %v; want %s with %s", tt.raw, cr.Outcome, inputs, cr.RepairSteps, tt.want, tt.step)
+		}
+	}
+	// Where the schema accepts a string, a literal or number not written
+	// as JSON writes it may be a string whose quotes were dropped
+	// ("None", "+2"): refused.
+	for _, raw := range []string{`{"ok": TRUE}`, `{"x": Null}`, `{"x": None}`, `{"x": True}`, `{"x": .5}`, `{"x": +2}`} {
+		inputs, cr, _ := runWithSchema(t, map[string]any{"type": "object"}, raw)
+		if cr.Outcome != saidex.OutcomeFeedback || len(inputs) != 0 || !strings.Contains(cr.Output, "may be a string whose quotes are missing") {
+			t.Errorf("%s under {\"type\":\"object\"}: outcome %s, inputs %q, output %q; want the refusal", raw, cr.Outcome, inputs, cr.Output)
 		}
 	}
 }

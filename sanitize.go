@@ -261,7 +261,9 @@ func (n *ToolNode) answeredArguments(c *call) (string, bool) {
 		s, _ := jsonvalue.Encode(map[string]string{"__arg1": c.raw})
 		return s, true
 	}
-	if res, err := repairArguments(c.raw, n.cfg.repairOptions()); err == nil {
+	opt := n.cfg.repairOptions()
+	opt.schema = c.tool.schema // the reading the repair stage takes
+	if res, err := repairArguments(c.raw, opt); err == nil {
 		if m, isObject := res.value.(map[string]any); isObject && fitsFloat64(m) {
 			if s, _, ok := encodeMasked(m, c.tool.secret); ok {
 				return s, true

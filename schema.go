@@ -42,10 +42,13 @@ type compiledSchema struct {
 
 // issuesTell reports whether s has no alternatives, negation or
 // condition (anyOf, oneOf, not, if), whose failures are reported as the
-// issues of one branch, and no enum or const holding an object or an
+// issues of one branch; no keyword that makes one member's absence fail
+// another (unevaluatedProperties, unevaluatedItems, dependentSchemas,
+// dependentRequired); and no enum or const holding an object or an
 // array.
 func issuesTell(s *jsonschema.Schema) bool {
-	if len(s.AnyOf) > 0 || len(s.OneOf) > 0 || s.Not != nil || s.If != nil {
+	if len(s.AnyOf) > 0 || len(s.OneOf) > 0 || s.Not != nil || s.If != nil ||
+		s.UnevaluatedProperties != nil || s.UnevaluatedItems != nil || len(s.DependentSchemas) > 0 || len(s.DependentRequired) > 0 {
 		return false
 	}
 	scalar := func(v any) bool {

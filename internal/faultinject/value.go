@@ -90,6 +90,7 @@ var stringParts = []string{
 	"\n", "\t", "\r\n", "{", "}", "[", "]", "{city}", `{"a": 1}`, `{'b': 2}`, "//", "// note", "#", "# tag", "/*", "*/",
 	"<think>", "</think>", "<think>plan</think>", "```json", "```", "<|im_end|>", "[TOOL_CALLS]", "<tool_call>",
 	"é", "日本語", "😀", "👍🏽", "\u2028", "\u00a0", "\u200b", "+", "'+'", `""`, "''", "http://example.com/a?b=c&d=e",
+	`get("K", "d");`,
 }
 
 func (g *Gen) str() string {

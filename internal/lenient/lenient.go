@@ -137,7 +137,8 @@ type Options struct {
 	// closing brackets are missing at its end. readings[0] adds them at
 	// the end (a stream cut off); each other reading places them where a
 	// member ends earlier in the text (closers dropped inside it), and
-	// is one JSON value. Choose returns the index of the reading to take,
+	// is one JSON value (a text where one would repeat a member name is
+	// offered no choice). Choose returns the index of the reading to take,
 	// or -1 when it cannot tell them apart: the closers are then added at
 	// the end, or, where the text ends with a closing brace (and so reads
 	// both ways as plausibly), it is refused. Choose is called only with
@@ -201,6 +202,9 @@ func Repair(raw string, opt Options) (Result, error) {
 
 // repairLayer repairs one layer of encoding.
 func repairLayer(raw string, opt Options, layer int) (Result, error) {
+	if _, wrapped := opt.Schema.(encodedSchema); layer > 0 && opt.Schema != nil && !wrapped {
+		opt.Schema = encodedSchema{opt.Schema}
+	}
 	if t := strings.Trim(raw, " \t\r\n"); strings.HasPrefix(t, "{") && !strings.HasSuffix(t, "}") {
 		// Not one JSON value (an object ends with '}'): most often a
 		// stream cut off, which a syntax check would read to its end

@@ -292,9 +292,16 @@ func FuzzRepair(f *testing.F) {
 		checkPrechecks(t, raw)
 		res, err := Repair(raw, fix)
 		// A schema that accepts only strings changes only what is refused
-		// without it, into one JSON value that repairs to itself.
+		// without it, into one JSON value that repairs to itself. (A JSON
+		// string holding an object that is refused without the schema
+		// comes back as that string: refused too, in effect.)
 		guided, gerr := Repair(raw, Options{StripThinking: true, FixSyntax: true, Schema: allStrings{}})
-		if err == nil && (gerr != nil || guided.JSON != res.JSON) {
+		keptString := err == nil && res.JSON == raw && strings.HasPrefix(strings.TrimSpace(raw), `"`)
+		// (and refuses the literals and numbers not written as JSON
+		// writes them, True or +5, which may be strings whose quotes are
+		// missing.)
+		spelled := gerr != nil && strings.Contains(gerr.Error(), "may be a string whose quotes are missing")
+		if err == nil && !keptString && !spelled && (gerr != nil || guided.JSON != res.JSON) {
 			t.Fatalf("Repair(%q) with a schema = %q, %v; without, %q", raw, guided.JSON, gerr, res.JSON)
 		}
 		if gerr == nil {

@@ -25,8 +25,17 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"token strings double-encoded, quotes escaped only", `"{a:<|\"|>x<|\"|>}"`, `{"a":"x"}`, TemplateQuotes},
 		{"trailing comma in an array, comma after it", `{"a": [1, 2,], "b": 3}`, `{"a":[1,2],"b":3}`, FixSyntax},
 		{"comma missing after an array, no trailing comma", "{\"a\": [1, 2]\n \"b\": 3}", `{"a":[1,2],"b":3}`, FixSyntax},
+		{"inner quotes around a comma in code", `{"p": "a.py", "c": "env.get("K", "d")"}`, `{"p":"a.py","c":"env.get(\"K\", \"d\")"}`, FixSyntax},
+		{"inner quotes around a comma in code, then a member", `{"c": "f("a", "b");", "n": 1}`, `{"c":"f(\"a\", \"b\");","n":1}`, FixSyntax},
 	})
 	checkRefusals(t, []refusalCase{
+		// An unpaired inner quote before a comma after which a member may
+		// start stays a guess.
+		{"inner quote, then a key", `{"c": "f("a", "b": 1}`, "holds an unescaped quote, and where the value ends is ambiguous"},
+		{"inner quote, then a key missing its colon", `{"c": "f("a", "b" 1}`, "holds an unescaped quote, and where the value ends is ambiguous"},
+		{"inner quote, then a word and a letter", `{"c": "f("a", "b"x"}`, "holds an unescaped quote, and where the value ends is ambiguous"},
+		{"inner quote, then a word and a comma", `{"c": "f("a", "b", 1}`, "holds an unescaped quote, and where the value ends is ambiguous"},
+		{"inner quote in an array item", `{"c": ["f("a", "b")"]}`, "holds an unescaped quote, and where the value ends is ambiguous"},
 		// {"t": {"k": null}, "items": [], "k": null} with the inner '}'
 		// dropped and the end cut: "k" repeats where the closers are guessed.
 		{"repeated key, closers added at the end", `{"t": {"k": "x", "items": [], "k": "x"`, "a key repeats in an object whose closing brackets had to be guessed"},

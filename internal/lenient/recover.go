@@ -53,6 +53,19 @@ var literals = map[string]string{
 	"TRUE": "true", "FALSE": "false", "NULL": "null", "Null": "null", "NONE": "null", "none": "null",
 }
 
+// spelledAs refuses tok, a literal or number the value being read is
+// written as but not as JSON writes it (True, TRUE, none, +5, .5), where
+// the schema accepts tok as a string at its location: the same token with
+// its quotes dropped ("None", "+42") reads so too, and only the schema
+// tells them apart. Without a Schema tok is read as the literal or number.
+// what names the reading, for the reason.
+func (sc *scanner) spelledAs(tok, what string) error {
+	if sc.schema == nil || !sc.schema.AcceptsString(sc.path(), tok) {
+		return nil
+	}
+	return malformed("a value at byte %d is written %s, which is no JSON %s, where the tool's schema accepts a string: it may be a string whose quotes are missing", sc.i, tok, what)
+}
+
 // literalStep returns the step a literal w is reported with: none for
 // JSON's, FixSyntax for Python's (the rule before issue 22), LiteralCase
 // for the others.
@@ -76,8 +89,10 @@ var notBare = []string{"nan", "inf", "infinity", "-inf", "-infinity", "+inf", "+
 // invisible characters), quote, backslash, control character, bracket,
 // comma, '#' or comment ("//" only after ':', as in a URL), does not end
 // with a colon, and is followed by a comma or a closing bracket, right
-// after it or after a line break or tab (never a space: see layout). A
-// token at the end of the text may be cut off, and is not one.
+// after it or after a line break, carriage return or tab (and any white
+// space after that), never after a space, escape or invisible character
+// (see layout). A token at the end of the text may be cut off, and is not
+// one.
 func bareToken(s string, i int) (int, bool) {
 	j := i
 	for j < len(s) {

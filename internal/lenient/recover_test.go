@@ -270,12 +270,25 @@ func TestRepairQuotesABareValueTheSchemaReadsAsAString(t *testing.T) {
 		{"a path", `{"v": /tmp/x.txt, "n": 2}`, `{"v":"/tmp/x.txt","n":2}`, QuotedBareValue},
 		{"a word and more", `{"v": a@b.example, "w": x-1, "n": [3]}`, `{"v":"a@b.example","w":"x-1","n":[3]}`, QuotedBareValue},
 	})
-	// A literal stays a literal, and a number a number: the schema then
-	// refuses it, with feedback.
-	res, err := Repair(`{"lit": true, "v": 12, "w": None}`, Options{FixSyntax: true, Schema: only})
-	if err != nil || res.JSON != `{"lit":true,"v":12,"w":null}` {
+	// A JSON literal stays a literal, and a number a number: the schema
+	// then refuses it, with feedback. A literal or number written
+	// otherwise (None, +5) may be a string whose quotes are missing.
+	res, err := Repair(`{"lit": true, "v": 12, "w": null}`, Options{FixSyntax: true, Schema: only})
+	if err != nil || res.JSON != `{"lit": true, "v": 12, "w": null}` {
 		t.Errorf("literals and numbers: %s %v %v", res.JSON, res.Steps, err)
 	}
+	checkSchemaRefusals(t, only, []refusalCase{
+		{"a Python literal where a string is accepted", `{"w": None}`, "may be a string whose quotes are missing"},
+		{"a literal of another case", `{"w": TRUE}`, "may be a string whose quotes are missing"},
+		{"a loose number", `{"w": +5}`, "may be a string whose quotes are missing"},
+	})
+	// Where the schema does not accept the token as a string, it is the
+	// literal or number.
+	checkSchemaRepairs(t, typed{}, []repairCase{
+		{"a Python literal", `{"w": None}`, `{"w":null}`, FixSyntax},
+		{"a literal of another case", `{"w": TRUE}`, `{"w":true}`, LiteralCase},
+		{"a loose number", `{"w": +5}`, `{"w":5}`, LooseNumber},
+	})
 	checkSchemaRefusals(t, only, []refusalCase{
 		{"other types allowed", `{"n": both}`, "is not quoted"},
 		{"white space", `{"mode": two words}`, "is not quoted"},
@@ -294,10 +307,14 @@ func TestRepairQuotesABareValueTheSchemaReadsAsAString(t *testing.T) {
 		{"the other values spaced unevenly", `{"n": 1,"m":2,"mode": both}`, "spaces before it that the text's other values do not"},
 		{"indented item", "{\"tags\":[\n  red\n]}", "spaces before it that the text's other values do not"},
 		{"an escaped line break before it", `{"mode":\nboth}`, "may be part of a string whose quotes are missing"},
-		{"an escaped line break and a space before it", `{"mode":\n both, "n":1}`, "follows an escape or an invisible character"},
-		{"an invisible character before it", "{\"mode\":\u200bboth}", "follows an escape or an invisible character"},
+		{"an escaped line break and a space before it", `{"mode":\n both, "n":1}`, "follows an escape, an invisible character or a token"},
+		{"an invisible character before it", "{\"mode\":\u200bboth}", "follows an escape, an invisible character or a token"},
 		{"a space after it", `{"mode":both , "n":1}`, "is not quoted"},
 		{"a colon at its end", `{"mode":both:, "n":1}`, "is not quoted"},
+		// Inside a JSON string a line break or tab may be a decoded "\n"
+		// of the value's own.
+		{"double-encoded, a line break before it", "\"{\\\"mode\\\":\\nboth}\"", "is not quoted"},
+		{"double-encoded, a tab after it", "\"{\\\"n\\\":\\\"p\\\",\\\"mode\\\":both\\t}\"", "is not quoted"},
 		{"an escaped line break after it", `{"mode":both\n}`, "is not quoted"},
 		{"an invisible character after it", "{\"mode\":both\u200b}", "is not quoted"},
 	})
@@ -333,6 +350,12 @@ func TestRepairAsksTheSchemaAtTheValuesLocation(t *testing.T) {
 		t.Errorf("asked %v, want %v", asked, want)
 	}
 }
+
+// typed is a Schema that accepts no string anywhere.
+type typed struct{}
+
+func (typed) OnlyString([]Segment) bool            { return false }
+func (typed) AcceptsString([]Segment, string) bool { return false }
 
 // unspaced is a Schema that accepts only strings, and none that starts
 // with a space.

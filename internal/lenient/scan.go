@@ -143,9 +143,10 @@ const maxPooled = 64 << 10
 // release returns sc to the pool. sc may not be used after; its canonical
 // text is not reused, so a string taken from it stays valid.
 func (sc *scanner) release() {
-	if cap(sc.stack) > maxPooled {
+	if cap(sc.stack) > maxPooled || cap(sc.layout.bare) > maxPooled {
 		return
 	}
+	clear(sc.layout.bare) // their tokens and paths hold the text
 	*sc = scanner{stack: sc.stack[:0], openAt: sc.openAt[:0], levels: sc.levels[:0], layout: layout{bare: sc.layout.bare[:0]}}
 	scannerPool.Put(sc)
 }
@@ -824,6 +825,9 @@ func (sc *scanner) number() error {
 		return malformed("a number at byte %d is not a valid JSON number", start)
 	}
 	if loose {
+		if err := sc.spelledAs(s[start:end], "number"); err != nil {
+			return err
+		}
 		if err := sc.note(LooseNumber); err != nil {
 			return err
 		}
@@ -914,6 +918,9 @@ func (sc *scanner) word() error {
 		return malformed("a value at byte %d is not quoted and is not true, false or null", sc.i)
 	}
 	if st, named := literalStep(w); named {
+		if err := sc.spelledAs(w, "literal"); err != nil {
+			return err
+		}
 		if err := sc.normalise(); err != nil {
 			return err
 		}
@@ -1122,6 +1129,33 @@ func closingHere(s string, j int, inArray, key bool) bool {
 		return false
 	}
 	return inArray || isKeyAhead(s[k+n:], r)
+}
+
+// noMemberAfterComma reports whether s, the text after a quote inside an
+// object's string value, is a comma followed, on the same line, by a
+// double-quoted word and then a parenthesis, a semicolon or a dot, as in
+// code: neither a key, nor a key missing its colon, nor a value, and no
+// fault of a JSON text's own tokens leaves one there (a letter may be a
+// literal whose colon was dropped, "b"true).
+func noMemberAfterComma(s string) bool {
+	rest, ok := strings.CutPrefix(s, ",")
+	if !ok {
+		return false
+	}
+	rest = strings.TrimLeft(rest, " ")
+	text, ok := strings.CutPrefix(rest, `"`)
+	if !ok {
+		return false
+	}
+	end := strings.IndexAny(text, "\"\\\n")
+	if end < 0 || text[end] != '"' {
+		return false
+	}
+	after := text[end+1:]
+	if after == "" {
+		return false
+	}
+	return strings.IndexByte("();.", after[0]) >= 0
 }
 
 // keyText returns s, which follows an opening quote q, up to and with the
@@ -1413,7 +1447,10 @@ func (sc *scanner) str(q rune) error {
 					continue
 				}
 				pairsInner := inner%2 == 1 && strings.HasPrefix(s[i+n:], string(r)) && closingHere(s, i+2*n, !keyPos && sc.top() == '[', keyPos)
-				if !pairsInner && closingHere(s, i+n, !keyPos && sc.top() == '[', keyPos) {
+				// "get("K", "d")": an unpaired inner quote before a comma
+				// after which no member can start; it does not close.
+				innerComma := inner%2 == 1 && r == '"' && !keyPos && sc.top() == '{' && noMemberAfterComma(s[i+n:])
+				if !pairsInner && !innerComma && closingHere(s, i+n, !keyPos && sc.top() == '[', keyPos) {
 					if inner > 0 && strings.TrimLeftFunc(s[i+n:], unicode.IsSpace) == "" { // stops at the first non-space
 						// The text ends right after a quote, in a value
 						// that already held quotes: whether this one

@@ -23,6 +23,14 @@ type Schema interface {
 	AcceptsString(path []Segment, v string) bool
 }
 
+// encodedSchema is the Schema of a text inside a JSON string: there a line
+// break or tab may be a decoded escape of a value's own ("\n" read once),
+// so no unquoted token is read as a string (QuotedBareValue).
+type encodedSchema struct{ Schema }
+
+// OnlyString is false: see encodedSchema.
+func (encodedSchema) OnlyString([]Segment) bool { return false }
+
 // Segment is one step of a location from the root object: the member
 // Name of an object when Index is negative, else item Index of an array.
 type Segment struct {
@@ -177,7 +185,7 @@ func (sc *scanner) bareLayout() error {
 	sc.commitGap()
 	for _, g := range sc.layout.bare {
 		if strings.IndexByte(":,[\n\r\t", g.prev) < 0 {
-			return malformed("an unquoted value follows an escape or an invisible character, which may be its own; where the value starts is ambiguous")
+			return malformed("an unquoted value follows an escape, an invisible character or a token with no colon, comma, bracket or line break between, which may be its own; where the value starts is ambiguous")
 		}
 		k := g.kind()
 		if g.spaces == 0 || k >= 0 && !sc.layout.mixed[k] && sc.layout.seen[k] == g.spaces+1 {
