@@ -192,3 +192,15 @@ func sameJSONText(t *testing.T, a, b string) bool {
 	}
 	return reflect.DeepEqual(va, vb)
 }
+
+// A location the schema does not describe (an item of an undescribed
+// member) accepts any string: a literal or number not written as JSON
+// writes it is refused there too.
+func TestSpelledLiteralsAreRefusedWhereTheSchemaSaysNothing(t *testing.T) {
+	for _, raw := range []string{`{"t": [2024., 1]}`, `{"t": {"u": [None]}}`, `{"t": [{"u": +1}]}`} {
+		inputs, cr, _ := runWithSchema(t, map[string]any{"type": "object"}, raw)
+		if len(inputs) != 0 || !strings.Contains(cr.Output, "may be a string whose quotes are missing") {
+			t.Errorf("%s: inputs %q, output %q; want the refusal", raw, inputs, cr.Output)
+		}
+	}
+}

@@ -272,16 +272,18 @@ func (l stringLookup) OnlyString(path []lenient.Segment) bool {
 	return ok && onlyString(set)
 }
 
-// AcceptsString reports whether every schema that applies at path
-// validates the string v; true where none applies, false where the
-// schema forbids the member.
+// AcceptsString reports whether the string v may be accepted at path:
+// false only where some schema that applies there rejects it. Where none
+// applies (the schema does not describe the location), or the schema
+// forbids the member there, it is true: nothing tells v apart.
 func (l stringLookup) AcceptsString(path []lenient.Segment, v string) bool {
 	set, ok := l.at(path)
-	return ok && !slices.ContainsFunc(set, func(s *jsonschema.Schema) bool { return s.Validate(v) != nil })
+	return !ok || !slices.ContainsFunc(set, func(s *jsonschema.Schema) bool { return s.Validate(v) != nil })
 }
 
 // at returns the schemas that apply at path; ok is false where the schema
-// forbids the member, or does not describe it.
+// forbids the member, or does not describe it (no schema applies to its
+// container).
 func (l stringLookup) at(path []lenient.Segment) (set schemawalk.Set, ok bool) {
 	set = schemawalk.Of(l.root)
 	for _, seg := range path {

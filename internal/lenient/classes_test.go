@@ -248,15 +248,20 @@ func TestRepairDropsCopiesEqualInValue(t *testing.T) {
 func TestRepairReadsInvisibleCharactersAsWhiteSpace(t *testing.T) {
 	checkRepairs(t, []repairCase{
 		{"zero-width space after a colon", "{\"a\":\u200b\"b\"}", `{"a":"b"}`, InvisibleSpace},
-		{"word joiner and no-break space", "{\"a\": 1,\u2060 \"c\":\u00a0[1,\u200b2]}", `{"a":1,"c":[1,2]}`, InvisibleSpace},
+		{"word joiner and no-break space", "{\"a\": 1,\u2060 \"c\":\u00a0[1,\u200b 2]}", `{"a":1,"c":[1,2]}`, InvisibleSpace},
 		{"after a string, before a comma", "{\"a\": \"x\"\u200b, \"b\": 2}", `{"a":"x","b":2}`, InvisibleSpace},
-		{"before a bare key's colon", "{key\u200b: 'v'}", `{"key":"v"}`, InvisibleSpace},
+		{"before a bare key's colon", "{key \u200b: 'v'}", `{"key":"v"}`, InvisibleSpace},
 		{"ideographic space", "{\u3000\"a\": 1}", `{"a":1}`, InvisibleSpace},
 		{"kept inside a string", "{\"a\": \"x\u200by\", 'b': 1}", "{\"a\":\"x\u200by\",\"b\":1}", FixSyntax},
 	})
 	checkRefusals(t, []refusalCase{
 		{"a visible symbol", "{\"a\": \u2022 1}", "unexpected character"},
-		{"a zero-width space inside a number", "{\"a\": 1\u200b2}", "unexpected character"},
+		{"a zero-width space inside a number", "{\"a\": 1\u200b2}", "touches an unquoted value"},
+		// The character and the token may be one string whose quotes
+		// are missing ("\u200b2").
+		{"touching an item", "{\"c\": [1,\u200b2]}", "touches an unquoted value"},
+		{"touching a literal", "{\"c\":\u2028true}", "touches an unquoted value"},
+		{"touching a bare key", "{key\u200b: 'v'}", "touches an unquoted value"},
 	})
 }
 

@@ -200,6 +200,14 @@ func Repair(raw string, opt Options) (Result, error) {
 	return res, err
 }
 
+// firstLine returns s up to its first tab or line break.
+func firstLine(s string) string {
+	if i := strings.IndexAny(s, "\t\r\n"); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
 // repairLayer repairs one layer of encoding.
 func repairLayer(raw string, opt Options, layer int) (Result, error) {
 	if _, wrapped := opt.Schema.(encodedSchema); layer > 0 && opt.Schema != nil && !wrapped {
@@ -428,6 +436,12 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 	}
 	span := t[start : start+sc.i]
 	suffix := t[start+sc.i:]
+	if glued, _, _ := strings.Cut(firstLine(suffix), " "); !sc.truncated && suffix != "" && suffix[0] != '{' && strings.ContainsAny(glued, "\"\\") {
+		// {"q": ""}27\" monitor": text glued to the closing brace holds
+		// a quote or a backslash: the brace may be a string's character,
+		// its quotes misplaced, and the text after it the value's rest.
+		return Result{}, malformed("text glued to the object's closing brace holds a quote or a backslash; whether the brace belongs to a string value is ambiguous")
+	}
 	if sc.singleClosedBeforeMember && slices.Contains(sc.steps, DoubledBraces) {
 		// {{"a": {"b": 1}, "c": 2}}: doubled braces, or a stray '{' and a
 		// nested object closed too early?
@@ -570,15 +584,29 @@ func quotesOnlyReading(lit string, res Result, opt Options, layer int) error {
 		return nil
 	}
 	body := lit[1 : len(lit)-1]
-	if !escapeDecodedTwice(body) && !(slices.Contains(res.Steps, TemplateQuotes) && escapesBesidesQuotes(body)) {
-		// Strings between template quote tokens have no escapes, so
-		// there an escape decoded once (\n) may be the text's own.
+	if !escapesBesidesQuotes(body) {
 		return nil
 	}
-	// The second reading refused (a fault of its own) is no evidence
-	// against it: only the same value makes the escapes unambiguous.
-	if alt, err := repairLayer(strings.ReplaceAll(body, `\"`, `"`), opt, layer+1); err == nil && sameValue(alt.JSON, res.JSON) {
+	quotesOnly := strings.ReplaceAll(body, `\"`, `"`)
+	switch {
+	case jsonread.Valid(quotesOnly):
+		// The text is also the object with only its quotes escaped
+		// ({\"a\": \"C:\\temp\"}: C:\temp encoded, or C:\\temp with its
+		// backslashes left as they were): one value, or refused.
+		if sameValue(quotesOnly, res.JSON) {
+			return nil
+		}
+	case !escapeDecodedTwice(body) && !slices.Contains(res.Steps, TemplateQuotes):
+		// Read so, the text is no JSON: its escapes read one way.
 		return nil
+	default:
+		// An escape decoded twice (\\t, a tab), or strings between
+		// template quote tokens, which have no escapes: the second
+		// reading refused for a fault of its own is no evidence against
+		// it; only the same value makes the escapes unambiguous.
+		if alt, err := repairLayer(quotesOnly, opt, layer+1); err == nil && sameValue(alt.JSON, res.JSON) {
+			return nil
+		}
 	}
 	return malformed("the arguments are an object encoded as a JSON string whose escapes read two ways (with the object's own escapes doubled or not); which characters are meant is ambiguous")
 }
@@ -1063,11 +1091,17 @@ func endsWithQuotedKey(p string) bool {
 }
 
 // endsWithKey reports whether p ends with what may be a key and its
-// colon: a quoted key, or a bare one that is the first word of the text
-// or of its line, or follows a comma (items:, "b": 1, c:), not the last
-// word of a sentence (Here are the arguments:).
+// colon: a quoted key, a quoted word (its colon missing), or a bare key
+// that is the first word of the text or of its line, or follows a comma,
+// a quote or a bracket (items:, "b": 1, c:, ""c:), not the last word of a
+// sentence (Here are the arguments:).
 func endsWithKey(p string) bool {
 	if endsWithQuotedKey(p) || quotedKey.MatchString(p) {
+		return true
+	}
+	if t := strings.TrimRight(p, " \t\r\n"); strings.HasSuffix(t, `"`) || strings.HasSuffix(t, "'") {
+		// "name" {}}: a quoted word right before the object, its colon
+		// missing.
 		return true
 	}
 	p, ok := strings.CutSuffix(strings.TrimRight(p, " \t\r\n"), ":")
@@ -1087,7 +1121,9 @@ func endsWithKey(p string) bool {
 		return false
 	}
 	b := strings.TrimRight(p[:k], " \t")
-	return b == "" || strings.HasSuffix(b, "\n") || strings.HasSuffix(b, ",")
+	// ""name: {}}: after quotes or a bracket, the key's own quoting or
+	// object may be broken.
+	return b == "" || strings.HasSuffix(b, "\n") || strings.ContainsAny(b[max(len(b)-1, 0):], ",\"'{[")
 }
 
 // objectStart returns the index of the first '{' in s at or after from

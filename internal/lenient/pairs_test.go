@@ -25,10 +25,27 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"token strings double-encoded, quotes escaped only", `"{a:<|\"|>x<|\"|>}"`, `{"a":"x"}`, TemplateQuotes},
 		{"trailing comma in an array, comma after it", `{"a": [1, 2,], "b": 3}`, `{"a":[1,2],"b":3}`, FixSyntax},
 		{"comma missing after an array, no trailing comma", "{\"a\": [1, 2]\n \"b\": 3}", `{"a":[1,2],"b":3}`, FixSyntax},
+		{"escaped object, inner quotes encoded", `{\"k\": \"say \\\"hi\\\"\"}`, `{"k":"say \"hi\""}`, DoubleEncoded},
+		{"a cut after white space", "{\"k\": \"x\", \"n\": null  \t", `{"k":"x","n":null}`, FixSyntax},
+		{"an inner quote after a word", `{"k":" a"é"<think>"}`, `{"k":" a\"é\"<think>"}`, FixSyntax},
+		{"a line of prose after the object, a backslash in it", "{\"q\": \"x\"}\nSee C:\\temp for the file.", `{"q":"x"}`, ExtractObject},
+		{"a glued template token", `{"q": "x"}<|im_end|>`, `{"q":"x"}`, TemplateTokens},
 		{"inner quotes around a comma in code", `{"p": "a.py", "c": "env.get("K", "d")"}`, `{"p":"a.py","c":"env.get(\"K\", \"d\")"}`, FixSyntax},
 		{"inner quotes around a comma in code, then a member", `{"c": "f("a", "b");", "n": 1}`, `{"c":"f(\"a\", \"b\");","n":1}`, FixSyntax},
 	})
 	checkRefusals(t, []refusalCase{
+		// Also the object with only its quotes escaped: C:\\temp.
+		{"escaped object, a backslash encoded", `{\"k\": \"C:\\\\temp\"}`, "whose escapes read two ways"},
+		{"encoded object, a backslash encoded", `"{\"k\": \"C:\\\\temp\"}"`, "whose escapes read two ways"},
+		// The object may be a key's value, the brace before it lost.
+		{"extra brace after a quoted word", `"name"{}}`, "may close an object whose opening brace is missing"},
+		{"extra brace after a bare key glued to quotes", `""grade:{}}`, "may close an object whose opening brace is missing"},
+		{"a cut after escaped white space", `{"k": "x", "n": null  \t`, "cut off after escaped white space"},
+		{"an inner quote after only white space", `{"k":" "é"<think>"}`, "follows only white space after its opening quote"},
+		// The closing brace may be a string's character, the quotes
+		// misplaced: {"q": "}27\" monitor"} with a quote moved.
+		{"a quote glued after the object", `{"q": ""}27\" monitor"`, "text glued to the object's closing brace holds a quote or a backslash"},
+		{"a backslash glued after the object", `{"q":" "}27\`, "text glued to the object's closing brace holds a quote or a backslash"},
 		// An unpaired inner quote before a comma after which a member may
 		// start stays a guess.
 		{"inner quote, then a key", `{"c": "f("a", "b": 1}`, "holds an unescaped quote, and where the value ends is ambiguous"},

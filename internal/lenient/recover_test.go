@@ -308,7 +308,7 @@ func TestRepairQuotesABareValueTheSchemaReadsAsAString(t *testing.T) {
 		{"indented item", "{\"tags\":[\n  red\n]}", "spaces before it that the text's other values do not"},
 		{"an escaped line break before it", `{"mode":\nboth}`, "may be part of a string whose quotes are missing"},
 		{"an escaped line break and a space before it", `{"mode":\n both, "n":1}`, "follows an escape, an invisible character or a token"},
-		{"an invisible character before it", "{\"mode\":\u200bboth}", "follows an escape, an invisible character or a token"},
+		{"an invisible character before it", "{\"mode\":\u200bboth}", "touches an unquoted value"},
 		{"a space after it", `{"mode":both , "n":1}`, "is not quoted"},
 		{"a colon at its end", `{"mode":both:, "n":1}`, "is not quoted"},
 		// Inside a JSON string a line break or tab may be a decoded "\n"

@@ -610,6 +610,11 @@ func (sc *scanner) atEOF() error {
 			// object's own closer; where the string ends is a guess.
 			return malformed("the argument string was cut off right after a string holding a closing bracket; whether the string ended there is ambiguous")
 		}
+		if t := strings.TrimRight(sc.s, " \t\r\n"); len(t) >= 2 && t[len(t)-2] == '\\' && strings.IndexByte("nrt", t[len(t)-1]) >= 0 {
+			// {"a": null  \t: escaped white space at the cut may be a
+			// string value's own, its quotes missing ("null  \t").
+			return malformed("the argument string was cut off after escaped white space, which may belong to a string value whose quotes are missing")
+		}
 		if sc.lastStr >= 0 && sc.lastQuoteSingle {
 			// {"a": 'x'+'y': the closing quote of a single-quoted string
 			// may be an apostrophe inside it, and the value cut there.
@@ -750,6 +755,12 @@ func (sc *scanner) skipSpace() error {
 			if !isInvisible(r) {
 				return nil
 			}
+			if touchesBareToken(sc.s, sc.i, sc.i+n) {
+				// {"q":<U+2028>true}: the character touches a literal, a
+				// number or a bare word, which with it may be a string
+				// whose quotes are missing ("\u2028true").
+				return malformed("an invisible character at byte %d touches an unquoted value, and may be part of a string whose quotes are missing", sc.i)
+			}
 			if err := sc.note(InvisibleSpace); err != nil {
 				return err
 			}
@@ -759,6 +770,16 @@ func (sc *scanner) skipSpace() error {
 		}
 	}
 	return nil
+}
+
+// touchesBareToken reports whether the text s[start:end] is glued to an
+// unquoted token: a letter, digit or '_' right before it, or one of those,
+// a sign or a dot right after it.
+func touchesBareToken(s string, start, end int) bool {
+	word := func(c byte) bool {
+		return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+	}
+	return start > 0 && word(s[start-1]) || end < len(s) && (word(s[end]) || s[end] == '-' || s[end] == '+' || s[end] == '.')
 }
 
 // hashComment reports whether a '#' followed by s starts a comment: white
@@ -1533,9 +1554,14 @@ func (sc *scanner) str(q rune) error {
 //     of the value.
 func (sc *scanner) innerQuote(s string, i, n int, r, q rune, keyPos, pairsInner, quoteEscaped bool) error {
 	j := i + n
+	_, open := utf8.DecodeRuneInString(s[sc.i:])
 	switch {
 	case keyPos:
 		return malformed("a key at byte %d is not followed by a colon and a value (or holds an unescaped quote)", sc.i)
+	case strings.TrimSpace(s[sc.i+open:i]) == "":
+		// ":" "é"…: a quote right after the opening quote and white
+		// space; the opening quote may be stray, this one the value's.
+		return malformed("a quote inside the string at byte %d follows only white space after its opening quote; whether the opening quote is stray is ambiguous", sc.i)
 	case skipWhite(s, j) > j && skipWhite(s, j) < len(s) && isQuoteAt(s, skipWhite(s, j)) && !closingHere(s, skipWhite(s, j)+quoteLen(s, skipWhite(s, j)), sc.top() == '[', false):
 		// "Theme Park" "location" …: two strings side by side (a comma or
 		// colon missing), or quotes inside the value.
