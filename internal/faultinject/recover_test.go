@@ -8,9 +8,10 @@ import (
 // The operators of issue 22's classes come back exact: every single
 // mutation by one of them reaches the tool as the original value or is
 // refused, never as another value, and each class is recovered (some of
-// its mutations come back as the original). bare_value runs against the
-// schema of the original's shape (SchemaOf), under which its strings'
-// locations accept only strings; the others against {"type":"object"}.
+// its mutations come back as the original). bare_value, literal_case and
+// loose_number run against the schema of the original's shape (SchemaOf),
+// under which every location's type is known; the others against
+// {"type":"object"}.
 func TestRecoveredClassesComeBackExact(t *testing.T) {
 	objects := 400
 	if testing.Short() {
@@ -33,7 +34,11 @@ func TestRecoveredClassesComeBackExact(t *testing.T) {
 		}
 		for _, name := range ops {
 			repair := plain
-			if name == "bare_value" {
+			switch name {
+			case "bare_value", "literal_case", "loose_number":
+				// Read only where the schema types the location (a
+				// string there; a literal or number not written as JSON
+				// writes it may be a string whose quotes are missing).
 				repair = guided
 			}
 			for _, m := range mustOp(t, name).Singles(tx, g.Rand()) {
