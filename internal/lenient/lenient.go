@@ -179,7 +179,7 @@ func Repair(raw string, opt Options) (Result, error) {
 		if rerr != nil {
 			return Result{}, rerr
 		}
-		if changed && (res.closed || slices.Contains(res.Steps, MismatchedBracket)) {
+		if changed && (res.closed || slices.Contains(res.Steps, MismatchedBracket) || slices.Contains(res.Steps, WrongCloser) || slices.Contains(res.Steps, StrayCloser)) {
 			// {"a": {"b": 1, "c": 2, "b": 1: a name repeated in an object
 			// whose closers were guessed may belong to an outer object.
 			return Result{}, malformed("a key repeats in an object whose closing brackets had to be guessed; where the members belong is ambiguous")
@@ -198,6 +198,19 @@ func Repair(raw string, opt Options) (Result, error) {
 		return slices.Index(stepOrder, a) - slices.Index(stepOrder, b)
 	})
 	return res, err
+}
+
+// trimEscapedSpaceRight returns s without the white space, raw or escaped
+// (\n, \r, \t written as two characters), at its end.
+func trimEscapedSpaceRight(s string) string {
+	for {
+		t := strings.TrimRight(s, " \t\r\n")
+		if len(t) >= 2 && t[len(t)-2] == '\\' && strings.IndexByte("nrt", t[len(t)-1]) >= 0 {
+			s = t[:len(t)-2]
+			continue
+		}
+		return t
+	}
 }
 
 // firstLine returns s up to its first tab or line break.
@@ -407,6 +420,12 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 		// Cumulative re-sends of a stream: a prefix, a longer prefix,
 		// then the whole object. The last one is meant.
 		last, ok := cumulativeLast(t[start:])
+		if p := strings.TrimRight(t[start:start+last], " \t\r\n"); ok && p != "" && strings.IndexByte(":[", p[len(p)-1]) >= 0 {
+			// {"a":{"a":null,"b":1}{"a": the last piece starts where a
+			// value belongs: a nested object, a closer missing after it,
+			// as likely.
+			ok = false
+		}
 		switch {
 		case ok && opt.FixSyntax:
 			steps = append(steps, CumulativeStream)
@@ -436,6 +455,11 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 	}
 	span := t[start : start+sc.i]
 	suffix := t[start+sc.i:]
+	if !sc.truncated && suffix != "" && isIdentByte(suffix, 0) {
+		// {"a": 1}d, {}$: a word glued to the closing brace continues a
+		// token the brace may belong to.
+		return Result{}, malformed("a word is glued to the object's closing brace; whether the brace belongs to the object is ambiguous")
+	}
 	if glued, _, _ := strings.Cut(firstLine(suffix), " "); !sc.truncated && suffix != "" && suffix[0] != '{' && strings.ContainsAny(glued, "\"\\") {
 		// {"q": ""}27\" monitor": text glued to the closing brace holds
 		// a quote or a backslash: the brace may be a string's character,
@@ -1091,10 +1115,11 @@ func endsWithQuotedKey(p string) bool {
 }
 
 // endsWithKey reports whether p ends with what may be a key and its
-// colon: a quoted key, a quoted word (its colon missing), or a bare key
-// that is the first word of the text or of its line, or follows a comma,
-// a quote or a bracket (items:, "b": 1, c:, ""c:), not the last word of a
-// sentence (Here are the arguments:).
+// colon: a quoted key, a quoted word (its colon missing), a colon right
+// after a quote or a bracket, or a bare key that is the first word of the
+// text or of its line, or follows a comma, a quote or a bracket (items:,
+// "b": 1, c:, ""c:), not the last word of a sentence (Here are the
+// arguments:).
 func endsWithKey(p string) bool {
 	if endsWithQuotedKey(p) || quotedKey.MatchString(p) {
 		return true
@@ -1107,6 +1132,11 @@ func endsWithKey(p string) bool {
 	p, ok := strings.CutSuffix(strings.TrimRight(p, " \t\r\n"), ":")
 	if !ok {
 		return false
+	}
+	if t := strings.TrimRight(trimEscapedSpaceRight(p), " \t\r\n"); t != "" && strings.IndexByte("\"']}", t[len(t)-1]) >= 0 {
+		// ]"_id"]:, "k"\n : a colon after a quote or a bracket is a
+		// key's, however broken.
+		return true
 	}
 	p = strings.TrimRight(p, " \t")
 	k := len(p)

@@ -25,6 +25,8 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"token strings double-encoded, quotes escaped only", `"{a:<|\"|>x<|\"|>}"`, `{"a":"x"}`, TemplateQuotes},
 		{"trailing comma in an array, comma after it", `{"a": [1, 2,], "b": 3}`, `{"a":[1,2],"b":3}`, FixSyntax},
 		{"comma missing after an array, no trailing comma", "{\"a\": [1, 2]\n \"b\": 3}", `{"a":[1,2],"b":3}`, FixSyntax},
+		{"a word after the object, past a space", `{"a": 1} done`, `{"a":1}`, ExtractObject},
+		{"an empty string, then an item after a comma", "{\"k\": [\"\", 'x']}", `{"k":["","x"]}`, FixSyntax},
 		{"escaped object, inner quotes encoded", `{\"k\": \"say \\\"hi\\\"\"}`, `{"k":"say \"hi\""}`, DoubleEncoded},
 		{"a cut after white space", "{\"k\": \"x\", \"n\": null  \t", `{"k":"x","n":null}`, FixSyntax},
 		{"an inner quote after a word", `{"k":" a"é"<think>"}`, `{"k":" a\"é\"<think>"}`, FixSyntax},
@@ -34,6 +36,12 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"inner quotes around a comma in code, then a member", `{"c": "f("a", "b");", "n": 1}`, `{"c":"f(\"a\", \"b\");","n":1}`, FixSyntax},
 	})
 	checkRefusals(t, []refusalCase{
+		{"a word glued after the object", `{}d`, "a word is glued to the object's closing brace"},
+		{"an empty string, then an item with no comma", "{\"k\": [\"\" \"\"]}", "follows an empty string with no comma"},
+		{"a re-send starting where a value belongs", "{\"a\":{\"a\":null,\"b\":true}{\"a", "unexpected character"},
+		{"an extra brace after a colon after a bracket", `]"_id"]:{}}`, "may close an object whose opening brace is missing"},
+		{"an extra brace after a key and an escaped line break", `}"k"\n : {}}`, "may close an object whose opening brace is missing"},
+		{"a key repeated where a closer was changed", "{\"m\": {\"t\": null, \"id\": 1\n,\n\"t\": null}]", "a key repeats in an object whose closing brackets had to be guessed"},
 		// Also the object with only its quotes escaped: C:\\temp.
 		{"escaped object, a backslash encoded", `{\"k\": \"C:\\\\temp\"}`, "whose escapes read two ways"},
 		{"encoded object, a backslash encoded", `"{\"k\": \"C:\\\\temp\"}"`, "whose escapes read two ways"},
@@ -44,8 +52,8 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"an inner quote after only white space", `{"k":" "é"<think>"}`, "follows only white space after its opening quote"},
 		// The closing brace may be a string's character, the quotes
 		// misplaced: {"q": "}27\" monitor"} with a quote moved.
-		{"a quote glued after the object", `{"q": ""}27\" monitor"`, "text glued to the object's closing brace holds a quote or a backslash"},
-		{"a backslash glued after the object", `{"q":" "}27\`, "text glued to the object's closing brace holds a quote or a backslash"},
+		{"a quote glued after the object", `{"q": ""}\" 27 monitor"`, "text glued to the object's closing brace holds a quote or a backslash"},
+		{"a backslash glued after the object", `{"q":" "}\`, "text glued to the object's closing brace holds a quote or a backslash"},
 		// An unpaired inner quote before a comma after which a member may
 		// start stays a guess.
 		{"inner quote, then a key", `{"c": "f("a", "b": 1}`, "holds an unescaped quote, and where the value ends is ambiguous"},

@@ -406,6 +406,11 @@ func (sc *scanner) valueStart() error {
 			// comma.
 			return malformed("two values at byte %d of the object touch with no comma or white space; whether a comma is missing is ambiguous", sc.i)
 		}
+		if o := sc.out.String(); strings.HasSuffix(o, `[""`) || strings.HasSuffix(o, `,""`) {
+			// ["" ""], ["" "x"]: an empty string, then a value with no
+			// comma: CSV-doubled quotes ("" x "" for " x ") as likely.
+			return malformed("an item at byte %d follows an empty string with no comma; whether the quotes are doubled is ambiguous", sc.i)
+		}
 		if o := sc.out.String(); strings.HasSuffix(o, "[]") || strings.HasSuffix(o, "{}") || closedAfterTrailingComma(sc.s, sc.i) {
 			// [[] "x"], [[42,] true]: after an empty container, or one
 			// closed after a trailing comma, the closer may be stray and
