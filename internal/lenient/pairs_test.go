@@ -28,6 +28,7 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"a word after the object, past a space", `{"a": 1} done`, `{"a":1}`, ExtractObject},
 		{"an empty string, then an item after a comma", "{\"k\": [\"\", 'x']}", `{"k":["","x"]}`, FixSyntax},
 		{"escaped object, inner quotes encoded", `{\"k\": \"say \\\"hi\\\"\"}`, `{"k":"say \"hi\""}`, DoubleEncoded},
+		{"colon missing before a bracket on the same line", `{"a": 1, "x" []}`, `{"a":1,"x":[]}`, MissingColon},
 		{"a cut after white space", "{\"k\": \"x\", \"n\": null  \t", `{"k":"x","n":null}`, FixSyntax},
 		{"an inner quote after a word", `{"k":" a"é"<think>"}`, `{"k":" a\"é\"<think>"}`, FixSyntax},
 		{"a line of prose after the object, a backslash in it", "{\"q\": \"x\"}\nSee C:\\temp for the file.", `{"q":"x"}`, ExtractObject},
@@ -36,6 +37,7 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"inner quotes around a comma in code, then a member", `{"c": "f("a", "b");", "n": 1}`, `{"c":"f(\"a\", \"b\");","n":1}`, FixSyntax},
 	})
 	checkRefusals(t, []refusalCase{
+		{"colon missing across a line break before a bracket", "{\"a\": [{\"b\": 1}],\n  \"x\"\n  []\n}", "followed on the next line by a bracket, with no colon"},
 		{"a word glued after the object", `{}d`, "a word is glued to the object's closing brace"},
 		{"an empty string, then an item with no comma", "{\"k\": [\"\" \"\"]}", "follows an empty string with no comma"},
 		{"a re-send starting where a value belongs", "{\"a\":{\"a\":null,\"b\":true}{\"a", "unexpected character"},

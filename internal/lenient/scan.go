@@ -310,6 +310,12 @@ func (sc *scanner) missingColon() error {
 		if sc.commaBeforeKey {
 			return errColonOrComma(sc.i)
 		}
+		if c := sc.s[sc.i]; c == '[' || c == '{' {
+			// "x"\n [ … : a key missing its colon, or an item and the next
+			// one with their comma missing (a bracket before them closed
+			// too early).
+			return malformed("a string before byte %d is followed on the next line by a bracket, with no colon: a key missing its colon, or an item followed by another, is ambiguous", sc.i)
+		}
 		sc.colonAcrossLine = true
 	}
 	if err := sc.note(MissingColon); err != nil {
