@@ -419,7 +419,7 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 	if err != nil {
 		// Cumulative re-sends of a stream: a prefix, a longer prefix,
 		// then the whole object. The last one is meant.
-		last, ok := cumulativeLast(t[start:])
+		last, ok := cumulativeLast(t[start:], false)
 		if p := strings.TrimRight(t[start:start+last], " \t\r\n"); ok && p != "" && strings.IndexByte(":[", p[len(p)-1]) >= 0 {
 			// {"a":{"a":null,"b":1}{"a": the last piece starts where a
 			// value belongs: a nested object, a closer missing after it,
@@ -448,7 +448,7 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 	defer sc.release()
 	if sc.truncated && opt.FixSyntax {
 		// (A stray ']' at the end does not hide the re-sends.)
-		if _, ok := cumulativeLast(strings.TrimRight(t[start:], " \t\r\n]")); ok {
+		if _, ok := cumulativeLast(strings.TrimRight(t[start:], " \t\r\n]"), true); ok {
 			// {"a": {"a": 1}: a stream cut off, or the re-sends of one?
 			return Result{}, malformed("the text reads both as an unfinished stream and as a stream sent again from its start; which is meant is ambiguous")
 		}
@@ -612,12 +612,15 @@ func quotesOnlyReading(lit string, res Result, opt Options, layer int) error {
 		return nil
 	}
 	quotesOnly := strings.ReplaceAll(body, `\"`, `"`)
+	// The text read with only its quotes unescaped, and no syntax fixed
+	// (CSV-doubled quotes and further encoding undone).
+	plain, plainErr := repairLayer(quotesOnly, Options{StripThinking: opt.StripThinking}, layer+1)
 	switch {
-	case jsonread.Valid(quotesOnly):
+	case plainErr == nil:
 		// The text is also the object with only its quotes escaped
 		// ({\"a\": \"C:\\temp\"}: C:\temp encoded, or C:\\temp with its
 		// backslashes left as they were): one value, or refused.
-		if sameValue(quotesOnly, res.JSON) {
+		if sameValue(plain.JSON, res.JSON) {
 			return nil
 		}
 	case !escapeDecodedTwice(body) && !slices.Contains(res.Steps, TemplateQuotes):
@@ -1212,8 +1215,10 @@ const maxResends = 64
 // cumulative re-sends of a stream: pieces back to back, each a prefix of
 // the next, the last one a complete object. It returns where the last
 // piece starts. Since every piece is a prefix of the last, the last is the
-// one value meant, however the pieces are told apart.
-func cumulativeLast(x string) (int, bool) {
+// one value meant, however the pieces are told apart. With anyPiece, a last
+// piece that holds a brace starting like it is accepted too: the caller
+// asks whether the text reads as re-sends at all, not which piece to take.
+func cumulativeLast(x string, anyPiece bool) (int, bool) {
 	// The pieces start like x does: with '{' and the byte after it.
 	var starts []int
 	for q := 1; q < len(x); q++ {
@@ -1240,7 +1245,7 @@ func cumulativeLast(x string) (int, bool) {
 		if k := skipWhite(x, end); truncated || k < len(x) && strings.IndexByte("}],:\"'", x[k]) >= 0 {
 			continue // not complete, or an object nested in a larger one
 		}
-		if nestedResend(x, qn, end, starts[a+1:]) {
+		if !anyPiece && nestedResend(x, qn, end, starts[a+1:]) {
 			// The last piece holds a brace that starts like it does,
 			// past its first key's opening quote: which braces start
 			// pieces is a guess.

@@ -37,6 +37,9 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"inner quotes around a comma in code, then a member", `{"c": "f("a", "b");", "n": 1}`, `{"c":"f(\"a\", \"b\");","n":1}`, FixSyntax},
 	})
 	checkRefusals(t, []refusalCase{
+		// Re-sends whose pieces nest: a stream sent again, or objects
+		// nested with their closers missing?
+		{"re-sends read as nested objects", "{\n \"a\": {\n  \"b\": [\n{\n \"a\": {\n  \"b\": [\n   1,{\n \"a\": {\n  \"b\": [\n   1,\n   2\n  ]\n }\n}\n]", "reads both as an unfinished stream and as a stream sent again"},
 		{"colon missing across a line break before a bracket", "{\"a\": [{\"b\": 1}],\n  \"x\"\n  []\n}", "followed on the next line by a bracket, with no colon"},
 		{"a word glued after the object", `{}d`, "a word is glued to the object's closing brace"},
 		{"an empty string, then an item with no comma", "{\"k\": [\"\" \"\"]}", "follows an empty string with no comma"},
@@ -46,6 +49,7 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"a key repeated where a closer was changed", "{\"m\": {\"t\": null, \"id\": 1\n,\n\"t\": null}]", "a key repeats in an object whose closing brackets had to be guessed"},
 		// Also the object with only its quotes escaped: C:\\temp.
 		{"escaped object, a backslash encoded", `{\"k\": \"C:\\\\temp\"}`, "whose escapes read two ways"},
+		{"escaped CSV-quoted object, a backslash encoded", `{\"\"k\"\": \"\"C:\\\\temp\"\"}`, "whose escapes read two ways"},
 		{"encoded object, a backslash encoded", `"{\"k\": \"C:\\\\temp\"}"`, "whose escapes read two ways"},
 		// The object may be a key's value, the brace before it lost.
 		{"extra brace after a quoted word", `"name"{}}`, "may close an object whose opening brace is missing"},
