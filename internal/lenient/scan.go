@@ -196,6 +196,13 @@ func (sc *scanner) run() error {
 				return malformed("the arguments are nested deeper than %d levels", jsonread.MaxDepth)
 			}
 			if c == '{' && sc.i+1 < len(sc.s) && sc.s[sc.i+1] == '{' {
+				if len(sc.stack) > 0 && sc.stack[0] != doubledBrace {
+					// {"a": {{"b": 1}}, "c": 2}: a template doubles every
+					// brace, the object's own too; doubled inside an
+					// object opened with one, one brace is stray as
+					// likely, the other's closer early.
+					return malformed("an object inside the object opens with '{{' at byte %d; whether the braces are doubled or one is stray is ambiguous", sc.i)
+				}
 				// {{ … }}: braces doubled, as template engines escape
 				// them ('{' never starts a key, so "{{" has no other
 				// reading). The object must close with "}}".
