@@ -1136,9 +1136,10 @@ func endsWithKey(p string) bool {
 	if !ok {
 		return false
 	}
-	if t := strings.TrimRight(trimEscapedSpaceRight(p), " \t\r\n"); t != "" && strings.IndexByte("\"']}", t[len(t)-1]) >= 0 {
-		// ]"_id"]:, "k"\n : a colon after a quote or a bracket is a
-		// key's, however broken.
+	if t := strings.TrimRight(trimEscapedSpaceRight(p), " \t\r\n"); t != "" && strings.IndexByte("\"']}", t[len(t)-1]) >= 0 || strings.ContainsAny(p, "\"{}[]") {
+		// ]"_id"]:, "k"\n :, }"",: a colon after a quote or a bracket,
+		// or after text holding JSON's punctuation, is a key's, however
+		// broken.
 		return true
 	}
 	p = strings.TrimRight(p, " \t")

@@ -37,6 +37,9 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"inner quotes around a comma in code, then a member", `{"c": "f("a", "b");", "n": 1}`, `{"c":"f(\"a\", \"b\");","n":1}`, FixSyntax},
 	})
 	checkRefusals(t, []refusalCase{
+		{"an empty piece joined", `{'k': ""+ ""}`, "joined with '+' to or from an empty piece"},
+		{"an empty piece joined, spaced", `{'k': "" + "x"}`, "joined with '+' to or from an empty piece"},
+		{"an extra brace after a colon after punctuation", `}"",:{}}`, "may close an object whose opening brace is missing"},
 		// Re-sends whose pieces nest: a stream sent again, or objects
 		// nested with their closers missing?
 		{"re-sends read as nested objects", "{\n \"a\": {\n  \"b\": [\n{\n \"a\": {\n  \"b\": [\n   1,{\n \"a\": {\n  \"b\": [\n   1,\n   2\n  ]\n }\n}\n]", "reads both as an unfinished stream and as a stream sent again"},

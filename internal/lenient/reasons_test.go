@@ -20,6 +20,7 @@ func TestEveryRefusalReasonIsCovered(t *testing.T) {
 		{" \n ", "the arguments are only white space", nil},
 		{`{"a":` + strings.Repeat("[", 10001), "the arguments are nested deeper than", nil},
 		{"<think>x</think>", "the arguments hold only a reasoning block", nil},
+		{`{'k': 'x' + ''}`, "joined with '+' to or from an empty piece", nil},
 		{`{"a": {{"b": 1}}, "c": 2}`, "an object inside the object opens with '{{'", nil},
 		{"{\"x\"\n [1]}", "followed on the next line by a bracket, with no colon", nil},
 		{`{"a": 1}x`, "a word is glued to the object's closing brace", nil},

@@ -1688,10 +1688,21 @@ func (sc *scanner) joinedPiece(s string, i, n, next, inner int, cut func() error
 			return 0, 0, malformed("a string at byte %d holds a quoted '+', and whether it joins two pieces is ambiguous", sc.i)
 		}
 	}
+	if before, bn := utf8.DecodeLastRuneInString(s[:i]); before == firstRune(s[i:]) && !strings.HasSuffix(s[:i-bn], `\`) || closes(q2, firstRune(s[next+n2:])) {
+		// "" + "": an empty piece joins nothing; the quotes may be
+		// CSV-doubled around a '+' ("+ " written ""+ "").
+		return 0, 0, malformed("a string at byte %d is joined with '+' to or from an empty piece, and whether the quotes are doubled is ambiguous", sc.i)
+	}
 	if err := sc.note(JoinStrings); err != nil {
 		return 0, 0, err
 	}
 	return q2, n2, nil
+}
+
+// firstRune returns the first rune of s, or utf8.RuneError for "".
+func firstRune(s string) rune {
+	r, _ := utf8.DecodeRuneInString(s)
+	return r
 }
 
 // skipWhite returns the index of the first byte at or after j in s that is
