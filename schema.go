@@ -278,7 +278,12 @@ func (l stringLookup) OnlyString(path []lenient.Segment) bool {
 // forbids the member there, it is true: nothing tells v apart.
 func (l stringLookup) AcceptsString(path []lenient.Segment, v string) bool {
 	set, ok := l.at(path)
-	return !ok || !slices.ContainsFunc(set, func(s *jsonschema.Schema) bool { return s.Validate(v) != nil })
+	return !ok || !slices.ContainsFunc(set, func(s *jsonschema.Schema) bool {
+		if s.Types != nil && !s.Types.IsEmpty() && !slices.Contains(s.Types.ToStrings(), "string") {
+			return true // a type that is no string: no validation needed
+		}
+		return s.Validate(v) != nil
+	})
 }
 
 // at returns the schemas that apply at path; ok is false where the schema
