@@ -278,24 +278,15 @@ func TestRunPlacesMissingClosersWhereTheSchemaAcceptsThem(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rec := &recorder{}
-			node, err := saidex.NewToolNode([]tools.Tool{saidex.ToolWithSchema(rec, tt.schema)})
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := node.Run(context.Background(), aiCall(tt.raw))
-			if err != nil {
-				t.Fatal(err)
-			}
-			cr := res.Calls[0]
+			inputs, cr, _ := runWithSchema(t, tt.schema, tt.raw)
 			if tt.want == "" {
-				if len(rec.inputs) != 0 || !strings.Contains(cr.Output, tt.reason) {
-					t.Fatalf("tool inputs %q, output %q; want it not run, the output naming %q", rec.inputs, cr.Output, tt.reason)
+				if len(inputs) != 0 || !strings.Contains(cr.Output, tt.reason) {
+					t.Fatalf("tool inputs %q, output %q; want it not run, the output naming %q", inputs, cr.Output, tt.reason)
 				}
 				return
 			}
-			if !slices.Equal(rec.inputs, []string{tt.want}) {
-				t.Fatalf("tool inputs %q, want [%s] (Err %v)", rec.inputs, tt.want, cr.Err)
+			if !slices.Equal(inputs, []string{tt.want}) {
+				t.Fatalf("tool inputs %q, want [%s] (Err %v)", inputs, tt.want, cr.Err)
 			}
 		})
 	}

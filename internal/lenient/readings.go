@@ -29,21 +29,12 @@ const (
 func readings(out string, closers int) []string {
 	body := out[:len(out)-closers]
 	var commas []int // in containers nested in the root, outside strings
-	depth, inString := 0, false
+	depth := 0
 	for i := 0; i < len(body); i++ {
-		c := body[i]
-		if inString {
-			switch c {
-			case '\\':
-				i++
-			case '"':
-				inString = false
-			}
-			continue
-		}
-		switch c {
+		switch body[i] {
 		case '"':
-			inString = true
+			end, _ := stringEnd(body, i) // mask.go
+			i = end - 1
 		case '{', '[':
 			depth++
 		case '}', ']':
@@ -119,23 +110,15 @@ func placed(body string, commas, count []int, atEnd int) (string, bool) {
 		}
 		return true
 	}
-	inString, next := false, 0
+	next := 0
 	for i := 0; i < len(body); i++ {
 		c := body[i]
-		if inString {
-			b = append(b, c)
-			switch c {
-			case '\\':
-				i++
-				b = append(b, body[i])
-			case '"':
-				inString = false
-			}
-			continue
-		}
 		switch c {
 		case '"':
-			inString = true
+			end, _ := stringEnd(body, i)
+			b = append(b, body[i:end]...)
+			i = end - 1
+			continue
 		case '{', '[':
 			stack = append(stack, c)
 		case '}', ']':
@@ -163,6 +146,7 @@ func placed(body string, commas, count []int, atEnd int) (string, bool) {
 	return r, jsonread.Valid(r)
 }
 
+// closerOf returns the closing bracket of the opening bracket open.
 func closerOf(open byte) byte {
 	if open == '[' {
 		return ']'
