@@ -424,12 +424,17 @@ func repairArguments(raw string, opt repairOptions) (repairResult, error) {
 // it cannot tell.
 func (s *compiledSchema) chooseReading(readings []string) int {
 	valid := -1
+	var first []Issue // of readings[0]
 	for k, r := range readings {
 		v, err := jsonread.Read(r)
 		if err != nil {
 			return -1 // not reached: lenient offers JSON values only
 		}
-		if len(s.validateText(r, v)) > 0 {
+		issues := s.validateText(r, v)
+		if k == 0 {
+			first = issues
+		}
+		if len(issues) > 0 {
 			continue
 		}
 		if valid >= 0 {
@@ -443,10 +448,8 @@ func (s *compiledSchema) chooseReading(readings []string) int {
 	if !s.issuesTell {
 		return -1
 	}
-	v, _ := jsonread.Read(readings[0])
-	issues := s.validate(v)
-	if len(issues) > 0 && !slices.ContainsFunc(issues, func(is Issue) bool { return is.Kind != IssueAdditional }) {
-		return valid
+	if !slices.ContainsFunc(first, func(is Issue) bool { return is.Kind != IssueAdditional }) {
+		return valid // first failed (valid > 0), on members not allowed only
 	}
 	return -1
 }
