@@ -200,19 +200,6 @@ func Repair(raw string, opt Options) (Result, error) {
 	return res, err
 }
 
-// trimEscapedSpaceRight returns s without the white space, raw or escaped
-// (\n, \r, \t written as two characters), at its end.
-func trimEscapedSpaceRight(s string) string {
-	for {
-		t := strings.TrimRight(s, " \t\r\n")
-		if len(t) >= 2 && t[len(t)-2] == '\\' && strings.IndexByte("nrt", t[len(t)-1]) >= 0 {
-			s = t[:len(t)-2]
-			continue
-		}
-		return t
-	}
-}
-
 // firstLine returns s up to its first tab or line break.
 func firstLine(s string) string {
 	if i := strings.IndexAny(s, "\t\r\n"); i >= 0 {
@@ -455,16 +442,19 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 	}
 	span := t[start : start+sc.i]
 	suffix := t[start+sc.i:]
-	if !sc.truncated && suffix != "" && isIdentByte(suffix, 0) {
-		// {"a": 1}d, {}$: a word glued to the closing brace continues a
-		// token the brace may belong to.
-		return Result{}, malformed("a word is glued to the object's closing brace; whether the brace belongs to the object is ambiguous")
-	}
-	if glued, _, _ := strings.Cut(firstLine(suffix), " "); !sc.truncated && suffix != "" && suffix[0] != '{' && strings.ContainsAny(glued, "\"\\") {
-		// {"q": ""}27\" monitor": text glued to the closing brace holds
-		// a quote or a backslash: the brace may be a string's character,
-		// its quotes misplaced, and the text after it the value's rest.
-		return Result{}, malformed("text glued to the object's closing brace holds a quote or a backslash; whether the brace belongs to a string value is ambiguous")
+	if glued, _, _ := strings.Cut(firstLine(suffix), " "); !sc.truncated && suffix != "" {
+		switch {
+		case isIdentByte(suffix, 0):
+			// {"a": 1}d, {}$: a word glued to the closing brace continues
+			// a token the brace may belong to.
+			return Result{}, malformed("a word is glued to the object's closing brace; whether the brace belongs to the object is ambiguous")
+		case suffix[0] != '{' && strings.ContainsAny(glued, "\"\\"):
+			// {"q": ""}27\" monitor": text glued to the closing brace
+			// holds a quote or a backslash: the brace may be a string's
+			// character, its quotes misplaced, and the text after it the
+			// value's rest.
+			return Result{}, malformed("text glued to the object's closing brace holds a quote or a backslash; whether the brace belongs to a string value is ambiguous")
+		}
 	}
 	if sc.singleClosedBeforeMember && slices.Contains(sc.steps, DoubledBraces) {
 		// {{"a": {"b": 1}, "c": 2}}: doubled braces, or a stray '{' and a
@@ -1136,7 +1126,7 @@ func endsWithKey(p string) bool {
 	if !ok {
 		return false
 	}
-	if t := strings.TrimRight(trimEscapedSpaceRight(p), " \t\r\n"); t != "" && strings.IndexByte("\"']}", t[len(t)-1]) >= 0 || strings.ContainsAny(p, "\"{}[]") {
+	if strings.HasSuffix(trimEscapedSpaceRight(p), "'") || strings.ContainsAny(p, "\"{}[]") {
 		// ]"_id"]:, "k"\n :, }"",: a colon after a quote or a bracket,
 		// or after text holding JSON's punctuation, is a key's, however
 		// broken.

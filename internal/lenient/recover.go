@@ -44,6 +44,19 @@ func trimEscapedSpace(s string) string {
 	}
 }
 
+// trimEscapedSpaceRight is trimEscapedSpace at the end of s: it trims
+// JSON white space and escaped \n, \r and \t.
+func trimEscapedSpaceRight(s string) string {
+	for {
+		t := strings.TrimRight(s, " \t\r\n")
+		if len(t) >= 2 && t[len(t)-2] == '\\' && strings.IndexByte("nrt", t[len(t)-1]) >= 0 {
+			s = t[:len(t)-2]
+			continue
+		}
+		return t
+	}
+}
+
 // literals maps the literals the scanner reads to their JSON text: JSON's
 // own, Python's (True, False, None), and the other cases models write
 // (TRUE, Null, none, ...), which are reported as LiteralCase.

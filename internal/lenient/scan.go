@@ -628,7 +628,7 @@ func (sc *scanner) atEOF() error {
 			// object's own closer; where the string ends is a guess.
 			return malformed("the argument string was cut off right after a string holding a closing bracket; whether the string ended there is ambiguous")
 		}
-		if t := strings.TrimRight(sc.s, " \t\r\n"); len(t) >= 2 && t[len(t)-2] == '\\' && strings.IndexByte("nrt", t[len(t)-1]) >= 0 {
+		if trimEscapedSpaceRight(sc.s) != strings.TrimRight(sc.s, " \t\r\n") {
 			// {"a": null  \t: escaped white space at the cut may be a
 			// string value's own, its quotes missing ("null  \t").
 			return malformed("the argument string was cut off after escaped white space, which may belong to a string value whose quotes are missing")
