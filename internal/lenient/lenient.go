@@ -601,31 +601,60 @@ func quotesOnlyReading(lit string, res Result, opt Options, layer int) error {
 	if !escapesBesidesQuotes(body) {
 		return nil
 	}
-	quotesOnly := strings.ReplaceAll(body, `\"`, `"`)
-	// The text read with only its quotes unescaped, and no syntax fixed
-	// (CSV-doubled quotes and further encoding undone).
-	plain, plainErr := repairLayer(quotesOnly, Options{StripThinking: opt.StripThinking}, layer+1)
+	// The text read with only its quotes unescaped (and the white space
+	// escaped between its tokens, which the first reading decoded),
+	// repaired as the first reading is. It is a second reading when it
+	// took no repair the first did not take: a fault both share (a Python
+	// literal) is no evidence against it, while a repair of its own (the
+	// quotes of \\\"hi\\\" read unescaped) is.
+	quotesOnly := unescapeSpaceBetween(strings.ReplaceAll(body, `\"`, `"`))
+	alt, err := repairLayer(quotesOnly, opt, layer+1)
+	ambiguous := err == nil && !sameValue(alt.JSON, res.JSON)
 	switch {
-	case plainErr == nil:
-		// The text is also the object with only its quotes escaped
-		// ({\"a\": \"C:\\temp\"}: C:\temp encoded, or C:\\temp with its
-		// backslashes left as they were): one value, or refused.
-		if sameValue(plain.JSON, res.JSON) {
-			return nil
-		}
-	case !escapeDecodedTwice(body) && !slices.Contains(res.Steps, TemplateQuotes):
-		// Read so, the text is no JSON: its escapes read one way.
+	case err == nil && !ambiguous:
 		return nil
-	default:
-		// An escape decoded twice (\\t, a tab), or strings between
-		// template quote tokens, which have no escapes: the second
-		// reading refused for a fault of its own is no evidence against
-		// it; only the same value makes the escapes unambiguous.
-		if alt, err := repairLayer(quotesOnly, opt, layer+1); err == nil && sameValue(alt.JSON, res.JSON) {
-			return nil
+	case slices.Contains(res.Steps, TemplateQuotes):
+		// Strings between template quote tokens have no escapes: only
+		// the same value makes the text's escapes unambiguous.
+		ambiguous = true
+	case ambiguous:
+		for _, st := range alt.Steps {
+			if !slices.Contains(res.Steps, st) {
+				ambiguous = false
+			}
 		}
 	}
+	if !ambiguous {
+		return nil
+	}
 	return malformed("the arguments are an object encoded as a JSON string whose escapes read two ways (with the object's own escapes doubled or not); which characters are meant is ambiguous")
+}
+
+// unescapeSpaceBetween returns s with the white space escaped between its
+// tokens (see escapedSpaceAt), outside its double-quoted strings, written
+// as the white space itself.
+func unescapeSpaceBetween(s string) string {
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] == '"':
+			i, _ = stringEnd(s, i)
+			i--
+		case escapedSpaceAt(s, i) == 2:
+			b.WriteString(s[last:i])
+			b.WriteByte("\n\r\t"[strings.IndexByte("nrt", s[i+1])])
+			i++
+			last = i + 1
+		case s[i] == '\\':
+			i++ // a backslash outside strings escapes the byte after it
+		}
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
 }
 
 // escapesBesidesQuotes reports whether the JSON string content body holds
@@ -638,26 +667,6 @@ func escapesBesidesQuotes(body string) bool {
 			}
 			i++
 		}
-	}
-	return false
-}
-
-// escapeDecodedTwice reports whether the JSON string content body holds a
-// run of 2k backslashes, k odd, before a character other than a quote:
-// decoded once it leaves an escape in the object (\\t becomes \t, a tab;
-// \\n a line break), which a value such as C:\temp or a literal \n,
-// encoded without doubling its backslash, also gives.
-func escapeDecodedTwice(body string) bool {
-	n := 0
-	for i := 0; i < len(body); i++ {
-		if body[i] == '\\' {
-			n++
-			continue
-		}
-		if n%4 == 2 && body[i] != '"' {
-			return true
-		}
-		n = 0
 	}
 	return false
 }

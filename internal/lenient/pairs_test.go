@@ -28,6 +28,8 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"a word after the object, past a space", `{"a": 1} done`, `{"a":1}`, ExtractObject},
 		{"an empty string, then an item after a comma", "{\"k\": [\"\", 'x']}", `{"k":["","x"]}`, FixSyntax},
 		{"escaped object, inner quotes encoded", `{\"k\": \"say \\\"hi\\\"\"}`, `{"k":"say \"hi\""}`, DoubleEncoded},
+		{"escaped object, inner quotes encoded, white space escaped between tokens", `{\"k\"\n: \"say \\\"hi\\\"\"}`, "{\"k\"\n: \"say \\\"hi\\\"\"}", DoubleEncoded},
+		{"escaped object, no escape but quotes, a Python literal", `{\"k\": True, \"p\": \"x\"}`, `{"k":true,"p":"x"}`, DoubleEncoded},
 		{"colon missing before a bracket on the same line", `{"a": 1, "x" []}`, `{"a":1,"x":[]}`, MissingColon},
 		{"a cut after white space", "{\"k\": \"x\", \"n\": null  \t", `{"k":"x","n":null}`, FixSyntax},
 		{"an inner quote after a word", `{"k":" a"é"<think>"}`, `{"k":" a\"é\"<think>"}`, FixSyntax},
@@ -54,6 +56,10 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"escaped object, a backslash encoded", `{\"k\": \"C:\\\\temp\"}`, "whose escapes read two ways"},
 		{"escaped CSV-quoted object, a backslash encoded", `{\"\"k\"\": \"\"C:\\\\temp\"\"}`, "whose escapes read two ways"},
 		{"encoded object, a backslash encoded", `"{\"k\": \"C:\\\\temp\"}"`, "whose escapes read two ways"},
+		// The second reading repaired as the first: a fault both share,
+		// or white space escaped between tokens, does not rule it out.
+		{"escaped object, a backslash encoded, a Python literal", `{\"k\": True, \"p\": \"C:\\\\temp\"}`, "whose escapes read two ways"},
+		{"escaped object, a backslash encoded, white space escaped between tokens", `{\"k\"\n: \"C:\\\\temp\"}`, "whose escapes read two ways"},
 		// The object may be a key's value, the brace before it lost.
 		{"extra brace after a quoted word", `"name"{}}`, "may close an object whose opening brace is missing"},
 		{"extra brace after a bare key glued to quotes", `""grade:{}}`, "may close an object whose opening brace is missing"},
