@@ -607,13 +607,19 @@ func quotesOnlyReading(lit string, res Result, opt Options, layer int) error {
 	// took no repair the first did not take: a fault both share (a Python
 	// literal) is no evidence against it, while a repair of its own (the
 	// quotes of \\\"hi\\\" read unescaped) is.
-	quotesOnly := unescapeSpaceBetween(strings.ReplaceAll(body, `\"`, `"`))
+	// (Strings between template quote tokens are not double-quoted: their
+	// escapes are read as they are.)
+	quotesOnly := strings.ReplaceAll(body, `\"`, `"`)
+	templated := slices.Contains(res.Steps, TemplateQuotes)
+	if !templated {
+		quotesOnly = unescapeSpaceBetween(quotesOnly)
+	}
 	alt, err := repairLayer(quotesOnly, opt, layer+1)
 	ambiguous := err == nil && !sameValue(alt.JSON, res.JSON)
 	switch {
 	case err == nil && !ambiguous:
 		return nil
-	case slices.Contains(res.Steps, TemplateQuotes):
+	case templated:
 		// Strings between template quote tokens have no escapes: only
 		// the same value makes the text's escapes unambiguous.
 		ambiguous = true

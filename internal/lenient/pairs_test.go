@@ -94,6 +94,7 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"comma missing between objects, a nested one closed before members", `{"a": [{"b": {"c": 1}, "d": 2} {"e": 3}]}`, "a nested object was closed before more members"},
 		{"inner quotes, one escaped and one not", `{"a": "say \"hi" now", "b": 1}`, "escapes some quotes and not others"},
 		{"token strings double-encoded with an escape: a line break, or backslash-n?", `"{a:<|\"|>line\nnext<|\"|>}"`, "escapes read two ways"},
+		{"the same, a quote before the escape", `"{a:<|\"|>\"x\n<|\"|>}"`, "escapes read two ways"},
 		{"array closed after a trailing comma, then an item on the next line", "{\"a\": [[42,]\n \"x\"]}", "one closed after a trailing comma"},
 		{"the same on one line", `{"a": [[42,] "x"]}`, "one closed after a trailing comma"},
 		{"array closed after a trailing comma, then a key", "{\"a\": [1, 2,]\n \"b\": 3}", "follows an array closed after a trailing comma"},
