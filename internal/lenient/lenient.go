@@ -39,6 +39,7 @@ import (
 	"reflect"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -254,7 +255,7 @@ func unwrapString(res Result, opt Options, layer int) (Result, error) {
 				// escapes, read once, may have been inconsistent.
 				return Result{}, malformed("the arguments are a JSON string holding an object that is cut off; send the object itself")
 			}
-			if err := quotesOnlyReading(lit, inner, opt, l); err != nil {
+			if err := encodedEscapes(lit, inner, opt, l); err != nil {
 				return Result{}, err
 			}
 			inner.Steps = slices.Concat(res.Steps, []Step{DoubleEncoded}, dropStep(inner.Steps, DoubleEncoded))
@@ -369,7 +370,7 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 				if err != nil {
 					return Result{}, err
 				}
-				if err := quotesOnlyReading(`"`+t+`"`, res, opt, layer); err != nil {
+				if err := encodedEscapes(`"`+t+`"`, res, opt, layer); err != nil {
 					return Result{}, err
 				}
 				res.Steps = slices.Concat(steps, []Step{DoubleEncoded}, dropStep(res.Steps, DoubleEncoded))
@@ -586,16 +587,22 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 	return Result{}, malformed("the arguments are not valid JSON and could not be repaired without guessing")
 }
 
-// quotesOnlyReading refuses a JSON string holding an object, lit (the
+// encodedEscapes refuses a JSON string holding an object, lit (the
 // string as written, quotes included), whose escapes have a second
-// reading: the object written with only its quotes escaped, its own
-// escapes kept as they were ("{\"p\": \"C:\\temp\"}" holds "C:\temp"
-// as one reading, "C:<tab>emp" as the other). When that reading is JSON
-// too and its value differs from res's, which characters are meant is a
-// guess. The second reading is repaired as the first is.
-func quotesOnlyReading(lit string, res Result, opt Options, layer int) error {
+// reading:
+//   - an escaped white space alone where an array item belongs (see
+//     escapedItem);
+//   - the object written with only its quotes escaped, its own escapes
+//     kept as they were ("{\"p\": \"C:\\temp\"}" holds "C:\temp" as
+//     one reading, "C:<tab>emp" as the other). When that reading is JSON
+//     too and its value differs from res's, which characters are meant is
+//     a guess. The second reading is repaired as the first is.
+func encodedEscapes(lit string, res Result, opt Options, layer int) error {
 	if len(lit) < 2 {
 		return nil
+	}
+	if escapedItem(lit) {
+		return malformed("the arguments are an object encoded as a JSON string, and an escaped white space in it stands alone where an array item belongs; whether it is an empty slot or an item whose quotes were dropped is ambiguous")
 	}
 	body := lit[1 : len(lit)-1]
 	if !escapesBesidesQuotes(body) {
@@ -634,6 +641,61 @@ func quotesOnlyReading(lit string, res Result, opt Options, layer int) error {
 		return nil
 	}
 	return malformed("the arguments are an object encoded as a JSON string whose escapes read two ways (with the object's own escapes doubled or not); which characters are meant is ambiguous")
+}
+
+// escapedItem reports whether the JSON string literal lit, which holds an
+// object, holds an escape that decodes to white space or an invisible
+// character (\t, \n, \r, \u2028, \u200b) standing alone where an array
+// item belongs: between '[' or ',' and ']', outside the object's strings,
+// with only white space around it. Decoded, the slot reads as empty
+// ([\t] as []); the item may be the string "\t" with its quotes dropped.
+// (Escaped white space written so in an object's own text is the
+// scanner's to weigh.)
+func escapedItem(lit string) bool {
+	var b strings.Builder
+	marked := false
+	for i := 0; i < len(lit); i++ {
+		if lit[i] != '\\' || i+1 == len(lit) {
+			b.WriteByte(lit[i])
+			continue
+		}
+		n, space := 2, strings.IndexByte("tnr", lit[i+1]) >= 0
+		if lit[i+1] == 'u' && i+6 <= len(lit) {
+			if r, err := strconv.ParseUint(lit[i+2:i+6], 16, 32); err == nil {
+				n, space = 6, r == 0 || isInvisible(rune(r))
+			}
+		}
+		if space {
+			b.WriteString(`\u0000`) // decodes to the mark, NUL
+			marked = true
+		} else {
+			b.WriteString(lit[i : i+n])
+		}
+		i += n - 1
+	}
+	if !marked {
+		return false
+	}
+	dec, _, ok := jsonread.DecodeString(controlEscaper.Replace(b.String()))
+	if !ok {
+		return false
+	}
+	space := func(r rune) bool { return r == 0 || isInvisible(r) }
+	for i := 0; i < len(dec); i++ {
+		switch dec[i] {
+		case '"':
+			end, _ := stringEnd(dec, i)
+			i = end - 1
+		case 0:
+			before := strings.TrimRightFunc(dec[:i], space)
+			after := strings.TrimLeftFunc(dec[i:], space)
+			if before != "" && strings.IndexByte("[,", before[len(before)-1]) >= 0 && strings.HasPrefix(after, "]") {
+				return true
+			}
+			i = len(dec) - len(after) - 1 // past the run
+		}
+	}
+	return false
 }
 
 // unescapeSpaceBetween returns s with the white space escaped between its
@@ -750,7 +812,7 @@ func encodedInProse(t string, q int, steps []Step, opt Options, layer int) (res 
 	if err != nil {
 		return Result{}, true, err
 	}
-	if err := quotesOnlyReading(t[q:q+n], res, opt, layer); err != nil {
+	if err := encodedEscapes(t[q:q+n], res, opt, layer); err != nil {
 		return Result{}, true, err
 	}
 	res.Steps = slices.Concat(steps, around, []Step{DoubleEncoded}, dropStep(res.Steps, DoubleEncoded))

@@ -29,6 +29,8 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"an empty string, then an item after a comma", "{\"k\": [\"\", 'x']}", `{"k":["","x"]}`, FixSyntax},
 		{"escaped object, inner quotes encoded", `{\"k\": \"say \\\"hi\\\"\"}`, `{"k":"say \"hi\""}`, DoubleEncoded},
 		{"escaped object, inner quotes encoded, white space escaped between tokens", `{\"k\"\n: \"say \\\"hi\\\"\"}`, "{\"k\"\n: \"say \\\"hi\\\"\"}", DoubleEncoded},
+		{"escaped object, escaped white space between items", `{\"a\": [\"x\",\n  1\n]}`, "{\"a\": [\"x\",\n  1\n]}", DoubleEncoded},
+		{"escaped object, an escaped tab inside an item", `{\"a\": [\"\t\"]}`, `{"a":["\t"]}`, DoubleEncoded},
 		{"escaped object, no escape but quotes, a Python literal", `{\"k\": True, \"p\": \"x\"}`, `{"k":true,"p":"x"}`, DoubleEncoded},
 		{"colon missing before a bracket on the same line", `{"a": 1, "x" []}`, `{"a":1,"x":[]}`, MissingColon},
 		{"a cut after white space", "{\"k\": \"x\", \"n\": null  \t", `{"k":"x","n":null}`, FixSyntax},
@@ -94,6 +96,11 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"comma missing between objects, a nested one closed before members", `{"a": [{"b": {"c": 1}, "d": 2} {"e": 3}]}`, "a nested object was closed before more members"},
 		{"inner quotes, one escaped and one not", `{"a": "say \"hi" now", "b": 1}`, "escapes some quotes and not others"},
 		{"token strings double-encoded with an escape: a line break, or backslash-n?", `"{a:<|\"|>line\nnext<|\"|>}"`, "escapes read two ways"},
+		// An escaped white space alone where an item belongs: an empty
+		// slot once decoded, or the item "\t" with its quotes dropped?
+		{"encoded object, an escaped tab after a trailing comma", `"{\"a\": [\"x\", \t]}"`, "stands alone where an array item belongs"},
+		{"escaped object, an escaped invisible character alone in an array", `{\"a\": [[\u2028]]}`, "stands alone where an array item belongs"},
+		{"escaped object, an escaped line break alone in an array", `{\"a\": [\n]}`, "stands alone where an array item belongs"},
 		{"the same, a quote before the escape", `"{a:<|\"|>\"x\n<|\"|>}"`, "escapes read two ways"},
 		{"array closed after a trailing comma, then an item on the next line", "{\"a\": [[42,]\n \"x\"]}", "one closed after a trailing comma"},
 		{"the same on one line", `{"a": [[42,] "x"]}`, "one closed after a trailing comma"},
