@@ -37,6 +37,8 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"an inner quote after a word", `{"k":" a"é"<think>"}`, `{"k":" a\"é\"<think>"}`, FixSyntax},
 		{"a line of prose after the object, a backslash in it", "{\"q\": \"x\"}\nSee C:\\temp for the file.", `{"q":"x"}`, ExtractObject},
 		{"a glued template token", `{"q": "x"}<|im_end|>`, `{"q":"x"}`, TemplateTokens},
+		{"inner quotes, then a word that is no literal, in an array", `{"c": ["say "hi" nullify"]}`, `{"c":["say \"hi\" nullify"]}`, FixSyntax},
+		{"a block comment after a comma, in an array", `{"c": ["a", /* x */ "b"]}`, `{"c":["a","b"]}`, FixSyntax},
 		{"inner quotes around a comma in code", `{"p": "a.py", "c": "env.get("K", "d")"}`, `{"p":"a.py","c":"env.get(\"K\", \"d\")"}`, FixSyntax},
 		{"inner quotes around a comma in code, then a member", `{"c": "f("a", "b");", "n": 1}`, `{"c":"f(\"a\", \"b\");","n":1}`, FixSyntax},
 	})
@@ -77,6 +79,11 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"inner quote, then a key missing its colon", `{"c": "f("a", "b" 1}`, "holds an unescaped quote, and where the value ends is ambiguous"},
 		{"inner quote, then a word and a letter", `{"c": "f("a", "b"x"}`, "holds an unescaped quote, and where the value ends is ambiguous"},
 		{"inner quote, then a word and a comma", `{"c": "f("a", "b", 1}`, "holds an unescaped quote, and where the value ends is ambiguous"},
+		// In an array a quote then a number or a literal: a comma missing
+		// between two items, or quotes inside one?
+		{"inner quote, then a literal, in an array", `{"c": ["a" null, "b"]}`, "is followed by a number or a literal, and whether a comma is missing"},
+		{"inner quote, then a spaced number, in an array", `{"c": ["a" 1, "b"]}`, "is followed by a number or a literal, and whether a comma is missing"},
+		{"inner quote after a comma and a block comment, in an array", `{"c": ["a, /* x */ "b"]}`, "follows a comma in an array"},
 		{"inner quote in an array item", `{"c": ["f("a", "b")"]}`, "holds an unescaped quote, and where the value ends is ambiguous"},
 		// {"t": {"k": null}, "items": [], "k": null} with the inner '}'
 		// dropped and the end cut: "k" repeats where the closers are guessed.

@@ -98,7 +98,7 @@ func TestEveryRefusalReasonIsCovered(t *testing.T) {
 		{`{"a": 1, "a": 2}`, `the key "a" is sent more than once, with different values`, nil},
 		{`{"a": {"b": 1}, "c": 2}}`, "may belong to a nested object closed too early", nil},
 		{`{"a": "x{"b" "y"}`, "follows a bracket or colon", nil},
-		{`{"a": ["x"-2, 3]}`, "is followed by a number, and whether a comma is missing", nil},
+		{`{"a": ["x"-2, 3]}`, "is followed by a number or a literal, and whether a comma is missing", nil},
 		{`{"a": [2024"x", 3]}`, "touch with no comma or white space", nil},
 		{`{"a: ": 1,}`, "a key at byte 1 ends with a colon", nil},
 		{`{"a": 1 ", b": 2}`, "a key at byte 8 starts with a comma", nil},

@@ -1584,14 +1584,14 @@ func (sc *scanner) innerQuote(s string, i, n int, r, q rune, keyPos, pairsInner,
 		// "Theme Park" "location" …: two strings side by side (a comma or
 		// colon missing), or quotes inside the value.
 		return malformed("a quote inside the string at byte %d is followed by another quoted string, and whether the string ends there is ambiguous", sc.i)
-	case prevNonSpace(s, i) >= 0 && strings.IndexByte("{[:", s[prevNonSpace(s, i)]) >= 0:
+	case prevToken(s, i) >= 0 && strings.IndexByte("{[:", s[prevToken(s, i)]) >= 0:
 		// "Th{"event" …, "a, 'k"q': "x": a quote after a bracket or a
 		// colon starts a string or key of its own as likely as it is a
 		// character. (After a comma it is ordinary: "no onions, "extra"".)
 		return malformed("a quote inside the string at byte %d follows a bracket or colon, and whether it starts a string of its own is ambiguous", sc.i)
-	case sc.top() == '[' && j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == '-'):
-		// ["x"-2.5, …]: a comma missing before a number.
-		return malformed("a quote inside the string at byte %d is followed by a number, and whether a comma is missing is ambiguous", sc.i)
+	case sc.top() == '[' && numberOrLiteralAhead(s[skipWhite(s, j):]):
+		// ["x"-2.5, …], ["x" null, …]: a comma missing before an item.
+		return malformed("a quote inside the string at byte %d is followed by a number or a literal, and whether a comma is missing is ambiguous", sc.i)
 	case j < len(s) && (s[j] == '#' || strings.HasPrefix(s[j:], "//") || strings.HasPrefix(s[j:], "/*")):
 		return malformed("a comment touches a quote inside the string at byte %d, and whether the quote ends the string is ambiguous", sc.i)
 	case j < len(s) && s[j] == '\\':
@@ -1601,7 +1601,7 @@ func (sc *scanner) innerQuote(s string, i, n int, r, q rune, keyPos, pairsInner,
 		// left unescaped is one typo among others (a doubled closing
 		// quote, a dropped backslash).
 		return malformed("a string at byte %d escapes some quotes and not others, and which quote ends it is ambiguous", sc.i)
-	case sc.top() == '[' && prevNonSpace(s, i) >= 0 && s[prevNonSpace(s, i)] == ',':
+	case sc.top() == '[' && prevToken(s, i) >= 0 && s[prevToken(s, i)] == ',':
 		// ["a"b,"c"]: in an array, a quote after a comma may start the
 		// next item, the one before it missing its closing quote.
 		return malformed("a quote inside the string at byte %d follows a comma in an array, and whether it starts the next item is ambiguous", sc.i)
@@ -1627,6 +1627,27 @@ func prevNonSpace(s string, i int) int {
 		k--
 	}
 	return k
+}
+
+// prevToken is prevNonSpace past block comments too: the index of the
+// last byte before i in s that is not a space, a tab or in a /* */
+// comment, or -1.
+func prevToken(s string, i int) int {
+	k := prevNonSpace(s, i)
+	for k >= 1 && s[k] == '/' && s[k-1] == '*' {
+		o := strings.LastIndex(s[:k-1], "/*")
+		if o < 0 {
+			break
+		}
+		k = prevNonSpace(s, o)
+	}
+	return k
+}
+
+// numberOrLiteralAhead reports whether s starts with a number or a JSON or
+// Python literal (see valueAhead).
+func numberOrLiteralAhead(s string) bool {
+	return s != "" && strings.IndexByte("{[", s[0]) < 0 && !isQuoteAt(s, 0) && valueAhead(s)
 }
 
 func quoteLen(s string, k int) int {
