@@ -38,6 +38,8 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"a line of prose after the object, a backslash in it", "{\"q\": \"x\"}\nSee C:\\temp for the file.", `{"q":"x"}`, ExtractObject},
 		{"a glued template token", `{"q": "x"}<|im_end|>`, `{"q":"x"}`, TemplateTokens},
 		{"inner quotes, then a word that is no literal, in an array", `{"c": ["say "hi" nullify"]}`, `{"c":["say \"hi\" nullify"]}`, FixSyntax},
+		{"a key glued to a value quoted with the same mark", `{"k":'42''c':1}`, `{"k":"42","c":1}`, FixSyntax},
+		{"a key apart from a value quoted with another mark", `{"k":'42' "c":1}`, `{"k":"42","c":1}`, FixSyntax},
 		{"a block comment after a comma, in an array", `{"c": ["a", /* x */ "b"]}`, `{"c":["a","b"]}`, FixSyntax},
 		{"inner quotes around a comma in code", `{"p": "a.py", "c": "env.get("K", "d")"}`, `{"p":"a.py","c":"env.get(\"K\", \"d\")"}`, FixSyntax},
 		{"inner quotes around a comma in code, then a member", `{"c": "f("a", "b");", "n": 1}`, `{"c":"f(\"a\", \"b\");","n":1}`, FixSyntax},
@@ -79,6 +81,10 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"inner quote, then a key missing its colon", `{"c": "f("a", "b" 1}`, "holds an unescaped quote, and where the value ends is ambiguous"},
 		{"inner quote, then a word and a letter", `{"c": "f("a", "b"x"}`, "holds an unescaped quote, and where the value ends is ambiguous"},
 		{"inner quote, then a word and a comma", `{"c": "f("a", "b", 1}`, "holds an unescaped quote, and where the value ends is ambiguous"},
+		// A key glued to a string quoted with another mark: '42' and a
+		// comma missing, or 42 with a quote added and the comma mistyped?
+		{"a key glued to a single-quoted value", `{"k":'42'"c":1}`, "their quote marks of different kinds"},
+		{"a single-quoted key glued to a value", `{"k":"x"'c':1}`, "their quote marks of different kinds"},
 		// In an array a quote then a number or a literal: a comma missing
 		// between two items, or quotes inside one?
 		{"inner quote, then a literal, in an array", `{"c": ["a" null, "b"]}`, "is followed by a number or a literal, and whether a comma is missing"},

@@ -374,6 +374,12 @@ func (sc *scanner) keyAfterCloser() error {
 		// comma reads in compact JSON.)
 		return malformed("a key at byte %d touches the value before it with no comma or white space; whether a comma is missing is ambiguous", sc.i)
 	}
+	if p := sc.i - 1; p >= 0 && isQuoteAt(sc.s, p) && !strings.HasPrefix(sc.s[sc.i:], sc.s[p:p+1]) {
+		// {"a":'42'"b": 1}: a key glued to a string quoted with another
+		// mark: one of the two marks may be the comma, mistyped (and the
+		// value not a string).
+		return malformed("a key at byte %d touches the string before it, their quote marks of different kinds; whether one of them is a mistyped comma is ambiguous", sc.i)
+	}
 	if sc.colonAcrossLine {
 		return errColonOrComma(sc.i)
 	}
