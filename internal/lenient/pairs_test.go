@@ -36,6 +36,8 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"a cut after white space", "{\"k\": \"x\", \"n\": null  \t", `{"k":"x","n":null}`, FixSyntax},
 		{"an inner quote after a word", `{"k":" a"é"<think>"}`, `{"k":" a\"é\"<think>"}`, FixSyntax},
 		{"a line of prose after the object, a backslash in it", "{\"q\": \"x\"}\nSee C:\\temp for the file.", `{"q":"x"}`, ExtractObject},
+		{"a closing fence glued after the object", "```json\n{\"q\": \"x\"}```", `{"q":"x"}`, CodeFence},
+		{"an opening fence after the object, past a line break", "{\"q\": \"x\"}\n```json\n", `{"q":"x"}`, CodeFence},
 		{"a glued template token", `{"q": "x"}<|im_end|>`, `{"q":"x"}`, TemplateTokens},
 		{"inner quotes, then a word that is no literal, in an array", `{"c": ["say "hi" nullify"]}`, `{"c":["say \"hi\" nullify"]}`, FixSyntax},
 		{"a key glued to a value quoted with the same mark", `{"k":'42''c':1}`, `{"k":"42","c":1}`, FixSyntax},
@@ -74,6 +76,7 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		// The closing brace may be a string's character, the quotes
 		// misplaced: {"q": "}27\" monitor"} with a quote moved.
 		{"a quote glued after the object", `{"q": ""}\" 27 monitor"`, "text glued to the object's closing brace holds a quote or a backslash"},
+		{"an opening fence glued after the object", "{\"q\": \" \"}```jsonnotes", "an opening code fence is glued to the object's closing brace"},
 		{"a backslash glued after the object", `{"q":" "}\`, "text glued to the object's closing brace holds a quote or a backslash"},
 		// An unpaired inner quote before a comma after which a member may
 		// start stays a guess.
