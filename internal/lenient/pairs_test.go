@@ -42,6 +42,7 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"inner quotes, then a word that is no literal, in an array", `{"c": ["say "hi" nullify"]}`, `{"c":["say \"hi\" nullify"]}`, FixSyntax},
 		{"a key glued to a value quoted with the same mark", `{"k":'42''c':1}`, `{"k":"42","c":1}`, FixSyntax},
 		{"a key apart from a value quoted with another mark", `{"k":'42' "c":1}`, `{"k":"42","c":1}`, FixSyntax},
+		{"a stray bracket, an earlier one early reads the same", `{"a":[[1]],]}`, `{"a":[[1]]}`, WrongCloser},
 		{"a block comment after a comma, in an array", `{"c": ["a", /* x */ "b"]}`, `{"c":["a","b"]}`, FixSyntax},
 		{"inner quotes around a comma in code", `{"p": "a.py", "c": "env.get("K", "d")"}`, `{"p":"a.py","c":"env.get(\"K\", \"d\")"}`, FixSyntax},
 		{"inner quotes around a comma in code, then a member", `{"c": "f("a", "b");", "n": 1}`, `{"c":"f(\"a\", \"b\");","n":1}`, FixSyntax},
@@ -88,6 +89,9 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		// comma missing, or 42 with a quote added and the comma mistyped?
 		{"a key glued to a single-quoted value", `{"k":'42'"c":1}`, "their quote marks of different kinds"},
 		{"a single-quoted key glued to a value", `{"k":"x"'c':1}`, "their quote marks of different kinds"},
+		// A stray ']' after a comma: its own, or is an earlier ']' the
+		// one written too early?
+		{"a stray bracket, an earlier one maybe early", `{"a":["x",null,[null],1],]}`, "closes an object while no array is open"},
 		// In an array a quote then a number or a literal: a comma missing
 		// between two items, or quotes inside one?
 		{"inner quote, then a literal, in an array", `{"c": ["a" null, "b"]}`, "is followed by a number or a literal, and whether a comma is missing"},

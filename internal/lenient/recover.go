@@ -443,8 +443,13 @@ func oneCloserFix(x string, err error, schema Schema) (string, bool) {
 		return "", false
 	}
 	// The closer deleted: the reading where it is stray and a closer
-	// is missing at the end, to weigh, never to choose.
+	// is missing at the end, to weigh, never to choose. And an earlier
+	// closer of its kind deleted instead: the reading where that one was
+	// written too early ([null],1],] is [null,1],] too).
 	rivals := []string{x[:p] + x[p+1:]}
+	for _, k := range closersBefore(x, p, maxEarlyClosers) {
+		rivals = append(rivals, x[:k]+x[k+1:])
+	}
 	var values []string
 	for n, cand := range append(cands, rivals...) {
 		sc, err := scanCandidate(cand, schema)
@@ -481,6 +486,26 @@ func oneCloserFix(x string, err error, schema Schema) (string, bool) {
 		}
 	}
 	return fixed, fixed != ""
+}
+
+// maxEarlyClosers bounds the earlier closers oneCloserFix weighs as
+// written too early, so that its cost stays linear.
+const maxEarlyClosers = 8
+
+// closersBefore returns the positions of the last n closers of x[p]'s kind
+// before p in x, outside its quoted strings.
+func closersBefore(x string, p, n int) []int {
+	var at []int
+	for i := 0; i < p; i++ {
+		switch x[i] {
+		case '"', '\'':
+			end, _ := stringEnd(x, i)
+			i = end - 1
+		case x[p]:
+			at = append(at, i)
+		}
+	}
+	return at[max(0, len(at)-n):]
 }
 
 // opening returns the opening bracket of the closer c.
