@@ -40,6 +40,7 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"an opening fence after the object, past a line break", "{\"q\": \"x\"}\n```json\n", `{"q":"x"}`, CodeFence},
 		{"a glued template token", `{"q": "x"}<|im_end|>`, `{"q":"x"}`, TemplateTokens},
 		{"inner quotes, then a word that is no literal, in an array", `{"c": ["say "hi" nullify"]}`, `{"c":["say \"hi\" nullify"]}`, FixSyntax},
+		{"a line break and deeper indentation in a laid-out text", "{\n  \"c\": \"if x:\n    y()\",\n  \"n\": 1\n}", `{"c":"if x:\n    y()","n":1}`, FixSyntax},
 		{"a key glued to a value quoted with the same mark", `{"k":'42''c':1}`, `{"k":"42","c":1}`, FixSyntax},
 		{"a key apart from a value quoted with another mark", `{"k":'42' "c":1}`, `{"k":"42","c":1}`, FixSyntax},
 		{"a stray bracket, an earlier one early reads the same", `{"a":[[1]],]}`, `{"a":[[1]]}`, WrongCloser},
@@ -126,7 +127,8 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"the same on one line", `{"a": [[42,] "x"]}`, "one closed after a trailing comma"},
 		{"array closed after a trailing comma, then a key", "{\"a\": [1, 2,]\n \"b\": 3}", "follows an array closed after a trailing comma"},
 		{"quote right after a line break", "{\n  \"genre\": \"Sci-fi\n\"}", "holds a line break right before a quote"},
-		{"quote right after a line break, in an array", "{\n\t\"a\": [\n\t\t\"x\n\t]\n\"}", "holds a line break right before a quote"},
+		{"quote right after a line break, in an array", "{\n\t\"a\": [\n\t\t\"x\n\t]\n\"}", "holds a line break and the indentation of its own line"},
+		{"a line break and the string's indentation, then a bracket", "{\n\t\"a\": [\n\t\t\"x:,\n\t\t]: y\"\n\t]\n}", "holds a line break and the indentation of its own line"},
 	})
 }
 

@@ -1307,6 +1307,13 @@ func isKeyAhead(s string, q rune) bool {
 	return false
 }
 
+// lineIndent returns the spaces and tabs the line holding s[i] starts
+// with.
+func lineIndent(s string, i int) string {
+	line := s[strings.LastIndexByte(s[:i], '\n')+1:]
+	return line[:len(line)-len(strings.TrimLeft(line, " \t"))]
+}
+
 // laidOut reports whether the text s, whose string starting at byte open
 // holds a raw line break at byte lf, is laid out over lines: a line break
 // before that string or after lf. Then a line break in the string may be
@@ -1462,6 +1469,12 @@ func (sc *scanner) str(q rune) error {
 					// line before is as likely. (In a one-line text the
 					// line break is the value's: an escape decoded.)
 					return malformed("a string at byte %d holds a line break right before a quote; whether the string ends there is ambiguous", sc.i)
+				} else if ind := s[i+1 : k]; ind != "" && laidOut(s, sc.i, i) && strings.HasPrefix(lineIndent(s, sc.i), ind) {
+					// [\n\t\t"x:,\n\t\t]: …: in a text laid out over lines,
+					// a line break then the indentation of the string's
+					// own line (or less) is the layout's as likely: the
+					// string may have run over it, its quote lost.
+					return malformed("a string at byte %d holds a line break and the indentation of its own line; whether it ran over the layout is ambiguous", sc.i)
 				}
 			}
 			writeControl(b, c)
