@@ -41,6 +41,8 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"a glued template token", `{"q": "x"}<|im_end|>`, `{"q":"x"}`, TemplateTokens},
 		{"inner quotes, then a word that is no literal, in an array", `{"c": ["say "hi" nullify"]}`, `{"c":["say \"hi\" nullify"]}`, FixSyntax},
 		{"a line break and deeper indentation in a laid-out text", "{\n  \"c\": \"if x:\n    y()\",\n  \"n\": 1\n}", `{"c":"if x:\n    y()","n":1}`, FixSyntax},
+		{"escaped white space before a string", `{"a": \n"x"}`, `{"a":"x"}`, EscapedWhitespace},
+		{"an invisible character after a string", "{\"a\": \"x\"\u200b}", `{"a":"x"}`, InvisibleSpace},
 		{"a key glued to a value quoted with the same mark", `{"k":'42''c':1}`, `{"k":"42","c":1}`, FixSyntax},
 		{"a key apart from a value quoted with another mark", `{"k":'42' "c":1}`, `{"k":"42","c":1}`, FixSyntax},
 		{"a stray bracket, an earlier one early reads the same", `{"a":[[1]],]}`, `{"a":[[1]]}`, WrongCloser},
@@ -113,7 +115,12 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"comma missing before a key, then a colon across a line", "{\"x\": 1 \"k\"\n  \"v\"}", "which separators are missing is ambiguous"},
 		{"doubled braces, cut", `{{"n": 0, "h": {"n": 0, "w": "x"`, "an object opened with '{{' was cut off"},
 		{"cut object sent twice", "{\"a\": [\"x\", [\"y\"]\n{\"a\": [\"x\", [\"y\"]", "a comma missing between items was inserted"},
-		{"cut after an invisible character", "{\"q\": \"\"\u200b", "cut off after invisible characters"},
+		{"cut after an invisible character", "{\"q\": \"x\"\u200b", "cut off after invisible characters"},
+		// A string of white space touching an invisible character or
+		// escaped white space: its quotes may have moved past it.
+		{"an invisible character after an empty string", "{\"a\": \"\"\u200b, \"b\": 1}", "an invisible character at byte 8 touches a string of white space"},
+		{"an invisible character before an empty string", "{\"a\": \u200b\"\"}", "an invisible character at byte 6 touches a string of white space"},
+		{"escaped white space before an empty string", `{"a": \r\n""}`, "escaped white space at byte 6 touches a string of white space"},
 		{"comma missing between objects, a nested one closed before members", `{"a": [{"b": {"c": 1}, "d": 2} {"e": 3}]}`, "a nested object was closed before more members"},
 		{"inner quotes, one escaped and one not", `{"a": "say \"hi" now", "b": 1}`, "escapes some quotes and not others"},
 		{"token strings double-encoded with an escape: a line break, or backslash-n?", `"{a:<|\"|>line\nnext<|\"|>}"`, "escapes read two ways"},

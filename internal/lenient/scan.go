@@ -728,9 +728,10 @@ func (sc *scanner) skipSpace() error {
 			if n == 0 {
 				return nil
 			}
-			if sc.lastStr >= 0 && sc.state == stAfterValue && isQuoteAt(sc.s, sc.i-1) && strings.TrimSpace(lastString(sc)) == "" {
-				// {"a": " "\t, …}: a value of white space touching escaped
-				// white space: its quotes may be misplaced, both its own.
+			if sc.touchesBlankString(sc.i) {
+				// {"a": " "\t, …}, {"a": \t""}: a value of white space
+				// touching escaped white space: its quotes may be
+				// misplaced, both its own.
 				return malformed("escaped white space at byte %d touches a string of white space, whose quotes may be misplaced", sc.i)
 			}
 			if touchesToken(sc.s, sc.i, n) {
@@ -779,6 +780,10 @@ func (sc *scanner) skipSpace() error {
 			if !isInvisible(r) {
 				return nil
 			}
+			if sc.touchesBlankString(sc.i) {
+				// {"a": ""<U+200B>}: the same with an invisible character.
+				return malformed("an invisible character at byte %d touches a string of white space, whose quotes may be misplaced", sc.i)
+			}
 			if touchesBareToken(sc.s, sc.i, sc.i+n) {
 				// {"q":<U+2028>true}: the character touches a literal, a
 				// number or a bare word, which with it may be a string
@@ -794,6 +799,22 @@ func (sc *scanner) skipSpace() error {
 		}
 	}
 	return nil
+}
+
+// touchesBlankString reports whether the white space or invisible
+// character at s[i] touches a string value that is empty or white space:
+// the one just closed, right before it, or the one opening at the next
+// token.
+func (sc *scanner) touchesBlankString(i int) bool {
+	if sc.lastStr >= 0 && sc.state == stAfterValue && isQuoteAt(sc.s, i-1) && strings.TrimSpace(lastString(sc)) == "" {
+		return true
+	}
+	k := skipInvisible(sc.s, i)
+	if sc.state != stValue || k >= len(sc.s) || (sc.s[k] != '"' && sc.s[k] != '\'') {
+		return false
+	}
+	end := strings.IndexByte(sc.s[k+1:], sc.s[k])
+	return end >= 0 && strings.TrimSpace(sc.s[k+1:k+1+end]) == ""
 }
 
 // touchesBareToken reports whether the text s[start:end] is glued to an
