@@ -95,6 +95,10 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		// A stray ']' after a comma: its own, or is an earlier ']' the
 		// one written too early?
 		{"a stray bracket, an earlier one maybe early", `{"a":["x",null,[null],1],]}`, "closes an object while no array is open"},
+		// An item ending in a comma, then another with no comma: the
+		// items' comma inside the string, its quote misplaced?
+		{"an item ending in a comma, then a string", `{"a": ["x," "b"]}`, "follows a string ending in a comma, with no comma between"},
+		{"an item ending in a comma and a space, then a string", `{"a": ["x, " "b"]}`, "follows a string ending in a comma, with no comma between"},
 		// In an array a quote then a number or a literal: a comma missing
 		// between two items, or quotes inside one?
 		{"inner quote, then a literal, in an array", `{"c": ["a" null, "b"]}`, "is followed by a number or a literal, and whether a comma is missing"},

@@ -436,6 +436,12 @@ func (sc *scanner) valueStart() error {
 			// the item the container's.
 			return malformed("an item at byte %d follows an empty container or one closed after a trailing comma, with no comma; whether the closer is stray is ambiguous", sc.i)
 		}
+		if o := sc.out.String(); strings.HasSuffix(o, `"`) && strings.HasSuffix(strings.TrimRight(strings.TrimSuffix(o, `"`), " "), ",") {
+			// ["a\"," "b"]: an item ending in a comma, then another with
+			// no comma: the comma inside the string may be the items',
+			// its quote misplaced.
+			return malformed("an item at byte %d follows a string ending in a comma, with no comma between; whether the comma is the string's is ambiguous", sc.i)
+		}
 		if o := sc.out.String(); o[len(o)-1] == '}' && sc.closedBeforeMember {
 			// [{"a": {"b": 1}, "c": 2} {"d": 3}]: a comma missing between
 			// objects, or a nested object closed too early and a stray
