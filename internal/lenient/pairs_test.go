@@ -43,6 +43,8 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"a line break and deeper indentation in a laid-out text", "{\n  \"c\": \"if x:\n    y()\",\n  \"n\": 1\n}", `{"c":"if x:\n    y()","n":1}`, FixSyntax},
 		{"escaped white space before a string", `{"a": \n"x"}`, `{"a":"x"}`, EscapedWhitespace},
 		{"an invisible character after a string", "{\"a\": \"x\"\u200b}", `{"a":"x"}`, InvisibleSpace},
+		{"a key holding a placeholder", `{'a{b}': 1,}`, `{"a{b}":1}`, FixSyntax},
+		{"re-sends whose keys lost their opening quote", `{items":1,"$r{items":1,"$re{items":1,"$ref":null}`, `{"items":1,"$ref":null}`, CumulativeStream},
 		{"a key glued to a value quoted with the same mark", `{"k":'42''c':1}`, `{"k":"42","c":1}`, FixSyntax},
 		{"a key apart from a value quoted with another mark", `{"k":'42' "c":1}`, `{"k":"42","c":1}`, FixSyntax},
 		{"a stray bracket, an earlier one early reads the same", `{"a":[[1]],]}`, `{"a":[[1]]}`, WrongCloser},
@@ -95,6 +97,7 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		// A stray ']' after a comma: its own, or is an earlier ']' the
 		// one written too early?
 		{"a stray bracket, an earlier one maybe early", `{"a":["x",null,[null],1],]}`, "closes an object while no array is open"},
+		{"a key holding an opening bracket it does not close", `{'a[': 1,}`, "holds an opening bracket that it does not close"},
 		// An item ending in a comma, then another with no comma: the
 		// items' comma inside the string, its quote misplaced?
 		{"an item ending in a comma, then a string", `{"a": ["x," "b"]}`, "follows a string ending in a comma, with no comma between"},

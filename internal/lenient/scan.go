@@ -1560,6 +1560,13 @@ func (sc *scanner) str(q rune) error {
 						// opener: its closing quote may be missing there.
 						return malformed("a key at byte %d holds a colon and an opening bracket, and whether its closing quote is missing before them is ambiguous", sc.i)
 					}
+					if k := b.String()[start+1:]; keyPos && (strings.Count(k, "{") > strings.Count(k, "}") || strings.Count(k, "[") > strings.Count(k, "]")) {
+						// {items": 1, "$r{items": 1}: a key holding an
+						// opening bracket that nothing in it closes: an
+						// object or array may start inside it (a stream
+						// sent again, a quote lost).
+						return malformed("a key at byte %d holds an opening bracket that it does not close, and whether a value starts inside it is ambiguous", sc.i)
+					}
 					if keyPos && strings.HasSuffix(strings.TrimRight(b.String()[start+1:], " \t"), ":") {
 						// {"query: ": …}: a key ending in a colon may be a
 						// key whose closing quote is missing before it.
