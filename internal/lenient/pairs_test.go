@@ -43,6 +43,9 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"a line break and deeper indentation in a laid-out text", "{\n  \"c\": \"if x:\n    y()\",\n  \"n\": 1\n}", `{"c":"if x:\n    y()","n":1}`, FixSyntax},
 		{"escaped white space before a string", `{"a": \n"x"}`, `{"a":"x"}`, EscapedWhitespace},
 		{"an invisible character after a string", "{\"a\": \"x\"\u200b}", `{"a":"x"}`, InvisibleSpace},
+		{"a value starting with a space, in a compact text", `{"a":" x", "b":1,}`, `{"a":" x","b":1}`, FixSyntax},
+		{"a value starting with a space, after the layout's space", `{"a": " x", "b": 1,}`, `{"a":" x","b":1}`, FixSyntax},
+		{"a value starting with more spaces than the layout's", `{"a": 1, "b":'  x'}`, `{"a":1,"b":"  x"}`, FixSyntax},
 		{"a key holding a placeholder", `{'a{b}': 1,}`, `{"a{b}":1}`, FixSyntax},
 		{"re-sends whose keys lost their opening quote", `{items":1,"$r{items":1,"$re{items":1,"$ref":null}`, `{"items":1,"$ref":null}`, CumulativeStream},
 		{"a key glued to a value quoted with the same mark", `{"k":'42''c':1}`, `{"k":"42","c":1}`, FixSyntax},
@@ -98,6 +101,10 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		// one written too early?
 		{"a stray bracket, an earlier one maybe early", `{"a":["x",null,[null],1],]}`, "closes an object while no array is open"},
 		{"a key holding an opening bracket it does not close", `{'a[': 1,}`, "holds an opening bracket that it does not close"},
+		// A string right after its colon starting with the spaces the
+		// layout puts there: its quote moved past them ("k": 0.5)?
+		{"a single-quoted value holding the layout's space", "{\n    \"a\": 42,\n    \"c\":' 0.5',\n    \"b\": 3\n}", "a string value starts with the spaces the text's other values have after their colon"},
+		{"a value holding the layout's space, then a key", `{"k":" false" "c": 100, "u": 1}`, "a string value starts with the spaces the text's other values have after their colon"},
 		// An item ending in a comma, then another with no comma: the
 		// items' comma inside the string, its quote misplaced?
 		{"an item ending in a comma, then a string", `{"a": ["x," "b"]}`, "follows a string ending in a comma, with no comma between"},

@@ -126,6 +126,9 @@ func scanWith(s string, strict bool, sizeHint int, schema Schema, oneBracket boo
 	if err == nil && len(sc.layout.bare) > 0 {
 		err = sc.bareLayout()
 	}
+	if err == nil {
+		err = sc.shiftedQuote()
+	}
 	if err != nil {
 		sc.release()
 		return nil, err
@@ -407,7 +410,7 @@ func errColonOrComma(i int) error {
 // another value in an array is a missing comma, which is inserted.
 func (sc *scanner) valueStart() error {
 	sc.lastValueAt = sc.i
-	if sc.schema != nil && sc.state == stValue {
+	if sc.state == stValue {
 		sc.gapBefore()
 	}
 	switch {
@@ -1800,6 +1803,7 @@ func (sc *scanner) endString(start, end int, keyPos bool) {
 		sc.keyRead(start)
 		return
 	}
+	sc.stringRead(sc.out.String()[start:])
 	sc.valueDone()
 	sc.lastStr = start
 }

@@ -105,6 +105,9 @@ type layout struct {
 	// mixed: values after that kind of separator have different spaces
 	// before them.
 	mixed [2]bool
+	// shifted[n]: a string value right after a colon, with no space
+	// before its quote, starts with n spaces (n ≤ maxBareSpaces).
+	shifted [maxBareSpaces + 1]bool
 }
 
 // gap is the run of spaces before a value: its length, and the byte
@@ -170,6 +173,31 @@ func (sc *scanner) bareRead(token string) {
 	g.path, g.token = sc.path(), token
 	sc.layout.bare = append(sc.layout.bare, g)
 	sc.layout.cur = gap{}
+}
+
+// stringRead records that the value started is a string, whose text
+// (its canonical JSON, quotes included) is q: one right after a colon,
+// with no space before its quote but spaces at its start, may hold the
+// layout's spaces, its quote moved ("k":" 0.5" from "k": 0.5); it is
+// not counted in the layout, and shiftedQuote weighs it at the end.
+func (sc *scanner) stringRead(q string) {
+	g := sc.layout.cur
+	n := len(q) - 1 - len(strings.TrimLeft(q[1:], " "))
+	if g.set && g.prev == ':' && g.spaces == 0 && n > 0 && n <= maxBareSpaces {
+		sc.layout.shifted[n] = true
+		sc.layout.cur = gap{}
+	}
+}
+
+// shiftedQuote refuses a string value recorded by stringRead whose spaces
+// at its start are those the text's other values have after their colon:
+// the quote may have moved past them.
+func (sc *scanner) shiftedQuote() error {
+	sc.commitGap()
+	if n := sc.layout.seen[0] - 1; n > 0 && n <= maxBareSpaces && !sc.layout.mixed[0] && sc.layout.shifted[n] {
+		return malformed("a string value starts with the spaces the text's other values have after their colon, and has none before its quote; whether its quote moved is ambiguous")
+	}
+	return nil
 }
 
 // maxBareSpaces is the most spaces before a bare token whose readings with
