@@ -613,20 +613,23 @@ func encodedEscapes(lit string, res Result, opt Options, layer int) error {
 	if !escapesBesidesQuotes(body) {
 		return nil
 	}
-	// The text read with only its quotes unescaped (and the white space
-	// escaped between its tokens, which the first reading decoded),
-	// repaired as the first reading is. It is a second reading when it
-	// took no repair the first did not take: a fault both share (a Python
-	// literal) is no evidence against it, while a repair of its own (the
-	// quotes of \\\"hi\\\" read unescaped) is.
-	// (Strings between template quote tokens are not double-quoted: their
-	// escapes are read as they are.)
+	// The text read with only its quotes unescaped, repaired as the first
+	// reading is. It is a second reading when it took no repair the first
+	// did not take: a fault both share (a Python literal) is no evidence
+	// against it, while a repair of its own (the quotes of \\\"hi\\\"
+	// read unescaped) is. White space escaped between its tokens, which
+	// the first reading decoded, is written as white space before the
+	// steps are compared; where that fails, the syntax fix it is reported
+	// with is not told apart from others.
 	quotesOnly := strings.ReplaceAll(body, `\"`, `"`)
 	templated := slices.Contains(res.Steps, TemplateQuotes)
-	if !templated {
-		quotesOnly = unescapeSpaceBetween(quotesOnly)
-	}
 	alt, err := repairLayer(quotesOnly, opt, layer+1)
+	spaced := err == nil && slices.Contains(alt.Steps, EscapedWhitespace)
+	if spaced && !templated {
+		if alt2, err2 := repairLayer(unescapeSpaceBetween(quotesOnly), opt, layer+1); err2 == nil && sameValue(alt2.JSON, alt.JSON) {
+			alt, spaced = alt2, false
+		}
+	}
 	ambiguous := err == nil && !sameValue(alt.JSON, res.JSON)
 	switch {
 	case err == nil && !ambiguous:
@@ -637,7 +640,7 @@ func encodedEscapes(lit string, res Result, opt Options, layer int) error {
 		ambiguous = true
 	case ambiguous:
 		for _, st := range alt.Steps {
-			if !slices.Contains(res.Steps, st) {
+			if !slices.Contains(res.Steps, st) && st != EscapedWhitespace && !(spaced && st == FixSyntax) {
 				ambiguous = false
 			}
 		}

@@ -138,6 +138,10 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"comma missing between objects, a nested one closed before members", `{"a": [{"b": {"c": 1}, "d": 2} {"e": 3}]}`, "a nested object was closed before more members"},
 		{"inner quotes, one escaped and one not", `{"a": "say \"hi" now", "b": 1}`, "escapes some quotes and not others"},
 		{"token strings double-encoded with an escape: a line break, or backslash-n?", `"{a:<|\"|>line\nnext<|\"|>}"`, "escapes read two ways"},
+		// A stream sent again, cut inside a key: its quotes' parity no
+		// longer tells strings apart, and the second reading is weighed
+		// as it is.
+		{"escaped object sent again, a backslash encoded", `{\"v\": \"a\tb\", \"f\": \"C:\\temp\", \"o{\"v\": \"a\tb\", \"f\": \"C:\\temp\", \"o\": 1}`, "whose escapes read two ways"},
 		// An escaped white space alone where an item belongs: an empty
 		// slot once decoded, or the item "\t" with its quotes dropped?
 		{"encoded object, an escaped tab after a trailing comma", `"{\"a\": [\"x\", \t]}"`, "stands alone where an array item belongs"},
