@@ -134,6 +134,11 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		// escaped white space: its quotes may have moved past it.
 		{"an invisible character after an empty string", "{\"a\": \"\"\u200b, \"b\": 1}", "an invisible character at byte 8 touches a string of white space"},
 		{"an invisible character before an empty string", "{\"a\": \u200b\"\"}", "an invisible character at byte 6 touches a string of white space"},
+		{"escaped white space after an empty string and spaces", `{"d":""  \n}`, "escaped white space at byte 9 touches a string of white space"},
+		// Escaped white space in an item's slot: the item "\n" unquoted?
+		{"escaped white space between a value and a comma, in an array", `{"c": [100 \n, ""]}`, "stands where an array item belongs"},
+		{"escaped white space after a trailing comma", `{"a": [1,\n]}`, "stands where an array item belongs"},
+		{"escaped white space alone in an array, a comment after it", "{\"n\": [\n  \\t\n  # note\n]}", "stands where an array item belongs"},
 		{"escaped white space before an empty string", `{"a": \r\n""}`, "escaped white space at byte 6 touches a string of white space"},
 		{"comma missing between objects, a nested one closed before members", `{"a": [{"b": {"c": 1}, "d": 2} {"e": 3}]}`, "a nested object was closed before more members"},
 		{"inner quotes, one escaped and one not", `{"a": "say \"hi" now", "b": 1}`, "escapes some quotes and not others"},

@@ -748,8 +748,10 @@ func (sc *scanner) skipSpace() error {
 				// value whose quotes are missing.
 				return malformed("escaped white space at byte %d touches a value, and may be part of a string whose quotes are missing", sc.i)
 			}
-			if k := skipInvisible(sc.s, sc.i); sc.state == stValue && sc.top() == '[' && k < len(sc.s) && sc.s[k] == ']' {
-				// [\n] : an empty array, or the string "\n" unquoted?
+			if k := skipNoise(sc.s, sc.i); sc.top() == '[' && k < len(sc.s) && (sc.s[k] == ',' || sc.state == stValue && sc.s[k] == ']') {
+				// [\n], [1,\n], [1 \n, 2]: an empty slot, or the string
+				// "\n" unquoted (its comma missing, after a value)? (White
+				// space before a comma is no layout's.)
 				return malformed("escaped white space at byte %d stands where an array item belongs, and may be an unquoted string", sc.i)
 			}
 			if err := sc.note(EscapedWhitespace); err != nil {
@@ -810,12 +812,35 @@ func (sc *scanner) skipSpace() error {
 	return nil
 }
 
-// touchesBlankString reports whether the white space or invisible
-// character at s[i] touches a string value that is empty or white space:
-// the one just closed, right before it, or the one opening at the next
-// token.
+// skipNoise is skipInvisible past comments too (//, # and /* */).
+func skipNoise(s string, j int) int {
+	for {
+		j = skipInvisible(s, j)
+		switch {
+		case strings.HasPrefix(s[j:], "//") || strings.HasPrefix(s[j:], "#"):
+			k := strings.IndexByte(s[j:], '\n')
+			if k < 0 {
+				return len(s)
+			}
+			j += k
+		case strings.HasPrefix(s[j:], "/*"):
+			k := strings.Index(s[j+2:], "*/")
+			if k < 0 {
+				return len(s)
+			}
+			j += 2 + k + 2
+		default:
+			return j
+		}
+	}
+}
+
+// touchesBlankString reports whether the escaped white space or
+// invisible character at s[i] touches a string value that is empty or
+// white space: the one just closed before it (spaces between), or the
+// one opening at the next token.
 func (sc *scanner) touchesBlankString(i int) bool {
-	if sc.lastStr >= 0 && sc.state == stAfterValue && isQuoteAt(sc.s, i-1) && strings.TrimSpace(lastString(sc)) == "" {
+	if p := prevNonSpace(sc.s, i); sc.lastStr >= 0 && sc.state == stAfterValue && p >= 0 && isQuoteAt(sc.s, p) && strings.TrimSpace(lastString(sc)) == "" {
 		return true
 	}
 	k := skipInvisible(sc.s, i)
