@@ -117,6 +117,7 @@ func TestEveryRefusalReasonIsCovered(t *testing.T) {
 		{`{"k":"x"'c':1}`, "their quote marks of different kinds", nil},
 		{`{"a": ["x," "b"]}`, "an item at byte 12 follows a string ending in a comma", nil},
 		{`{"a": 1, "b":' x'}`, "a string value starts with the spaces the text's other values have", nil},
+		{`{"a": /* "x" */ 1,}`, "a block comment at byte 6 holds a double quote", nil},
 		{"{\"q\": \" \"}```jsonnotes", "an opening code fence is glued", nil},
 		{`{"a": ["x "y"` + "\n" + ` {"b": 1}]}`, "is followed by a line break, an opening bracket or a key", nil},
 		{`{"a": {,"b": 1}}`, "right after a nested object's opening brace may follow an empty object", nil},

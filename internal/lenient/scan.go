@@ -785,6 +785,12 @@ func (sc *scanner) skipSpace() error {
 			if j < 0 {
 				return malformed("the argument string was cut off inside a comment")
 			}
+			if strings.IndexByte(sc.s[sc.i+2:sc.i+2+j], '"') >= 0 {
+				// "a": /*", "b": /* note */"x": a block comment holding a
+				// double quote may be a string's text ("/*") whose
+				// quote was lost, run over members.
+				return malformed("a block comment at byte %d holds a double quote; whether it is a string's text whose quote was lost is ambiguous", sc.i)
+			}
 			sc.i += 2 + j + 2
 		case c >= utf8.RuneSelf:
 			r, n := utf8.DecodeRuneInString(sc.s[sc.i:])
