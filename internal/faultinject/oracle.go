@@ -23,7 +23,8 @@ const (
 	Refused          // the call was refused
 	// Truncated: the first exception. The text was cut right after a
 	// complete value and closed; the tool received the original minus its
-	// trailing members.
+	// trailing members. (A text cut before the object's brace, left empty
+	// or white space, runs the tool with {}, as empty arguments do.)
 	Truncated
 	// ClosedAtEnd: the second exception. A closer was dropped, and the
 	// tool received the text with the closers missing at its end added
@@ -88,6 +89,11 @@ func Classify(orig Value, m Mutation, args string, ok bool) Outcome {
 	case Equal(orig, got):
 		return Original
 	case m.Cut && isTruncation(orig, got):
+		return Truncated
+	case m.Cut && strings.TrimSpace(m.Text) == "" && Equal(got, Object{}):
+		// Cut before the object's brace: empty arguments run the tool
+		// with {} where its schema allows (the original minus all its
+		// members).
 		return Truncated
 	case m.DroppedCloser:
 		// The closers missing at the end added there, or among the
