@@ -1370,8 +1370,11 @@ func resends(pre, last string, starts []int) bool {
 			}
 		}
 		starts = starts[j:]
+		// (A piece of no more than the two bytes pieces are found by,
+		// {" then {"":1}, is no evidence of a re-send: the brace may be
+		// a key's character.)
 		piece := strings.TrimRight(pre[b:end], " \t\r\n")
-		if len(piece) > l || len(piece) < prev || piece == "" {
+		if len(piece) > l || len(piece) < prev || len(piece) <= 2 {
 			return false
 		}
 		strict = strict || len(piece) < len(last)

@@ -49,6 +49,7 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"a key holding a placeholder", `{'a{b}': 1,}`, `{"a{b}":1}`, FixSyntax},
 		{"re-sends whose keys lost their opening quote", `{items":1,"$r{items":1,"$re{items":1,"$ref":null}`, `{"items":1,"$ref":null}`, CumulativeStream},
 		{"a block comment holding an apostrophe and braces", `{"a": /* it's {x} */ "x", "c": 1,}`, `{"a":"x","c":1}`, FixSyntax},
+		{"a re-send after a first member", `{"a":1,{"a":1,"b":2}`, `{"a":1,"b":2}`, CumulativeStream},
 		{"a key glued to a value quoted with the same mark", `{"k":'42''c':1}`, `{"k":"42","c":1}`, FixSyntax},
 		{"a key apart from a value quoted with another mark", `{"k":'42' "c":1}`, `{"k":"42","c":1}`, FixSyntax},
 		{"a stray bracket, an earlier one early reads the same", `{"a":[[1]],]}`, `{"a":[[1]]}`, WrongCloser},
@@ -136,6 +137,10 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"an invisible character after an empty string", "{\"a\": \"\"\u200b, \"b\": 1}", "an invisible character at byte 8 touches a string of white space"},
 		{"an invisible character before an empty string", "{\"a\": \u200b\"\"}", "an invisible character at byte 6 touches a string of white space"},
 		{"escaped white space after an empty string and spaces", `{"d":""  \n}`, "escaped white space at byte 9 touches a string of white space"},
+		// A re-send needs a piece longer than the two bytes pieces are
+		// found by: {" then {"":1} is a key holding a brace, its quote
+		// doubled.
+		{"a brace in a key, its quote doubled", `{"{"":1}`, "a key at byte 1 is not followed by a colon"},
 		{"a block comment holding a quote", `{"a": /*", "b": /* note */"x", "c": 1}`, "a block comment at byte 6 holds a double quote"},
 		// Escaped white space in an item's slot: the item "\n" unquoted?
 		{"escaped white space between a value and a comma, in an array", `{"c": [100 \n, ""]}`, "stands where an array item belongs"},
