@@ -50,6 +50,9 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"re-sends whose keys lost their opening quote", `{items":1,"$r{items":1,"$re{items":1,"$ref":null}`, `{"items":1,"$ref":null}`, CumulativeStream},
 		{"a block comment holding an apostrophe and braces", `{"a": /* it's {x} */ "x", "c": 1,}`, `{"a":"x","c":1}`, FixSyntax},
 		{"a re-send after a first member", `{"a":1,{"a":1,"b":2}`, `{"a":1,"b":2}`, CumulativeStream},
+		{"an escaped backslash before a closing quote", `{"a": "x\\", "b": 1,}`, `{"a":"x\\","b":1}`, FixSyntax},
+		{"an escaped backslash after inner quotes", `{"a": "say "hi" \\ now",}`, `{"a":"say \"hi\" \\ now"}`, FixSyntax},
+		{"a backslash before letters that are no hex", `{"p":"C:\data"}`, `{"p":"C:\\data"}`, FixSyntax},
 		{"a key glued to a value quoted with the same mark", `{"k":'42''c':1}`, `{"k":"42","c":1}`, FixSyntax},
 		{"a key apart from a value quoted with another mark", `{"k":'42' "c":1}`, `{"k":"42","c":1}`, FixSyntax},
 		{"a stray bracket, an earlier one early reads the same", `{"a":[[1]],]}`, `{"a":[[1]]}`, WrongCloser},
@@ -137,6 +140,10 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"an invisible character after an empty string", "{\"a\": \"\"\u200b, \"b\": 1}", "an invisible character at byte 8 touches a string of white space"},
 		{"an invisible character before an empty string", "{\"a\": \u200b\"\"}", "an invisible character at byte 6 touches a string of white space"},
 		{"escaped white space after an empty string and spaces", `{"d":""  \n}`, "escaped white space at byte 9 touches a string of white space"},
+		// Escapes written otherwise: each has two readings.
+		{"a quote escaped twice", `{"text":"see \\"hi\\" here"}`, "follows an escaped backslash; whether the quote was escaped twice"},
+		{"a \\u escape with its u lost", `{"text":"see \00e9 here"}`, "a backslash before four hex digits"},
+		{"a line continuation", "{\"a\":\"t\\\na\"}", "a backslash at the end of a line"},
 		// A re-send needs a piece longer than the two bytes pieces are
 		// found by: {" then {"":1} is a key holding a brace, its quote
 		// doubled.

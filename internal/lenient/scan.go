@@ -1494,7 +1494,16 @@ func (sc *scanner) str(q rune) error {
 				}
 				b.WriteByte('\'')
 				i += 2
+			case '\n', '\r':
+				// "t\<line break>a": a line continuation (ta), or a
+				// backslash and a line break?
+				return malformed("a string at byte %d holds a backslash at the end of a line; whether it continues the line or is a character is ambiguous", sc.i)
 			default:
+				if i+6 <= len(s) && isHex(s[i+1]) && isHex(s[i+2]) && isHex(s[i+3]) && isHex(s[i+4]) {
+					// "see \00e9": a \u escape with its u lost, or a
+					// backslash before hex digits?
+					return malformed("a string at byte %d holds a backslash before four hex digits; whether it is a \\u escape with its u lost is ambiguous", sc.i)
+				}
 				// Not a JSON escape: keep the backslash as written.
 				if lone = true; escaped {
 					return mixed()
@@ -1683,6 +1692,11 @@ func (sc *scanner) innerQuote(s string, i, n int, r, q rune, keyPos, pairsInner,
 		return malformed("a comment touches a quote inside the string at byte %d, and whether the quote ends the string is ambiguous", sc.i)
 	case j < len(s) && s[j] == '\\':
 		return malformed("a quote inside the string at byte %d is followed by a backslash, and whether the quote ends the string is ambiguous", sc.i)
+	case len(s[:i])-len(strings.TrimRight(s[:i], "\\")) >= 2:
+		// "see \\"hi\\" here": a quote after an escaped backslash: the
+		// quote escaped once too often (\\" for \"), or a backslash
+		// and an unescaped quote?
+		return malformed("a quote inside the string at byte %d follows an escaped backslash; whether the quote was escaped twice is ambiguous", sc.i)
 	case r == '"' && quoteEscaped:
 		// "say \"hi"there": the string escapes its quotes, so a quote
 		// left unescaped is one typo among others (a doubled closing
