@@ -1163,6 +1163,16 @@ func classifyAround(prefix, suffix string) ([]Step, error) {
 		// one found is a member's value.
 		return nil, malformed("the object is the value of a key written before it (its own opening brace is missing); send the arguments as one JSON object")
 	}
+	if strings.HasSuffix(p, "=") {
+		// id={"name": "x"}: the object is one keyword argument's value
+		// as likely as the arguments.
+		return nil, malformed("the object is the value of a name written before it with '='; send the arguments as one JSON object")
+	}
+	if line := strings.TrimLeft(prefix[strings.LastIndexByte(prefix, '\n')+1:], " \t"); strings.HasPrefix(line, "#") || strings.HasPrefix(line, "//") || strings.LastIndex(p, "/*") > strings.LastIndex(p, "*/") {
+		// # {"a": 1}, /* {"a": 1}: an object commented out is not sent.
+		// (A heading on a line before it comments nothing out.)
+		return nil, malformed("the object is inside a comment; send the arguments as one JSON object, not commented out")
+	}
 	if i, placeholders := objectStart(s, 0); i >= 0 {
 		return nil, malformed("two JSON objects were sent (one in the text after the first); send one object per call")
 	} else if placeholders {
@@ -1211,10 +1221,10 @@ func endsWithKey(p string) bool {
 	if !ok {
 		return false
 	}
-	if strings.HasSuffix(trimEscapedSpaceRight(p), "'") || strings.ContainsAny(p, "\"{}[]") {
-		// ]"_id"]:, "k"\n :, }"",: a colon after a quote or a bracket,
-		// or after text holding JSON's punctuation, is a key's, however
-		// broken.
+	if strings.HasSuffix(trimEscapedSpaceRight(p), "'") || strings.HasSuffix(p, "&quot;") || strings.ContainsAny(p, "\"{}[]") {
+		// ]"_id"]:, "k"\n :, }"",: a colon after a quote (&quot; too) or a
+		// bracket, or after text holding JSON's punctuation, is a key's,
+		// however broken.
 		return true
 	}
 	p = strings.TrimRight(p, " \t")

@@ -53,6 +53,9 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"an escaped backslash before a closing quote", `{"a": "x\\", "b": 1,}`, `{"a":"x\\","b":1}`, FixSyntax},
 		{"an escaped backslash after inner quotes", `{"a": "say "hi" \\ now",}`, `{"a":"say \"hi\" \\ now"}`, FixSyntax},
 		{"a backslash before letters that are no hex", `{"p":"C:\data"}`, `{"p":"C:\\data"}`, FixSyntax},
+		{"a heading on the line before the object", "# Arguments\n{'a': 1}", `{"a":1}`, ExtractObject},
+		{"a block comment closed before the object", `/* c */ {'a': 1}`, `{"a":1}`, ExtractObject},
+		{"a comment after the object", "{'a':1} # done", `{"a":1}`, FixSyntax},
 		{"a key glued to a value quoted with the same mark", `{"k":'42''c':1}`, `{"k":"42","c":1}`, FixSyntax},
 		{"a key apart from a value quoted with another mark", `{"k":'42' "c":1}`, `{"k":"42","c":1}`, FixSyntax},
 		{"a stray bracket, an earlier one early reads the same", `{"a":[[1]],]}`, `{"a":[[1]]}`, WrongCloser},
@@ -140,6 +143,12 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"an invisible character after an empty string", "{\"a\": \"\"\u200b, \"b\": 1}", "an invisible character at byte 8 touches a string of white space"},
 		{"an invisible character before an empty string", "{\"a\": \u200b\"\"}", "an invisible character at byte 6 touches a string of white space"},
 		{"escaped white space after an empty string and spaces", `{"d":""  \n}`, "escaped white space at byte 9 touches a string of white space"},
+		// The text before the object: a name and '=', a comment opener.
+		{"a keyword argument", `id={"name": "x"}`, "the value of a name written before it with '='"},
+		{"an object on a comment line", `# {}`, "the object is inside a comment"},
+		{"an object on a comment line, after a slash comment", `// {"a": 1}`, "the object is inside a comment"},
+		{"an object in a block comment, then a brace", `/* {"a": "}"} */{`, "the object is inside a comment"},
+		{"a key quoted with HTML entities before the object", `&quot;a&quot;:{}}`, "the text before it a key"},
 		// Escapes written otherwise: each has two readings.
 		{"a quote escaped twice", `{"text":"see \\"hi\\" here"}`, "follows an escaped backslash; whether the quote was escaped twice"},
 		{"a \\u escape with its u lost", `{"text":"see \00e9 here"}`, "a backslash before four hex digits"},

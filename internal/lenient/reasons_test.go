@@ -121,6 +121,8 @@ func TestEveryRefusalReasonIsCovered(t *testing.T) {
 		{`{"a":"see \\"hi\\" here"}`, "follows an escaped backslash", nil},
 		{`{"a":"\00e9"}`, "a backslash before four hex digits", nil},
 		{"{\"a\":\"t\\\na\"}", "a backslash at the end of a line", nil},
+		{`id={"a": 1}`, "the value of a name written before it with '='", nil},
+		{`# {"a": 1}`, "the object is inside a comment", nil},
 		{"{\"q\": \" \"}```jsonnotes", "an opening code fence is glued", nil},
 		{`{"a": ["x "y"` + "\n" + ` {"b": 1}]}`, "is followed by a line break, an opening bracket or a key", nil},
 		{`{"a": {,"b": 1}}`, "right after a nested object's opening brace may follow an empty object", nil},
