@@ -92,7 +92,7 @@ func TestRepairReadsEscapedWhitespaceBetweenTokens(t *testing.T) {
 		{"before a value", "{\"rows\": \\n[3, 4]\\n}", `{"rows":[3,4]}`, EscapedWhitespace},
 		{"after the opening brace", "{\\n  \"k\": [1]\\n}", `{"k":[1]}`, EscapedWhitespace},
 		{"tab and carriage return", "{\"k\":\\t 1,\\r\\n\"m\": 2}", `{"k":1,"m":2}`, EscapedWhitespace},
-		{"after a string value", "{\"k\": \"v\"\\n, \"m\": 2}", `{"k":"v","m":2}`, EscapedWhitespace},
+		{"after a string value, the layout's since the brace", "{\\n\"k\": \"v\"\\n, \"m\": 2}", `{"k":"v","m":2}`, EscapedWhitespace},
 		{"after a bare key", "{k \\n: 1}", `{"k":1}`, EscapedWhitespace},
 		{"every quote escaped too", "{\\n  \\\"k\\\": 2\\n}", `{"k":2}`, DoubleEncoded},
 	})
@@ -111,6 +111,10 @@ func TestRepairReadsEscapedWhitespaceBetweenTokens(t *testing.T) {
 		{"before a half-quoted string", `{"k": \nworld"}`, "touches a value"},
 		{"the only item of an array", `{"k": [\r\n]}`, "where an array item belongs"},
 		{"after a trailing comma", `{"k": [1, \n]}`, "where an array item belongs"},
+		// The text's first escape, after a string's closing quote: the
+		// string's own ("v\n"), its quote moved?
+		{"after a string value, the first escape", `{"k": "v"\n, "m": 2}`, "touches a string's closing quote"},
+		{"after a string value and a space, the first escape", `{"k": "v" \n}`, "touches a string's closing quote"},
 	})
 }
 
