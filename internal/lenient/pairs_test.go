@@ -56,6 +56,8 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"a heading on the line before the object", "# Arguments\n{'a': 1}", `{"a":1}`, ExtractObject},
 		{"a block comment closed before the object", `/* c */ {'a': 1}`, `{"a":1}`, ExtractObject},
 		{"a comment after the object", "{'a':1} # done", `{"a":1}`, FixSyntax},
+		{"two numbers apart by a line break", "{'a':[9\n 0]}", `{"a":[9,0]}`, FixSyntax},
+		{"two numbers apart by a space, after a comma", "{'a':[4, 5 6]}", `{"a":[4,5,6]}`, FixSyntax},
 		{"a key glued to a value quoted with the same mark", `{"k":'42''c':1}`, `{"k":"42","c":1}`, FixSyntax},
 		{"a key apart from a value quoted with another mark", `{"k":'42' "c":1}`, `{"k":"42","c":1}`, FixSyntax},
 		{"a stray bracket, an earlier one early reads the same", `{"a":[[1]],]}`, `{"a":[[1]]}`, WrongCloser},
@@ -149,6 +151,9 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"an object on a comment line, after a slash comment", `// {"a": 1}`, "the object is inside a comment"},
 		{"an object in a block comment, then a brace", `/* {"a": "}"} */{`, "the object is inside a comment"},
 		{"a key quoted with HTML entities before the object", `&quot;a&quot;:{}}`, "the text before it a key"},
+		// A number then a value apart by spaces: one number split?
+		{"two numbers apart by a space", `{'a':[9 0]}`, "follows a number on its line with no comma"},
+		{"a quote then a control character", "{\"u\": [1, \"e\" \x00,\r\n\"\", 1]}", "is followed by a control character"},
 		// Escapes written otherwise: each has two readings.
 		{"a quote escaped twice", `{"text":"see \\"hi\\" here"}`, "follows an escaped backslash; whether the quote was escaped twice"},
 		{"a \\u escape with its u lost", `{"text":"see \00e9 here"}`, "a backslash before four hex digits"},

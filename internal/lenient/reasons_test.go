@@ -123,6 +123,8 @@ func TestEveryRefusalReasonIsCovered(t *testing.T) {
 		{"{\"a\":\"t\\\na\"}", "a backslash at the end of a line", nil},
 		{`id={"a": 1}`, "the value of a name written before it with '='", nil},
 		{`# {"a": 1}`, "the object is inside a comment", nil},
+		{`{'a':[9 0]}`, "follows a number on its line with no comma", nil},
+		{"{\"u\": [\"e\" \x00]}", "is followed by a control character", nil},
 		{"{\"q\": \" \"}```jsonnotes", "an opening code fence is glued", nil},
 		{`{"a": ["x "y"` + "\n" + ` {"b": 1}]}`, "is followed by a line break, an opening bracket or a key", nil},
 		{`{"a": {,"b": 1}}`, "right after a nested object's opening brace may follow an empty object", nil},

@@ -428,6 +428,12 @@ func (sc *scanner) valueStart() error {
 			// comma.
 			return malformed("two values at byte %d of the object touch with no comma or white space; whether a comma is missing is ambiguous", sc.i)
 		}
+		if p := prevNonSpace(sc.s, sc.i); sc.lastNumber && numberOrLiteralAhead(sc.s[sc.i:]) && p >= 0 && sc.s[p] != '\n' && sc.s[p] != '\r' && strings.IndexByte(sc.s[sc.openAt[len(sc.openAt)-1]:sc.i], ',') < 0 {
+			// [9 0]: a number then a value apart by spaces on one line,
+			// in an array with no comma yet: one number split (90), or
+			// two items? ([4, 5 6]: the commas before tell items apart.)
+			return malformed("an item at byte %d follows a number on its line with no comma, in an array with none before; whether one value was split is ambiguous", sc.i)
+		}
 		if o := sc.out.String(); strings.HasSuffix(o, `[""`) || strings.HasSuffix(o, `,""`) {
 			// ["" ""], ["" "x"]: an empty string, then a value with no
 			// comma: CSV-doubled quotes ("" x "" for " x ") as likely.
@@ -1704,6 +1710,11 @@ func (sc *scanner) innerQuote(s string, i, n int, r, q rune, keyPos, pairsInner,
 		// quote escaped once too often (\\" for \"), or a backslash
 		// and an unescaped quote?
 		return malformed("a quote inside the string at byte %d follows an escaped backslash; whether the quote was escaped twice is ambiguous", sc.i)
+	case skipWhite(s, j) < len(s) && s[skipWhite(s, j)] < 0x20:
+		// "e" <NUL>, …: a control character after the quote belongs to
+		// no JSON between tokens: the quote may end the string, the
+		// character stray.
+		return malformed("a quote inside the string at byte %d is followed by a control character, and whether the quote ends the string is ambiguous", sc.i)
 	case r == '"' && quoteEscaped:
 		// "say \"hi"there": the string escapes its quotes, so a quote
 		// left unescaped is one typo among others (a doubled closing
