@@ -99,7 +99,7 @@ var notBare = []string{"nan", "inf", "infinity", "-inf", "-infinity", "+inf", "+
 
 // bareToken returns the end of the unquoted token s[i:] starts with, when
 // it is one a schema may read as a string: it holds no white space (nor
-// invisible characters), quote, backslash, control character, bracket,
+// invisible characters), quote or backquote, backslash, control character, bracket,
 // comma, '#' or comment ("//" only after ':', as in a URL), does not end
 // with a colon, and is followed by a comma or a closing bracket, right
 // after it or after a line break, carriage return or tab (and any white
@@ -113,6 +113,10 @@ func bareToken(s string, i int) (int, bool) {
 		if c < utf8.RuneSelf {
 			if c <= ' ' || c == '"' || c == '\'' || c == '\\' || c == 0x7f || strings.IndexByte(",{}[]#", c) >= 0 {
 				break
+			}
+			if c == '`' {
+				// ``, `x`: a string in backquotes, the quotes no character.
+				return 0, false
 			}
 			if c == '/' && j+1 < len(s) && (s[j+1] == '*' || s[j+1] == '/' && (j == i || s[j-1] != ':')) {
 				return 0, false
