@@ -1302,8 +1302,9 @@ const maxResends = 64
 // the next, the last one a complete object. It returns where the last
 // piece starts. Since every piece is a prefix of the last, the last is the
 // one value meant, however the pieces are told apart. With anyPiece, a last
-// piece that holds a brace starting like it is accepted too: the caller
-// asks whether the text reads as re-sends at all, not which piece to take.
+// piece that holds a brace starting like it, or is cut off itself, is
+// accepted too: the caller asks whether the text reads as re-sends at
+// all, not which piece to take.
 func cumulativeLast(x string, anyPiece bool) (int, bool) {
 	// The pieces start like x does: with '{' and the byte after it.
 	var starts []int
@@ -1328,8 +1329,10 @@ func cumulativeLast(x string, anyPiece bool) (int, bool) {
 		}
 		truncated, end := sc.truncated, qn+sc.i
 		sc.release()
-		if k := skipWhite(x, end); truncated || k < len(x) && strings.IndexByte("}],:\"'", x[k]) >= 0 {
-			continue // not complete, or an object nested in a larger one
+		if k := skipWhite(x, end); truncated && !anyPiece || k < len(x) && strings.IndexByte("}],:\"'", x[k]) >= 0 {
+			// Not complete (a stream cut again counts where any piece
+			// does), or an object nested in a larger one.
+			continue
 		}
 		if !anyPiece && nestedResend(x, qn, end, starts[a+1:]) {
 			// The last piece holds a brace that starts like it does,

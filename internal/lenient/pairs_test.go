@@ -162,6 +162,7 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		// found by: {" then {"":1} is a key holding a brace, its quote
 		// doubled.
 		{"a brace in a key, its quote doubled", `{"{"":1}`, "a key at byte 1 is not followed by a colon"},
+		{"a cut stream sent again and cut again", `{"a" : 1 ,"b"    {"a" : 1 ,"b" :false`, "reads both as an unfinished stream and as a stream sent again"},
 		{"a block comment holding a quote", `{"a": /*", "b": /* note */"x", "c": 1}`, "a block comment at byte 6 holds a double quote"},
 		// Escaped white space in an item's slot: the item "\n" unquoted?
 		{"escaped white space between a value and a comma, in an array", `{"c": [100 \n, ""]}`, "stands where an array item belongs"},
