@@ -139,7 +139,9 @@ func TestOperatorsMakeTheirFaults(t *testing.T) {
 		{"stray_bracket", []string{`{"a":1,]"b":["x",null]}`, `{"a":1,"b":["x"],null]}`}},
 		{"bare_value", []string{`{"a":1,"b":[x,null]}`}},
 		{"template_quotes", []string{`{<|"|>a<|"|>:1,"b":["x",null]}`, `{"a":1,"b":[<|"|>x<|"|>,null]}`, `{a:1,b:[<|"|>x<|"|>,null]}`}},
-		{"escape", nil}, // below
+		{"escape", nil},       // below
+		{"split_number", nil}, // below
+		{"commented", []string{"# " + tx.S, "/* " + tx.S + " */", "args=" + tx.S}},
 		{"punctuation", []string{`{"a":[1,"b":["x",null]}`, `"a":1,"b":["x",null]}`, `{"a":1]"b":["x",null]}`, `{'a":1,"b":["x",null]}`,
 			`{"a":1,"b":["x",null}`, `{"a":1,"b":["x",null]}:`, `{"a":1,"b":["x",null]`, `{"a":1,"b":["x"",null]}`}},
 	}
@@ -167,6 +169,21 @@ func TestOperatorsMakeTheirFaults(t *testing.T) {
 		if !slices.Contains(got, w) {
 			t.Errorf("escape: no mutation %q among %q", w, got)
 		}
+	}
+	tx4 := Encode(Object{{"a", String("say \"hi\" \u00e9 ab\n")}, {"n", Number("90")}}, Layout{EscapeUnicode: true})
+	got = texts(esc.Singles(tx4, g.Rand()))
+	for _, w := range []string{
+		`{"a":"say \\"hi\" \u00e9 ab\n","n":90}`,                // a quote escaped twice
+		`{"a":"say \"hi\" \00e9 ab\n","n":90}`,                  // \u with its u lost
+		`{"a":"say \"hi\" \u00e9 ab"\n,"n":90}`,                 // the closing quote moved before the last escape
+		"{\"a\":\"s\\\nay \\\"hi\\\" \\u00e9 ab\\n\",\"n\":90}", // a line continuation
+	} {
+		if !slices.Contains(got, w) {
+			t.Errorf("escape: no mutation %q among %q", w, got)
+		}
+	}
+	if got := texts(mustOp(t, "split_number").Singles(tx4, g.Rand())); !slices.Equal(got, []string{`{"a":"say \"hi\" \u00e9 ab\n","n":9 0}`}) {
+		t.Errorf("split_number: %q", got)
 	}
 	nk, _ := OpByName("numeric_key")
 	tx3 := Encode(Object{{"7", Number("0.5")}, {"x", String("a b")}, {"-3", String("true")}, {"07", Literal("true")}}, Layout{})

@@ -1168,9 +1168,10 @@ func classifyAround(prefix, suffix string) ([]Step, error) {
 		// as likely as the arguments.
 		return nil, malformed("the object is the value of a name written before it with '='; send the arguments as one JSON object")
 	}
-	if line := strings.TrimLeft(prefix[strings.LastIndexByte(prefix, '\n')+1:], " \t"); strings.HasPrefix(line, "#") || strings.HasPrefix(line, "//") || strings.LastIndex(p, "/*") > strings.LastIndex(p, "*/") {
-		// # {"a": 1}, /* {"a": 1}: an object commented out is not sent.
-		// (A heading on a line before it comments nothing out.)
+	if commentOpener.MatchString(prefix[strings.LastIndexByte(prefix, '\n')+1:]) || strings.LastIndex(p, "/*") > strings.LastIndex(p, "*/") {
+		// # {"a": 1}, args=// {"a": 1}, /* {"a": 1}: an object commented
+		// out is not sent. (A heading on a line before it comments nothing
+		// out, nor does a URL's // on its line.)
 		return nil, malformed("the object is inside a comment; send the arguments as one JSON object, not commented out")
 	}
 	if i, placeholders := objectStart(s, 0); i >= 0 {
@@ -1187,6 +1188,10 @@ func classifyAround(prefix, suffix string) ([]Step, error) {
 	}
 	return steps, nil
 }
+
+// commentOpener matches a line comment's opener on a line: '#' or "//"
+// at its start or after white space or '='.
+var commentOpener = regexp.MustCompile(`(?:^|[\s=])(?:#|//)`)
 
 // quotedKey matches a quoted key and its colon: "a": or 'a':.
 var quotedKey = regexp.MustCompile(`["'][^"'\n]*["']\s*:`)

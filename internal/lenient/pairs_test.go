@@ -53,6 +53,7 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"an escaped backslash before a closing quote", `{"a": "x\\", "b": 1,}`, `{"a":"x\\","b":1}`, FixSyntax},
 		{"an escaped backslash after inner quotes", `{"a": "say "hi" \\ now",}`, `{"a":"say \"hi\" \\ now"}`, FixSyntax},
 		{"a backslash before letters that are no hex", `{"p":"C:\data"}`, `{"p":"C:\\data"}`, FixSyntax},
+		{"a URL on the object's line", `See https://x.example/a: {'a': 1}`, `{"a":1}`, ExtractObject},
 		{"a heading on the line before the object", "# Arguments\n{'a': 1}", `{"a":1}`, ExtractObject},
 		{"a block comment closed before the object", `/* c */ {'a': 1}`, `{"a":1}`, ExtractObject},
 		{"a comment after the object", "{'a':1} # done", `{"a":1}`, FixSyntax},
@@ -149,6 +150,7 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"a keyword argument", `id={"name": "x"}`, "the value of a name written before it with '='"},
 		{"an object on a comment line", `# {}`, "the object is inside a comment"},
 		{"an object on a comment line, after a slash comment", `// {"a": 1}`, "the object is inside a comment"},
+		{"an object on a comment line, after a name and '='", `args=# {"a": 1}`, "the object is inside a comment"},
 		{"an object in a block comment, then a brace", `/* {"a": "}"} */{`, "the object is inside a comment"},
 		{"a key quoted with HTML entities before the object", `&quot;a&quot;:{}}`, "the text before it a key"},
 		// A number then a value apart by spaces: one number split?
