@@ -595,6 +595,7 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 // encodedEscapes refuses a JSON string holding an object, lit (the
 // string as written, quotes included), whose escapes have a second
 // reading:
+//   - a backslash at the end of a line (a line continuation);
 //   - an escaped white space alone where an array item belongs (see
 //     escapedItem);
 //   - the object written with only its quotes escaped, its own escapes
@@ -605,6 +606,11 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 func encodedEscapes(lit string, res Result, opt Options, layer int) error {
 	if len(lit) < 2 {
 		return nil
+	}
+	if strings.Contains(lit, "\\\n") || strings.Contains(lit, "\\\r") {
+		// "{\"k\": \"t\\<line break>a\"}": a line continuation inside an
+		// encoded object, or a backslash and a line break?
+		return malformed("the arguments are an object encoded as a JSON string holding a backslash at the end of a line; whether it continues the line or is a character is ambiguous")
 	}
 	if escapedItem(lit) {
 		return malformed("the arguments are an object encoded as a JSON string, and an escaped white space in it stands alone where an array item belongs; whether it is an empty slot or an item whose quotes were dropped is ambiguous")

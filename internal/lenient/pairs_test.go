@@ -178,6 +178,7 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		// longer tells strings apart, and the second reading is weighed
 		// as it is.
 		{"escaped object sent again, a backslash encoded", `{\"v\": \"a\tb\", \"f\": \"C:\\temp\", \"o{\"v\": \"a\tb\", \"f\": \"C:\\temp\", \"o\": 1}`, "whose escapes read two ways"},
+		{"escaped object, a line continuation", "{\\\"k\\\":\\\"3\\\n.14\\\"}", "holding a backslash at the end of a line"},
 		// An escaped white space alone where an item belongs: an empty
 		// slot once decoded, or the item "\t" with its quotes dropped?
 		{"encoded object, an escaped tab after a trailing comma", `"{\"a\": [\"x\", \t]}"`, "stands alone where an array item belongs"},

@@ -124,6 +124,8 @@ func TestEveryRefusalReasonIsCovered(t *testing.T) {
 		{`id={"a": 1}`, "the value of a name written before it with '='", nil},
 		{`# {"a": 1}`, "the object is inside a comment", nil},
 		{`{'a':[9 0]}`, "follows a number on its line with no comma", nil},
+		{"{\\\"k\\\":\\\"3\\\n.14\\\"}", "holding a backslash at the end of a line", nil},
+		{`{"k": "v"\n, "m": 2}`, "follows a string's closing quote in a text that does not open with it", nil},
 		{"{\"u\": [\"e\" \x00]}", "is followed by a control character", nil},
 		{"{\"q\": \" \"}```jsonnotes", "an opening code fence is glued", nil},
 		{`{"a": ["x "y"` + "\n" + ` {"b": 1}]}`, "is followed by a line break, an opening bracket or a key", nil},

@@ -113,8 +113,9 @@ func TestRepairReadsEscapedWhitespaceBetweenTokens(t *testing.T) {
 		{"after a trailing comma", `{"k": [1, \n]}`, "where an array item belongs"},
 		// The text's first escape, after a string's closing quote: the
 		// string's own ("v\n"), its quote moved?
-		{"after a string value, the first escape", `{"k": "v"\n, "m": 2}`, "touches a string's closing quote"},
-		{"after a string value and a space, the first escape", `{"k": "v" \n}`, "touches a string's closing quote"},
+		{"after a string value, the text not opening with it", `{"k": "v"\n, "m": 2}`, "follows a string's closing quote in a text that does not open with it"},
+		{"after a string value and a space", `{"k": "v" \n}`, "follows a string's closing quote in a text that does not open with it"},
+		{"after a string value, other escapes before it", `{"k": [1],\n "m": "v"\t}`, "follows a string's closing quote in a text that does not open with it"},
 	})
 }
 

@@ -749,12 +749,12 @@ func (sc *scanner) skipSpace() error {
 				// misplaced, both its own.
 				return malformed("escaped white space at byte %d touches a string of white space, whose quotes may be misplaced", sc.i)
 			}
-			if p := prevNonSpace(sc.s, sc.i); sc.state == stAfterValue && sc.lastStr >= 0 && p >= 0 && isQuoteAt(sc.s, p) && !slices.Contains(sc.steps, EscapedWhitespace) {
-				// {"z":"s"\n}, {"z":"s" \n}: the text's first escaped
-				// white space, after a string's closing quote: the
-				// string's own escape, its quote moved, as likely as the
-				// layout.
-				return malformed("escaped white space at byte %d touches a string's closing quote, and no escaped white space before it is layout; whether it is the string's own is ambiguous", sc.i)
+			if p := prevNonSpace(sc.s, sc.i); sc.state == stAfterValue && sc.lastStr >= 0 && p >= 0 && isQuoteAt(sc.s, p) && !strings.HasPrefix(strings.TrimLeft(sc.s[1:], " \t"), sc.s[sc.i:sc.i+n]) {
+				// {"z":"s"\n}, {"z":"s" \n}: escaped white space after a
+				// string's closing quote, in a text that does not open
+				// with it ({\n …, laid out with escaped line breaks): the
+				// string's own escape, its quote moved, as likely.
+				return malformed("escaped white space at byte %d follows a string's closing quote in a text that does not open with it; whether it is the string's own is ambiguous", sc.i)
 			}
 			if touchesToken(sc.s, sc.i, n) {
 				// 42\n, \r\nnull, \nworld": the escape may be part of a
