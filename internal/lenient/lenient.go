@@ -596,6 +596,8 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 // string as written, quotes included), whose escapes have a second
 // reading:
 //   - a backslash at the end of a line (a line continuation);
+//   - escaped white space after a string's closing quote (see
+//     escapedSpaceAfterQuote);
 //   - an escaped white space alone where an array item belongs (see
 //     escapedItem);
 //   - the object written with only its quotes escaped, its own escapes
@@ -612,6 +614,11 @@ func encodedEscapes(lit string, res Result, opt Options, layer int) error {
 		// encoded object, or a backslash and a line break?
 		return malformed("the arguments are an object encoded as a JSON string holding a backslash at the end of a line; whether it continues the line or is a character is ambiguous")
 	}
+	if escapedSpaceAfterQuote(lit[1 : len(lit)-1]) {
+		// "{\"a\": \"x\"\n}": the inner string's own escape, its quote
+		// moved, or the layout's line break (which then opens it too)?
+		return malformed("the arguments are an object encoded as a JSON string where escaped white space follows a string's closing quote, in a text that does not open with it; whether it is the string's own is ambiguous")
+	}
 	if escapedItem(lit) {
 		return malformed("the arguments are an object encoded as a JSON string, and an escaped white space in it stands alone where an array item belongs; whether it is an empty slot or an item whose quotes were dropped is ambiguous")
 	}
@@ -625,15 +632,17 @@ func encodedEscapes(lit string, res Result, opt Options, layer int) error {
 	// against it, while a repair of its own (the quotes of \\\"hi\\\"
 	// read unescaped) is. White space escaped between its tokens, which
 	// the first reading decoded, is written as white space before the
-	// steps are compared; where that fails, the syntax fix it is reported
-	// with is not told apart from others.
+	// steps are compared (and where the reading is refused, it is read
+	// so again); where that fails, the syntax fix it is reported with is
+	// not told apart from others.
 	quotesOnly := strings.ReplaceAll(body, `\"`, `"`)
 	templated := slices.Contains(res.Steps, TemplateQuotes)
 	alt, err := repairLayer(quotesOnly, opt, layer+1)
 	spaced := err == nil && slices.Contains(alt.Steps, EscapedWhitespace)
-	if spaced && !templated {
-		if alt2, err2 := repairLayer(unescapeSpaceBetween(quotesOnly), opt, layer+1); err2 == nil && sameValue(alt2.JSON, alt.JSON) {
-			alt, spaced = alt2, false
+	if (err != nil || spaced) && !templated {
+		// (Refused, it may be for its escaped white space alone.)
+		if alt2, err2 := repairLayer(unescapeSpaceBetween(quotesOnly), opt, layer+1); err2 == nil && (err != nil || sameValue(alt2.JSON, alt.JSON)) {
+			alt, err, spaced = alt2, nil, false
 		}
 	}
 	ambiguous := err == nil && !sameValue(alt.JSON, res.JSON)
@@ -707,6 +716,49 @@ func escapedItem(lit string) bool {
 				return true
 			}
 			i = len(dec) - len(after) - 1 // past the run
+		}
+	}
+	return false
+}
+
+// escapedSpaceAfterQuote reports whether the content of a JSON string
+// holding an object, body, holds an escaped quote (\") that closes a
+// string of the object, followed, spaces aside, by an escaped \n, \r or
+// \t and then a comma or closing bracket, where the object does not open
+// with that escape ({\n …): the scanner's rule for escaped white space
+// after a string value's closing quote, one encoding deeper. (A run of r
+// backslashes before a quote, r = 1 mod 4, makes the object's own quote;
+// others are escaped quotes inside its strings.)
+func escapedSpaceAfterQuote(body string) bool {
+	in := false
+	for i := 0; i < len(body); i++ {
+		if body[i] != '\\' {
+			continue
+		}
+		r := i
+		for r < len(body) && body[r] == '\\' {
+			r++
+		}
+		if r == len(body) || body[r] != '"' || (r-i)%4 != 1 {
+			i = r - 1
+			continue
+		}
+		i = r
+		if in = !in; in {
+			continue // an opening quote
+		}
+		j := i + 1
+		for j < len(body) && (body[j] == ' ' || body[j] == '\t') {
+			j++
+		}
+		if j+1 >= len(body) || body[j] != '\\' || strings.IndexByte("ntr", body[j+1]) < 0 {
+			continue
+		}
+		if k := skipInvisible(body, j); k < len(body) && strings.IndexByte(",}]", body[k]) >= 0 {
+			open, ok := strings.CutPrefix(strings.TrimLeft(body, " \t"), "{")
+			if !ok || !strings.HasPrefix(strings.TrimLeft(open, " \t"), body[j:j+2]) {
+				return true
+			}
 		}
 	}
 	return false
