@@ -617,7 +617,8 @@ func encodedEscapes(lit string, res Result, opt Options, layer int) error {
 	if escapedSpaceAfterQuote(lit[1 : len(lit)-1]) {
 		// "{\"a\": \"x\"\n}": the inner string's own escape, its quote
 		// moved, or the layout's line break (which then opens it too)?
-		return malformed("the arguments are an object encoded as a JSON string where escaped white space follows a string's closing quote, in a text that does not open with it; whether it is the string's own is ambiguous")
+		// {\"a\": true\/\/ note}: a comment, or a string's characters?
+		return malformed("the arguments are an object encoded as a JSON string where escaped white space follows a string's closing quote (in a text that does not open with it), or an escape stands outside the object's strings; whether it is a string's own is ambiguous")
 	}
 	if escapedItem(lit) {
 		return malformed("the arguments are an object encoded as a JSON string, and an escaped white space in it stands alone where an array item belongs; whether it is an empty slot or an item whose quotes were dropped is ambiguous")
@@ -726,9 +727,10 @@ func escapedItem(lit string) bool {
 // string of the object, followed, spaces aside, by an escaped \n, \r or
 // \t and then a comma or closing bracket, where the object does not open
 // with that escape ({\n …): the scanner's rule for escaped white space
-// after a string value's closing quote, one encoding deeper. (A run of r
-// backslashes before a quote, r = 1 mod 4, makes the object's own quote;
-// others are escaped quotes inside its strings.)
+// after a string value's closing quote, one encoding deeper. Or an escaped
+// slash, or a \u escape of a visible character, outside the object's
+// strings. (A run of r backslashes before a quote, r = 1 mod 4, makes the
+// object's own quote; others are escaped quotes inside its strings.)
 func escapedSpaceAfterQuote(body string) bool {
 	in := false
 	for i := 0; i < len(body); i++ {
@@ -738,6 +740,13 @@ func escapedSpaceAfterQuote(body string) bool {
 		r := i
 		for r < len(body) && body[r] == '\\' {
 			r++
+		}
+		if !in && r-i == 1 && r < len(body) && (body[r] == '/' || body[r] == 'u' && !isInvisible(hexRune(body[r+1:]))) {
+			// {\"a\": true\/\/ note}: an escaped slash (or character)
+			// outside the object's strings, which JSON has only inside
+			// them: decoded, it writes a comment (or a token) the text
+			// did not hold; a string's character as likely.
+			return true
 		}
 		if r == len(body) || body[r] != '"' || (r-i)%4 != 1 {
 			i = r - 1
@@ -762,6 +771,19 @@ func escapedSpaceAfterQuote(body string) bool {
 		}
 	}
 	return false
+}
+
+// hexRune returns the rune the four hex digits s starts with write, or
+// utf8.RuneError.
+func hexRune(s string) rune {
+	if len(s) < 4 {
+		return utf8.RuneError
+	}
+	r, err := strconv.ParseUint(s[:4], 16, 32)
+	if err != nil {
+		return utf8.RuneError
+	}
+	return rune(r)
 }
 
 // unescapeSpaceBetween returns s with the white space escaped between its

@@ -31,6 +31,7 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"escaped object, inner quotes encoded, white space escaped between tokens", `{\"k\"\n: \"say \\\"hi\\\"\"}`, "{\"k\"\n: \"say \\\"hi\\\"\"}", DoubleEncoded},
 		{"escaped object, escaped white space between items", `{\"a\": [\"x\",\n  1\n]}`, "{\"a\": [\"x\",\n  1\n]}", DoubleEncoded},
 		{"escaped object, an escaped tab inside an item", `{\"a\": [\"\t\"]}`, `{"a":["\t"]}`, DoubleEncoded},
+		{"encoded object, an escaped slash inside a string", `"{\"p\": \"a\/b\"}"`, `{"p": "a/b"}`, DoubleEncoded},
 		{"encoded object laid out with escaped line breaks", `"{\n  \"cast\": \"x\"\n}"`, "{\n  \"cast\": \"x\"\n}", DoubleEncoded},
 		{"escaped object, no escape but quotes, a Python literal", `{\"k\": True, \"p\": \"x\"}`, `{"k":true,"p":"x"}`, DoubleEncoded},
 		{"colon missing before a bracket on the same line", `{"a": 1, "x" []}`, `{"a":1,"x":[]}`, MissingColon},
@@ -181,6 +182,7 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"escaped object sent again, a backslash encoded", `{\"v\": \"a\tb\", \"f\": \"C:\\temp\", \"o{\"v\": \"a\tb\", \"f\": \"C:\\temp\", \"o\": 1}`, "whose escapes read two ways"},
 		{"encoded object, white space escaped after a number, a backslash encoded", `"{\"a\": 42\n, \"b\": \"C:\\\\temp\"}"`, "whose escapes read two ways"},
 		{"encoded object, an escaped line break after a string's quote", `"{\"cast\": \"x\"\n}"`, "escaped white space follows a string's closing quote"},
+		{"escaped object, an escaped slash outside its strings", "{\n  \\\"e\\\": true\\/\\/ note\n}", "or an escape stands outside the object's strings"},
 		{"escaped object, a line continuation", "{\\\"k\\\":\\\"3\\\n.14\\\"}", "holding a backslash at the end of a line"},
 		// An escaped white space alone where an item belongs: an empty
 		// slot once decoded, or the item "\t" with its quotes dropped?
