@@ -494,9 +494,10 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 				// not prose.
 				return Result{}, malformed("closing braces after the complete object may balance a brace in the text before it; what is meant is ambiguous")
 			}
-			if endsWithKey(prefix) {
-				// items: {}}: the text before the object may be a key, of
-				// an object whose own '{' is missing.
+			if endsWithKey(prefix) || strings.HasSuffix(strings.TrimRight(prefix, " \t\r\n"), ":") {
+				// items: {}}, `report`: {}}, Here are the arguments: {}}:
+				// the text before the object may be a key (however
+				// written), of an object whose own '{' is missing.
 				return Result{}, malformed("closing braces after the complete object may close an object whose opening brace is missing, the text before it a key; what is meant is ambiguous")
 			}
 			if sc.closedBeforeMember {
@@ -1269,9 +1270,10 @@ func classifyAround(prefix, suffix string) ([]Step, error) {
 	return steps, nil
 }
 
-// commentOpener matches a line comment's opener on a line: '#' or "//"
-// at its start or after white space or '='.
-var commentOpener = regexp.MustCompile(`(?:^|[\s=])(?:#|//)`)
+// commentOpener matches a line comment's opener on a line: '#' at its
+// start or after a character of no word (Issue#4 is none), "//" at its
+// start or after white space, '=' or '>' (a URL's is none).
+var commentOpener = regexp.MustCompile(`(?:^|[^\w#])#|(?:^|[\s=>])//`)
 
 // quotedKey matches a quoted key and its colon: "a": or 'a':.
 var quotedKey = regexp.MustCompile(`["'][^"'\n]*["']\s*:`)
