@@ -134,7 +134,7 @@ func TestRepairIsLinearInRepetitions(t *testing.T) {
 		{"repeated copies", func(n int) string { return strings.Repeat(`{'a': 1, "b": [true, null]} `, n) }},
 		{"lone closing tags", func(n int) string { return strings.Repeat("</think> x ", n) + `{"a": 1,}` }},
 		{"reasoning blocks", func(n int) string { return strings.Repeat("<think>a</think>", n) + `{"a": 1,}` }},
-		{"inner quotes", func(n int) string { return `{"a": "` + strings.Repeat(`say "hi" `, n) + `", "b": 1}` }},
+		{"inner quotes", func(n int) string { return `{"a": "` + strings.Repeat(`say "hi" ok `, n) + `", "b": 1}` }},
 		{"bare keys on lines", func(n int) string {
 			var b strings.Builder
 			b.WriteString("{")

@@ -48,6 +48,8 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"a value starting with a space, in a compact text", `{"a":" x", "b":1,}`, `{"a":" x","b":1}`, FixSyntax},
 		{"a value starting with a space, after the layout's space", `{"a": " x", "b": 1,}`, `{"a":" x","b":1}`, FixSyntax},
 		{"a value starting with more spaces than the layout's", `{"a": 1, "b":'  x'}`, `{"a":1,"b":"  x"}`, FixSyntax},
+		{"a key ending with an opening bracket", "```json\n{\"tpl\": \"{x}\", \"k{\": 2}\n```", `{"tpl": "{x}", "k{": 2}`, CodeFence},
+		{"an inner quote, a line break without a comma", "{\"a\": \"say \"hi\" now\nthen\"}", `{"a":"say \"hi\" now\nthen"}`, FixSyntax},
 		{"a key holding a placeholder", `{'a{b}': 1,}`, `{"a{b}":1}`, FixSyntax},
 		{"re-sends whose keys lost their opening quote", `{items":1,"$r{items":1,"$re{items":1,"$ref":null}`, `{"items":1,"$ref":null}`, CumulativeStream},
 		{"a block comment holding an apostrophe and braces", `{"a": /* it's {x} */ "x", "c": 1,}`, `{"a":"x","c":1}`, FixSyntax},
@@ -114,7 +116,7 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		// A stray ']' after a comma: its own, or is an earlier ']' the
 		// one written too early?
 		{"a stray bracket, an earlier one maybe early", `{"a":["x",null,[null],1],]}`, "closes an object while no array is open"},
-		{"a key holding an opening bracket it does not close", `{'a[': 1,}`, "holds an opening bracket that it does not close"},
+		{"a key holding an opening bracket it does not close", `{'a[b': 1,}`, "holds an opening bracket that it does not close"},
 		// A string right after its colon starting with the spaces the
 		// layout puts there: its quote moved past them ("k": 0.5)?
 		{"a single-quoted value holding the layout's space", "{\n    \"a\": 42,\n    \"c\":' 0.5',\n    \"b\": 3\n}", "a string value starts with the spaces the text's other values have after their colon"},
@@ -153,6 +155,10 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"a keyword argument", `id={"name": "x"}`, "the value of a name written before it with '='"},
 		{"an object on a comment line", `# {}`, "the object is inside a comment"},
 		{"an object on a comment line, after a slash comment", `// {"a": 1}`, "the object is inside a comment"},
+		// A quote inside a string after which the text reads on as
+		// JSON: a stray quote, or the string's end?
+		{"an inner quote, then a space and the closing quote", `{"a": "2" ", "b": ""}`, "is followed by another quoted string"},
+		{"an inner quote, then a comma at the end of a line", "{\"a\": [\"e\" x,\n\"\"]}", "runs over a comma at the end of a line"},
 		// A colon before the object, however the key is written: its
 		// value, the outer object's brace missing?
 		{"extra brace after prose ending in a colon", `Here are the arguments: {'a': {}}}`, "the text before it a key"},

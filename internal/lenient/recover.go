@@ -99,13 +99,13 @@ var notBare = []string{"nan", "inf", "infinity", "-inf", "-infinity", "+inf", "+
 
 // bareToken returns the end of the unquoted token s[i:] starts with, when
 // it is one a schema may read as a string: it holds no white space (nor
-// invisible characters), quote or backquote, backslash, control character, bracket,
-// comma, '#' or comment ("//" only after ':', as in a URL), does not end
-// with a colon, and is followed by a comma or a closing bracket, right
-// after it or after a line break, carriage return or tab (and any white
-// space after that), never after a space, escape or invisible character
-// (see layout). A token at the end of the text may be cut off, and is not
-// one.
+// invisible characters), quote or backquote (nor an HTML entity's),
+// backslash, control character, bracket, comma, '#' or comment ("//" only
+// after ':', as in a URL), is no ellipsis (...), does not end with a
+// colon, and is followed by a comma or a closing bracket, right after it
+// or after a line break, carriage return or tab (and any white space after
+// that), never after a space, escape or invisible character (see layout).
+// A token at the end of the text may be cut off, and is not one.
 func bareToken(s string, i int) (int, bool) {
 	j := i
 	for j < len(s) {
@@ -150,6 +150,11 @@ func bareToken(s string, i int) (int, bool) {
 		if strings.EqualFold(s[i:j], w) {
 			return 0, false
 		}
+	}
+	if tok := s[i:j]; strings.Trim(tok, ".…") == "" || strings.Contains(tok, "&quot;") || strings.Contains(tok, "&#") || strings.Contains(tok, "&apos;") {
+		// ..., …: items elided, no string; &quot;hi&quot;: a string
+		// quoted with HTML entities, the quotes no characters.
+		return 0, false
 	}
 	return j, true
 }

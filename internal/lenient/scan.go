@@ -1541,6 +1541,12 @@ func (sc *scanner) str(q rune) error {
 				return malformed("a key at byte %d is not followed by a colon and a value (or holds an unescaped quote)", sc.i)
 			}
 			if c == '\n' {
+				if inner > 0 && strings.HasSuffix(strings.TrimRight(s[:i], " \t\r"), ",") {
+					// ["e" x,\n""]: a string that held an unescaped quote
+					// runs over a comma at the end of a line: the quote
+					// may have closed it, the comma the items'.
+					return malformed("a string at byte %d holds an unescaped quote and runs over a comma at the end of a line; whether the quote ended it is ambiguous", sc.i)
+				}
 				if k := skipWhite(s, i); k > i+1 && k < len(s) && isQuoteAt(s, k) {
 					// "x\n    " then a quote: the layout's line break and
 					// indent, the string's end a line before as likely.
@@ -1616,11 +1622,12 @@ func (sc *scanner) str(q rune) error {
 						// opener: its closing quote may be missing there.
 						return malformed("a key at byte %d holds a colon and an opening bracket, and whether its closing quote is missing before them is ambiguous", sc.i)
 					}
-					if k := b.String()[start+1:]; keyPos && (strings.Count(k, "{") > strings.Count(k, "}") || strings.Count(k, "[") > strings.Count(k, "]")) {
+					if k := b.String()[start+1:]; keyPos && (strings.Count(k, "{") > strings.Count(k, "}") && !strings.HasSuffix(k, "{") || strings.Count(k, "[") > strings.Count(k, "]") && !strings.HasSuffix(k, "[")) {
 						// {items": 1, "$r{items": 1}: a key holding an
-						// opening bracket that nothing in it closes: an
-						// object or array may start inside it (a stream
-						// sent again, a quote lost).
+						// opening bracket that nothing in it closes, text
+						// after it: an object or array may start inside it
+						// (a stream sent again, a quote lost). (A key ending
+						// with the bracket, "k{", holds nothing after it.)
 						return malformed("a key at byte %d holds an opening bracket that it does not close, and whether a value starts inside it is ambiguous", sc.i)
 					}
 					if keyPos && strings.HasSuffix(strings.TrimRight(b.String()[start+1:], " \t"), ":") {
@@ -1689,9 +1696,10 @@ func (sc *scanner) innerQuote(s string, i, n int, r, q rune, keyPos, pairsInner,
 		// ":" "é"…: a quote right after the opening quote and white
 		// space; the opening quote may be stray, this one the value's.
 		return malformed("a quote inside the string at byte %d follows only white space after its opening quote; whether the opening quote is stray is ambiguous", sc.i)
-	case skipWhite(s, j) > j && skipWhite(s, j) < len(s) && isQuoteAt(s, skipWhite(s, j)) && !closingHere(s, skipWhite(s, j)+quoteLen(s, skipWhite(s, j)), sc.top() == '[', false):
+	case skipWhite(s, j) > j && skipWhite(s, j) < len(s) && isQuoteAt(s, skipWhite(s, j)):
 		// "Theme Park" "location" …: two strings side by side (a comma or
-		// colon missing), or quotes inside the value.
+		// colon missing), or quotes inside the value; "2" ", "b": a stray
+		// quote after the string, or one inside it.
 		return malformed("a quote inside the string at byte %d is followed by another quoted string, and whether the string ends there is ambiguous", sc.i)
 	case prevToken(s, i) >= 0 && strings.IndexByte("{[:", s[prevToken(s, i)]) >= 0:
 		// "Th{"event" …, "a, 'k"q': "x": a quote after a bracket or a
