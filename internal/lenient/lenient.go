@@ -651,9 +651,12 @@ func encodedEscapes(lit string, res Result, opt Options, layer int) error {
 	switch {
 	case err == nil && !ambiguous:
 		return nil
-	case templated:
-		// Strings between template quote tokens have no escapes: only
-		// the same value makes the text's escapes unambiguous.
+	case templated, err != nil && escapeDecodedTwice(body):
+		// Strings between template quote tokens have no escapes; and
+		// where an escape was decoded twice (\\n, a line break, or a
+		// backslash and n?), a second reading refused for a fault of its
+		// own is no evidence against it: only the same value makes the
+		// text's escapes unambiguous.
 		ambiguous = true
 	case ambiguous:
 		for _, st := range alt.Steps {
@@ -666,6 +669,26 @@ func encodedEscapes(lit string, res Result, opt Options, layer int) error {
 		return nil
 	}
 	return malformed("the arguments are an object encoded as a JSON string whose escapes read two ways (with the object's own escapes doubled or not); which characters are meant is ambiguous")
+}
+
+// escapeDecodedTwice reports whether the JSON string content body holds a
+// run of 2k backslashes, k odd, before a character other than a quote:
+// decoded once it leaves an escape in the object (\\t becomes \t, a tab;
+// \\n a line break), which a value such as C:\temp or a literal \n,
+// encoded without doubling its backslash, also gives.
+func escapeDecodedTwice(body string) bool {
+	n := 0
+	for i := 0; i < len(body); i++ {
+		if body[i] == '\\' {
+			n++
+			continue
+		}
+		if n%4 == 2 && body[i] != '"' {
+			return true
+		}
+		n = 0
+	}
+	return false
 }
 
 // escapedItem reports whether the JSON string literal lit, which holds an

@@ -196,6 +196,7 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"encoded object, white space escaped after a number, a backslash encoded", `"{\"a\": 42\n, \"b\": \"C:\\\\temp\"}"`, "whose escapes read two ways"},
 		{"encoded object, an escaped line break after a string's quote", `"{\"cast\": \"x\"\n}"`, "escaped white space follows a string's closing quote"},
 		{"escaped object, an escaped slash outside its strings", "{\n  \\\"e\\\": true\\/\\/ note\n}", "or an escape stands outside the object's strings"},
+		{"escaped object, an escape decoded twice, a stray quote", `{\"c\": \"a\\n\", \"d\": \"\\\"\"}`, "whose escapes read two ways"},
 		{"escaped object, a line continuation", "{\\\"k\\\":\\\"3\\\n.14\\\"}", "holding a backslash at the end of a line"},
 		// An escaped white space alone where an item belongs: an empty
 		// slot once decoded, or the item "\t" with its quotes dropped?
