@@ -50,6 +50,8 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"a value starting with more spaces than the layout's", `{"a": 1, "b":'  x'}`, `{"a":1,"b":"  x"}`, FixSyntax},
 		{"a key ending with an opening bracket", "```json\n{\"tpl\": \"{x}\", \"k{\": 2}\n```", `{"tpl": "{x}", "k{": 2}`, CodeFence},
 		{"an inner quote, a line break without a comma", "{\"a\": \"say \"hi\" now\nthen\"}", `{"a":"say \"hi\" now\nthen"}`, FixSyntax},
+		{"a key missing its opening quote after a comma and a space", `{"a": 1, b": 2}`, `{"a":1,"b":2}`, MissingQuote},
+		{"a spaced key missing its opening quote after the brace", `{b c": 2, "a": 1}`, `{"b c":2,"a":1}`, MissingQuote},
 		{"a key holding a placeholder", `{'a{b}': 1,}`, `{"a{b}":1}`, FixSyntax},
 		{"re-sends whose keys lost their opening quote", `{items":1,"$r{items":1,"$re{items":1,"$ref":null}`, `{"items":1,"$ref":null}`, CumulativeStream},
 		{"a block comment holding an apostrophe and braces", `{"a": /* it's {x} */ "x", "c": 1,}`, `{"a":"x","c":1}`, FixSyntax},
@@ -159,6 +161,10 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		// JSON: a stray quote, or the string's end?
 		{"an inner quote, then a space and the closing quote", `{"a": "2" ", "b": ""}`, "is followed by another quoted string"},
 		{"an inner quote, then a comma at the end of a line", "{\"a\": [\"e\" x,\n\"\"]}", "runs over a comma at the end of a line"},
+		{"an empty string after a string with no comma", `{"a":["\\" ""]}`, "an empty string at byte 11 follows a string with no comma"},
+		// A key holding white space, its opening quote missing after
+		// white space: the key's own spaces, or the layout?
+		{"a spaced key missing its opening quote", `{ sp _0":1}`, "a bare word where a key or value belongs"},
 		// A colon before the object, however the key is written: its
 		// value, the outer object's brace missing?
 		{"extra brace after prose ending in a colon", `Here are the arguments: {'a': {}}}`, "the text before it a key"},

@@ -128,6 +128,7 @@ func TestEveryRefusalReasonIsCovered(t *testing.T) {
 		{`{"k": "v"\n, "m": 2}`, "follows a string's closing quote in a text that does not open with it", nil},
 		{`"{\"cast\": \"x\"\n}"`, "escaped white space follows a string's closing quote", nil},
 		{"{\"a\": [\"e\" x,\n\"\"]}", "runs over a comma at the end of a line", nil},
+		{`{"a":["x" ""]}`, "an empty string at byte 10 follows a string with no comma", nil},
 		{"{\"u\": [\"e\" \x00]}", "is followed by a control character", nil},
 		{"{\"q\": \" \"}```jsonnotes", "an opening code fence is glued", nil},
 		{`{"a": ["x "y"` + "\n" + ` {"b": 1}]}`, "is followed by a line break, an opening bracket or a key", nil},

@@ -439,6 +439,11 @@ func (sc *scanner) valueStart() error {
 			// comma: CSV-doubled quotes ("" x "" for " x ") as likely.
 			return malformed("an item at byte %d follows an empty string with no comma; whether the quotes are doubled is ambiguous", sc.i)
 		}
+		if o := sc.out.String(); strings.HasSuffix(o, `"`) && sc.i+1 < len(sc.s) && isQuoteAt(sc.s, sc.i) && sc.s[sc.i+1] == sc.s[sc.i] {
+			// ["\\" ""]: a string, then an empty one with no comma: its
+			// quotes the first string's, unescaped, as likely.
+			return malformed("an empty string at byte %d follows a string with no comma; whether its quotes are the string's own is ambiguous", sc.i)
+		}
 		if o := sc.out.String(); strings.HasSuffix(o, "[]") || strings.HasSuffix(o, "{}") || closedAfterTrailingComma(sc.s, sc.i) {
 			// [[] "x"], [[42,] true]: after an empty container, or one
 			// closed after a trailing comma, the closer may be stray and
@@ -1070,10 +1075,11 @@ func (sc *scanner) missingOpenQuote() (done bool, err error) {
 	}
 	s := sc.s
 	k := sc.i
-	if k > 0 && sc.state == stValue && (s[k-1] == ' ' || s[k-1] == '\n' || s[k-1] == '\r') {
+	if word, _, _ := strings.Cut(s[k:], `"`); k > 0 && (s[k-1] == ' ' || s[k-1] == '\n' || s[k-1] == '\r') && (sc.state == stValue || strings.ContainsAny(word, " \t")) {
 		// {"a": x y"}: white space before the word may be the value's
 		// own first characters (" x y") as well as layout: the value's
-		// start is unknown.
+		// start is unknown. So for a key holding white space ({ sp x":
+		// 1}), whose own may be the spaces before it as well.
 		return false, nil
 	}
 	if r, _ := utf8.DecodeLastRuneInString(s[:k]); r >= utf8.RuneSelf && isInvisible(r) {
