@@ -404,6 +404,7 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 	}
 	prefix := t[:start]
 	sc, err := scanObjectWith(t[start:], !opt.FixSyntax, len(t)-start, opt.Schema)
+	written := "" // the object's text as written, when a closer was changed
 	if err != nil {
 		// Cumulative re-sends of a stream: a prefix, a longer prefix,
 		// then the whole object. The last one is meant.
@@ -425,6 +426,7 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 				return Result{}, err
 			}
 			steps = append(steps, FixSyntax, WrongCloser)
+			written = t[start:]
 			t = t[:start] + fixed
 		default:
 			return Result{}, err
@@ -434,9 +436,13 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 		}
 	}
 	defer sc.release()
-	if sc.truncated && opt.FixSyntax {
-		// (A stray ']' at the end does not hide the re-sends.)
-		if _, ok := cumulativeLast(strings.TrimRight(t[start:], " \t\r\n]"), true); ok {
+	if (sc.truncated || written != "") && opt.FixSyntax {
+		// (A stray ']' at the end does not hide the re-sends, nor a
+		// closer changed to read the text to its end.)
+		if written == "" {
+			written = t[start:]
+		}
+		if _, ok := cumulativeLast(strings.TrimRight(written, " \t\r\n]"), true); ok {
 			// {"a": {"a": 1}: a stream cut off, or the re-sends of one?
 			return Result{}, malformed("the text reads both as an unfinished stream and as a stream sent again from its start; which is meant is ambiguous")
 		}
@@ -1259,7 +1265,8 @@ func classifyAround(prefix, suffix string) ([]Step, error) {
 		p, s = templateToken.ReplaceAllString(p, " "), templateToken.ReplaceAllString(s, " ")
 	}
 	p, s = strings.TrimSpace(p), strings.TrimSpace(s)
-	if strings.HasSuffix(p, "[") || strings.HasSuffix(p, ",") || strings.HasSuffix(p, "]") || strings.HasPrefix(s, ",") || strings.HasPrefix(s, "]") {
+	if strings.HasSuffix(p, "[") || strings.HasSuffix(p, ",") || strings.HasSuffix(p, "]") || strings.Trim(p, "}] \t\r\n") == "" && p != "" || strings.HasPrefix(s, ",") || strings.HasPrefix(s, "]") {
+		// (Closing braces alone before it: the end of another value.)
 		return nil, malformed("the object is one item of a larger value; send the arguments as one JSON object")
 	}
 	if endsWithQuotedKey(p) || quotedKey.MatchString(p) {

@@ -52,6 +52,9 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"an inner quote, a line break without a comma", "{\"a\": \"say \"hi\" now\nthen\"}", `{"a":"say \"hi\" now\nthen"}`, FixSyntax},
 		{"a key missing its opening quote after a comma and a space", `{"a": 1, b": 2}`, `{"a":1,"b":2}`, MissingQuote},
 		{"a spaced key missing its opening quote after the brace", `{b c": 2, "a": 1}`, `{"b c":2,"a":1}`, MissingQuote},
+		{"a string ending with an escaped backslash and n, in an escaped layout", `{\n    "a": "x\\n"\n}`, `{"a":"x\\n"}`, EscapedWhitespace},
+		{"a string ending with another escape than the layout's", `{\n  "a": [1],\n  "b": "y\t"\n}`, `{"a":[1],"b":"y\t"}`, EscapedWhitespace},
+		{"a wrong closer, no re-send", `{"a": {"b": 1]}`, `{"a": {"b": 1}}`, WrongCloser},
 		{"a key holding a placeholder", `{'a{b}': 1,}`, `{"a{b}":1}`, FixSyntax},
 		{"re-sends whose keys lost their opening quote", `{items":1,"$r{items":1,"$re{items":1,"$ref":null}`, `{"items":1,"$ref":null}`, CumulativeStream},
 		{"a block comment holding an apostrophe and braces", `{"a": /* it's {x} */ "x", "c": 1,}`, `{"a":"x","c":1}`, FixSyntax},
@@ -162,6 +165,14 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"an inner quote, then a space and the closing quote", `{"a": "2" ", "b": ""}`, "is followed by another quoted string"},
 		{"an inner quote, then a comma at the end of a line", "{\"a\": [\"e\" x,\n\"\"]}", "runs over a comma at the end of a line"},
 		{"an empty string after a string with no comma", `{"a":["\\" ""]}`, "an empty string at byte 11 follows a string with no comma"},
+		// More readings the independent injector found on pairs.
+		{"closing braces alone before the object", `}   {"extra": 5}`, "the object is one item of a larger value"},
+		{"a key missing its closing quote, holding backquotes", "{\n  \"`x`: true,\n}", "a key at byte 4"},
+		{"a key missing its closing quote, holding &quot;", `{"&quot;z&quot;: 0.0,}`, "cut off inside a key"},
+		{"a stream sent again and a stray bracket", `{"a": 1, "b": {"a": 1, "b": 2}]`, "reads both as an unfinished stream and as a stream sent again"},
+		{"a string in a text laid out with escaped line breaks, ending with one", `{\n    "a": "x\n"\n}`, "ends with the escaped white space the text is laid out with"},
+		{"a key after a string holding only a brace, no comma", "{\"a\": \"{\"\n\t\t\"b\": true\n}", "follows a string holding only an opening bracket"},
+		{"a key ending with a colon and an invisible space", "{\n\t\"y:\u00a0\" -0\n}", "ends with a colon"},
 		// A key holding white space, its opening quote missing after
 		// white space: the key's own spaces, or the layout?
 		{"a spaced key missing its opening quote", `{ sp _0":1}`, "a bare word where a key or value belongs"},

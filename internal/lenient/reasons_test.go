@@ -129,6 +129,8 @@ func TestEveryRefusalReasonIsCovered(t *testing.T) {
 		{`"{\"cast\": \"x\"\n}"`, "escaped white space follows a string's closing quote", nil},
 		{"{\"a\": [\"e\" x,\n\"\"]}", "runs over a comma at the end of a line", nil},
 		{`{"a":["x" ""]}`, "an empty string at byte 10 follows a string with no comma", nil},
+		{`{\n "a": "x\n"\n}`, "ends with the escaped white space the text is laid out with", nil},
+		{"{\"a\": \"{\"\n\"b\": true}", "follows a string holding only an opening bracket", nil},
 		{"{\"u\": [\"e\" \x00]}", "is followed by a control character", nil},
 		{"{\"q\": \" \"}```jsonnotes", "an opening code fence is glued", nil},
 		{`{"a": ["x "y"` + "\n" + ` {"b": 1}]}`, "is followed by a line break, an opening bracket or a key", nil},

@@ -335,7 +335,7 @@ func (sc *scanner) unclosedKey(q byte) (done bool, err error) {
 	for k < len(s) && s[k] != ':' {
 		c := s[k]
 		if c < utf8.RuneSelf {
-			if c <= ' ' || c == '"' || c == '\'' || c == '\\' || c == 0x7f || strings.IndexByte(",{}[]", c) >= 0 {
+			if c <= ' ' || c == '"' || c == '\'' || c == '\\' || c == '`' || c == 0x7f || strings.IndexByte(",{}[]", c) >= 0 {
 				return false, nil
 			}
 			k++
@@ -347,7 +347,9 @@ func (sc *scanner) unclosedKey(q byte) (done bool, err error) {
 		}
 		k += n
 	}
-	if k >= len(s) || k == sc.i+1 || !valueAhead(s[skipInvisible(s, k+1):]) || sc.keyCloses(q, k) {
+	if k >= len(s) || k == sc.i+1 || !valueAhead(s[skipInvisible(s, k+1):]) || strings.Contains(s[sc.i+1:k], "&quot;") || sc.keyCloses(q, k) {
+		// (A key holding a backquote or &quot; is quoted otherwise: its
+		// own quotes may be those, the one before it stray.)
 		return false, nil
 	}
 	if err := sc.note(UnclosedKey); err != nil {

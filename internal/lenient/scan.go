@@ -365,6 +365,12 @@ func (sc *scanner) keyAfterCloser() error {
 		// members' (the array's own ']' dropped or written earlier).
 		return malformed("a key at byte %d follows an array closed after a trailing comma, with no comma; whether the bracket is stray is ambiguous", sc.i)
 	}
+	if v := lastString(sc); sc.lastStr >= 0 && (v == "{" || v == "[") {
+		// {"a": "{"\n "b": 1 …: a string holding only an opening
+		// bracket, then a key with no comma: the quotes may be stray
+		// around the object or array the key belongs to.
+		return malformed("a key at byte %d follows a string holding only an opening bracket, with no comma; whether its quotes are stray is ambiguous", sc.i)
+	}
 	if sc.lastStr >= 0 && strings.HasSuffix(strings.TrimRight(strings.TrimSuffix(o, `"`), " "), ",") {
 		// {"a": "x," "b": 1}, {"a": "x, ""b": 1}: the comma inside the
 		// string may be the members' comma, its quote misplaced.
@@ -1636,9 +1642,17 @@ func (sc *scanner) str(q rune) error {
 						// with the bracket, "k{", holds nothing after it.)
 						return malformed("a key at byte %d holds an opening bracket that it does not close, and whether a value starts inside it is ambiguous", sc.i)
 					}
-					if keyPos && strings.HasSuffix(strings.TrimRight(b.String()[start+1:], " \t"), ":") {
-						// {"query: ": …}: a key ending in a colon may be a
-						// key whose closing quote is missing before it.
+					if e := s[max(i-2, 0):i]; !keyPos && escapedSpaceAt(e, 0) == 2 && (i-1-len(strings.TrimRight(s[:i-1], "\\")))%2 == 1 && strings.HasPrefix(strings.TrimLeft(s[1:], " \t"), e) {
+						// {\n  "a": "x\n"}: in a text laid out with escaped
+						// line breaks, a string ending with one: the layout's,
+						// its quote moved past it, as likely.
+						return malformed("a string value at byte %d ends with the escaped white space the text is laid out with; whether its quote moved past it is ambiguous", sc.i)
+					}
+					if keyPos && strings.HasSuffix(strings.TrimRightFunc(jsonread.Unquote(b.String()[start:]+`"`), isInvisible), ":") {
+						// {"query: ": …}, {"y:<NBSP>": …}: a key ending in a
+						// colon (white space or invisible characters after
+						// it) may be a key whose closing quote is missing
+						// before it.
 						return malformed("a key at byte %d ends with a colon, and whether its closing quote is missing before the colon is ambiguous", sc.i)
 					}
 					b.WriteByte('"')
