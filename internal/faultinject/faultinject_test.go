@@ -170,19 +170,19 @@ func TestOperatorsMakeTheirFaults(t *testing.T) {
 			t.Errorf("escape: no mutation %q among %q", w, got)
 		}
 	}
-	tx4 := Encode(Object{{"a", String("say \"hi\" \u00e9 ab\n")}, {"n", Number("90")}}, Layout{EscapeUnicode: true})
+	tx4 := Encode(Object{{"a", String("say \"hi\" \u00e9 ab\n")}, {"n", Number("90")}, {"f", Number("1.5")}}, Layout{EscapeUnicode: true})
 	got = texts(esc.Singles(tx4, g.Rand()))
 	for _, w := range []string{
-		`{"a":"say \\"hi\" \u00e9 ab\n","n":90}`,                // a quote escaped twice
-		`{"a":"say \"hi\" \00e9 ab\n","n":90}`,                  // \u with its u lost
-		`{"a":"say \"hi\" \u00e9 ab"\n,"n":90}`,                 // the closing quote moved before the last escape
-		"{\"a\":\"s\\\nay \\\"hi\\\" \\u00e9 ab\\n\",\"n\":90}", // a line continuation
+		`{"a":"say \\"hi\" \u00e9 ab\n","n":90,"f":1.5}`,                  // a quote escaped twice
+		`{"a":"say \"hi\" \00e9 ab\n","n":90,"f":1.5}`,                    // \u with its u lost
+		`{"a":"say \"hi\" \u00e9 ab"\n,"n":90,"f":1.5}`,                   // the closing quote moved before the last escape
+		"{\"a\":\"s\\\nay \\\"hi\\\" \\u00e9 ab\\n\",\"n\":90,\"f\":1.5}", // a line continuation
 	} {
 		if !slices.Contains(got, w) {
 			t.Errorf("escape: no mutation %q among %q", w, got)
 		}
 	}
-	if got := texts(mustOp(t, "split_number").Singles(tx4, g.Rand())); !slices.Equal(got, []string{`{"a":"say \"hi\" \u00e9 ab\n","n":9 0}`}) {
+	if got := texts(mustOp(t, "split_number").Singles(tx4, g.Rand())); !slices.Equal(got, []string{`{"a":"say \"hi\" \u00e9 ab\n","n":9 0,"f":1.5}`, `{"a":"say \"hi\" \u00e9 ab\n","n":90,"f":1. 5}`}) {
 		t.Errorf("split_number: %q", got)
 	}
 	nk, _ := OpByName("numeric_key")

@@ -173,6 +173,7 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"a string in a text laid out with escaped line breaks, ending with one", `{\n    "a": "x\n"\n}`, "ends with the escaped white space the text is laid out with"},
 		{"a key after a string holding only a brace, no comma", "{\"a\": \"{\"\n\t\t\"b\": true\n}", "follows a string holding only an opening bracket"},
 		{"a key ending with a colon and an invisible space", "{\n\t\"y:\u00a0\" -0\n}", "ends with a colon"},
+		{"a number ending with its point, then digits after a space", `{"c": [5, 99. 99]}`, "ends with a point and digits follow it"},
 		// A key holding white space, its opening quote missing after
 		// white space: the key's own spaces, or the layout?
 		{"a spaced key missing its opening quote", `{ sp _0":1}`, "a bare word where a key or value belongs"},

@@ -131,6 +131,7 @@ func TestEveryRefusalReasonIsCovered(t *testing.T) {
 		{`{"a":["x" ""]}`, "an empty string at byte 10 follows a string with no comma", nil},
 		{`{\n "a": "x\n"\n}`, "ends with the escaped white space the text is laid out with", nil},
 		{"{\"a\": \"{\"\n\"b\": true}", "follows a string holding only an opening bracket", nil},
+		{`{"c": [5, 99. 99]}`, "ends with a point and digits follow it", nil},
 		{"{\"u\": [\"e\" \x00]}", "is followed by a control character", nil},
 		{"{\"q\": \" \"}```jsonnotes", "an opening code fence is glued", nil},
 		{`{"a": ["x "y"` + "\n" + ` {"b": 1}]}`, "is followed by a line break, an opening bracket or a key", nil},

@@ -955,6 +955,11 @@ func (sc *scanner) number() error {
 		return malformed("a number at byte %d is not a valid JSON number", start)
 	}
 	if loose {
+		if k := skipWhite(s, end); s[end-1] == '.' && k < len(s) && k > end && s[k] >= '0' && s[k] <= '9' {
+			// [5, 99. 99]: a number ending with its point, then digits
+			// after a space: one number split (99.99), or two?
+			return malformed("a number at byte %d ends with a point and digits follow it after white space; whether one number was split is ambiguous", start)
+		}
 		if err := sc.spelledAs(s[start:end], "number"); err != nil {
 			return err
 		}
