@@ -714,10 +714,8 @@ func escapedItem(lit string) bool {
 			continue
 		}
 		n, space := 2, strings.IndexByte("tnr", lit[i+1]) >= 0
-		if lit[i+1] == 'u' && i+6 <= len(lit) {
-			if r, err := strconv.ParseUint(lit[i+2:i+6], 16, 32); err == nil {
-				n, space = 6, r == 0 || isInvisible(rune(r))
-			}
+		if r := hexRune(lit[i+2:]); lit[i+1] == 'u' && r != utf8.RuneError {
+			n, space = 6, r == 0 || isInvisible(r)
 		}
 		if space {
 			b.WriteString(`\u0000`) // decodes to the mark, NUL
@@ -763,6 +761,12 @@ func escapedItem(lit string) bool {
 // object's own quote; others are escaped quotes inside its strings.)
 func escapedSpaceAfterQuote(body string) bool {
 	in := false
+	opening := "" // the escape the object opens with
+	if open, ok := strings.CutPrefix(strings.TrimLeft(body, " \t"), "{"); ok {
+		if open = strings.TrimLeft(open, " \t"); escapedSpaceAt(open, 0) == 2 {
+			opening = open[:2]
+		}
+	}
 	for i := 0; i < len(body); i++ {
 		if body[i] != '\\' {
 			continue
@@ -794,8 +798,7 @@ func escapedSpaceAfterQuote(body string) bool {
 			continue
 		}
 		if k := skipInvisible(body, j); k < len(body) && strings.IndexByte(",}]", body[k]) >= 0 {
-			open, ok := strings.CutPrefix(strings.TrimLeft(body, " \t"), "{")
-			if !ok || !strings.HasPrefix(strings.TrimLeft(open, " \t"), body[j:j+2]) {
+			if body[j:j+2] != opening {
 				return true
 			}
 		}
@@ -1279,10 +1282,10 @@ func classifyAround(prefix, suffix string) ([]Step, error) {
 		// as likely as the arguments.
 		return nil, malformed("the object is the value of a name written before it with '='; send the arguments as one JSON object")
 	}
-	if commentOpener.MatchString(prefix[strings.LastIndexByte(prefix, '\n')+1:]) || strings.LastIndex(p, "/*") > strings.LastIndex(p, "*/") {
+	if o := strings.LastIndex(p, "/*"); commentOpener.MatchString(prefix[strings.LastIndexByte(prefix, '\n')+1:]) || o > strings.LastIndex(p, "*/") && (o == 0 || strings.IndexByte(" \t\r\n=>", p[o-1]) >= 0) {
 		// # {"a": 1}, args=// {"a": 1}, /* {"a": 1}: an object commented
 		// out is not sent. (A heading on a line before it comments nothing
-		// out, nor does a URL's // on its line.)
+		// out, nor does a URL's // or a glob's /* on its line.)
 		return nil, malformed("the object is inside a comment; send the arguments as one JSON object, not commented out")
 	}
 	if i, placeholders := objectStart(s, 0); i >= 0 {
@@ -1301,9 +1304,10 @@ func classifyAround(prefix, suffix string) ([]Step, error) {
 }
 
 // commentOpener matches a line comment's opener on a line: '#' at its
-// start or after a character of no word (Issue#4 is none), "//" at its
-// start or after white space, '=' or '>' (a URL's is none).
-var commentOpener = regexp.MustCompile(`(?:^|[^\w#])#|(?:^|[\s=>])//`)
+// start or after a character of no word, then white space (Issue #4 is
+// none), "//" at its start or after white space, '=' or '>' (a URL's is
+// none).
+var commentOpener = regexp.MustCompile(`(?:^|[^\w#])#(?:\s|$)|(?:^|[\s=>])//`)
 
 // quotedKey matches a quoted key and its colon: "a": or 'a':.
 var quotedKey = regexp.MustCompile(`["'][^"'\n]*["']\s*:`)

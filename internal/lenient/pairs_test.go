@@ -63,6 +63,8 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"an escaped backslash after inner quotes", `{"a": "say "hi" \\ now",}`, `{"a":"say \"hi\" \\ now"}`, FixSyntax},
 		{"a backslash before letters that are no hex", `{"p":"C:\data"}`, `{"p":"C:\\data"}`, FixSyntax},
 		{"a number sign in a word on the object's line", `Issue#4: {'a': 1}`, `{"a":1}`, ExtractObject},
+		{"an issue number on the object's line", `For issue #12 the call is {'a': 1}`, `{"a":1}`, ExtractObject},
+		{"a glob on the object's line", `Files under src/**/*.go, with {'a': 1}`, `{"a":1}`, ExtractObject},
 		{"a URL on the object's line", `See https://x.example/a: {'a': 1}`, `{"a":1}`, ExtractObject},
 		{"a heading on the line before the object", "# Arguments\n{'a': 1}", `{"a":1}`, ExtractObject},
 		{"a block comment closed before the object", `/* c */ {'a': 1}`, `{"a":1}`, ExtractObject},
@@ -134,6 +136,8 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		// between two items, or quotes inside one?
 		{"inner quote, then a literal, in an array", `{"c": ["a" null, "b"]}`, "is followed by a number or a literal, and whether a comma is missing"},
 		{"inner quote, then a spaced number, in an array", `{"c": ["a" 1, "b"]}`, "is followed by a number or a literal, and whether a comma is missing"},
+		{"two numbers apart by a space, after a nested array's comma", `{"a":[[1,2] 9 0]}`, "follows a number on its line with no comma"},
+		{"a key glued to a string quoted with typographic quotes", "{\"k\":“42”\"c\":1}", "their quote marks of different kinds"},
 		{"inner quote after a comma and a block comment, in an array", `{"c": ["a, /* x */ "b"]}`, "follows a comma in an array"},
 		{"inner quote in an array item", `{"c": ["f("a", "b")"]}`, "holds an unescaped quote, and where the value ends is ambiguous"},
 		// {"t": {"k": null}, "items": [], "k": null} with the inner '}'

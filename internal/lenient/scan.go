@@ -43,6 +43,19 @@ type scanner struct {
 	out    strings.Builder // the canonical text
 	stack  []byte          // open brackets
 	openAt []int           // where each open bracket is in s
+	// commaIn[d]: a comma was read in the container openAt[d] opens.
+	commaIn []bool
+	// blankRunEnd, noiseEnd: touchesBlankString and slotAfterNoise have
+	// looked past the run of white space (and comments) ending here.
+	blankRunEnd, noiseEnd int
+	// firstLF is the index of the text's first line break (-1: none),
+	// once laidOut has worked it out (firstLFSet).
+	firstLF    int
+	firstLFSet bool
+	// openEscape is the escaped white space the text opens with ({\n),
+	// or "", once openEscapeSet.
+	openEscape    string
+	openEscapeSet bool
 	// lastValueAt is where the last value read (or being read) starts.
 	lastValueAt int
 	state       int
@@ -120,7 +133,7 @@ func scanObjectWith(s string, strict bool, sizeHint int, schema Schema) (*scanne
 
 func scanWith(s string, strict bool, sizeHint int, schema Schema, oneBracket bool) (*scanner, error) {
 	sc := scannerPool.Get().(*scanner)
-	*sc = scanner{s: s, state: stValue, strict: strict, stack: sc.stack[:0], openAt: sc.openAt[:0], lastStr: -1, schema: schema, levels: sc.levels[:0], oneBracket: oneBracket, layout: layout{bare: sc.layout.bare[:0]}}
+	*sc = scanner{s: s, state: stValue, strict: strict, stack: sc.stack[:0], openAt: sc.openAt[:0], commaIn: sc.commaIn[:0], lastStr: -1, schema: schema, levels: sc.levels[:0], oneBracket: oneBracket, layout: layout{bare: sc.layout.bare[:0]}}
 	sc.out.Grow(sizeHint + 8)
 	err := sc.run()
 	if err == nil && len(sc.layout.bare) > 0 {
@@ -150,7 +163,7 @@ func (sc *scanner) release() {
 		return
 	}
 	clear(sc.layout.bare) // their tokens and paths hold the text
-	*sc = scanner{stack: sc.stack[:0], openAt: sc.openAt[:0], levels: sc.levels[:0], layout: layout{bare: sc.layout.bare[:0]}}
+	*sc = scanner{stack: sc.stack[:0], openAt: sc.openAt[:0], commaIn: sc.commaIn[:0], levels: sc.levels[:0], layout: layout{bare: sc.layout.bare[:0]}}
 	scannerPool.Put(sc)
 }
 
@@ -214,10 +227,12 @@ func (sc *scanner) run() error {
 				}
 				sc.stack = append(sc.stack, doubledBrace)
 				sc.openAt = append(sc.openAt, sc.i)
+				sc.commaIn = append(sc.commaIn, false)
 				sc.i++
 			} else {
 				sc.stack = append(sc.stack, c)
 				sc.openAt = append(sc.openAt, sc.i)
+				sc.commaIn = append(sc.commaIn, false)
 			}
 			sc.pushLevel()
 			sc.out.WriteByte(c)
@@ -257,6 +272,9 @@ func (sc *scanner) run() error {
 			}
 			if sc.state != stAfterValue {
 				return sc.unexpected()
+			}
+			if n := len(sc.commaIn); n > 0 {
+				sc.commaIn[n-1] = true
 			}
 			if o := sc.out.String(); len(sc.stack) > 0 && len(o) > 0 && o[len(o)-1] == '}' {
 				sc.closedBeforeMember = true
@@ -371,7 +389,7 @@ func (sc *scanner) keyAfterCloser() error {
 		// around the object or array the key belongs to.
 		return malformed("a key at byte %d follows a string holding only an opening bracket, with no comma; whether its quotes are stray is ambiguous", sc.i)
 	}
-	if sc.lastStr >= 0 && strings.HasSuffix(strings.TrimRight(strings.TrimSuffix(o, `"`), " "), ",") {
+	if sc.lastStr >= 0 && stringEndsInComma(o) {
 		// {"a": "x," "b": 1}, {"a": "x, ""b": 1}: the comma inside the
 		// string may be the members' comma, its quote misplaced.
 		return malformed("a key at byte %d follows a string ending in a comma, with no comma between; whether the comma is the string's is ambiguous", sc.i)
@@ -383,7 +401,7 @@ func (sc *scanner) keyAfterCloser() error {
 		// comma reads in compact JSON.)
 		return malformed("a key at byte %d touches the value before it with no comma or white space; whether a comma is missing is ambiguous", sc.i)
 	}
-	if p := sc.i - 1; p >= 0 && isQuoteAt(sc.s, p) && !strings.HasPrefix(sc.s[sc.i:], sc.s[p:p+1]) {
+	if p := sc.i - 1; p >= 0 && quoteEndsAt(sc.s, p) && quoteKind(lastRuneOf(sc.s[:sc.i])) != quoteKind(firstRune(sc.s[sc.i:])) {
 		// {"a":'42'"b": 1}: a key glued to a string quoted with another
 		// mark: one of the two marks may be the comma, mistyped (and the
 		// value not a string).
@@ -394,6 +412,12 @@ func (sc *scanner) keyAfterCloser() error {
 	}
 	sc.commaBeforeKey = true
 	return nil
+}
+
+// stringEndsInComma reports whether the canonical text o ends with a string
+// whose last character, spaces aside, is a comma.
+func stringEndsInComma(o string) bool {
+	return strings.HasSuffix(strings.TrimRight(strings.TrimSuffix(o, `"`), " "), ",")
 }
 
 // closedAfterTrailingComma reports whether s[:i] ends, white space and
@@ -434,7 +458,7 @@ func (sc *scanner) valueStart() error {
 			// comma.
 			return malformed("two values at byte %d of the object touch with no comma or white space; whether a comma is missing is ambiguous", sc.i)
 		}
-		if p := prevNonSpace(sc.s, sc.i); sc.lastNumber && numberOrLiteralAhead(sc.s[sc.i:]) && p >= 0 && sc.s[p] != '\n' && sc.s[p] != '\r' && strings.IndexByte(sc.s[sc.openAt[len(sc.openAt)-1]:sc.i], ',') < 0 {
+		if p := prevNonSpace(sc.s, sc.i); sc.lastNumber && numberOrLiteralAhead(sc.s[sc.i:]) && p >= 0 && sc.s[p] != '\n' && sc.s[p] != '\r' && !sc.commaIn[len(sc.commaIn)-1] {
 			// [9 0]: a number then a value apart by spaces on one line,
 			// in an array with no comma yet: one number split (90), or
 			// two items? ([4, 5 6]: the commas before tell items apart.)
@@ -456,7 +480,7 @@ func (sc *scanner) valueStart() error {
 			// the item the container's.
 			return malformed("an item at byte %d follows an empty container or one closed after a trailing comma, with no comma; whether the closer is stray is ambiguous", sc.i)
 		}
-		if o := sc.out.String(); strings.HasSuffix(o, `"`) && strings.HasSuffix(strings.TrimRight(strings.TrimSuffix(o, `"`), " "), ",") {
+		if o := sc.out.String(); strings.HasSuffix(o, `"`) && stringEndsInComma(o) {
 			// ["a\"," "b"]: an item ending in a comma, then another with
 			// no comma: the comma inside the string may be the items',
 			// its quote misplaced.
@@ -536,6 +560,7 @@ func (sc *scanner) closeBracket(c byte) error {
 	sc.stack = sc.stack[:len(sc.stack)-1]
 	sc.lastValueAt = sc.openAt[len(sc.stack)]
 	sc.openAt = sc.openAt[:len(sc.stack)]
+	sc.commaIn = sc.commaIn[:len(sc.stack)]
 	sc.popLevel()
 	sc.out.WriteByte(c)
 	sc.i++
@@ -616,6 +641,7 @@ func (sc *scanner) mismatched(c byte) error {
 	sc.pendingComma = false
 	sc.stack = sc.stack[:depth-1]
 	sc.openAt = sc.openAt[:depth-1]
+	sc.commaIn = sc.commaIn[:depth-1]
 	sc.popLevel()
 	sc.out.WriteByte(']')
 	sc.valueDone()
@@ -760,7 +786,7 @@ func (sc *scanner) skipSpace() error {
 				// misplaced, both its own.
 				return malformed("escaped white space at byte %d touches a string of white space, whose quotes may be misplaced", sc.i)
 			}
-			if p := prevNonSpace(sc.s, sc.i); sc.state == stAfterValue && sc.lastStr >= 0 && p >= 0 && isQuoteAt(sc.s, p) && !strings.HasPrefix(strings.TrimLeft(sc.s[1:], " \t"), sc.s[sc.i:sc.i+n]) {
+			if p := prevNonSpace(sc.s, sc.i); sc.state == stAfterValue && sc.lastStr >= 0 && p >= 0 && quoteEndsAt(sc.s, p) && !sc.opensWith(sc.s[sc.i:sc.i+n]) {
 				// {"z":"s"\n}, {"z":"s" \n}: escaped white space after a
 				// string's closing quote, in a text that does not open
 				// with it ({\n …, laid out with escaped line breaks): the
@@ -772,7 +798,7 @@ func (sc *scanner) skipSpace() error {
 				// value whose quotes are missing.
 				return malformed("escaped white space at byte %d touches a value, and may be part of a string whose quotes are missing", sc.i)
 			}
-			if k := skipNoise(sc.s, sc.i); sc.top() == '[' && k < len(sc.s) && (sc.s[k] == ',' || sc.state == stValue && sc.s[k] == ']') {
+			if sc.top() == '[' && sc.i >= sc.noiseEnd && sc.slotAfterNoise() {
 				// [\n], [1,\n], [1 \n, 2]: an empty slot, or the string
 				// "\n" unquoted (its comma missing, after a value)? (White
 				// space before a comma is no layout's.)
@@ -842,12 +868,21 @@ func (sc *scanner) skipSpace() error {
 	return nil
 }
 
+// slotAfterNoise reports whether the white space and comments at sc.i,
+// in an array, end where an item belongs: at a comma, or at the ']' of
+// an array whose item is missing. It looks past them once (noiseEnd).
+func (sc *scanner) slotAfterNoise() bool {
+	k := skipNoise(sc.s, sc.i)
+	sc.noiseEnd = k
+	return k < len(sc.s) && (sc.s[k] == ',' || sc.state == stValue && sc.s[k] == ']')
+}
+
 // skipNoise is skipInvisible past comments too (//, # and /* */).
 func skipNoise(s string, j int) int {
 	for {
 		j = skipInvisible(s, j)
 		switch {
-		case strings.HasPrefix(s[j:], "//") || strings.HasPrefix(s[j:], "#"):
+		case strings.HasPrefix(s[j:], "//") || strings.HasPrefix(s[j:], "#") && hashComment(s[j+1:]):
 			k := strings.IndexByte(s[j:], '\n')
 			if k < 0 {
 				return len(s)
@@ -870,15 +905,67 @@ func skipNoise(s string, j int) int {
 // white space: the one just closed before it (spaces between), or the
 // one opening at the next token.
 func (sc *scanner) touchesBlankString(i int) bool {
-	if p := prevNonSpace(sc.s, i); sc.lastStr >= 0 && sc.state == stAfterValue && p >= 0 && isQuoteAt(sc.s, p) && strings.TrimSpace(lastString(sc)) == "" {
-		return true
+	if sc.state == stAfterValue {
+		p := prevNonSpace(sc.s, i)
+		return sc.lastStr >= 0 && p >= 0 && quoteEndsAt(sc.s, p) && strings.TrimSpace(lastString(sc)) == ""
+	}
+	if sc.state != stValue || i < sc.blankRunEnd {
+		return false // (the run was looked past once: linear)
 	}
 	k := skipInvisible(sc.s, i)
-	if sc.state != stValue || k >= len(sc.s) || (sc.s[k] != '"' && sc.s[k] != '\'') {
+	sc.blankRunEnd = k
+	if k >= len(sc.s) || sc.s[k] != '"' && sc.s[k] != '\'' {
 		return false
 	}
-	end := strings.IndexByte(sc.s[k+1:], sc.s[k])
-	return end >= 0 && strings.TrimSpace(sc.s[k+1:k+1+end]) == ""
+	for j := k + 1; j < len(sc.s); {
+		r, n := utf8.DecodeRuneInString(sc.s[j:])
+		switch {
+		case r == rune(sc.s[k]):
+			return true
+		case !unicode.IsSpace(r):
+			return false
+		}
+		j += n
+	}
+	return false
+}
+
+// quoteKind tells quote marks (see isQuote) apart by kind: '"', '\”,
+// typographic double quotes and single ones, each kind one number.
+func quoteKind(r rune) int {
+	switch r {
+	case '"':
+		return 0
+	case '\'':
+		return 1
+	case '‘', '’':
+		return 3
+	}
+	return 2
+}
+
+func lastRuneOf(s string) rune {
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return r
+}
+
+// opensWith reports whether the text opens with the escaped white space
+// e ({\n …, laid out with escaped line breaks), worked out once a scan.
+func (sc *scanner) opensWith(e string) bool {
+	if !sc.openEscapeSet {
+		t := strings.TrimLeft(sc.s[min(1, len(sc.s)):], " \t")
+		if escapedSpaceAt(t, 0) == 2 {
+			sc.openEscape = t[:2]
+		}
+		sc.openEscapeSet = true
+	}
+	return sc.openEscape != "" && sc.openEscape == e
+}
+
+// quoteEndsAt reports whether the byte s[p] ends a quote mark (of one or
+// more bytes: a typographic quote's last byte too).
+func quoteEndsAt(s string, p int) bool {
+	return isQuote(lastRuneOf(s[:p+1]))
 }
 
 // touchesBareToken reports whether the text s[start:end] is glued to an
@@ -1086,11 +1173,11 @@ func (sc *scanner) missingOpenQuote() (done bool, err error) {
 	}
 	s := sc.s
 	k := sc.i
-	if word, _, _ := strings.Cut(s[k:], `"`); k > 0 && (s[k-1] == ' ' || s[k-1] == '\n' || s[k-1] == '\r') && (sc.state == stValue || strings.ContainsAny(word, " \t")) {
+	spaced := k > 0 && (s[k-1] == ' ' || s[k-1] == '\n' || s[k-1] == '\r')
+	if spaced && sc.state == stValue {
 		// {"a": x y"}: white space before the word may be the value's
 		// own first characters (" x y") as well as layout: the value's
-		// start is unknown. So for a key holding white space ({ sp x":
-		// 1}), whose own may be the spaces before it as well.
+		// start is unknown.
 		return false, nil
 	}
 	if r, _ := utf8.DecodeLastRuneInString(s[:k]); r >= utf8.RuneSelf && isInvisible(r) {
@@ -1129,6 +1216,11 @@ func (sc *scanner) missingOpenQuote() (done bool, err error) {
 	}
 	if k >= len(s) || s[k] != '"' || endsInSpace(s[sc.i:k]) {
 		// An apostrophe after a word is as often part of it (k': 1).
+		return false, nil
+	}
+	if spaced && strings.ContainsAny(s[sc.i:k], " \t") {
+		// { sp x": 1}: so for a key holding white space, whose own may
+		// be the spaces before it as well.
 		return false, nil
 	}
 	key := sc.state == stKey
@@ -1405,12 +1497,15 @@ func lineIndent(s string, i int) string {
 	return line[:len(line)-len(strings.TrimLeft(line, " \t"))]
 }
 
-// laidOut reports whether the text s, whose string starting at byte open
+// laidOut reports whether the text, whose string starting at byte open
 // holds a raw line break at byte lf, is laid out over lines: a line break
 // before that string or after lf. Then a line break in the string may be
 // the layout's, its quote misplaced.
-func laidOut(s string, open, lf int) bool {
-	return strings.IndexByte(s[:open], '\n') >= 0 || strings.IndexByte(s[lf+1:], '\n') >= 0
+func (sc *scanner) laidOut(open, lf int) bool {
+	if !sc.firstLFSet {
+		sc.firstLF, sc.firstLFSet = strings.IndexByte(sc.s, '\n'), true // once a scan
+	}
+	return sc.firstLF >= 0 && sc.firstLF < open || strings.IndexByte(sc.s[lf+1:], '\n') >= 0
 }
 
 // str reads a string opened by quote q and writes it as a JSON string.
@@ -1461,6 +1556,16 @@ func (sc *scanner) str(q rune) error {
 	quoteEscaped := false // the string escapes a double quote (\")
 	mixed := func() error {
 		return malformed("a string at byte %d holds a backslash that starts no JSON escape and an escape too; whether its backslashes are characters is ambiguous", sc.i)
+	}
+	// indent returns the indentation of the string's line, worked out
+	// once a string.
+	var lineInd string
+	lineIndSet := false
+	indent := func() string {
+		if !lineIndSet {
+			lineInd, lineIndSet = lineIndent(s, sc.i), true
+		}
+		return lineInd
 	}
 	cut := func() error {
 		if keyPos {
@@ -1568,14 +1673,14 @@ func (sc *scanner) str(q rune) error {
 					// "x\n    " then a quote: the layout's line break and
 					// indent, the string's end a line before as likely.
 					return malformed("a string at byte %d holds a line break and indentation before a quote; whether the string ends there is ambiguous", sc.i)
-				} else if k == i+1 && k < len(s) && isQuoteAt(s, k) && laidOut(s, sc.i, i) {
+				} else if k == i+1 && k < len(s) && isQuoteAt(s, k) && sc.laidOut(sc.i, i) {
 					// {\n  "genre": "Sci-fi\n"}: in a text laid out over
 					// lines, a quote that starts a line may have been moved
 					// past the layout's line break; the string's end a
 					// line before is as likely. (In a one-line text the
 					// line break is the value's: an escape decoded.)
 					return malformed("a string at byte %d holds a line break right before a quote; whether the string ends there is ambiguous", sc.i)
-				} else if ind := s[i+1 : k]; ind != "" && laidOut(s, sc.i, i) && strings.HasPrefix(lineIndent(s, sc.i), ind) {
+				} else if ind := s[i+1 : k]; ind != "" && sc.laidOut(sc.i, i) && strings.HasPrefix(indent(), ind) {
 					// [\n\t\t"x:,\n\t\t]: …: in a text laid out over lines,
 					// a line break then the indentation of the string's
 					// own line (or less) is the layout's as likely: the
@@ -1647,7 +1752,7 @@ func (sc *scanner) str(q rune) error {
 						// with the bracket, "k{", holds nothing after it.)
 						return malformed("a key at byte %d holds an opening bracket that it does not close, and whether a value starts inside it is ambiguous", sc.i)
 					}
-					if e := s[max(i-2, 0):i]; !keyPos && escapedSpaceAt(e, 0) == 2 && (i-1-len(strings.TrimRight(s[:i-1], "\\")))%2 == 1 && strings.HasPrefix(strings.TrimLeft(s[1:], " \t"), e) {
+					if e := s[max(i-2, 0):i]; !keyPos && escapedSpaceAt(e, 0) == 2 && (i-1-len(strings.TrimRight(s[:i-1], "\\")))%2 == 1 && sc.opensWith(e) {
 						// {\n  "a": "x\n"}: in a text laid out with escaped
 						// line breaks, a string ending with one: the layout's,
 						// its quote moved past it, as likely.
@@ -1726,7 +1831,7 @@ func (sc *scanner) innerQuote(s string, i, n int, r, q rune, keyPos, pairsInner,
 		// colon missing), or quotes inside the value; "2" ", "b": a stray
 		// quote after the string, or one inside it.
 		return malformed("a quote inside the string at byte %d is followed by another quoted string, and whether the string ends there is ambiguous", sc.i)
-	case prevToken(s, i) >= 0 && strings.IndexByte("{[:", s[prevToken(s, i)]) >= 0:
+	case prevToken(s, sc.i, i) >= 0 && strings.IndexByte("{[:", s[prevToken(s, sc.i, i)]) >= 0:
 		// "Th{"event" …, "a, 'k"q': "x": a quote after a bracket or a
 		// colon starts a string or key of its own as likely as it is a
 		// character. (After a comma it is ordinary: "no onions, "extra"".)
@@ -1753,7 +1858,7 @@ func (sc *scanner) innerQuote(s string, i, n int, r, q rune, keyPos, pairsInner,
 		// left unescaped is one typo among others (a doubled closing
 		// quote, a dropped backslash).
 		return malformed("a string at byte %d escapes some quotes and not others, and which quote ends it is ambiguous", sc.i)
-	case sc.top() == '[' && prevToken(s, i) >= 0 && s[prevToken(s, i)] == ',':
+	case sc.top() == '[' && prevToken(s, sc.i, i) >= 0 && s[prevToken(s, sc.i, i)] == ',':
 		// ["a"b,"c"]: in an array, a quote after a comma may start the
 		// next item, the one before it missing its closing quote.
 		return malformed("a quote inside the string at byte %d follows a comma in an array, and whether it starts the next item is ambiguous", sc.i)
@@ -1783,18 +1888,25 @@ func prevNonSpace(s string, i int) int {
 
 // prevToken is prevNonSpace past block comments too: the index of the
 // last byte before i in s that is not a space, a tab or in a /* */
-// comment, or -1.
-func prevToken(s string, i int) int {
+// comment, or -1. Only comments opened at or after lo (the string being
+// read), at most maxCommentBack bytes back, and 8 in a row, are looked
+// for, so that the scan stays linear.
+func prevToken(s string, lo, i int) int {
 	k := prevNonSpace(s, i)
-	for k >= 1 && s[k] == '/' && s[k-1] == '*' {
-		o := strings.LastIndex(s[:k-1], "/*")
+	for n := 0; n < 8 && k >= lo+1 && s[k] == '/' && s[k-1] == '*'; n++ {
+		from := max(lo, k-1-maxCommentBack)
+		o := strings.LastIndex(s[from:k-1], "/*")
 		if o < 0 {
 			break
 		}
-		k = prevNonSpace(s, o)
+		k = prevNonSpace(s, from+o)
 	}
 	return k
 }
+
+// maxCommentBack bounds how far back prevToken looks for a comment's
+// opener.
+const maxCommentBack = 256
 
 // numberOrLiteralAhead reports whether s starts with a number or a JSON or
 // Python literal (see valueAhead).
