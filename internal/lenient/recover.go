@@ -102,10 +102,11 @@ var notBare = []string{"nan", "inf", "infinity", "-inf", "-infinity", "+inf", "+
 // invisible characters), quote or backquote (nor an HTML entity's),
 // backslash, control character, bracket, comma, '#' or comment ("//" only
 // after ':', as in a URL), is no ellipsis (...), does not end with a
-// colon, and is followed by a comma or a closing bracket, right after it
-// or after a line break, carriage return or tab (and any white space after
-// that), never after a space, escape or invisible character (see layout).
-// A token at the end of the text may be cut off, and is not one.
+// colon, and is followed by a comma (not a trailing one: it may be the
+// value's) or a closing bracket, right after it or after a line break,
+// carriage return or tab (and any white space after that), never after a
+// space, escape or invisible character (see layout). A token at the end
+// of the text may be cut off, and is not one.
 func bareToken(s string, i int) (int, bool) {
 	j := i
 	for j < len(s) {
@@ -144,6 +145,10 @@ func bareToken(s string, i int) (int, bool) {
 	}
 	k := skipInvisible(s, j)
 	if k >= len(s) || strings.IndexByte(",}]", s[k]) < 0 {
+		return 0, false
+	}
+	if n := skipInvisible(s, k+1); s[k] == ',' && n < len(s) && (s[n] == '}' || s[n] == ']') {
+		// "go":Paris,}: a trailing comma, or the value's own ("Paris,")?
 		return 0, false
 	}
 	for _, w := range notBare {

@@ -316,6 +316,7 @@ func TestRepairQuotesABareValueTheSchemaReadsAsAString(t *testing.T) {
 		{"an invisible character before it", "{\"mode\":\u200bboth}", "touches an unquoted value"},
 		{"a space after it", `{"mode":both , "n":1}`, "is not quoted"},
 		{"a colon at its end", `{"mode":both:, "n":1}`, "is not quoted"},
+		{"a trailing comma after it", `{"mode":both,}`, "is not quoted"},
 		{"an ellipsis", `{"tags":["a",...]}`, "is not a valid JSON number"},
 		{"HTML entities as quotes", `{"mode":&quot;both&quot;}`, "unexpected character '&'"},
 		{"backquotes", "{\"mode\":``}", "unexpected character '`'"},
