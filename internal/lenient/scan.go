@@ -1914,11 +1914,6 @@ func numberOrLiteralAhead(s string) bool {
 	return s != "" && strings.IndexByte("{[", s[0]) < 0 && !isQuoteAt(s, 0) && valueAhead(s)
 }
 
-func quoteLen(s string, k int) int {
-	_, n := utf8.DecodeRuneInString(s[k:])
-	return n
-}
-
 func isQuoteAt(s string, k int) bool {
 	r, _ := utf8.DecodeRuneInString(s[k:])
 	return isQuote(r)
