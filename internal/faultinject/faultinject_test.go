@@ -141,6 +141,7 @@ func TestOperatorsMakeTheirFaults(t *testing.T) {
 		{"template_quotes", []string{`{<|"|>a<|"|>:1,"b":["x",null]}`, `{"a":1,"b":[<|"|>x<|"|>,null]}`, `{a:1,b:[<|"|>x<|"|>,null]}`}},
 		{"escape", nil},       // below
 		{"split_number", nil}, // below
+		{"quote_moved", []string{`{"a":1,"b":[""x,null]}`, `{"a":1,"b":["x,"null]}`, `{"a":1,"b":[x"",null]}`, `{"a":1,"b":"[x",null]}`}},
 		{"commented", []string{"# " + tx.S, "/* " + tx.S + " */", "args=" + tx.S}},
 		{"punctuation", []string{`{"a":[1,"b":["x",null]}`, `"a":1,"b":["x",null]}`, `{"a":1]"b":["x",null]}`, `{'a":1,"b":["x",null]}`,
 			`{"a":1,"b":["x",null}`, `{"a":1,"b":["x",null]}:`, `{"a":1,"b":["x",null]`, `{"a":1,"b":["x"",null]}`}},

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Mutation is a broken text made from a valid one.
@@ -68,6 +69,7 @@ var Ops = []Op{
 	{Name: "template_quotes", edits: templateQuotes},
 	{Name: "punctuation", edits: punctuation},
 	{Name: "split_number", edits: splitNumbers},
+	{Name: "quote_moved", edits: quotesMoved},
 	{Name: "around", global: around},
 	{Name: "double_encoded", global: doubleEncoded},
 	{Name: "repeated_object", global: repeatedObject},
@@ -336,6 +338,47 @@ func quotes(t Text) []edit {
 		out = append(out, edit{g, g, `"`, false})
 	}
 	return out
+}
+
+// quotesMoved: a string's quote moved past the character next to it:
+// the closing quote one character in ("ab"c) or out ("abc,"), the opening
+// quote one character in (a"bc") or out ("[abc").
+func quotesMoved(t Text) []edit {
+	var out []edit
+	for _, k := range t.Toks {
+		if !isStr(k) {
+			continue
+		}
+		// (Not over white space: a quote moved over the layout's white
+		// space writes another valid text, a value holding it.)
+		c := t.S[k.Start+1 : k.End-1]
+		// (Nor a closing quote in over a final '}' or ']': "x"}} reads
+		// as an extra closing brace, which real models send.)
+		if at, p, ok := lastPiece(c); ok && !blank(p) && p != "}" && p != "]" { // "ab"c
+			out = append(out, edit{k.Start + 1 + at, k.End, `"` + p, false})
+		}
+		if k.End < len(t.S) { // "abc,"
+			_, n := utf8.DecodeRuneInString(t.S[k.End:])
+			if next := t.S[k.End : k.End+n]; !blank(next) {
+				out = append(out, edit{k.End - 1, k.End + n, next + `"`, false})
+			}
+		}
+		if n, ok := firstBoundary(c); (ok || n == len(c) && n > 0) && !blank(c[:n]) { // a"bc"
+			out = append(out, edit{k.Start, k.Start + 1 + n, c[:n] + `"`, false})
+		}
+		if k.Start > 0 { // :"abc" from : "abc"… over a non-space only
+			_, n := utf8.DecodeLastRuneInString(t.S[:k.Start])
+			if prev := t.S[k.Start-n : k.Start]; !blank(prev) {
+				out = append(out, edit{k.Start - n, k.Start + 1, `"` + prev, false})
+			}
+		}
+	}
+	return out
+}
+
+// blank reports whether s is white space only (escapes of it too).
+func blank(s string) bool {
+	return strings.TrimSpace(strings.NewReplacer(`\n`, "", `\t`, "", `\r`, "").Replace(s)) == ""
 }
 
 // escapes: an escape in a string written as the character it stands for

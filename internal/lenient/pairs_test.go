@@ -43,7 +43,11 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"a glued template token", `{"q": "x"}<|im_end|>`, `{"q":"x"}`, TemplateTokens},
 		{"inner quotes, then a word that is no literal, in an array", `{"c": ["say "hi" nullify"]}`, `{"c":["say \"hi\" nullify"]}`, FixSyntax},
 		{"a line break and deeper indentation in a laid-out text", "{\n  \"c\": \"if x:\n    y()\",\n  \"n\": 1\n}", `{"c":"if x:\n    y()","n":1}`, FixSyntax},
-		{"escaped white space before a string", `{"a": \n"x"}`, `{"a":"x"}`, EscapedWhitespace},
+		{"a line comment after a string and a space", "{\n  \"a\": \"x\" # note\n}", `{"a":"x"}`, FixSyntax},
+		{"a key missing its closing quote before a quoted word", `{"key:"value"}`, `{"key":"value"}`, UnclosedKey},
+		{"an extra brace after an object ending with a number", "Here it is.\n{\"a\": 1}}", `{"a": 1}`, ExtractObject},
+		{"escaped white space before a string, the text opening with it", `{\n"a": \n"x"\n}`, `{"a":"x"}`, EscapedWhitespace},
+		{"a string starting with a raw tab after a bracket", "{\"a\": [\"\tx\"]}", `{"a":["\tx"]}`, FixSyntax},
 		{"an invisible character after a string", "{\"a\": \"x\"\u200b}", `{"a":"x"}`, InvisibleSpace},
 		{"a value starting with a space, in a compact text", `{"a":" x", "b":1,}`, `{"a":" x","b":1}`, FixSyntax},
 		{"a value starting with a space, after the layout's space", `{"a": " x", "b": 1,}`, `{"a":" x","b":1}`, FixSyntax},
@@ -181,6 +185,15 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		// A key holding white space, its opening quote missing after
 		// white space: the key's own spaces, or the layout?
 		{"a spaced key missing its opening quote", `{ sp _0":1}`, "a bare word where a key or value belongs"},
+		{"a line comment glued to an empty string's quote", "{\n  \"a\": \"\"#\n}", "touches the closing quote of a string of white space"},
+		{"a closing quote moved right past an object's brace", `{"a": [{"n": "x}"]}`, "closes an object after a string holding a closing bracket"},
+		{"an inner quote, a word and the object's brace", `{"o": [{"id": "make clea"n}, "New York"]}`, "is followed by a word and the closing bracket of its container"},
+		{"a key's quote moved past its colon, the next key's before its comma", `{"h:"2024",w":1}`, "is not followed by a colon"},
+		{"a key's quote moved past its colon, before a quoted array", `{"d:"[42,5]",b":1}`, "is not followed by a colon"},
+		// A quote moved past the white space next to it: the string's
+		// own first character, or the layout's?
+		{"escaped white space touching a string's opening quote", `{"a": \n"x"}`, "touches a string's opening quote in a text that does not open with it"},
+		{"a string starting with a raw tab, its quote after one", "{\n\t\"a\": [\n\t\"\tx\",\n\t\tfalse\n\t]\n}", "starts with a raw tab or carriage return"},
 		// A colon before the object, however the key is written: its
 		// value, the outer object's brace missing?
 		{"extra brace after prose ending in a colon", `Here are the arguments: {'a': {}}}`, "the text before it a key"},

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/saidex/saidex-go/internal/jsonread"
 )
 
 // This file holds the scanner's repairs of issue 22: faults real models
@@ -352,7 +354,7 @@ func (sc *scanner) unclosedKey(q byte) (done bool, err error) {
 		}
 		k += n
 	}
-	if k >= len(s) || k == sc.i+1 || !valueAhead(s[skipInvisible(s, k+1):]) || strings.Contains(s[sc.i+1:k], "&quot;") || sc.keyCloses(q, k) {
+	if k >= len(s) || k == sc.i+1 || !valueAhead(s[skipInvisible(s, k+1):]) || strings.Contains(s[sc.i+1:k], "&quot;") || quotedValueAfter(s, k, q) || sc.keyCloses(q, k) {
 		// (A key holding a backquote or &quot; is quoted otherwise: its
 		// own quotes may be those, the one before it stray.)
 		return false, nil
@@ -366,6 +368,22 @@ func (sc *scanner) unclosedKey(q byte) (done bool, err error) {
 	sc.out.WriteByte('"')
 	sc.endString(start, k, true)
 	return true, nil
+}
+
+// quotedValueAfter reports whether the colon s[k] is followed right away by
+// a quote q and a string whose text is a JSON value other than a string
+// ("h:"2024",w": 1): the quote may be the key's own, moved past its
+// colon, and the value's quotes not its own.
+func quotedValueAfter(s string, k int, q byte) bool {
+	if k+1 >= len(s) || s[k+1] != q {
+		return false
+	}
+	end := strings.IndexByte(s[k+2:], q)
+	if end < 0 {
+		return false
+	}
+	v := strings.TrimSpace(s[k+2 : k+2+end])
+	return v != "" && v[0] != '"' && jsonread.Valid(v)
 }
 
 // keyCloses reports whether the ordinary reading of the key whose colon

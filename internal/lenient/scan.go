@@ -590,6 +590,11 @@ func (sc *scanner) mismatched(c byte) error {
 		return sc.wrong("a closing bracket at byte %d of the object does not match the open one")
 	}
 	if c == ']' {
+		if sc.lastStr >= 0 && sc.state == stAfterValue && strings.ContainsAny(sc.out.String()[sc.lastStr:], "}]") {
+			// [{"a": "x}"]: the string's closing quote may be misplaced,
+			// the object's '}' inside it.
+			return malformed("a ']' at byte %d of the object closes an object after a string holding a closing bracket; whether the string ends there is ambiguous", sc.i)
+		}
 		if slices.Contains(sc.stack, '[') {
 			return sc.wrong("a ']' at byte %d of the object closes an object, and which bracket is missing is ambiguous")
 		}
@@ -793,6 +798,13 @@ func (sc *scanner) skipSpace() error {
 				// string's own escape, its quote moved, as likely.
 				return malformed("escaped white space at byte %d follows a string's closing quote in a text that does not open with it; whether it is the string's own is ambiguous", sc.i)
 			}
+			if sc.i+n < len(sc.s) && isQuoteAt(sc.s, sc.i+n) && (sc.state == stValue || sc.state == stAfterValue && sc.top() == '[') && !sc.opensWith(sc.s[sc.i:sc.i+n]) {
+				// "k": \t"x": escaped white space touching a string
+				// value's opening quote, in a text that does not open
+				// with it: the string's own first escape, its quote
+				// moved, as likely.
+				return malformed("escaped white space at byte %d touches a string's opening quote in a text that does not open with it; whether it is the string's own is ambiguous", sc.i)
+			}
 			if touchesToken(sc.s, sc.i, n) {
 				// 42\n, \r\nnull, \nworld": the escape may be part of a
 				// value whose quotes are missing.
@@ -811,6 +823,12 @@ func (sc *scanner) skipSpace() error {
 		case c == '/' && strings.HasPrefix(sc.s[sc.i:], "//"), c == '#' && hashComment(sc.s[sc.i+1:]):
 			if err := sc.normalise(); err != nil {
 				return err
+			}
+			if sc.state == stAfterValue && sc.lastStr >= 0 && quoteEndsAt(sc.s, sc.i-1) && strings.TrimSpace(lastString(sc)) == "" {
+				// "_id": ""#: a line comment glued to the closing quote of
+				// a string of white space may be the string's text, its
+				// quote moved.
+				return malformed("a line comment at byte %d touches the closing quote of a string of white space; whether it is the string's text is ambiguous", sc.i)
 			}
 			var end int
 			if j := strings.IndexByte(sc.s[sc.i:], '\n'); j >= 0 {
@@ -1546,6 +1564,12 @@ func (sc *scanner) str(q rune) error {
 		// layout: a stray quote as likely as a string's start.
 		return malformed("a string at byte %d starts with a line break, and whether its quote is stray is ambiguous", sc.i)
 	}
+	if i < len(s) && (s[i] == '\t' || s[i] == '\r') && sc.i > 0 && s[sc.i-1] == s[i] && !keyPos {
+		// \t"\tx": a string starting with a raw tab, its quote after
+		// one: the layout's indentation, the quote moved left over it, as
+		// likely.
+		return malformed("a string at byte %d starts with a raw tab or carriage return, as the white space before its quote does, and whether its quote moved over the layout is ambiguous", sc.i)
+	}
 	inner := 0 // unescaped quotes inside the value
 	marks := 0 // quotes read as inch or second marks
 	// escaped, lone: the string holds a JSON escape, a backslash that
@@ -1843,6 +1867,11 @@ func (sc *scanner) innerQuote(s string, i, n int, r, q rune, keyPos, pairsInner,
 		return malformed("a comment touches a quote inside the string at byte %d, and whether the quote ends the string is ambiguous", sc.i)
 	case j < len(s) && s[j] == '\\':
 		return malformed("a quote inside the string at byte %d is followed by a backslash, and whether the quote ends the string is ambiguous", sc.i)
+	case closesAfterWord(s[j:], closerOf(sc.top())):
+		// {"id": "make clea"n}, …: a word, then the closer of the open
+		// container and a comma or closer: the quote may have moved
+		// left, the container closing there.
+		return malformed("a quote inside the string at byte %d is followed by a word and the closing bracket of its container; whether the quote moved is ambiguous", sc.i)
 	case len(s[:i])-len(strings.TrimRight(s[:i], "\\")) >= 2:
 		// "see \\"hi\\" here": a quote after an escaped backslash: the
 		// quote escaped once too often (\\" for \"), or a backslash
@@ -1874,6 +1903,21 @@ func (sc *scanner) innerQuote(s string, i, n int, r, q rune, keyPos, pairsInner,
 		return malformed("a quote inside the string at byte %d is followed by a line break, an opening bracket or a key, and whether the quote ends the string is ambiguous", sc.i)
 	}
 	return nil
+}
+
+// closesAfterWord reports whether s starts with letters or digits, then
+// the closer c, then (white space aside) a comma, a closing bracket or
+// the end of the text.
+func closesAfterWord(s string, c byte) bool {
+	k := 0
+	for k < len(s) && (s[k] >= 'a' && s[k] <= 'z' || s[k] >= 'A' && s[k] <= 'Z' || s[k] >= '0' && s[k] <= '9') {
+		k++
+	}
+	if k == len(s) || s[k] != c {
+		return false
+	}
+	k = skipWhite(s, k+1)
+	return k == len(s) || strings.IndexByte(",}]", s[k]) >= 0
 }
 
 // prevNonSpace returns the index of the last byte before i in s that is
