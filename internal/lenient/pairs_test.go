@@ -190,6 +190,7 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"an inner quote, a word and the object's brace", `{"o": [{"id": "make clea"n}, "New York"]}`, "is followed by a word and the closing bracket of its container"},
 		{"a key's quote moved past its colon, the next key's before its comma", `{"h:"2024",w":1}`, "is not followed by a colon"},
 		{"a key's quote moved past its colon, before a quoted array", `{"d:"[42,5]",b":1}`, "is not followed by a colon"},
+		{"an inner quote, then a comma and a comment", "{\"m\":\"x\">,// it's \"y\"\n\"c\":[]}", "runs over a comma and a comment"},
 		// A quote moved past the white space next to it: the string's
 		// own first character, or the layout's?
 		{"escaped white space touching a string's opening quote", `{"a": \n"x"}`, "touches a string's opening quote in a text that does not open with it"},

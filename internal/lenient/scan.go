@@ -2,6 +2,7 @@ package lenient
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -1750,6 +1751,12 @@ func (sc *scanner) str(q rune) error {
 						// closes it or the stream was cut is a guess.
 						return cut()
 					}
+					if inner > 0 && commaThenComment.MatchString(b.String()[start:]) {
+						// "x">,// it's "y": a value that held an unescaped
+						// quote runs over a comma and a comment: the quote
+						// may have ended it there.
+						return malformed("a string value at byte %d holds an unescaped quote and runs over a comma and a comment; whether the quote ended it is ambiguous", sc.i)
+					}
 					if inner%2 == 1 && q != '\'' && q != '‘' && q != '’' {
 						// "say "hi", then": an unpaired quote inside a
 						// double-quoted value, and this one is followed
@@ -1904,6 +1911,9 @@ func (sc *scanner) innerQuote(s string, i, n int, r, q rune, keyPos, pairsInner,
 	}
 	return nil
 }
+
+// commaThenComment matches a comma, then a line comment's opener.
+var commaThenComment = regexp.MustCompile(`,\s*(?://|#)`)
 
 // closesAfterWord reports whether s starts with letters or digits, then
 // the closer c, then (white space aside) a comma, a closing bracket or
