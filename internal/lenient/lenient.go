@@ -481,6 +481,11 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 			}
 		}
 	}
+	if sc.truncated && sc.closerInString && chosen == "" {
+		// {"a": {"b": "x}", "c": 1: closers missing at the end, and a
+		// string that ends with one: its quote may have moved past it.
+		return Result{}, malformed("closing brackets are missing at the end of the text, and a string value ends with one; whether its quote moved past it is ambiguous")
+	}
 	if sc.truncated && sc.endsWithBrace && chosen == "" {
 		// {"a": {"b": 1, "c": 2}: the text ends with a closing brace
 		// while brackets are open: a brace dropped inside the text, or

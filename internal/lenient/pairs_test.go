@@ -45,6 +45,7 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"a line break and deeper indentation in a laid-out text", "{\n  \"c\": \"if x:\n    y()\",\n  \"n\": 1\n}", `{"c":"if x:\n    y()","n":1}`, FixSyntax},
 		{"a line comment after a string and a space", "{\n  \"a\": \"x\" # note\n}", `{"a":"x"}`, FixSyntax},
 		{"a key missing its closing quote before a quoted word", `{"key:"value"}`, `{"key":"value"}`, UnclosedKey},
+		{"closers missing at the end, no string ending with one", `{"a": {"b": "x", "c": true`, `{"a":{"b":"x","c":true}}`, FixSyntax},
 		{"an extra brace after an object ending with a number", "Here it is.\n{\"a\": 1}}", `{"a": 1}`, ExtractObject},
 		{"escaped white space before a string, the text opening with it", `{\n"a": \n"x"\n}`, `{"a":"x"}`, EscapedWhitespace},
 		{"a string starting with a raw tab after a bracket", "{\"a\": [\"\tx\"]}", `{"a":["\tx"]}`, FixSyntax},
@@ -191,6 +192,8 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"a key's quote moved past its colon, the next key's before its comma", `{"h:"2024",w":1}`, "is not followed by a colon"},
 		{"a key's quote moved past its colon, before a quoted array", `{"d:"[42,5]",b":1}`, "is not followed by a colon"},
 		{"an inner quote, then a comma and a comment", "{\"m\":\"x\">,// it's \"y\"\n\"c\":[]}", "runs over a comma and a comment"},
+		{"an empty line comment glued to a string's quote", "{\n  \"a\": [\n    \"x\"#\n  ]\n}", "or is empty"},
+		{"closers missing at the end, a string ending with one", `{"a": {"b": "x}", "c": true`, "a string value ends with one"},
 		// A quote moved past the white space next to it: the string's
 		// own first character, or the layout's?
 		{"escaped white space touching a string's opening quote", `{"a": \n"x"}`, "touches a string's opening quote in a text that does not open with it"},

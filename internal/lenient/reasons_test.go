@@ -133,6 +133,7 @@ func TestEveryRefusalReasonIsCovered(t *testing.T) {
 		{"{\"a\": \"{\"\n\"b\": true}", "follows a string holding only an opening bracket", nil},
 		{`{"c": [5, 99. 99]}`, "ends with a point and digits follow it", nil},
 		{`{"a": \n"x"}`, "touches a string's opening quote", nil},
+		{`{"a": {"b": "x}", "c": true`, "a string value ends with one", nil},
 		{"{\"m\":\"x\">,// it's \"y\"\n\"c\":[]}", "runs over a comma and a comment", nil},
 		{"{\"a\": \"\"#\n}", "touches the closing quote of a string of white space", nil},
 		{`[{"n": "x}"]`, "closes an object after a string holding a closing bracket", nil},

@@ -46,6 +46,9 @@ type scanner struct {
 	openAt []int           // where each open bracket is in s
 	// commaIn[d]: a comma was read in the container openAt[d] opens.
 	commaIn []bool
+	// closerInString: a string value ended with '}' or ']' right before
+	// its closing quote (which may have moved past it).
+	closerInString bool
 	// blankRunEnd, noiseEnd: touchesBlankString and slotAfterNoise have
 	// looked past the run of white space (and comments) ending here.
 	blankRunEnd, noiseEnd int
@@ -825,11 +828,11 @@ func (sc *scanner) skipSpace() error {
 			if err := sc.normalise(); err != nil {
 				return err
 			}
-			if sc.state == stAfterValue && sc.lastStr >= 0 && quoteEndsAt(sc.s, sc.i-1) && strings.TrimSpace(lastString(sc)) == "" {
-				// "_id": ""#: a line comment glued to the closing quote of
-				// a string of white space may be the string's text, its
-				// quote moved.
-				return malformed("a line comment at byte %d touches the closing quote of a string of white space; whether it is the string's text is ambiguous", sc.i)
+			if sc.state == stAfterValue && sc.lastStr >= 0 && quoteEndsAt(sc.s, sc.i-1) && (strings.TrimSpace(lastString(sc)) == "" || emptyComment(sc.s[sc.i:])) {
+				// "_id": ""#, "x"#<line break>: a line comment glued to the
+				// closing quote of a string of white space, or an empty
+				// one, may be the string's text, its quote moved.
+				return malformed("a line comment at byte %d touches the closing quote of a string of white space, or is empty; whether it is the string's text is ambiguous", sc.i)
 			}
 			var end int
 			if j := strings.IndexByte(sc.s[sc.i:], '\n'); j >= 0 {
@@ -1912,6 +1915,13 @@ func (sc *scanner) innerQuote(s string, i, n int, r, q rune, keyPos, pairsInner,
 	return nil
 }
 
+// emptyComment reports whether the line comment s starts with ('#' or
+// "//") holds nothing before its line break or the end of the text.
+func emptyComment(s string) bool {
+	s = strings.TrimLeft(strings.TrimPrefix(strings.TrimPrefix(s, "#"), "//"), " \t")
+	return s == "" || s[0] == '\n' || s[0] == '\r'
+}
+
 // commaThenComment matches a comma, then a line comment's opener.
 var commaThenComment = regexp.MustCompile(`,\s*(?://|#)`)
 
@@ -2061,6 +2071,9 @@ func (sc *scanner) endString(start, end int, keyPos bool) {
 		return
 	}
 	sc.stringRead(sc.out.String()[start:])
+	if o := sc.out.String(); len(o) >= 2 && (o[len(o)-2] == '}' || o[len(o)-2] == ']') {
+		sc.closerInString = true
+	}
 	sc.valueDone()
 	sc.lastStr = start
 }
