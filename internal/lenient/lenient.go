@@ -481,9 +481,10 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 			}
 		}
 	}
-	if sc.truncated && sc.closerInString && chosen == "" {
+	if sc.truncated && sc.closerInString {
 		// {"a": {"b": "x}", "c": 1: closers missing at the end, and a
-		// string that ends with one: its quote may have moved past it.
+		// string that ends with one: its quote may have moved past it (a
+		// reading no placement of the closers offers the schema).
 		return Result{}, malformed("closing brackets are missing at the end of the text, and a string value ends with one; whether its quote moved past it is ambiguous")
 	}
 	if sc.truncated && sc.endsWithBrace && chosen == "" {
