@@ -301,10 +301,13 @@ func FuzzRepair(f *testing.F) {
 		// writes them, True or +5, which may be strings whose quotes are
 		// missing.)
 		spelled := gerr != nil && strings.Contains(gerr.Error(), "may be a string whose quotes are missing")
-		if err == nil && !keptString && !spelled && (gerr != nil || guided.JSON != res.JSON) {
+		// (The same refusal inside a JSON string holding an object, "```json
+		// {\"a\": 0.}```", leaves that string, refused in effect.)
+		guidedKept := gerr == nil && guided.JSON == raw && strings.HasPrefix(strings.TrimSpace(raw), `"`)
+		if err == nil && !keptString && !spelled && !guidedKept && (gerr != nil || guided.JSON != res.JSON) {
 			t.Fatalf("Repair(%q) with a schema = %q, %v; without, %q", raw, guided.JSON, gerr, res.JSON)
 		}
-		if gerr == nil {
+		if gerr == nil && !guidedKept {
 			if again, err := Repair(guided.JSON, fix); !json.Valid([]byte(guided.JSON)) || err != nil || again.JSON != guided.JSON {
 				t.Fatalf("Repair(%q) with a schema = %q: not one JSON value that repairs to itself", raw, guided.JSON)
 			}
