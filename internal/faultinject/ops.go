@@ -378,8 +378,11 @@ func quotesMoved(t Text) []edit {
 
 // blank reports whether s is white space only (escapes of it too).
 func blank(s string) bool {
-	return strings.TrimSpace(strings.NewReplacer(`\n`, "", `\t`, "", `\r`, "").Replace(s)) == ""
+	return strings.TrimSpace(escapeDropper.Replace(s)) == ""
 }
+
+// escapeDropper drops \n, \t and \r written as escapes.
+var escapeDropper = strings.NewReplacer(`\n`, "", `\t`, "", `\r`, "")
 
 // escapes: an escape in a string written as the character it stands for
 // (a literal line break or tab, a lone backslash before a character no

@@ -767,12 +767,7 @@ func escapedItem(lit string) bool {
 // object's own quote; others are escaped quotes inside its strings.)
 func escapedSpaceAfterQuote(body string) bool {
 	in := false
-	opening := "" // the escape the object opens with
-	if open, ok := strings.CutPrefix(strings.TrimLeft(body, " \t"), "{"); ok {
-		if open = strings.TrimLeft(open, " \t"); escapedSpaceAt(open, 0) == 2 {
-			opening = open[:2]
-		}
-	}
+	opening := openingEscape(body)
 	for i := 0; i < len(body); i++ {
 		if body[i] != '\\' {
 			continue

@@ -975,13 +975,19 @@ func lastRuneOf(s string) rune {
 // e ({\n …, laid out with escaped line breaks), worked out once a scan.
 func (sc *scanner) opensWith(e string) bool {
 	if !sc.openEscapeSet {
-		t := strings.TrimLeft(sc.s[min(1, len(sc.s)):], " \t")
-		if escapedSpaceAt(t, 0) == 2 {
-			sc.openEscape = t[:2]
-		}
-		sc.openEscapeSet = true
+		sc.openEscape, sc.openEscapeSet = openingEscape(sc.s), true
 	}
 	return sc.openEscape != "" && sc.openEscape == e
+}
+
+// openingEscape returns the escaped white space (see escapedSpaceAt) the
+// object text s opens with, after its '{' and spaces ({\n …), or "".
+func openingEscape(s string) string {
+	open, ok := strings.CutPrefix(strings.TrimLeft(s, " \t"), "{")
+	if open = strings.TrimLeft(open, " \t"); !ok || escapedSpaceAt(open, 0) != 2 {
+		return ""
+	}
+	return open[:2]
 }
 
 // quoteEndsAt reports whether the byte s[p] ends a quote mark (of one or
