@@ -497,8 +497,8 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 	// After the object: extra closing braces, identical copies.
 	onLine := !strings.ContainsAny(suffix[:len(suffix)-len(strings.TrimLeft(suffix, " \t\r\n"))], "\r\n")
 	suffix = strings.TrimSpace(suffix)
+	extraBraces := false
 	if !sc.truncated {
-		extraBraces := false
 		if s := strings.TrimLeft(suffix, "}"); len(s) != len(suffix) {
 			if strings.Contains(prefix, "{") {
 				// {items}: {}}: the extra brace may close an opener in the
@@ -582,6 +582,32 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 	}
 	for _, s := range around {
 		steps = addStep(steps, s)
+	}
+
+	// endGuessed: the object's closing bracket was changed, or closers
+	// after it dropped.
+	endGuessed := written != "" || extraBraces || slices.Contains(steps, StrayCloser)
+	switch {
+	case (endGuessed || slices.Contains(sc.steps, MismatchedBracket) || slices.Contains(sc.steps, DoubledBraces)) && sc.bracketAtEdge:
+		// {"a": {"b": "x}", "c": 1}], {"a": "[x"], : a closing bracket
+		// guessed, and a string that starts with an opening bracket or
+		// ends with a closing one, unmatched in it: its quote may have
+		// moved past that bracket, which then balances the others.
+		return Result{}, malformed("a closing bracket had to be guessed, and a string value starts or ends with a bracket it does not match; whether its quote moved past it is ambiguous")
+	case sc.commaAfterComma && slices.Contains(sc.steps, MissingQuote):
+		// {"a": "x,"\n ,b": 1}: a string ending with a comma, then a
+		// comma, and a quote missing: the string's quote may have moved
+		// past its comma, the next comma a quote mistyped.
+		return Result{}, malformed("a string value ends with a comma, a comma follows it, and a quote is missing; whether the string's quote moved past its comma is ambiguous")
+	case sc.truncated && slices.Contains(sc.steps, UnclosedKey):
+		// {"k:"" : a key read up to its colon, the text cut: its quote
+		// may have moved past the colon, the value's string cut off.
+		return Result{}, malformed("a key missing its closing quote before its colon is followed by a text cut off; whether its quote moved past the colon is ambiguous")
+	case slices.Contains(sc.steps, DoubledBraces) && (extraBraces || slices.Contains(steps, StrayCloser) || written != "" && !strings.HasSuffix(strings.TrimRight(written, " \t\r\n"), "}}")):
+		// {{"a": 1]}: doubled braces, or a stray '{' whose closer was
+		// guessed? (A closer changed inside the object, {{"k": [1}}},
+		// leaves the doubled braces' own.)
+		return Result{}, malformed("an object opened with '{{' needed its closing brackets guessed; whether the braces are doubled or one is stray is ambiguous")
 	}
 
 	// The object itself: its canonical text, or its text as written when
@@ -795,10 +821,14 @@ func escapedSpaceAfterQuote(body string) bool {
 		for j < len(body) && (body[j] == ' ' || body[j] == '\t') {
 			j++
 		}
-		if j+1 >= len(body) || body[j] != '\\' || strings.IndexByte("ntr", body[j+1]) < 0 {
+		if j+1 >= len(body) || body[j] != '\\' || strings.IndexByte("ntr", body[j+1]) < 0 && (body[j+1] != 'u' || !isInvisible(hexRune(body[j+2:]))) {
 			continue
 		}
-		if k := skipInvisible(body, j); k < len(body) && strings.IndexByte(",}]", body[k]) >= 0 {
+		k := j
+		if body[j+1] == 'u' {
+			k = j + 6 // "#"\u00a0}: an escaped invisible character
+		}
+		if k = skipInvisible(body, k); k < len(body) && strings.IndexByte(",}]", body[k]) >= 0 {
 			if body[j:j+2] != opening {
 				return true
 			}

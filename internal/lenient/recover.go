@@ -359,6 +359,13 @@ func (sc *scanner) unclosedKey(q byte) (done bool, err error) {
 		// own quotes may be those, the one before it stray.)
 		return false, nil
 	}
+	if k+2 < len(s) && s[k+1] == q && (s[k+2] == ' ' || s[k+2] == '\t') {
+		// {"k:" v"}: a quote after the colon, then white space: the
+		// key's own quote moved past its colon, the space the layout's
+		// before a value missing its quote, or the value's opening quote
+		// and first character?
+		return true, malformed("a key at byte %d holds its colon, and a quote and white space follow it; whether the quote is the key's, moved past its colon, is ambiguous", sc.i)
+	}
 	if err := sc.note(UnclosedKey); err != nil {
 		return true, err
 	}
@@ -439,6 +446,20 @@ func oneCloserFix(x string, err error, schema Schema) (string, bool) {
 		// comma: the bracket may be the comma, mistyped.
 		return "", false
 	}
+	if o := e.opener - 1; o > 0 && strings.TrimSpace(unescapeSpaceBetween(x[o+1:p])) == "" {
+		// {"a": {\n]}: an empty container, '{' and ']': when '[]' reads
+		// with nothing else to repair, '{}' and '[]' are each one change
+		// away. (The white space in it is left out: it may be refused in
+		// an array's slot and not in an object. The arguments themselves,
+		// {], are an object.)
+		if alt, err := scanCandidate(x[:o]+string(opening(x[p]))+x[p:], schema); err == nil {
+			ok := !alt.truncated && !alt.normalised
+			alt.release()
+			if ok {
+				return "", false
+			}
+		}
+	}
 	other := "}"
 	if x[p] == '}' {
 		other = "]"
@@ -451,10 +472,11 @@ func oneCloserFix(x string, err error, schema Schema) (string, bool) {
 		// value holds no object (whose members it may follow).
 		cands = append(cands, x[:p]+other+x[p:])
 	}
-	if x[p] == ']' {
+	if b := strings.TrimRight(x[:p], " \t\r\n"); x[p] == ']' && !strings.HasSuffix(b, ":") {
 		// A stray ']'. (A '}' in an array is not deleted: the '}' of a
 		// swapped ']' with a closer added before the next items reads
-		// the same.)
+		// the same. Nor a ']' where a member's value belongs: a '['
+		// mistyped, its own ']' dropped, reads the same.)
 		cands = append(cands, x[:p]+x[p+1:])
 	}
 	if o := e.opener - 1; o > 0 {

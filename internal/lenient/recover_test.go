@@ -169,7 +169,7 @@ func TestRepairChangesTheOneWrongCloser(t *testing.T) {
 		{"a } missing before ]", `{"k": [{"m": 1], "n": 3}`, `{"k":[{"m":1}],"n":3}`, WrongCloser},
 		{"doubled braces", `{{"k": [1, 4}, "m": 2}}`, `{"k":[1,4],"m":2}`, WrongCloser},
 		{"] for } at the end", `{"k": 1]`, `{"k":1}`, WrongCloser},
-		{"a reasoning tag in a value stays", "{\"k\":] \"<think>x</think>\"}", `{"k":"<think>x</think>"}`, WrongCloser},
+		{"a reasoning tag in a value stays", "{\"k\": \"<think>x</think>\"]", `{"k":"<think>x</think>"}`, WrongCloser},
 	})
 	checkRefusals(t, []refusalCase{
 		{"two readings", `{"k": [1}, "m": [2}}`, "closes an array"},

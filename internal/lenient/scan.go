@@ -49,6 +49,13 @@ type scanner struct {
 	// closerInString: a string value ended with '}' or ']' right before
 	// its closing quote (which may have moved past it).
 	closerInString bool
+	// commaAfterComma: a string value ended with a comma before its
+	// closing quote, and a comma follows it.
+	commaAfterComma bool
+	// bracketAtEdge: a string (a key or value) started with an opening bracket, or
+	// ended with a closing one, that the brackets it holds leave
+	// unmatched: its quote may have moved past that bracket.
+	bracketAtEdge bool
 	// blankRunEnd, noiseEnd: touchesBlankString and slotAfterNoise have
 	// looked past the run of white space (and comments) ending here.
 	blankRunEnd, noiseEnd int
@@ -1242,7 +1249,9 @@ func (sc *scanner) missingOpenQuote() (done bool, err error) {
 		}
 		k++
 	}
-	if k >= len(s) || s[k] != '"' || endsInSpace(s[sc.i:k]) {
+	if k >= len(s) || s[k] != '"' || endsInSpace(s[sc.i:k]) || skipWhite(s, k+1) == len(s) {
+		// (At the end of the text, the quote may be the value's opening
+		// quote moved past its first characters, the rest cut off.)
 		// An apostrophe after a word is as often part of it (k': 1).
 		return false, nil
 	}
@@ -1907,6 +1916,12 @@ func (sc *scanner) innerQuote(s string, i, n int, r, q rune, keyPos, pairsInner,
 		// ["a"b,"c"]: in an array, a quote after a comma may start the
 		// next item, the one before it missing its closing quote.
 		return malformed("a quote inside the string at byte %d follows a comma in an array, and whether it starts the next item is ambiguous", sc.i)
+	case r == '"' && wordByteBefore(s, i) && isIdentByte(s, j):
+		// ["volume"p"rice", …], "Attendanc"e, "x": a double quote between
+		// two letters or digits belongs to no word, and quotes no word:
+		// it may have moved from the string's edge. (An apostrophe there
+		// is a word's own: 'McDonald's'.)
+		return malformed("a quote inside the string at byte %d stands between two letters or digits; whether it moved from the string's edge is ambiguous", sc.i)
 	case j < len(s) && isQuoteAt(s, j) && !strings.HasPrefix(s[j:], string(r)):
 		// ["x"' "y"]: the string closed and a stray quote mark of another
 		// kind, or a quote inside the value.
@@ -1919,6 +1934,12 @@ func (sc *scanner) innerQuote(s string, i, n int, r, q rune, keyPos, pairsInner,
 		return malformed("a quote inside the string at byte %d is followed by a line break, an opening bracket or a key, and whether the quote ends the string is ambiguous", sc.i)
 	}
 	return nil
+}
+
+// wordByteBefore reports whether the rune before s[i] is a letter or digit.
+func wordByteBefore(s string, i int) bool {
+	r, _ := utf8.DecodeLastRuneInString(s[:i])
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
 }
 
 // emptyComment reports whether the line comment s starts with ('#' or
@@ -2069,6 +2090,14 @@ func (sc *scanner) endString(start, end int, keyPos bool) {
 	sc.i = end
 	sc.started = true
 	sc.lastNumber = false
+	if v := sc.out.String()[start:]; len(v) >= 3 {
+		v = v[1 : len(v)-1]
+		first, last := v[0], v[len(v)-1]
+		if first == '{' || first == '[' || last == '}' || last == ']' {
+			b := bracketBalance(v)
+			sc.bracketAtEdge = sc.bracketAtEdge || (first == '{' || first == '[') && b > 0 || (last == '}' || last == ']') && b < 0
+		}
+	}
 	if keyPos {
 		sc.state = stColon
 		sc.afterOpen, sc.afterComma = false, false
@@ -2077,11 +2106,22 @@ func (sc *scanner) endString(start, end int, keyPos bool) {
 		return
 	}
 	sc.stringRead(sc.out.String()[start:])
+	if o := sc.out.String(); len(o) >= start+3 && o[len(o)-2] == ',' {
+		if k := skipInvisible(sc.s, end); k < len(sc.s) && sc.s[k] == ',' {
+			sc.commaAfterComma = true
+		}
+	}
 	if o := sc.out.String(); len(o) >= 2 && (o[len(o)-2] == '}' || o[len(o)-2] == ']') {
 		sc.closerInString = true
 	}
 	sc.valueDone()
 	sc.lastStr = start
+}
+
+// bracketBalance returns how many more opening brackets than closing ones
+// s holds.
+func bracketBalance(s string) int {
+	return strings.Count(s, "{") + strings.Count(s, "[") - strings.Count(s, "}") - strings.Count(s, "]")
 }
 
 // plainScanByte marks the bytes a scanned string holds as they are:
