@@ -3,6 +3,7 @@ package faultinject
 import (
 	"encoding/json"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -284,8 +285,41 @@ func TestIsAliasFindsSingleFaultsOfTheValueReceived(t *testing.T) {
 		{`{ 'k':1}`, false}, // another layout
 		{`{"k":1}`, false},  // the value itself: no fault
 	} {
-		if a := IsAlias(tt.text, got, Layout{}, r); a != tt.want {
+		if a := IsAlias(tt.text, got, `{"k":1}`, Layout{}, r); a != tt.want {
 			t.Errorf("IsAlias(%s) = %v, want %v", tt.text, a, tt.want)
+		}
+	}
+	// The text the tool received, in a layout of its own: a single fault
+	// of it is an alias too; two faults of it are not.
+	args := "{\"k\": 1\n}"
+	for _, tt := range []struct {
+		text string
+		want bool
+	}{
+		{"{\"k\": 1\n]", true},
+		{"{\"k\": 1,\n}", true},
+		{"{'k': 1\n]", false},
+		{"{\"k\": 1}", false}, // the value itself, in another layout: no fault
+	} {
+		if a := IsAlias(tt.text, got, args, Layout{}, r); a != tt.want {
+			t.Errorf("IsAlias(%q, args %q) = %v, want %v", tt.text, args, a, tt.want)
+		}
+	}
+}
+
+// Tokenize reads any JSON text's tokens as Encode records them.
+func TestTokenizeMatchesEncode(t *testing.T) {
+	for seed := uint64(1); seed <= 300; seed++ {
+		g := NewGen(seed, nil)
+		want := Encode(g.Object(), g.RandomLayout())
+		got, ok := Tokenize(want.S)
+		if !ok || !reflect.DeepEqual(got, want) {
+			t.Fatalf("Tokenize(%q) = %+v, %v; want %+v", want.S, got.Toks, ok, want.Toks)
+		}
+	}
+	for _, s := range []string{"", "{", `{"a": 1`, `{"a" 1}`, "{}}"} {
+		if _, ok := Tokenize(s); ok {
+			t.Errorf("Tokenize(%q) is ok, want not JSON", s)
 		}
 	}
 }

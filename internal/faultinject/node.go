@@ -143,7 +143,7 @@ func Pick(seed uint64, op, op2 uint8, pos uint16, pair bool) (p Picked, ok bool)
 func (p Picked) Judge(args string, called bool) Outcome {
 	out := Classify(p.Orig, p.M, args, called)
 	if _, _, isPair := strings.Cut(p.M.Op, "+"); isPair && out == Different {
-		if got, err := DecodeOrdered(args); err == nil && IsAlias(p.M.Text, got, p.Layout, rand.New(rand.NewPCG(1, 2))) {
+		if got, err := DecodeOrdered(args); err == nil && IsAlias(p.M.Text, got, args, p.Layout, rand.New(rand.NewPCG(1, 2))) {
 			return Aliased
 		}
 	}

@@ -51,14 +51,21 @@ func (o Outcome) String() string {
 }
 
 // IsAlias reports whether text, a pair of faults, is also a single fault
-// of the value got (the value the tool received, written in layout l, the
-// original's): one of the single mutations of every operator.
-func IsAlias(text string, got Value, l Layout, r *rand.Rand) bool {
-	t := Encode(got, l)
-	for _, op := range Ops {
-		for _, m := range op.Singles(t, r) {
-			if m.Text == text {
-				return true
+// of the value got: one of the single mutations of every operator, of
+// got written in layout l (the original's) or of args, the text the tool
+// received (got in the layout repair kept: {"a": 1}\n} is got as
+// written, and {"a": 1}\n] one fault away from it).
+func IsAlias(text string, got Value, args string, l Layout, r *rand.Rand) bool {
+	texts := []Text{Encode(got, l)}
+	if t, ok := Tokenize(args); ok && t.S != texts[0].S {
+		texts = append(texts, t)
+	}
+	for _, t := range texts {
+		for _, op := range Ops {
+			for _, m := range op.Singles(t, r) {
+				if m.Text == text {
+					return true
+				}
 			}
 		}
 	}

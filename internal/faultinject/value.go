@@ -14,6 +14,7 @@
 package faultinject
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"sort"
@@ -439,4 +440,80 @@ func Quote(s string, l Layout) string {
 func surrogates(r rune) (rune, rune) {
 	r -= 0x10000
 	return 0xd800 + (r>>10)&0x3ff, 0xdc00 + r&0x3ff
+}
+
+// Tokenize returns the tokens of s, a JSON text in any layout, as Encode
+// would have recorded them; ok is false when s is not one JSON value.
+func Tokenize(s string) (t Text, ok bool) {
+	if !json.Valid([]byte(s)) {
+		return Text{}, false
+	}
+	t.S = s
+	var open []int // the open brackets' token indexes
+	parent := func() int {
+		if len(open) == 0 {
+			return -1
+		}
+		return open[len(open)-1]
+	}
+	add := func(kind, start, end int) {
+		t.Toks = append(t.Toks, Tok{Kind: kind, Start: start, End: end, Parent: parent(), Match: -1})
+	}
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
+			i++
+		case c == '{' || c == '[':
+			kind := TokOpenObject
+			if c == '[' {
+				kind = TokOpenArray
+			}
+			add(kind, i, i+1)
+			open = append(open, len(t.Toks)-1)
+			i++
+		case c == '}' || c == ']':
+			o := open[len(open)-1]
+			open = open[:len(open)-1]
+			kind := TokCloseObject
+			if c == ']' {
+				kind = TokCloseArray
+			}
+			add(kind, i, i+1)
+			t.Toks[o].Match, t.Toks[len(t.Toks)-1].Match = len(t.Toks)-1, o
+			i++
+		case c == ':':
+			add(TokColon, i, i+1)
+			i++
+		case c == ',':
+			add(TokComma, i, i+1)
+			i++
+		case c == '"':
+			j := i + 1
+			for s[j] != '"' {
+				if s[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			kind := TokString
+			if p := parent(); p >= 0 && t.Toks[p].Kind == TokOpenObject && t.Toks[len(t.Toks)-1].Kind != TokColon {
+				kind = TokKey
+			}
+			add(kind, i, j+1)
+			i = j + 1
+		default:
+			j := i
+			for j < len(s) && strings.IndexByte(" \t\r\n,:]}", s[j]) < 0 {
+				j++
+			}
+			kind := TokNumber
+			if c == 't' || c == 'f' || c == 'n' {
+				kind = TokLiteral
+			}
+			add(kind, i, j)
+			i = j
+		}
+	}
+	return t, true
 }

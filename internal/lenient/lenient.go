@@ -599,6 +599,15 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 		// comma, and a quote missing: the string's quote may have moved
 		// past its comma, the next comma a quote mistyped.
 		return Result{}, malformed("a string value ends with a comma, a comma follows it, and a quote is missing; whether the string's quote moved past its comma is ambiguous")
+	case sc.emptyThenTrailingComma:
+		// {"a": "", }: an empty string, then a trailing comma: its
+		// quotes may have enclosed the comma (", ").
+		return Result{}, malformed("a trailing comma follows an empty string; whether the string's quotes enclose the comma is ambiguous")
+	case sc.escQuoteEnd && slices.Contains(sc.steps, MissingQuote):
+		// {"a": "x\"",b": 1}: a string ending with an escaped quote, and
+		// a quote missing: the escaped quote may be the string's closing
+		// one, the one after it moved from where it is missing.
+		return Result{}, malformed("a string ends with an escaped quote, and a quote is missing; which quote closes the string is ambiguous")
 	case sc.truncated && slices.Contains(sc.steps, UnclosedKey):
 		// {"k:"" : a key read up to its colon, the text cut: its quote
 		// may have moved past the colon, the value's string cut off.

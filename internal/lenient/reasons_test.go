@@ -40,6 +40,8 @@ func TestEveryRefusalReasonIsCovered(t *testing.T) {
 		{`{"a": ["b".c,"d"]}`, "follows a comma in an array", nil},
 		{`{"a": ["volume"p"rice", "x"]}`, "stands between two letters or digits", nil},
 		{"{\"a\": \"x,\"\n ,b\": 1}", "a string value ends with a comma, a comma follows it, and a quote is missing", nil},
+		{"{\"a\": \"\", \n}", "a trailing comma follows an empty string", nil},
+		{`{"c": "x\"",d": 1}`, "a string ends with an escaped quote, and a quote is missing", nil},
 		{`{"time:"" `, "a key missing its closing quote before its colon is followed by a text cut off", nil},
 		{`{"id:" é"}`, "holds its colon, and a quote and white space follow it", nil},
 		{`{"a": {"b": "x}", "c": 1}]`, "a closing bracket had to be guessed, and a string value starts or ends with a bracket", nil},

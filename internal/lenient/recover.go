@@ -472,11 +472,11 @@ func oneCloserFix(x string, err error, schema Schema) (string, bool) {
 		// value holds no object (whose members it may follow).
 		cands = append(cands, x[:p]+other+x[p:])
 	}
-	if b := strings.TrimRight(x[:p], " \t\r\n"); x[p] == ']' && !strings.HasSuffix(b, ":") {
+	if k := skipWhite(x, p+1); x[p] == ']' && !(strings.HasSuffix(trimSpaceRight(x[:p]), ",") && (k == len(x) || x[k] == '}' || x[k] == ']')) {
 		// A stray ']'. (A '}' in an array is not deleted: the '}' of a
 		// swapped ']' with a closer added before the next items reads
-		// the same. Nor a ']' where a member's value belongs: a '['
-		// mistyped, its own ']' dropped, reads the same.)
+		// the same. Nor a ']' between a comma and a closer: {"a": 1,]}
+		// is {"a": [1,]} with a '[' dropped as well.)
 		cands = append(cands, x[:p]+x[p+1:])
 	}
 	if o := e.opener - 1; o > 0 {
@@ -603,4 +603,17 @@ func singleMember(s string) bool {
 		}
 	}
 	return true
+}
+
+// trimSpaceRight returns s without the white space, raw or escaped (\n
+// written as two characters), it ends with.
+func trimSpaceRight(s string) string {
+	for {
+		s = strings.TrimRight(s, " \t\r\n")
+		if n := len(s); n >= 2 && s[n-2] == '\\' && strings.IndexByte("nrt", s[n-1]) >= 0 {
+			s = s[:n-2]
+			continue
+		}
+		return s
+	}
 }

@@ -49,6 +49,13 @@ type scanner struct {
 	// closerInString: a string value ended with '}' or ']' right before
 	// its closing quote (which may have moved past it).
 	closerInString bool
+	// emptyThenTrailingComma: a trailing comma followed an empty string
+	// (refused once the text is read: a rival reading of a closer fix
+	// may hold it, and is a reading all the same).
+	emptyThenTrailingComma bool
+	// escQuoteEnd: a string ended with an escaped quote right before
+	// its closing quote (\"").
+	escQuoteEnd bool
 	// commaAfterComma: a string value ended with a comma before its
 	// closing quote, and a comma follows it.
 	commaAfterComma bool
@@ -553,6 +560,9 @@ func (sc *scanner) closeBracket(c byte) error {
 			return sc.unexpected()
 		}
 		if sc.afterComma { // a trailing comma
+			if o := sc.out.String(); len(o) >= 3 && strings.HasSuffix(o, `""`) && strings.IndexByte(":,[", o[len(o)-3]) >= 0 {
+				sc.emptyThenTrailingComma = true
+			}
 			if err := sc.normalise(); err != nil {
 				return err
 			}
@@ -801,6 +811,12 @@ func (sc *scanner) skipSpace() error {
 				// touching escaped white space: its quotes may be
 				// misplaced, both its own.
 				return malformed("escaped white space at byte %d touches a string of white space, whose quotes may be misplaced", sc.i)
+			}
+			if p := prevNonSpace(sc.s, sc.i); sc.state == stAfterValue && sc.lastStr >= 0 && p >= 0 && quoteEndsAt(sc.s, p) && sc.opensWith(sc.s[sc.i:sc.i+n]) && endsWithEscape(sc.s, p) {
+				// {\n"a": "x\r"\n}, "x\\"\n}: a string ending with an
+				// escape, then the layout's escaped white space: the
+				// string's own next escape, its quote moved, as likely.
+				return malformed("escaped white space at byte %d follows a string that ends with an escape; whether it is the string's own is ambiguous", sc.i)
 			}
 			if p := prevNonSpace(sc.s, sc.i); sc.state == stAfterValue && sc.lastStr >= 0 && p >= 0 && quoteEndsAt(sc.s, p) && !sc.opensWith(sc.s[sc.i:sc.i+n]) {
 				// {"z":"s"\n}, {"z":"s" \n}: escaped white space after a
@@ -1807,6 +1823,20 @@ func (sc *scanner) str(q rune) error {
 						// its quote moved past it, as likely.
 						return malformed("a string value at byte %d ends with the escaped white space the text is laid out with; whether its quote moved past it is ambiguous", sc.i)
 					}
+					if q == '\'' && (s[sc.i+1] == '"' || s[i-1] == '"' && s[i-2] != '\\') && rawQuotes(s[sc.i+1:i])%2 == 1 {
+						// '{\"a\": 1}"' "b": a string in single quotes
+						// that starts or ends with a double quote it does
+						// not pair: the double quote may be the string's
+						// own, the single quote stray. ('say "hi"' pairs
+						// it.)
+						return malformed("a string at byte %d in single quotes starts or ends with a double quote it does not pair; which quote encloses it is ambiguous", sc.i)
+					}
+					if p := prevNonSpace(s, sc.i); !keyPos && i == sc.i+1 && p >= 0 && s[p] == ':' && sc.i-p > 2 {
+						// "k":    "": an empty string after more white
+						// space than a layout puts after a colon: the white
+						// space may be the value's, its opening quote moved.
+						return malformed("an empty string at byte %d follows a run of white space; whether the white space is its value is ambiguous", sc.i)
+					}
 					if keyPos && strings.HasSuffix(strings.TrimRightFunc(jsonread.Unquote(b.String()[start:]+`"`), isInvisible), ":") {
 						// {"query: ": …}, {"y:<NBSP>": …}: a key ending in a
 						// colon (white space or invisible characters after
@@ -1916,6 +1946,12 @@ func (sc *scanner) innerQuote(s string, i, n int, r, q rune, keyPos, pairsInner,
 		// ["a"b,"c"]: in an array, a quote after a comma may start the
 		// next item, the one before it missing its closing quote.
 		return malformed("a quote inside the string at byte %d follows a comma in an array, and whether it starts the next item is ambiguous", sc.i)
+	case sc.top() == '[' && closerBeforeQuote(s[j:], r, ']'):
+		// ["C:/"*,] "say"]: in an array, the text after an inner quote
+		// holds a ']' before any other quote: the quote may end the
+		// item, the ']' the array. (In an object, a '}' there is as
+		// often code's: "f() { say "hi" }".)
+		return malformed("a quote inside the string at byte %d in an array is followed by a ']' before any other quote; whether the quote ends the string is ambiguous", sc.i)
 	case r == '"' && wordByteBefore(s, i) && isIdentByte(s, j):
 		// ["volume"p"rice", …], "Attendanc"e, "x": a double quote between
 		// two letters or digits belongs to no word, and quotes no word:
@@ -1934,6 +1970,29 @@ func (sc *scanner) innerQuote(s string, i, n int, r, q rune, keyPos, pairsInner,
 		return malformed("a quote inside the string at byte %d is followed by a line break, an opening bracket or a key, and whether the quote ends the string is ambiguous", sc.i)
 	}
 	return nil
+}
+
+// rawQuotes counts the double quotes in s that no backslash escapes.
+func rawQuotes(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '"':
+			n++
+		}
+	}
+	return n
+}
+
+// closerBeforeQuote reports whether s holds the closer c before its first
+// quote q (or its end).
+func closerBeforeQuote(s string, q rune, c byte) bool {
+	if k := strings.IndexRune(s, q); k >= 0 {
+		s = s[:k]
+	}
+	return strings.IndexByte(s, c) >= 0
 }
 
 // wordByteBefore reports whether the rune before s[i] is a letter or digit.
@@ -2050,6 +2109,12 @@ func (sc *scanner) joinedPiece(s string, i, n, next, inner int, cut func() error
 	if !isQuote(q2) {
 		return 0, 0, malformed("a string at byte %d is joined with '+' to something that is not a quoted string; send the value as one string", sc.i)
 	}
+	if sc.top() == '[' && (s[i+n] == '+' || s[next-1] == '+') {
+		// ["a"+"b"], ["a"+\n "b"]: in an array, a '+' glued to a quote
+		// may be an item's first or last character, its quote moved
+		// past it, the comma between the items dropped.
+		return 0, 0, malformed("a string at byte %d in an array is joined with a '+' glued to a quote; whether the '+' is an item's character is ambiguous", sc.i)
+	}
 	if next == i+n+1 { // "a"+"b": no white space around the '+'
 		before, _ := utf8.DecodeLastRuneInString(s[:i])
 		after, _ := utf8.DecodeRuneInString(s[next+n2:])
@@ -2090,6 +2155,9 @@ func (sc *scanner) endString(start, end int, keyPos bool) {
 	sc.i = end
 	sc.started = true
 	sc.lastNumber = false
+	if end >= 3 && sc.s[end-2] == '"' && endsWithEscape(sc.s, end-1) {
+		sc.escQuoteEnd = true
+	}
 	if v := sc.out.String()[start:]; len(v) >= 3 {
 		v = v[1 : len(v)-1]
 		first, last := v[0], v[len(v)-1]
@@ -2116,6 +2184,25 @@ func (sc *scanner) endString(start, end int, keyPos bool) {
 	}
 	sc.valueDone()
 	sc.lastStr = start
+}
+
+// endsWithEscape reports whether the string whose closing quote is s[p]
+// ends with an escape (\r, \\, …) right before it.
+func endsWithEscape(s string, p int) bool {
+	run := func(end int) int { // backslashes ending at s[end]
+		k := end
+		for k >= 0 && s[k] == '\\' {
+			k--
+		}
+		return end - k
+	}
+	switch {
+	case p >= 2 && s[p-1] == '\\':
+		return run(p-1)%2 == 0 // an escaped backslash; an odd run escapes the quote
+	case p >= 2:
+		return run(p-2)%2 == 1
+	}
+	return false
 }
 
 // bracketBalance returns how many more opening brackets than closing ones
