@@ -472,7 +472,7 @@ func oneCloserFix(x string, err error, schema Schema) (string, bool) {
 		// value holds no object (whose members it may follow).
 		cands = append(cands, x[:p]+other+x[p:])
 	}
-	if k := skipWhite(x, p+1); x[p] == ']' && !(strings.HasSuffix(trimSpaceRight(x[:p]), ",") && (k == len(x) || x[k] == '}' || x[k] == ']')) {
+	if k := skipWhite(x, p+1); x[p] == ']' && !(strings.HasSuffix(trimEscapedSpaceRight(x[:p]), ",") && (k == len(x) || x[k] == '}' || x[k] == ']')) {
 		// A stray ']'. (A '}' in an array is not deleted: the '}' of a
 		// swapped ']' with a closer added before the next items reads
 		// the same. Nor a ']' between a comma and a closer: {"a": 1,]}
@@ -603,17 +603,4 @@ func singleMember(s string) bool {
 		}
 	}
 	return true
-}
-
-// trimSpaceRight returns s without the white space, raw or escaped (\n
-// written as two characters), it ends with.
-func trimSpaceRight(s string) string {
-	for {
-		s = strings.TrimRight(s, " \t\r\n")
-		if n := len(s); n >= 2 && s[n-2] == '\\' && strings.IndexByte("nrt", s[n-1]) >= 0 {
-			s = s[:n-2]
-			continue
-		}
-		return s
-	}
 }
