@@ -472,11 +472,13 @@ func oneCloserFix(x string, err error, schema Schema) (string, bool) {
 		// value holds no object (whose members it may follow).
 		cands = append(cands, x[:p]+other+x[p:])
 	}
-	if k := skipWhite(x, p+1); x[p] == ']' && !(strings.HasSuffix(trimEscapedSpaceRight(x[:p]), ",") && (k == len(x) || x[k] == '}' || x[k] == ']')) {
+	if b, k := trimEscapedSpaceRight(x[:p]), skipWhite(x, p+1); x[p] == ']' && !strings.HasSuffix(b, ":") && !(strings.HasSuffix(b, ",") && (k == len(x) || x[k] == '}' || x[k] == ']')) {
 		// A stray ']'. (A '}' in an array is not deleted: the '}' of a
 		// swapped ']' with a closer added before the next items reads
-		// the same. Nor a ']' between a comma and a closer: {"a": 1,]}
-		// is {"a": [1,]} with a '[' dropped as well.)
+		// the same. Nor a ']' where a member's value belongs: a '['
+		// mistyped, its own ']' dropped, reads the same. Nor one between
+		// a comma and a closer: {"a": 1,]} is {"a": [1,]} with a '['
+		// dropped as well.)
 		cands = append(cands, x[:p]+x[p+1:])
 	}
 	if o := e.opener - 1; o > 0 {

@@ -504,6 +504,13 @@ func (sc *scanner) valueStart() error {
 			// its quote misplaced.
 			return malformed("an item at byte %d follows a string ending in a comma, with no comma between; whether the comma is the string's is ambiguous", sc.i)
 		}
+		if p := prevNonSpace(sc.s, sc.i); p >= 2 && sc.s[p] == '"' && sc.s[p-1] == '\\' && endsWithEscape(sc.s, p) {
+			// ["\\" "y"]: an item ending with an escaped backslash, then
+			// another with no comma: the quote may be the string's own,
+			// escaped once too often (\\" for \"), the next quotes inside
+			// it.
+			return malformed("an item at byte %d follows a string ending with an escaped backslash, with no comma; whether its quote was escaped twice is ambiguous", sc.i)
+		}
 		if o := sc.out.String(); o[len(o)-1] == '}' && sc.closedBeforeMember {
 			// [{"a": {"b": 1}, "c": 2} {"d": 3}]: a comma missing between
 			// objects, or a nested object closed too early and a stray
