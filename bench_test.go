@@ -253,3 +253,43 @@ func BenchmarkParseSize(b *testing.B) {
 		})
 	}
 }
+
+// hostileShapes are argument strings built to make a scan look back or
+// ahead once per token: each is n repetitions of a unit, repaired or
+// refused. A linear scan spends the same time per byte at every n.
+var hostileShapes = []struct {
+	name             string
+	head, unit, tail string
+}{
+	{"invisible_run", `{"a": "x",`, "\u200b", `'b': 1}`},
+	{"inner_quotes", `{"a": ["say`, ` "hi" x`, `"]}`},
+	{"backslashes_before_quote", `{\n"a": "`, `\\`, `"\n}`},
+	{"closers_before_object", ``, `}`, `{"a": 1}`},
+	{"block_comments", `{"a": `, `/* c */ `, `1,}`},
+	{"escaped_line_breaks", `{\n"a": "x",`, `\n`, `"b": 1}`},
+	{"joined_pieces", `{"a": "x"`, ` + "y"`, `}`},
+	{"strings_ending_with_closers", `{"a": [`, `"x}", `, `"y"}`},
+	{"empty_strings_trailing_commas", `{'a': [`, `"", `, `],}`},
+	{"single_quoted_double_quotes", `{'a': [`, `'"x"', `, `],}`},
+}
+
+// BenchmarkRepairHostile is the repair of each hostile shape at 16 KiB
+// and 128 KiB: ns/byte should not grow with the size.
+func BenchmarkRepairHostile(b *testing.B) {
+	lopt := lenient.Options{StripThinking: true, FixSyntax: true}
+	for _, sh := range hostileShapes {
+		for _, size := range []struct {
+			name  string
+			bytes int
+		}{{"16KiB", 16 << 10}, {"128KiB", 128 << 10}} {
+			in := sh.head + strings.Repeat(sh.unit, (size.bytes-len(sh.head)-len(sh.tail))/len(sh.unit)) + sh.tail
+			b.Run(sh.name+"/"+size.name, func(b *testing.B) {
+				b.SetBytes(int64(len(in)))
+				for b.Loop() {
+					_, _ = lenient.Repair(in, lopt) // repaired or refused: the cost is what is measured
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(in)), "ns/byte")
+			})
+		}
+	}
+}

@@ -259,6 +259,23 @@ func report(w io.Writer, r results, meta []string, cpu string) {
 		}
 	}
 
+	p("\n## Repair of hostile shapes (`BenchmarkRepairHostile`)\n\n")
+	p("Argument strings built so that a check which looks back or ahead once per token would\n")
+	p("cost time quadratic in their size: a run of invisible characters, inner quotes in an\n")
+	p("array item, backslashes before a quote, closers before the object, block comments,\n")
+	p("escaped line breaks, joined string pieces, strings ending with closers, empty strings\n")
+	p("with trailing commas, single-quoted strings holding double quotes; each repaired or\n")
+	p("refused (the cost is measured either way). Target: ns/byte at 128 KiB ≤ 1.5× ns/byte at\n")
+	p("16 KiB (linear; a quadratic check gives 8×).\n\n")
+	p("| shape | ns/byte at 16 KiB | at 128 KiB | 128 KiB / 16 KiB | target ≤ 1.5× met |\n|---|---|---|---|---|\n")
+	for _, shape := range []string{"invisible_run", "inner_quotes", "backslashes_before_quote", "closers_before_object", "block_comments",
+		"escaped_line_breaks", "joined_pieces", "strings_ending_with_closers", "empty_strings_trailing_commas", "single_quoted_double_quotes"} {
+		small, ok1 := r.get("BenchmarkRepairHostile/"+shape+"/16KiB", "ns/byte")
+		big, ok2 := r.get("BenchmarkRepairHostile/"+shape+"/128KiB", "ns/byte")
+		growth, okg := big/small, ok1 && ok2 && small > 0
+		p("| %s | %s | %s | %s | %s |\n", shape, fmtNum(small, ok1, 2), fmtNum(big, ok2, 2), fmtRatio(growth, okg), verdict(growth, okg, 1.5))
+	}
+
 	p("\n## Validation vs decoding (`BenchmarkValidate`)\n\n")
 	p("One valid 5-property call; the reference is `json.Unmarshal` of the same arguments.\n\n")
 	p("| path | time / json.Unmarshal | allocs/op |\n|---|---|---|\n")
