@@ -1724,8 +1724,11 @@ func (sc *scanner) str(q rune) error {
 			if err := sc.normalise(); err != nil {
 				return err
 			}
-			if keyPos {
-				// A key spanning a line break: its quotes are misplaced.
+			if r, _ := utf8.DecodeLastRuneInString(s[:i]); keyPos && !(i > sc.i+1 && (r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)) && isIdentByte(s, i+1)) {
+				// A control character at a key's edge or next to white
+				// space: its quotes may be misplaced. (Inside a word,
+				// {"key<TAB>_": 1}, it is the key's character, read as
+				// its escape would be.)
 				return malformed("a key at byte %d is not followed by a colon and a value (or holds an unescaped quote)", sc.i)
 			}
 			if c == '\n' {
