@@ -492,10 +492,11 @@ func (sc *scanner) valueStart() error {
 			// quotes the first string's, unescaped, as likely.
 			return malformed("an empty string at byte %d follows a string with no comma; whether its quotes are the string's own is ambiguous", sc.i)
 		}
-		if o := sc.out.String(); strings.HasSuffix(o, "[]") || strings.HasSuffix(o, "{}") || closedAfterTrailingComma(sc.s, sc.i) {
-			// [[] "x"], [[42,] true]: after an empty container, or one
-			// closed after a trailing comma, the closer may be stray and
-			// the item the container's.
+		if o := sc.out.String(); strings.HasSuffix(o, "[]") || strings.HasSuffix(o, "{}") && isQuoteAt(sc.s, sc.i) || closedAfterTrailingComma(sc.s, sc.i) {
+			// [[] "x"], [{} "k": …], [[42,] true]: after an empty
+			// container, or one closed after a trailing comma, the closer
+			// may be stray and the item the container's. (In an empty
+			// object, only a string can be: [{} {}] has one reading.)
 			return malformed("an item at byte %d follows an empty container or one closed after a trailing comma, with no comma; whether the closer is stray is ambiguous", sc.i)
 		}
 		if o := sc.out.String(); strings.HasSuffix(o, `"`) && stringEndsInComma(o) {
