@@ -53,6 +53,7 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"an item ending with a backslash escape, a comma missing", `{"a": ["x\\n" "y"]}`, `{"a":["x\\n","y"]}`, FixSyntax},
 		{"a tab inside a key's word", "{\"key\t_\": 'v'}", `{"key\t_":"v"}`, FixSyntax},
 		{"empty objects with no comma between", "{\"a\": [{}\n{}]}", `{"a":[{},{}]}`, FixSyntax},
+		{"inner quotes around a URL", `{"c": "[LINK]("https://google.com")"}`, `{"c":"[LINK](\"https://google.com\")"}`, FixSyntax},
 		{"doubled braces, a key ending with a matched '}'", `{{"{x}":{}}}`, `{"{x}":{}}`, DoubledBraces},
 		{"a key read up to its colon, a quote glued to the value", `{"k:"v"}`, `{"k":"v"}`, UnclosedKey},
 		{"a string ending with a comma, a comma after it, no quote missing", `{"a": "x,", "b": 1,}`, `{"a":"x,","b":1}`, FixSyntax},

@@ -2280,7 +2280,9 @@ func isBareKeyAhead(s string) bool {
 		}
 		j += n
 	}
-	return j > 0 && nextIsColon(s[j:])
+	// (A URL's scheme, https://, is no key: after a key's colon, // would
+	// open a comment where its value belongs.)
+	return j > 0 && nextIsColon(s[j:]) && !strings.HasPrefix(s[j:], "://")
 }
 
 func endsInSpace(s string) bool {
