@@ -343,3 +343,37 @@ func mustOp(t *testing.T, name string) Op {
 	}
 	return op
 }
+
+// Tokenize, on any input: ok exactly for JSON texts, and then its tokens
+// cover the text in order, with only white space between them, their
+// parents and bracket partners consistent.
+func FuzzTokenize(f *testing.F) {
+	for _, s := range []string{`{"a": [1, "x", {"b": null}]}`, "[]", `"s"`, "{\n\t\"k\": -2.5e3\n}", `{"a":1`, "{]"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		tx, ok := Tokenize(s)
+		if ok != json.Valid([]byte(s)) {
+			t.Fatalf("Tokenize(%q) ok = %v, json.Valid says otherwise", s, ok)
+		}
+		if !ok {
+			return
+		}
+		pos := 0
+		for i, tok := range tx.Toks {
+			if tok.Start < pos || tok.End <= tok.Start || strings.Trim(s[pos:tok.Start], " \t\r\n") != "" {
+				t.Fatalf("Tokenize(%q): token %d %+v does not follow white space after %d", s, i, tok, pos)
+			}
+			if tok.Match >= 0 && tx.Toks[tok.Match].Match != i {
+				t.Fatalf("Tokenize(%q): token %d's partner %d does not point back", s, i, tok.Match)
+			}
+			if p := tok.Parent; p >= i || p >= 0 && tx.Toks[p].Kind != TokOpenObject && tx.Toks[p].Kind != TokOpenArray {
+				t.Fatalf("Tokenize(%q): token %d's parent %d is no earlier opener", s, i, p)
+			}
+			pos = tok.End
+		}
+		if strings.Trim(s[pos:], " \t\r\n") != "" {
+			t.Fatalf("Tokenize(%q): text after the last token", s)
+		}
+	})
+}
