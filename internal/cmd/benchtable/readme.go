@@ -145,6 +145,7 @@ func costSection(benchmarks string) (string, error) {
 	l := &lookup{t: parseTables(benchmarks)}
 	const run, alloc = "Valid, repaired and invalid calls vs two baselines", "Allocations per valid call"
 	const rs, eino, huge, iw = "Repair cost by size", "saidex vs Eino", "A 10 MB broken argument", "Import weight"
+	const hostile = "Repair of hostile shapes"
 	var b strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	p("%s", costBegin)
@@ -193,6 +194,16 @@ func costSection(benchmarks string) (string, error) {
 	p("  line breaks and inner quotes, many single-quoted members, deeply nested arrays cut off at the\n")
 	p("  end); with the decode into the value validation reads, the stage costs %.1f–%.1f× the scan at\n", stageMin, stageMax)
 	p("  1 MiB: the decode costs what decoding any JSON of that shape costs.\n")
+	hostileMin, hostileMax := 1e9, 0.0
+	for _, sh := range []string{"invisible_run", "inner_quotes", "backslashes_before_quote", "closers_before_object", "block_comments",
+		"escaped_line_breaks", "joined_pieces", "strings_ending_with_closers", "empty_strings_trailing_commas", "single_quoted_double_quotes"} {
+		v := l.num(l.cell(hostile, sh, "128 KiB / 16 KiB"))
+		hostileMin, hostileMax = min(hostileMin, v), max(hostileMax, v)
+	}
+	p("- So is repair of ten argument strings built against checks that look back or ahead once\n")
+	p("  per token (`BenchmarkRepairHostile`: a run of invisible characters, inner quotes,\n")
+	p("  backslashes before a quote, closers before the object, ...): the cost per byte at 128 KiB\n")
+	p("  is %.2f–%.2f× the cost at 16 KiB, repaired or refused.\n", hostileMin, hostileMax)
 	raised := l.num(l.cell(huge, "WithMaxArgumentBytes(16 MiB): parsed, then repaired or refused", "time / 50 ms")) * 0.050
 	refused := l.num(l.cell(huge, "default WithMaxArgumentBytes (1 MiB): refused unparsed", "time / 50 ms")) * 50e3
 	p("- A 10 MB broken argument, with `WithMaxArgumentBytes` raised to 16 MiB, is repaired,\n")
