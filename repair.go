@@ -118,6 +118,9 @@ const (
 	// RepairInvisibleSpace: read Unicode white space and invisible format
 	// characters (zero-width space, word joiner, byte order mark) between
 	// tokens as white space. Inside a string they are kept as characters.
+	// A zero-width character touching a string's quote, which may be the
+	// string's own with its quote moved past it, is refused, and so is one
+	// touching an unquoted value.
 	RepairInvisibleSpace RepairStep = "invisible_space"
 
 	// RepairMissingQuote: added the opening quote of a key or string value

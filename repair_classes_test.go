@@ -27,7 +27,7 @@ func TestRepairArgumentsRepairsEachClassByName(t *testing.T) {
 		{`Weather in {city}: {"city": "Oslo"}`, `{"city":"Oslo"}`, RepairPlaceholders},
 		{`{"a": 1, "b": 2} {"b": 2, "a": 1}`, `{"a":1,"b":2}`, RepairRepeatedObject},
 		{`{"a": 1, {"a": 1, "b": 2}`, `{"a":1,"b":2}`, RepairCumulativeStream},
-		{"{\"a\":\u200b\"x\"}", `{"a":"x"}`, RepairInvisibleSpace},
+		{"{\"a\":\u00a0\"x\"}", `{"a":"x"}`, RepairInvisibleSpace},
 		{`{name": "Ann"}`, `{"name":"Ann"}`, RepairMissingQuote},
 		{"{\"a\": \"x\"// note\n}", `{"a":"x"}`, RepairJSON},
 		{`{ \"a\": 1 }`, `{"a":1}`, RepairDoubleEncoded},

@@ -199,7 +199,7 @@ func isStr(k Tok) bool { return k.Kind == TokKey || k.Kind == TokString }
 // (its escapes as written), with the escape (or the character) as written.
 func walkContent(c string, f func(i int, piece string)) {
 	for i := 0; i < len(c); {
-		n := 1
+		_, n := utf8.DecodeRuneInString(c[i:]) // a character, never a part of one
 		if c[i] == '\\' {
 			n = 2
 			if i+1 < len(c) && c[i+1] == 'u' {

@@ -250,9 +250,10 @@ func TestRepairDropsCopiesEqualInValue(t *testing.T) {
 // they are the value's characters.
 func TestRepairReadsInvisibleCharactersAsWhiteSpace(t *testing.T) {
 	checkRepairs(t, []repairCase{
-		{"zero-width space after a colon", "{\"a\":\u200b\"b\"}", `{"a":"b"}`, InvisibleSpace},
+		{"no-break space after a colon", "{\"a\":\u00a0\"b\"}", `{"a":"b"}`, InvisibleSpace},
 		{"word joiner and no-break space", "{\"a\": 1,\u2060 \"c\":\u00a0[1,\u200b 2]}", `{"a":1,"c":[1,2]}`, InvisibleSpace},
-		{"after a string, before a comma", "{\"a\": \"x\"\u200b, \"b\": 2}", `{"a":"x","b":2}`, InvisibleSpace},
+		{"after a string, before a comma", "{\"a\": \"x\"\u3000, \"b\": 2}", `{"a":"x","b":2}`, InvisibleSpace},
+		{"zero-width, between a comma and a bracket", "{\"a\": 1,\u200b \"c\": [1,\u200b [2]]}", `{"a":1,"c":[1,[2]]}`, InvisibleSpace},
 		{"before a bare key's colon", "{key \u200b: 'v'}", `{"key":"v"}`, InvisibleSpace},
 		{"ideographic space", "{\u3000\"a\": 1}", `{"a":1}`, InvisibleSpace},
 		{"kept inside a string", "{\"a\": \"x\u200by\", 'b': 1}", "{\"a\":\"x\u200by\",\"b\":1}", FixSyntax},
@@ -265,6 +266,10 @@ func TestRepairReadsInvisibleCharactersAsWhiteSpace(t *testing.T) {
 		{"touching an item", "{\"c\": [1,\u200b2]}", "touches an unquoted value"},
 		{"touching a literal", "{\"c\":\u2028true}", "touches an unquoted value"},
 		{"touching a bare key", "{key\u200b: 'v'}", "touches an unquoted value"},
+		// A zero-width character touching a quote may be the string's own,
+		// its quote moved past it.
+		{"zero-width, after a colon, before a string", "{\"a\":\u200b\"b\"}", "touches a string's quote"},
+		{"zero-width, after a string", "{\"a\": \"x\"\u200b, \"b\": 2}", "touches a string's quote"},
 	})
 }
 

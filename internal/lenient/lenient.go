@@ -811,6 +811,12 @@ func escapedSpaceAfterQuote(body string) bool {
 		for r < len(body) && body[r] == '\\' {
 			r++
 		}
+		if !in && r-i == 1 && r+5 <= len(body) && body[r] == 'u' && isInvisible(hexRune(body[r+1:])) && strings.HasPrefix(strings.TrimLeft(body[r+5:], " \t"), `\"`) {
+			// {\"a\":\u2028\"x\"}: an escaped invisible character
+			// before a string's opening quote: the string's own first
+			// character, its quote moved past it, as likely.
+			return true
+		}
 		if !in && r-i == 1 && r < len(body) && (body[r] == '/' || body[r] == 'u' && !isInvisible(hexRune(body[r+1:]))) {
 			// {\"a\": true\/\/ note}: an escaped slash (or character)
 			// outside the object's strings, which JSON has only inside

@@ -157,7 +157,8 @@ func TestEveryRefusalReasonIsCovered(t *testing.T) {
 		{"{\"a\"\n \"b\"\n \"c\": 1}", "a key is followed by a line break instead of a colon, and a comma is missing", nil},
 		{`{{"a": "x"`, "an object opened with '{{' was cut off before its '}}'", nil},
 		{"{\"a\": [\"x\", [\"y\"]\n{\"a\": [\"x\", [\"y\"]", "a comma missing between items was inserted", nil},
-		{"{\"a\": \"x\"\u200b", "cut off after invisible characters", nil},
+		{"{\"a\": {}\u200b", "cut off after invisible characters", nil},
+		{"{\"a\": \"x\"\u200b}", "a zero-width character at byte 9 touches a string's quote", nil},
 		{"{\n\"a\": \"x\n\"}", "holds a line break right before a quote", nil},
 	}
 	var got []string

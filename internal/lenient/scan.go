@@ -507,7 +507,7 @@ func (sc *scanner) valueStart() error {
 			// its quote misplaced.
 			return malformed("an item at byte %d follows a string ending in a comma, with no comma between; whether the comma is the string's is ambiguous", sc.i)
 		}
-		if p := prevNonSpace(sc.s, sc.i); p >= 2 && sc.s[p] == '"' && sc.s[p-1] == '\\' && endsWithEscape(sc.s, p) {
+		if p := len(strings.TrimRightFunc(sc.s[:sc.i], isInvisible)) - 1; p >= 2 && sc.s[p] == '"' && sc.s[p-1] == '\\' && endsWithEscape(sc.s, p) {
 			// ["\\" "y"]: an item ending with an escaped backslash, then
 			// another with no comma: the quote may be the string's own,
 			// escaped once too often (\\" for \"), the next quotes inside
@@ -906,6 +906,14 @@ func (sc *scanner) skipSpace() error {
 				// {"a": ""<U+200B>}: the same with an invisible character.
 				return malformed("an invisible character at byte %d touches a string of white space, whose quotes may be misplaced", sc.i)
 			}
+			if !unicode.IsSpace(r) && (sc.i > 0 && sc.state == stAfterValue && sc.lastStr >= 0 && quoteEndsAt(sc.s, sc.i-1) || sc.i+n < len(sc.s) && isQuoteAt(sc.s, sc.i+n)) {
+				// {"q": "x"<U+200B>}, {"q": <U+200B>"x"}: a zero-width
+				// character touching a string's quote may be the string's
+				// own first or last character, its quote moved past it.
+				// (A space, U+00A0 or U+3000, is layout there, as a quote
+				// moved over the layout's white space is no fault to see.)
+				return malformed("a zero-width character at byte %d touches a string's quote; whether it is the string's own is ambiguous", sc.i)
+			}
 			if touchesBareToken(sc.s, sc.i, sc.i+n) {
 				// {"q":<U+2028>true}: the character touches a literal, a
 				// number or a bare word, which with it may be a string
@@ -929,7 +937,8 @@ func (sc *scanner) skipSpace() error {
 func (sc *scanner) slotAfterNoise() bool {
 	k := skipNoise(sc.s, sc.i)
 	sc.noiseEnd = k
-	return k < len(sc.s) && (sc.s[k] == ',' || sc.state == stValue && sc.s[k] == ']')
+	// (A '}' there closes the array mistyped: [1,\n} is [1,\n] too.)
+	return k < len(sc.s) && (sc.s[k] == ',' || sc.state == stValue && (sc.s[k] == ']' || sc.s[k] == '}'))
 }
 
 // skipNoise is skipInvisible past comments too (//, # and /* */).
@@ -1965,7 +1974,7 @@ func (sc *scanner) innerQuote(s string, i, n int, r, q rune, keyPos, pairsInner,
 		// item, the ']' the array. (In an object, a '}' there is as
 		// often code's: "f() { say "hi" }".)
 		return malformed("a quote inside the string at byte %d in an array is followed by a ']' before any other quote; whether the quote ends the string is ambiguous", sc.i)
-	case r == '"' && wordByteBefore(s, i) && isIdentByte(s, j):
+	case r == '"' && wordAround(s, i, j):
 		// ["volume"p"rice", …], "Attendanc"e, "x": a double quote between
 		// two letters or digits belongs to no word, and quotes no word:
 		// it may have moved from the string's edge. (An apostrophe there
@@ -2022,10 +2031,22 @@ func closerBeforeQuote(s string, q rune, c byte) bool {
 	return strings.IndexByte(s, c) >= 0
 }
 
-// wordByteBefore reports whether the rune before s[i] is a letter or digit.
-func wordByteBefore(s string, i int) bool {
-	r, _ := utf8.DecodeLastRuneInString(s[:i])
-	return unicode.IsLetter(r) || unicode.IsDigit(r)
+// wordAround reports whether the quote s[i:j] stands inside a word: a
+// letter, digit or non-ASCII symbol before it (or an apostrophe after one: it'"s)
+// and after it (or an apostrophe before one).
+func wordAround(s string, i, j int) bool {
+	isWord := func(r rune) bool { // (an emoji's parts too: 👍"🏽)
+		return unicode.IsLetter(r) || unicode.IsDigit(r) || r >= utf8.RuneSelf && (unicode.IsSymbol(r) || unicode.IsMark(r))
+	}
+	b, n := utf8.DecodeLastRuneInString(s[:i])
+	if b == '\'' {
+		b, _ = utf8.DecodeLastRuneInString(s[:i-n])
+	}
+	a, n := utf8.DecodeRuneInString(s[j:])
+	if a == '\'' {
+		a, _ = utf8.DecodeRuneInString(s[j+n:])
+	}
+	return isWord(b) && (isWord(a) || a == '_' || a == '$')
 }
 
 // emptyComment reports whether the line comment s starts with ('#' or
