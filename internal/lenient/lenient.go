@@ -461,6 +461,11 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 			// character, its quotes misplaced, and the text after it the
 			// value's rest.
 			return Result{}, malformed("text glued to the object's closing brace holds a quote or a backslash; whether the brace belongs to a string value is ambiguous")
+		case strings.HasPrefix(glued, "<|") && !strings.Contains(glued, "|>"):
+			// {"k": ""}<|im_end: a template token cut off, glued to the
+			// brace: the brace may be a string's character, the text cut
+			// inside that string.
+			return Result{}, malformed("a template token cut off is glued to the object's closing brace; whether the brace belongs to a string value is ambiguous")
 		case strings.HasPrefix(glued, "```") && strings.TrimLeft(glued, "`") != "":
 			// {"q": " "}```json…: a fence with a language tag opens a
 			// block, and closes none; glued to the brace, it may be the

@@ -42,6 +42,8 @@ func TestEveryRefusalReasonIsCovered(t *testing.T) {
 		{"{\"a\": \"x,\"\n ,b\": 1}", "a string value ends with a comma, a comma follows it, and a quote is missing", nil},
 		{"{\"a\": \"\", \n}", "a trailing comma follows an empty string", nil},
 		{`{"c": "x\"",d": 1}`, "a string ends with an escaped quote, and a quote is missing", nil},
+		{"{\n  \"k\": \"\"}<|im_end", "a template token cut off is glued to the object's closing brace", nil},
+		{`{\t"a": "x", "b": "//"\t, "c": 1}`, "an escaped tab at byte 22 stands between a string's closing quote and a comma", nil},
 		{`{"time:"" `, "a key missing its closing quote before its colon is followed by a text cut off", nil},
 		{`{"id:" é"}`, "holds its colon, and a quote and white space follow it", nil},
 		{`{"a": {"b": "x}", "c": 1}]`, "a closing bracket had to be guessed, and a string value starts or ends with a bracket", nil},

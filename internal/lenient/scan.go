@@ -822,6 +822,13 @@ func (sc *scanner) skipSpace() error {
 				// misplaced, both its own.
 				return malformed("escaped white space at byte %d touches a string of white space, whose quotes may be misplaced", sc.i)
 			}
+			if p, k := prevNonSpace(sc.s, sc.i), skipInvisible(sc.s, sc.i); sc.s[sc.i+1] == 't' && sc.state == stAfterValue && sc.lastStr >= 0 && p >= 0 && quoteEndsAt(sc.s, p) && k < len(sc.s) && sc.s[k] == ',' {
+				// {\t"a": "//"\t, …: an escaped tab between a string's
+				// closing quote and a comma, where no layout puts one (a
+				// comma-first layout breaks the line): the string's own
+				// escape, its quote moved.
+				return malformed("an escaped tab at byte %d stands between a string's closing quote and a comma; whether it is the string's own is ambiguous", sc.i)
+			}
 			if p := prevNonSpace(sc.s, sc.i); sc.state == stAfterValue && sc.lastStr >= 0 && p >= 0 && quoteEndsAt(sc.s, p) && sc.opensWith(sc.s[sc.i:sc.i+n]) && endsWithEscape(sc.s, p) {
 				// {\n"a": "x\r"\n}, "x\\"\n}: a string ending with an
 				// escape, then the layout's escaped white space: the
@@ -1744,6 +1751,14 @@ func (sc *scanner) str(q rune) error {
 				return malformed("a key at byte %d is not followed by a colon and a value (or holds an unescaped quote)", sc.i)
 			}
 			if c == '\n' {
+				if next := strings.TrimLeft(s[i+1:], " \t"); inner > 0 && (strings.HasPrefix(next, "//") || strings.HasPrefix(next, "#")) && sc.laidOut(sc.i, i) && sc.firstLF < sc.i {
+					// {\n "q": " <think">\n// it's "x"\n}: in a text laid
+					// out over lines, a string that held an unescaped
+					// quote runs over a line break onto a comment line:
+					// the quote may have ended it, the comment the
+					// layout's.
+					return malformed("a string at byte %d holds an unescaped quote and runs over a line break onto a comment line; whether the quote ended it is ambiguous", sc.i)
+				}
 				if inner > 0 && strings.HasSuffix(strings.TrimRight(s[:i], " \t\r"), ",") {
 					// ["e" x,\n""]: a string that held an unescaped quote
 					// runs over a comma at the end of a line: the quote
