@@ -88,10 +88,7 @@ const (
 
 	// RepairMissingColon: inserted the colon missing between a key and its
 	// value ("key" "value", "key" 2, key 'value'), which white space
-	// separates, or a number or literal glued to the key's quote that a
-	// comma or closing bracket ends ("key"2}). A key followed by anything
-	// but a value is refused, and so is a glued value that a colon
-	// follows ("a"2: 1 may be the key "a2").
+	// separates. A key followed by anything but a value is refused.
 	RepairMissingColon RepairStep = "missing_colon"
 
 	// RepairStrayComma: dropped a comma right after the top-level

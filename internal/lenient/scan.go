@@ -349,9 +349,7 @@ func (sc *scanner) missingColon() error {
 	if sc.i == 0 || !valueAhead(sc.s[sc.i:]) {
 		return malformed("a key before byte %d of the object is not followed by a colon and a value", sc.i)
 	}
-	if c := sc.s[sc.i-1]; c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != '/' && c < utf8.RuneSelf && !gluedValueEnds(sc.s, sc.i) {
-		// {"a"2: …}: a value glued to the key's quote may be the key's
-		// rest, its quote moved; unless a comma or closer ends it.
+	if c := sc.s[sc.i-1]; c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != '/' && c < utf8.RuneSelf {
 		return malformed("a key before byte %d of the object is not followed by a colon and a value", sc.i)
 	}
 	if k := len(strings.TrimRight(sc.s[:sc.i], " \t\r\n")); strings.ContainsRune(sc.s[k:sc.i], '\n') {
@@ -1406,8 +1404,8 @@ func closingHere(s string, j int, inArray, key bool) bool {
 	if k >= len(s) {
 		return true
 	}
-	if key && (k > j && valueAhead(s[k:]) || k == j && gluedValueEnds(s, k)) {
-		return true // "key" "value", "key"2}: a missing colon
+	if key && k > j && valueAhead(s[k:]) {
+		return true // "key" "value": a missing colon
 	}
 	if strings.ContainsRune(s[j:k], '\n') && isBareKeyAhead(s[k:]) {
 		return true // a missing comma before a bare key on the next line
@@ -2021,20 +2019,6 @@ func rawQuotes(s string) int {
 		}
 	}
 	return n
-}
-
-// gluedValueEnds reports whether s[i:] starts with a JSON number or
-// literal that a comma or closing bracket ends (white space aside).
-func gluedValueEnds(s string, i int) bool {
-	j := i
-	for j < len(s) && (s[j] >= '0' && s[j] <= '9' || strings.IndexByte("+-.eE", s[j]) >= 0 || s[j] >= 'a' && s[j] <= 'z') {
-		j++
-	}
-	if _, isLit := literals[s[i:j]]; !isLit && !jsonread.Valid(s[i:j]) {
-		return false
-	}
-	k := skipWhite(s, j)
-	return k < len(s) && strings.IndexByte(",}]", s[k]) >= 0
 }
 
 // closerBeforeQuote reports whether s holds the closer c before its first
