@@ -45,7 +45,7 @@ func TestEveryRefusalReasonIsCovered(t *testing.T) {
 		{"{\n  \"k\": \"\"}<|im_end", "a template token cut off is glued to the object's closing brace", nil},
 		{`{\t"a": "x", "b": "//"\t, "c": 1}`, "an escaped tab at byte 22 stands between a string's closing quote and a comma", nil},
 		{`{"time:"" `, "a key missing its closing quote before its colon is followed by a text cut off", nil},
-		{`{"id:" é"}`, "holds its colon, and a quote and white space follow it", nil},
+		{`{"id:" é"}`, "holds its colon, and a quote and white space or a backslash follow it", nil},
 		{`{"a": {"b": "x}", "c": 1}]`, "a closing bracket had to be guessed, and a string value starts or ends with a bracket", nil},
 		{`{{"a": -0.25, "b": null]}`, "an object opened with '{{' needed its closing brackets guessed", nil},
 		{`{"a": ["x]"}`, "closes an array after a string holding a closing bracket", nil},

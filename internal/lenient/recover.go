@@ -359,12 +359,12 @@ func (sc *scanner) unclosedKey(q byte) (done bool, err error) {
 		// own quotes may be those, the one before it stray.)
 		return false, nil
 	}
-	if k+2 < len(s) && s[k+1] == q && (s[k+2] == ' ' || s[k+2] == '\t') {
-		// {"k:" v"}: a quote after the colon, then white space: the
-		// key's own quote moved past its colon, the space the layout's
-		// before a value missing its quote, or the value's opening quote
-		// and first character?
-		return true, malformed("a key at byte %d holds its colon, and a quote and white space follow it; whether the quote is the key's, moved past its colon, is ambiguous", sc.i)
+	if k+2 < len(s) && s[k+1] == q && (s[k+2] == ' ' || s[k+2] == '\t' || s[k+2] == '\\') {
+		// {"k:" v"}, {"k:"\"x"}: a quote after the colon, then white
+		// space or a backslash: the key's own quote moved past its
+		// colon, the value's quote next to it moved too, or the value's
+		// opening quote and first character?
+		return true, malformed("a key at byte %d holds its colon, and a quote and white space or a backslash follow it; whether the quote is the key's, moved past its colon, is ambiguous", sc.i)
 	}
 	if err := sc.note(UnclosedKey); err != nil {
 		return true, err
