@@ -604,6 +604,8 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 		// comma, and a quote missing: the string's quote may have moved
 		// past its comma, the next comma a quote mistyped.
 		return Result{}, malformed("a string value ends with a comma, a comma follows it, and a quote is missing; whether the string's quote moved past its comma is ambiguous")
+	case sc.quoteAfterKeyColon >= 0:
+		return Result{}, malformed("a key at byte %d holds its colon, and a quote and white space or a backslash follow it; whether the quote is the key's, moved past its colon, is ambiguous", sc.quoteAfterKeyColon)
 	case sc.emptyThenTrailingComma:
 		// {"a": "", }: an empty string, then a trailing comma: its
 		// quotes may have enclosed the comma (", ").

@@ -359,12 +359,14 @@ func (sc *scanner) unclosedKey(q byte) (done bool, err error) {
 		// own quotes may be those, the one before it stray.)
 		return false, nil
 	}
-	if k+2 < len(s) && s[k+1] == q && (s[k+2] == ' ' || s[k+2] == '\t' || s[k+2] == '\\') {
+	if k+2 < len(s) && s[k+1] == q && (s[k+2] == ' ' || s[k+2] == '\t' || s[k+2] == '\\') && sc.quoteAfterKeyColon < 0 {
 		// {"k:" v"}, {"k:"\"x"}: a quote after the colon, then white
 		// space or a backslash: the key's own quote moved past its
 		// colon, the value's quote next to it moved too, or the value's
-		// opening quote and first character?
-		return true, malformed("a key at byte %d holds its colon, and a quote and white space or a backslash follow it; whether the quote is the key's, moved past its colon, is ambiguous", sc.i)
+		// opening quote and first character? Refused once the text is
+		// read (a rival reading of a closer fix may hold it, and is a
+		// reading all the same).
+		sc.quoteAfterKeyColon = sc.i
 	}
 	if err := sc.note(UnclosedKey); err != nil {
 		return true, err

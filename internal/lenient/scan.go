@@ -49,6 +49,9 @@ type scanner struct {
 	// closerInString: a string value ended with '}' or ']' right before
 	// its closing quote (which may have moved past it).
 	closerInString bool
+	// quoteAfterKeyColon is where a key read up to its colon starts when
+	// a quote and white space or a backslash follow that colon, or -1.
+	quoteAfterKeyColon int
 	// emptyThenTrailingComma: a trailing comma followed an empty string
 	// (refused once the text is read: a rival reading of a closer fix
 	// may hold it, and is a reading all the same).
@@ -151,7 +154,7 @@ func scanObjectWith(s string, strict bool, sizeHint int, schema Schema) (*scanne
 
 func scanWith(s string, strict bool, sizeHint int, schema Schema, oneBracket bool) (*scanner, error) {
 	sc := scannerPool.Get().(*scanner)
-	*sc = scanner{s: s, state: stValue, strict: strict, stack: sc.stack[:0], openAt: sc.openAt[:0], commaIn: sc.commaIn[:0], lastStr: -1, schema: schema, levels: sc.levels[:0], oneBracket: oneBracket, layout: layout{bare: sc.layout.bare[:0]}}
+	*sc = scanner{s: s, state: stValue, strict: strict, stack: sc.stack[:0], openAt: sc.openAt[:0], commaIn: sc.commaIn[:0], lastStr: -1, quoteAfterKeyColon: -1, schema: schema, levels: sc.levels[:0], oneBracket: oneBracket, layout: layout{bare: sc.layout.bare[:0]}}
 	sc.out.Grow(sizeHint + 8)
 	err := sc.run()
 	if err == nil && len(sc.layout.bare) > 0 {
