@@ -823,7 +823,7 @@ func (sc *scanner) skipSpace() error {
 				// misplaced, both its own.
 				return malformed("escaped white space at byte %d touches a string of white space, whose quotes may be misplaced", sc.i)
 			}
-			if p, k := prevNonSpace(sc.s, sc.i), skipInvisible(sc.s, sc.i); sc.s[sc.i+1] == 't' && sc.state == stAfterValue && sc.lastStr >= 0 && p >= 0 && quoteEndsAt(sc.s, p) && k < len(sc.s) && sc.s[k] == ',' {
+			if p := prevNonSpace(sc.s, sc.i); sc.s[sc.i+1] == 't' && sc.state == stAfterValue && sc.lastStr >= 0 && p >= 0 && quoteEndsAt(sc.s, p) && commaAfter(sc.s, sc.i) {
 				// {\t"a": "//"\t, …: an escaped tab between a string's
 				// closing quote and a comma, where no layout puts one (a
 				// comma-first layout breaks the line): the string's own
@@ -2234,6 +2234,14 @@ func (sc *scanner) endString(start, end int, keyPos bool) {
 	}
 	sc.valueDone()
 	sc.lastStr = start
+}
+
+// commaAfter reports whether a comma follows s[i:] past white space,
+// escaped or not. (Called only for the first escape after a string's
+// quote, so that a run of them is looked past once.)
+func commaAfter(s string, i int) bool {
+	k := skipInvisible(s, i)
+	return k < len(s) && s[k] == ','
 }
 
 // endsWithEscape reports whether the string whose closing quote is s[p]
