@@ -1,6 +1,7 @@
 package faultinject
 
 import (
+	"iter"
 	"math/rand/v2"
 	"strings"
 	"unicode"
@@ -195,6 +196,18 @@ func isWordByte(c byte) bool {
 
 func isStr(k Tok) bool { return k.Kind == TokKey || k.Kind == TokString }
 
+// strToks yields each string token of t (a key or a value) with its
+// content as written, quotes left out.
+func strToks(t Text) iter.Seq2[Tok, string] {
+	return func(yield func(Tok, string) bool) {
+		for _, k := range t.Toks {
+			if isStr(k) && !yield(k, t.S[k.Start+1:k.End-1]) {
+				return
+			}
+		}
+	}
+}
+
 // walkContent calls f for each character of the JSON string content c
 // (its escapes as written), with the escape (or the character) as written.
 func walkContent(c string, f func(i int, piece string)) {
@@ -216,11 +229,7 @@ func walkContent(c string, f func(i int, piece string)) {
 // apostrophes escaped or not, or in typographic quotes.
 func quoteStyle(t Text) []edit {
 	var out []edit
-	for _, k := range t.Toks {
-		if !isStr(k) {
-			continue
-		}
-		c := t.S[k.Start+1 : k.End-1]
+	for k, c := range strToks(t) {
 		var esc, raw strings.Builder
 		walkContent(c, func(_ int, p string) {
 			switch p {
@@ -250,11 +259,7 @@ func quoteStyle(t Text) []edit {
 // written validly or quoted otherwise, a trailing comma, or brackets).
 func unquoted(t Text) []edit {
 	var out []edit
-	for _, k := range t.Toks {
-		if !isStr(k) {
-			continue
-		}
-		c := t.S[k.Start+1 : k.End-1]
+	for k, c := range strToks(t) {
 		if t := strings.TrimFunc(c, func(r rune) bool { return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) }); t == "True" || t == "False" || t == "None" {
 			continue
 		}
@@ -320,10 +325,7 @@ func colons(t Text) []edit {
 // inserted between tokens, an escaped inner quote written bare.
 func quotes(t Text) []edit {
 	var out []edit
-	for _, k := range t.Toks {
-		if !isStr(k) {
-			continue
-		}
+	for k := range strToks(t) {
 		out = append(out, edit{k.Start, k.Start + 1, "", false}, edit{k.End - 1, k.End, "", false},
 			edit{k.Start, k.Start, `"`, false}, edit{k.End, k.End, `"`, false})
 		c := t.S[k.Start+1 : k.End-1]
@@ -345,13 +347,9 @@ func quotes(t Text) []edit {
 // quote one character in (a"bc") or out ("[abc").
 func quotesMoved(t Text) []edit {
 	var out []edit
-	for _, k := range t.Toks {
-		if !isStr(k) {
-			continue
-		}
+	for k, c := range strToks(t) {
 		// (Not over white space: a quote moved over the layout's white
 		// space writes another valid text, a value holding it.)
-		c := t.S[k.Start+1 : k.End-1]
 		// (Nor a closing quote in over a final '}' or ']': "x"}} reads
 		// as an extra closing brace, which real models send.)
 		if at, p, ok := lastPiece(c); ok && !blank(p) && p != "}" && p != "]" { // "ab"c
@@ -389,11 +387,7 @@ var escapeDropper = strings.NewReplacer(`\n`, "", `\t`, "", `\r`, "")
 // escape starts with, a bare slash).
 func escapes(t Text) []edit {
 	var out []edit
-	for _, k := range t.Toks {
-		if !isStr(k) {
-			continue
-		}
-		c := t.S[k.Start+1 : k.End-1]
+	for k, c := range strToks(t) {
 		walkContent(c, func(i int, p string) {
 			at := k.Start + 1 + i
 			switch p {

@@ -173,10 +173,7 @@ func SchemaOf(v Value) map[string]any {
 // (the format as Gemma writes it).
 func templateQuotes(t Text) []edit {
 	var out, all []edit
-	for _, k := range t.Toks {
-		if !isStr(k) {
-			continue
-		}
+	for k := range strToks(t) {
 		var c string
 		if json.Unmarshal([]byte(t.S[k.Start:k.End]), &c) != nil {
 			return nil // not reached: the encoder writes JSON strings
