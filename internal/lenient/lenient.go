@@ -1113,8 +1113,10 @@ func csvQuoted(t string) (string, bool) {
 		return "", false
 	}
 	// The first key is closed by "" too, and a colon follows: {""a"": …}.
+	// (A key holding a colon, bracket or comma, {""x:{},"":[]}, may be the
+	// object's own members, a key's quote moved next to its opening one.)
 	e := strings.Index(body[k+2:], `""`)
-	if e < 0 || strings.ContainsAny(body[k+2:k+2+e], "\"\n\r\t") || !strings.HasPrefix(body[skipWhite(body, k+2+e+2):], ":") {
+	if e < 0 || strings.ContainsAny(body[k+2:k+2+e], "\"\n\r\t:{}[],") || !strings.HasPrefix(body[skipWhite(body, k+2+e+2):], ":") {
 		return "", false
 	}
 	return body, true

@@ -147,6 +147,7 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"an inner quote, then a line break in a laid-out text", "{\n    \"q\": \" <think\">\n// it's \"x\"\n}", "runs over a line break onto a comment line"},
 		{"a cut template token glued to the closing brace", "{\n  \"k\": \"\"}<|im_end", "a template token cut off is glued to the object's closing brace"},
 		{"a key read up to its colon, a quote and a backslash after it", `{"url:"\"\n","b":"d"}`, "a quote and white space or a backslash follow it"},
+		{"a doubled quote before a key holding a member's colon and brackets", `{""x:{},"":[]}`, "is not followed by a colon and a value"},
 		{"an empty piece joined", `{'k': ""+ ""}`, "joined with '+' to or from an empty piece"},
 		{"an empty piece joined, spaced", `{'k': "" + "x"}`, "joined with '+' to or from an empty piece"},
 		{"an extra brace after a colon after punctuation", `}"",:{}}`, "may close an object whose opening brace is missing"},
