@@ -823,20 +823,24 @@ func (sc *scanner) skipSpace() error {
 				// misplaced, both its own.
 				return malformed("escaped white space at byte %d touches a string of white space, whose quotes may be misplaced", sc.i)
 			}
-			if p := prevNonSpace(sc.s, sc.i); sc.s[sc.i+1] == 't' && sc.state == stAfterValue && sc.lastStr >= 0 && p >= 0 && quoteEndsAt(sc.s, p) && commaAfter(sc.s, sc.i) {
+			// afterQuote: the escape follows a string's closing quote at p
+			// (past spaces and tabs).
+			p := prevNonSpace(sc.s, sc.i)
+			afterQuote := sc.state == stAfterValue && sc.lastStr >= 0 && p >= 0 && quoteEndsAt(sc.s, p)
+			if afterQuote && sc.s[sc.i+1] == 't' && commaAfter(sc.s, sc.i) {
 				// {\t"a": "//"\t, …: an escaped tab between a string's
 				// closing quote and a comma, where no layout puts one (a
 				// comma-first layout breaks the line): the string's own
 				// escape, its quote moved.
 				return malformed("an escaped tab at byte %d stands between a string's closing quote and a comma; whether it is the string's own is ambiguous", sc.i)
 			}
-			if p := prevNonSpace(sc.s, sc.i); sc.state == stAfterValue && sc.lastStr >= 0 && p >= 0 && quoteEndsAt(sc.s, p) && sc.opensWith(sc.s[sc.i:sc.i+n]) && endsWithEscape(sc.s, p) {
+			if afterQuote && sc.opensWith(sc.s[sc.i:sc.i+n]) && endsWithEscape(sc.s, p) {
 				// {\n"a": "x\r"\n}, "x\\"\n}: a string ending with an
 				// escape, then the layout's escaped white space: the
 				// string's own next escape, its quote moved, as likely.
 				return malformed("escaped white space at byte %d follows a string that ends with an escape; whether it is the string's own is ambiguous", sc.i)
 			}
-			if p := prevNonSpace(sc.s, sc.i); sc.state == stAfterValue && sc.lastStr >= 0 && p >= 0 && quoteEndsAt(sc.s, p) && !sc.opensWith(sc.s[sc.i:sc.i+n]) {
+			if afterQuote && !sc.opensWith(sc.s[sc.i:sc.i+n]) {
 				// {"z":"s"\n}, {"z":"s" \n}: escaped white space after a
 				// string's closing quote, in a text that does not open
 				// with it ({\n …, laid out with escaped line breaks): the
