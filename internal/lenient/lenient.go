@@ -478,9 +478,18 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 		// nested object closed too early?
 		return Result{}, malformed("a closing brace after the complete object may belong to a nested object closed too early; which is meant is ambiguous")
 	}
-	chosen := "" // the reading Choose took
-	if sc.truncated && opt.Choose != nil {
-		if rs := readings(sc.out.String(), sc.closers); len(rs) > 1 {
+	chosen := "" // the reading Choose took, or the only one
+	if sc.truncated && (sc.endsWithBrace || opt.Choose != nil) {
+		switch rs := readings(sc.out.String(), sc.closers); {
+		case len(rs) == 1 && sc.closers == 1 && jsonread.Valid(span+"}"):
+			// {"a": {"b": 1}: only the outer brace is missing, no member
+			// ends inside a nested container, and nothing else is wrong,
+			// so a brace dropped inside the text would sit where the
+			// missing one is added: one reading. (With more missing, or
+			// another fault, a stray or mistyped opener explains the text
+			// as well: {"a":[ {"b": 1},{ "c": 2}, {"a": [{}.)
+			chosen = rs[0]
+		case len(rs) > 1 && opt.Choose != nil:
 			if k := opt.Choose(rs); k >= 0 && k < len(rs) {
 				chosen = rs[k]
 			}

@@ -9,6 +9,8 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 	checkRepairs(t, []repairCase{
 		{"repeated key, equal values, closers as written", `{"a": "x", 'a': "x"}`, `{"a":"x"}`, RepeatedKey},
 		{"cut nested object, no key repeated", `{"a": {"b": "x", "c": "y"`, `{"a":{"b":"x","c":"y"}}`, FixSyntax},
+		{"outer brace missing after a nested object", `{"a": 1, "b": {"c": ["x", 2]}`, `{"a":1,"b":{"c":["x",2]}}`, FixSyntax},
+		{"outer brace missing after nested objects", "{\n  \"a\": {\"b\": {\"c\": 1}}", `{"a":{"b":{"c":1}}}`, FixSyntax},
 		{"encoded object, complete", `"{\"a\": \"x\", 'b': 1}"`, `{"a":"x","b":1}`, DoubleEncoded},
 		{"placeholder in prose, no extra brace", `Weather for {city}: {'city': 'Paris'}`, `{"city":"Paris"}`, Placeholders},
 		{"extra brace, no brace or colon before the object", "Here are the arguments.\n{'a': {}}}", `{"a":{}}`, ExtractObject},
@@ -258,6 +260,13 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"an inner quote, then a comma and a comment", "{\"m\":\"x\">,// it's \"y\"\n\"c\":[]}", "runs over a comma and a comment"},
 		{"an empty line comment glued to a string's quote", "{\n  \"a\": [\n    \"x\"#\n  ]\n}", "or is empty"},
 		{"closers missing at the end, a string ending with one", `{"a": {"b": "x}", "c": true`, "a string value ends with one"},
+		// The outer brace missing after a nested object: taken only where
+		// nothing else explains the text.
+		{"a text ending with a brace, a member of the nested object may belong outside it", `{"a": {"b": 1, "c": {}`, "a closing bracket is missing, and where is ambiguous"},
+		{"a text ending with a brace, two closers missing", `{"a":[ {"b": 1},{ "c": 2}`, "a closing bracket is missing, and where is ambiguous"},
+		{"a text ending with a brace, another fault repaired", `{"key":{ \n}`, "a closing bracket is missing, and where is ambiguous"},
+		{"a text ending with a brace, a trailing comma", `{"o": {"n": null,}`, "a closing bracket is missing, and where is ambiguous"},
+		{"a text ending with an empty object in an array", `{"q": [{}`, "a closing bracket is missing, and where is ambiguous"},
 		// A quote moved past the white space next to it: the string's
 		// own first character, or the layout's?
 		{"escaped white space touching a string's opening quote", `{"a": \n"x"}`, "touches a string's opening quote in a text that does not open with it"},

@@ -22,10 +22,11 @@ const (
 // each of those closers may instead have been dropped where a member ends
 // inside the text (before a comma, in a container nested in the root):
 // out itself first, then each other placement of them that is one JSON
-// value. It returns nil when the placements are more than the bounds
-// allow, or when one of the readings repeats a member name, which the
-// caller would have to drop first (the text is then treated as having no
-// other reading to choose from).
+// value; out alone when no member ends inside a nested container. It
+// returns nil when the placements are more than the bounds allow, or when
+// one of the readings repeats a member name, which the caller would have
+// to drop first (the text is then treated as having no other reading to
+// choose from).
 func readings(out string, closers int) []string {
 	body := out[:len(out)-closers]
 	var commas []int // in containers nested in the root, outside strings
@@ -46,7 +47,10 @@ func readings(out string, closers int) []string {
 		}
 	}
 	if len(commas) == 0 {
-		return nil
+		if hasRepeatedNames(out) {
+			return nil
+		}
+		return []string{out}
 	}
 	n, ok := placements(len(commas)+1, closers)
 	if !ok || n > maxReadings || n*len(out) > maxReadingBytes {

@@ -121,7 +121,7 @@ func TestEveryRefusalReasonIsCovered(t *testing.T) {
 		{`{"a": {"b": 1} "c": 2}`, "a key at byte 15 follows a closing brace with no comma", nil},
 		{`{"a": "x" // note "b": 2}`, "a line comment at byte 10 runs over what looks like JSON", nil},
 		{`{"a":false", "b": 1}`, "a literal at byte 5 is followed by a quote", nil},
-		{`{"a": {"b": 1}, "c": {"d": 2}`, "the text ends with a closing brace while brackets are still open", nil},
+		{`{"a": {"b": 1, "c": {}`, "the text ends with a closing brace while brackets are still open", nil},
 		{`"{\"p\": \"C:\\temp\"}"`, "whose escapes read two ways", nil},
 		{`"{\"p\": [\t]}"`, "stands alone where an array item belongs", nil},
 		{`{"k":"x"'c':1}`, "their quote marks of different kinds", nil},
