@@ -25,7 +25,8 @@ import (
 // True/False/None, missing and trailing commas, comments, literal control
 // characters in strings; the classes named by the steps after
 // [RepairJSON]; and a stream cut right after a complete value, whose
-// closing brackets are added. Where the tool's schema accepts exactly one
+// closing brackets are added (not inside an array: the items after the
+// cut are unknown, so that text is refused). Where the tool's schema accepts exactly one
 // placement of those brackets (at the end, or where a member ends earlier,
 // as if dropped there), that placement is taken; see the README's
 // soundness contract for when.

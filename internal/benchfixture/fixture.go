@@ -94,8 +94,9 @@ const (
 	// ManyMembers is an object of many members, single-quoted, with
 	// trailing commas.
 	ManyMembers Shape = "many_members"
-	// DeepCut is an object holding deeply nested arrays, cut off at the
-	// end right after a complete value.
+	// DeepCut is an object holding deeply nested arrays, then deeply
+	// nested objects cut off at the end right after a complete value (a
+	// cut inside an array is refused: its items after the cut are unknown).
 	DeepCut Shape = "deep_cut"
 )
 
@@ -120,7 +121,7 @@ func BrokenArguments(s Shape, size int) string {
 	default: // DeepCut
 		b = append(b, `{"tree": [`...)
 		unit = strings.Repeat("[", 16) + `"leaf", true, null` + strings.Repeat("]", 16) + ", "
-		end = strings.Repeat("[", 16) + `"leaf", "cut"`
+		end = `[]], "last": ` + strings.Repeat(`{"n": `, 16) + `"cut"`
 	}
 	for i := 0; len(b)+len(unit)+len(end)+8 <= size; i++ {
 		if s != ManyMembers {

@@ -21,7 +21,8 @@
 // closing quote, a stray ']' after the object, the one wrong closer,
 // unquoted values where Options.Schema accepts only a string, and a stream
 // cut right after a complete value, whose closing brackets are added (where
-// Options.Choose picks another placement of them, there). Each
+// Options.Choose picks another placement of them, there; a cut inside an
+// array is refused, its items after the cut unknown). Each
 // named repair is reported as a [Step]. It never guesses: a text with two
 // readings, and everything else, is refused with an [*Error] whose reason
 // names the fault. The fault-injection oracle of package faultinject
@@ -624,6 +625,11 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 		// a quote missing: the escaped quote may be the string's closing
 		// one, the one after it moved from where it is missing.
 		return Result{}, malformed("a string ends with an escaped quote, and a quote is missing; which quote closes the string is ambiguous")
+	case sc.cutInArray:
+		// {"commands": ["npm install", "npm test": an array cut off
+		// after an item. A cut object lacks members its schema can
+		// require; nothing tells how many items a list had.
+		return Result{}, malformed("the argument string was cut off inside an array, whose items after the cut are unknown")
 	case sc.truncated && slices.Contains(sc.steps, UnclosedKey):
 		// {"k:"" : a key read up to its colon, the text cut: its quote
 		// may have moved past the colon, the value's string cut off.

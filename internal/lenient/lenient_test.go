@@ -38,7 +38,7 @@ func TestScanWritesCompactCanonicalJSON(t *testing.T) {
 		{"invalid UTF-8 as an escape", "{'s': 'a\xffb'}", `{"s":"a\ufffdb"}`, []Step{FixSyntax}},
 		{"bare unicode key", `{clé: 1}`, `{"clé":1}`, []Step{FixSyntax}},
 		{"comments and commas", "{/* c */ 'xs': [1\n 2,], # n\n 'y': None,}", `{"xs":[1,2],"y":null}`, []Step{FixSyntax}},
-		{"cut after a complete value", `{"a": [{"b": "c"}, 2, "d"`, `{"a":[{"b":"c"},2,"d"]}`, []Step{FixSyntax}},
+		{"cut after a complete value", `{"a": [{"b": "c"}, 2], "d": {"e": "f"`, `{"a":[{"b":"c"},2],"d":{"e":"f"}}`, []Step{FixSyntax}},
 		{"prose around valid JSON keeps its text", `Here: {"a": [1, 2]} ok`, `{"a": [1, 2]}`, []Step{ExtractObject}},
 		{"repeated copy compared canonically", `{'a': 1,} {"a":1}`, `{"a":1}`, []Step{RepeatedObject, FixSyntax}},
 	}

@@ -215,7 +215,7 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		// dropped and the end cut: "k" repeats where the closers are guessed.
 		{"repeated key, closers added at the end", `{"t": {"k": "x", "items": [], "k": "x"`, "a key repeats in an object whose closing brackets had to be guessed"},
 		{"repeated key, a bracket read as another", `{"m": {"n": {"c": "x", "k": "v", "c": "x"}, "d": [1, 2}}`, "a key repeats in an object whose closing brackets had to be guessed"},
-		{"encoded object, cut", `"{\"a\": [\"x\", \"y\""`, "a JSON string holding an object that is cut off"},
+		{"encoded object, cut", `"{\"a\": \"x\", \"b\": \"y\""`, "a JSON string holding an object that is cut off"},
 		{"extra brace may close a placeholder's brace", `{items}: {}}`, "may balance a brace in the text before it"},
 		{"extra brace after a bare word and a colon: a key, its object's brace missing", `Here: {'a': {}}}`, "may close an object whose opening brace is missing"},
 		{"extra brace after a key on a line of its own", "Note\n  items: {\"a\": 1}}", "may close an object whose opening brace is missing"},

@@ -122,6 +122,7 @@ func TestEveryRefusalReasonIsCovered(t *testing.T) {
 		{`{"a": "x" // note "b": 2}`, "a line comment at byte 10 runs over what looks like JSON", nil},
 		{`{"a":false", "b": 1}`, "a literal at byte 5 is followed by a quote", nil},
 		{`{"a": {"b": 1, "c": {}`, "the text ends with a closing brace while brackets are still open", nil},
+		{`{"commands": ["make", "make test"`, "cut off inside an array", nil},
 		{`"{\"p\": \"C:\\temp\"}"`, "whose escapes read two ways", nil},
 		{`"{\"p\": [\t]}"`, "stands alone where an array item belongs", nil},
 		{`{"k":"x"'c':1}`, "their quote marks of different kinds", nil},

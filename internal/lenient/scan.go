@@ -56,6 +56,9 @@ type scanner struct {
 	// (refused once the text is read: a rival reading of a closer fix
 	// may hold it, and is a reading all the same).
 	emptyThenTrailingComma bool
+	// cutInArray: the text was cut off (truncated) while an array was
+	// open (refused once the text is read, as emptyThenTrailingComma).
+	cutInArray bool
 	// escQuoteEnd: a string ended with an escaped quote right before
 	// its closing quote (\"").
 	escQuoteEnd bool
@@ -766,6 +769,7 @@ func (sc *scanner) atEOF() error {
 			sc.endsWithBrace = true
 		}
 		sc.truncated, sc.closers = true, len(sc.stack)
+		sc.cutInArray = slices.Contains(sc.stack, '[')
 		for k := len(sc.stack) - 1; k >= 0; k-- {
 			if sc.stack[k] == '[' {
 				sc.out.WriteByte(']')
