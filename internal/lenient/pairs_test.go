@@ -266,6 +266,7 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"a text ending with a brace, two closers missing", `{"a":[ {"b": 1},{ "c": 2}`, "a closing bracket is missing, and where is ambiguous"},
 		{"a text ending with a brace, another fault repaired", `{"key":{ \n}`, "a closing bracket is missing, and where is ambiguous"},
 		{"a text ending with a brace, a trailing comma", `{"o": {"n": null,}`, "a closing bracket is missing, and where is ambiguous"},
+		{"an escaped backslash before an escaped quote, in an escaped layout", `{\n  “k\\\"q”: {}\n}`, "whether it is encoded once more is ambiguous"},
 		{"a text ending with an empty object in an array", `{"q": [{}`, "a closing bracket is missing, and where is ambiguous"},
 		// A quote moved past the white space next to it: the string's
 		// own first character, or the layout's?

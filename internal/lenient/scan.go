@@ -1030,12 +1030,19 @@ func lastRuneOf(s string) rune {
 }
 
 // opensWith reports whether the text opens with the escaped white space
-// e ({\n …, laid out with escaped line breaks), worked out once a scan.
+// e ({\n …, laid out with escaped line breaks).
 func (sc *scanner) opensWith(e string) bool {
+	o := sc.layoutEscape()
+	return o != "" && o == e
+}
+
+// layoutEscape returns the escaped white space the text opens with (see
+// openingEscape), worked out once a scan.
+func (sc *scanner) layoutEscape() string {
 	if !sc.openEscapeSet {
 		sc.openEscape, sc.openEscapeSet = openingEscape(sc.s), true
 	}
-	return sc.openEscape != "" && sc.openEscape == e
+	return sc.openEscape
 }
 
 // openingEscape returns the escaped white space (see escapedSpaceAt) the
@@ -1862,6 +1869,13 @@ func (sc *scanner) str(q rune) error {
 						// (a stream sent again, a quote lost). (A key ending
 						// with the bracket, "k{", holds nothing after it.)
 						return malformed("a key at byte %d holds an opening bracket that it does not close, and whether a value starts inside it is ambiguous", sc.i)
+					}
+					if strings.Contains(s[sc.i:i], `\\\"`) && sc.layoutEscape() != "" {
+						// {\n  “k\\\"q”: …}: in a text laid out with escaped
+						// line breaks, a string holding an escaped backslash
+						// before an escaped quote: the text may be encoded
+						// once more than its quotes show (k"q), or not.
+						return malformed("a string at byte %d holds an escaped backslash before an escaped quote in a text laid out with escaped white space; whether it is encoded once more is ambiguous", sc.i)
 					}
 					if e := s[max(i-2, 0):i]; !keyPos && escapedSpaceAt(e, 0) == 2 && (i-1-len(strings.TrimRight(s[:i-1], "\\")))%2 == 1 && sc.opensWith(e) {
 						// {\n  "a": "x\n"}: in a text laid out with escaped
