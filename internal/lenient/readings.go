@@ -46,12 +46,6 @@ func readings(out string, closers int) []string {
 			}
 		}
 	}
-	if len(commas) == 0 {
-		if hasRepeatedNames(out) {
-			return nil
-		}
-		return []string{out}
-	}
 	n, ok := placements(len(commas)+1, closers)
 	if !ok || n > maxReadings || n*len(out) > maxReadingBytes {
 		return nil
