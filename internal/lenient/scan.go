@@ -1877,7 +1877,7 @@ func (sc *scanner) str(q rune) error {
 						// once more than its quotes show (k"q), or not.
 						return malformed("a string at byte %d holds an escaped backslash before an escaped quote in a text laid out with escaped white space; whether it is encoded once more is ambiguous", sc.i)
 					}
-					if e := s[max(i-2, 0):i]; !keyPos && escapedSpaceAt(e, 0) == 2 && (i-1-len(strings.TrimRight(s[:i-1], "\\")))%2 == 1 && sc.opensWith(e) {
+					if e := s[max(i-2, 0):i]; !keyPos && escapedSpaceAt(e, 0) == 2 && endsWithEscape(s, i) && sc.opensWith(e) {
 						// {\n  "a": "x\n"}: in a text laid out with escaped
 						// line breaks, a string ending with one: the layout's,
 						// its quote moved past it, as likely.
@@ -1987,7 +1987,7 @@ func (sc *scanner) innerQuote(s string, i, n int, r, q rune, keyPos, pairsInner,
 		// container and a comma or closer: the quote may have moved
 		// left, the container closing there.
 		return malformed("a quote inside the string at byte %d is followed by a word and the closing bracket of its container; whether the quote moved is ambiguous", sc.i)
-	case len(s[:i])-len(strings.TrimRight(s[:i], "\\")) >= 2:
+	case backslashesBefore(s, i) >= 2:
 		// "see \\"hi\\" here": a quote after an escaped backslash: the
 		// quote escaped once too often (\\" for \"), or a backslash
 		// and an unescaped quote?
@@ -2269,20 +2269,18 @@ func commaAfter(s string, i int) bool {
 // endsWithEscape reports whether the string whose closing quote is s[p]
 // ends with an escape (\r, \\, …) right before it.
 func endsWithEscape(s string, p int) bool {
-	run := func(end int) int { // backslashes ending at s[end]
-		k := end
-		for k >= 0 && s[k] == '\\' {
-			k--
-		}
-		return end - k
-	}
 	switch {
 	case p >= 2 && s[p-1] == '\\':
-		return run(p-1)%2 == 0 // an escaped backslash; an odd run escapes the quote
+		return backslashesBefore(s, p)%2 == 0 // an escaped backslash; an odd run escapes the quote
 	case p >= 2:
-		return run(p-2)%2 == 1
+		return backslashesBefore(s, p-1)%2 == 1
 	}
 	return false
+}
+
+// backslashesBefore returns how many backslashes run right before s[p].
+func backslashesBefore(s string, p int) int {
+	return p - len(strings.TrimRight(s[:p], `\`))
 }
 
 // bracketBalance returns how many more opening brackets than closing ones
