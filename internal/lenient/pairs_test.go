@@ -332,12 +332,19 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 func TestRepairRefusesMixedReadings(t *testing.T) {
 	checkRepairs(t, []repairCase{
 		{"backslashes that start no escape, alone", `{'p': 'C:\xyz\qa'}`, `{"p":"C:\\xyz\\qa"}`, FixSyntax},
+		// \b and \f write control characters no argument holds: beside a
+		// lone backslash they are a path's too, either order.
+		{"a backslash starting no escape, and \\b", `{"p": "C:\bin\app.exe"}`, `{"p":"C:\\bin\\app.exe"}`, FixSyntax},
+		{"\\f after a backslash starting no escape", `{"p": "D:\x\files\q"}`, `{"p":"D:\\x\\files\\q"}`, FixSyntax},
 		{"prose with a colon after the object", `{"a": 1} Note: done`, `{"a":1}`, ExtractObject},
 		{"a label on a line of its own after the object", "{\"a\": 1}\nObservation:", `{"a":1}`, ExtractObject},
 	})
 	checkRefusals(t, []refusalCase{
-		{"a backslash starting no escape and an escape", `{"p": "C:\bin\app.exe"}`, "starts no JSON escape and an escape too"},
+		{"a backslash starting no escape and an escape", `{"p": "C:\new\app.exe"}`, "starts no JSON escape and an escape too"},
 		{"the same, the other order", `{"p": "C:\app\new"}`, "starts no JSON escape and an escape too"},
+		{"\\b, a backslash starting no escape and an escape", `{"p": "C:\bin\app\new"}`, "starts no JSON escape and an escape too"},
+		{"\\b, an escape, then a backslash starting no escape", `{"p": "C:\bin\temp\x"}`, "starts no JSON escape and an escape too"},
+		{"\\b, an escaped backslash, a backslash starting no escape", `{"p": "C:\bin\\x\app"}`, "starts no JSON escape and an escape too"},
 		{"an array before the object", `[]{"key": "value"}`, "one item of a larger value"},
 		{"a bare key and colon on the object's line, at the end", `{"a": 1} b:`, "the text after the complete object continues it"},
 	})

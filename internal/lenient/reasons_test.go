@@ -55,7 +55,7 @@ func TestEveryRefusalReasonIsCovered(t *testing.T) {
 		{`{"a": 0.5"b": 1}`, "touches the value before it with no comma", nil},
 		{`{"a": 1, "path:{id": 2}}`, "holds a colon and an opening bracket", nil},
 		{`{"code": "s.replace("`, "cut off right after a quote that follows", nil},
-		{`{"p": "C:\bin\app.exe"}`, "starts no JSON escape and an escape too", nil},
+		{`{"p": "C:\new\app.exe"}`, "starts no JSON escape and an escape too", nil},
 		{`items: {'c': 2}}`, "may close an object whose opening brace is missing", nil},
 		{`{"a": [3}`, "its ']' is missing, or its '[' is stray", nil},
 		{`{"a": ["x"' "y"]}`, "is followed by another kind of quote mark", nil},

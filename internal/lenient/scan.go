@@ -1651,9 +1651,12 @@ func (sc *scanner) str(q rune) error {
 	marks := 0 // quotes read as inch or second marks
 	// escaped, lone: the string holds a JSON escape, a backslash that
 	// starts none. Both in one string are refused: a writer that left one
-	// backslash unescaped may have left them all ("C:\bin\app": a
-	// backspace, or a path?).
+	// backslash unescaped may have left them all ("C:\new\app": a line
+	// break, or a path?). Only \b and \f, which write control characters
+	// no argument holds, are read as a backslash and a letter beside a
+	// lone backslash ("C:\bin\app.exe"): raw, found once a string.
 	escaped, lone := false, false
+	raw, rawSet := false, false
 	quoteEscaped := false // the string escapes a double quote (\")
 	mixed := func() error {
 		return malformed("a string at byte %d holds a backslash that starts no JSON escape and an escape too; whether its backslashes are characters is ambiguous", sc.i)
@@ -1696,9 +1699,23 @@ func (sc *scanner) str(q rune) error {
 				return cut()
 			}
 			e := s[i+1]
+			if (e == 'b' || e == 'f') && !escaped {
+				if !rawSet {
+					raw, rawSet = lone || loneBeforeEscape(s[i+2:]), true
+				}
+				if raw {
+					if err := sc.normalise(); err != nil {
+						return err
+					}
+					b.WriteString(`\\`)
+					b.WriteByte(e)
+					i += 2
+					continue
+				}
+			}
 			switch e {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				if escaped = true; lone {
+				if escaped = true; lone || raw {
 					return mixed()
 				}
 				quoteEscaped = quoteEscaped || e == '"'
@@ -1706,7 +1723,7 @@ func (sc *scanner) str(q rune) error {
 				b.WriteByte(e)
 				i += 2
 			case 'u':
-				if escaped = true; lone {
+				if escaped = true; lone || raw {
 					return mixed()
 				}
 				if i+6 > len(s) {
@@ -2339,4 +2356,26 @@ func isBareKeyAhead(s string) bool {
 func endsInSpace(s string) bool {
 	r, _ := utf8.DecodeLastRuneInString(s)
 	return s != "" && unicode.IsSpace(r)
+}
+
+// loneBeforeEscape reports whether s, the rest of a string after a \b or
+// \f, holds a backslash that starts no JSON escape before any other escape
+// and before a quote, a line break or a byte past ASCII (where the string
+// may end). A \u with its four hex digits lost, or \', are not lone.
+func loneBeforeEscape(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"' || c == '\'' || c == '\n' || c == '\r' || c >= utf8.RuneSelf:
+			return false
+		case c == '\\':
+			if i+1 >= len(s) || strings.IndexByte("\"\\/nrtu'\n\r", s[i+1]) >= 0 {
+				return false
+			}
+			if s[i+1] != 'b' && s[i+1] != 'f' {
+				return !(i+5 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) && isHex(s[i+3]) && isHex(s[i+4]))
+			}
+			i++
+		}
+	}
+	return false
 }
