@@ -118,6 +118,9 @@ type Error struct {
 	// refused as mismatched, or 0; opener, likewise, the innermost open
 	// bracket there, and value the start of the value before the closer.
 	closer, opener, value int
+	// spelled: a literal or number not written as JSON writes it, where
+	// the schema accepts a string (see spelledAs).
+	spelled bool
 }
 
 // Error returns the reason.
@@ -422,9 +425,9 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 			start += last
 		case opt.FixSyntax:
 			// A wrong closing bracket that one change of it fixes.
-			fixed, ok := oneCloserFix(t[start:], err, opt.Schema)
-			if !ok {
-				return Result{}, err
+			fixed, ferr := oneCloserFix(t[start:], err, opt.Schema)
+			if ferr != nil {
+				return Result{}, ferr
 			}
 			steps = append(steps, FixSyntax, WrongCloser)
 			written = t[start:]

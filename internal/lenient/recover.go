@@ -2,6 +2,7 @@ package lenient
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"unicode"
@@ -78,7 +79,7 @@ func (sc *scanner) spelledAs(tok, what string) error {
 	if sc.schema == nil || !sc.schema.AcceptsString(sc.path(), tok) {
 		return nil
 	}
-	return malformed("a value at byte %d is written %s, which is no JSON %s, where the tool's schema accepts a string: it may be a string whose quotes are missing", sc.i, tok, what)
+	return &Error{Reason: fmt.Sprintf("a value at byte %d is written %s, which is no JSON %s, where the tool's schema accepts a string: it may be a string whose quotes are missing", sc.i, tok, what), spelled: true}
 }
 
 // literalStep returns the step a literal w is reported with: none for
@@ -431,22 +432,25 @@ func (sc *scanner) keyCloses(q byte, k int) bool {
 // follows (a dropped one: "a": 1], "b": 2), and returns the text changed when exactly one value
 // comes out of them, read to the object's end with nothing but prose
 // after it, with no other bracket mended. A bracket that touches what
-// follows it (a value's first character) is not changed.
-func oneCloserFix(x string, err error, schema Schema) (string, bool) {
+// follows it (a value's first character) is not changed. Otherwise it
+// returns err, or, where no change read and one was refused only for a
+// literal or number the schema may read as a string (see spelledAs), that
+// refusal, which names the fault the schema leaves.
+func oneCloserFix(x string, err error, schema Schema) (string, error) {
 	var e *Error
 	if !errors.As(err, &e) || e.closer == 0 {
-		return "", false
+		return "", err
 	}
 	p := e.closer - 1
 	if k := p + 1; k < len(x) && strings.IndexByte(" \t\r\n,:}]", x[k]) < 0 {
 		// }42, }"x": the bracket touches what follows, and may be a
 		// character of an unquoted value.
-		return "", false
+		return "", err
 	}
 	if k, b := skipWhite(x, p+1), prevNonSpace(x, p); k < len(x) && strings.IndexByte(",}]", x[k]) < 0 && b >= 0 && strings.IndexByte("{[,:", x[b]) < 0 {
 		// {"a": {}] "b": 2}: after a value, a member follows with no
 		// comma: the bracket may be the comma, mistyped.
-		return "", false
+		return "", err
 	}
 	if o := e.opener - 1; o > 0 && strings.TrimSpace(unescapeSpaceBetween(x[o+1:p])) == "" {
 		// {"a": {\n]}: an empty container, '{' and ']': when '[]' reads
@@ -454,11 +458,11 @@ func oneCloserFix(x string, err error, schema Schema) (string, bool) {
 		// away. (The white space in it is left out: it may be refused in
 		// an array's slot and not in an object. The arguments themselves,
 		// {], are an object.)
-		if alt, err := scanCandidate(x[:o]+string(opening(x[p]))+x[p:], schema); err == nil {
+		if alt, aerr := scanCandidate(x[:o]+string(opening(x[p]))+x[p:], schema); aerr == nil {
 			ok := !alt.truncated && !alt.normalised
 			alt.release()
 			if ok {
-				return "", false
+				return "", err
 			}
 		}
 	}
@@ -500,7 +504,7 @@ func oneCloserFix(x string, err error, schema Schema) (string, bool) {
 		// '}': its ']' dropped, or its '[' stray and the '}' closing the
 		// object too early? (With a single quote in it, the items are
 		// not counted: it may be one.)
-		return "", false
+		return "", err
 	}
 	// The closer deleted: the reading where it is stray and a closer
 	// is missing at the end, to weigh, never to choose. And an earlier
@@ -511,9 +515,13 @@ func oneCloserFix(x string, err error, schema Schema) (string, bool) {
 		rivals = append(rivals, x[:k]+x[k+1:])
 	}
 	var values []string
+	var spelled error // a candidate's refusal of a literal the schema may read as a string
 	for n, cand := range append(cands, rivals...) {
-		sc, err := scanCandidate(cand, schema)
-		if err != nil {
+		sc, cerr := scanCandidate(cand, schema)
+		if e := (*Error)(nil); errors.As(cerr, &e) && e.spelled && spelled == nil {
+			spelled = cerr
+		}
+		if cerr != nil {
 			continue
 		}
 		rest := strings.TrimSpace(cand[sc.i:])
@@ -534,7 +542,7 @@ func oneCloserFix(x string, err error, schema Schema) (string, bool) {
 				// {"a": {"b": 1}, "c": [2}, "d": 3}: a nested object
 				// closed before more members: its '}' may be early, and
 				// this bracket its own.
-				return "", false
+				return "", err
 			}
 			fixed = cand
 		}
@@ -542,10 +550,18 @@ func oneCloserFix(x string, err error, schema Schema) (string, bool) {
 	}
 	for _, v := range values[min(1, len(values)):] {
 		if !sameValue(values[0], v) {
-			return "", false
+			return "", err
 		}
 	}
-	return fixed, fixed != ""
+	switch {
+	case fixed != "":
+		return fixed, nil
+	case spelled != nil && len(values) == 0:
+		// {] 0:+0} against a schema that accepts a string there: the
+		// bracket's one reading holds +0, which may be a string.
+		return "", spelled
+	}
+	return "", err
 }
 
 // maxEarlyClosers bounds the earlier closers oneCloserFix weighs as

@@ -286,6 +286,8 @@ func TestRepairQuotesABareValueTheSchemaReadsAsAString(t *testing.T) {
 		{"a Python literal where a string is accepted", `{"w": None}`, "may be a string whose quotes are missing"},
 		{"a literal of another case", `{"w": TRUE}`, "may be a string whose quotes are missing"},
 		{"a loose number", `{"w": +5}`, "may be a string whose quotes are missing"},
+		// A stray ']' whose one reading holds one: that is the reason.
+		{"a loose number after a stray bracket", `{] "w": +5}`, "may be a string whose quotes are missing"},
 	})
 	// Where the schema does not accept the token as a string, it is the
 	// literal or number.
