@@ -9,6 +9,7 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 	checkRepairs(t, []repairCase{
 		{"repeated key, equal values, closers as written", `{"a": "x", 'a': "x"}`, `{"a":"x"}`, RepeatedKey},
 		{"cut nested object, no key repeated", `{"a": {"b": "x", "c": "y"`, `{"a":{"b":"x","c":"y"}}`, FixSyntax},
+		{"a '#' comment glued to a string's quote, holding text", "{\n\t\"a\": \"x\"# a note // more\n}", `{"a":"x"}`, FixSyntax},
 		{"outer brace missing after a nested object", `{"a": 1, "b": {"c": ["x", 2]}`, `{"a":1,"b":{"c":["x",2]}}`, FixSyntax},
 		{"outer brace missing after nested objects", "{\n  \"a\": {\"b\": {\"c\": 1}}", `{"a":{"b":{"c":1}}}`, FixSyntax},
 		{"encoded object, complete", `"{\"a\": \"x\", 'b': 1}"`, `{"a":"x","b":1}`, DoubleEncoded},
@@ -259,6 +260,7 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"a key's quote moved past its colon, before a quoted array", `{"d:"[42,5]",b":1}`, "is not followed by a colon"},
 		{"an inner quote, then a comma and a comment", "{\"m\":\"x\">,// it's \"y\"\n\"c\":[]}", "runs over a comma and a comment"},
 		{"an empty line comment glued to a string's quote", "{\n  \"a\": [\n    \"x\"#\n  ]\n}", "or is empty"},
+		{"a '#' glued to a string's quote, then another comment", "{\n\t\"a\": \"// x\"# // x\n}", "or is empty or another comment's"},
 		{"closers missing at the end, a string ending with one", `{"a": {"b": "x}", "c": true`, "a string value ends with one"},
 		// The outer brace missing after a nested object: taken only where
 		// nothing else explains the text.

@@ -878,10 +878,11 @@ func (sc *scanner) skipSpace() error {
 				return err
 			}
 			if sc.state == stAfterValue && sc.lastStr >= 0 && quoteEndsAt(sc.s, sc.i-1) && (strings.TrimSpace(lastString(sc)) == "" || emptyComment(sc.s[sc.i:])) {
-				// "_id": ""#, "x"#<line break>: a line comment glued to the
-				// closing quote of a string of white space, or an empty
-				// one, may be the string's text, its quote moved.
-				return malformed("a line comment at byte %d touches the closing quote of a string of white space, or is empty; whether it is the string's text is ambiguous", sc.i)
+				// "_id": ""#, "x"#<line break>, "x"# // c: a line comment
+				// glued to the closing quote of a string of white space,
+				// or an empty one (or a '#' before another comment), may
+				// be the string's text, its quote moved.
+				return malformed("a line comment at byte %d touches the closing quote of a string of white space, or is empty or another comment's; whether it is the string's text is ambiguous", sc.i)
 			}
 			var end int
 			if j := strings.IndexByte(sc.s[sc.i:], '\n'); j >= 0 {
@@ -2091,10 +2092,14 @@ func wordAround(s string, i, j int) bool {
 }
 
 // emptyComment reports whether the line comment s starts with ('#' or
-// "//") holds nothing before its line break or the end of the text.
+// "//") holds nothing before its line break or the end of the text, or, a
+// '#' one, only white space and another comment ("x"# // note: the '#'
+// may be the string's, its quote moved, and the comment after it alone).
 func emptyComment(s string) bool {
+	hash := strings.HasPrefix(s, "#")
 	s = strings.TrimLeft(strings.TrimPrefix(strings.TrimPrefix(s, "#"), "//"), " \t")
-	return s == "" || s[0] == '\n' || s[0] == '\r'
+	return s == "" || s[0] == '\n' || s[0] == '\r' ||
+		hash && (s[0] == '#' || strings.HasPrefix(s, "//") || strings.HasPrefix(s, "/*"))
 }
 
 // commaThenComment matches a comma, then a line comment's opener.
