@@ -1237,6 +1237,7 @@ func stripThinking(s string) (string, bool, error) {
 	stripped := false
 	pos, read := 0, 0 // s[:pos] is dealt with; st has read s[:read]
 	lastJSON := strings.LastIndexAny(s, "}]\",:")
+	quotes := lineQuotes{s: s}
 	open, cl := findFrom(thinkOpen, s, 0), findFrom(thinkClose, s, 0)
 	for {
 		if open != nil && open[0] < read {
@@ -1258,17 +1259,21 @@ func stripThinking(s string) (string, bool, error) {
 		if st.inside() {
 			continue // content of the value
 		}
-		if st.entered {
+		end := tag[1] // of the tag, or of the block it opens
+		if !closing && cl != nil {
+			end = cl[1]
+		}
+		if st.entered && end <= lastJSON {
 			// After an object started, a block followed by closing
 			// brackets, quotes, commas or colons is inside it (braces in
 			// its strings misled the count): content.
-			end := tag[1]
-			if !closing && cl != nil {
-				end = cl[1]
-			}
-			if end <= lastJSON {
-				continue
-			}
+			continue
+		}
+		if quotes.between(tag[0], end) {
+			// "cell_type": "</think>null"\n{}: a tag between quotes on
+			// its line, before any bracket: inside a string value of
+			// members whose object's brace is lost, as likely.
+			return "", false, malformed("a reasoning tag stands between quotes on its line; whether it is inside a string value is ambiguous")
 		}
 		if closing {
 			kept.Reset()
@@ -1284,6 +1289,41 @@ func stripThinking(s string) (string, bool, error) {
 		read, st = pos, nesting{}
 		stripped = true
 	}
+}
+
+// lineQuotes tells whether spans of s, asked in increasing order, stand
+// between double quotes on their lines. It reads each byte of s at most
+// twice however many spans are asked.
+type lineQuotes struct {
+	s      string
+	pos    int  // s[:pos] is counted
+	odd    bool // an odd number of quotes since the last line break
+	next   int  // the first '"', line break or '{' at or after some end
+	nextOK bool
+}
+
+// between reports whether s[start:end], a reasoning tag or block, follows
+// an odd number of double quotes on the line it starts on, and a double
+// quote follows it on the line it ends on, before any '{'.
+func (q *lineQuotes) between(start, end int) bool {
+	for ; q.pos < start; q.pos++ {
+		switch q.s[q.pos] {
+		case '\n':
+			q.odd = false
+		case '"':
+			q.odd = !q.odd
+		}
+	}
+	if !q.odd {
+		return false
+	}
+	if !q.nextOK || q.next < end {
+		q.next, q.nextOK = len(q.s), true
+		if k := strings.IndexAny(q.s[end:], "\"\n{"); k >= 0 {
+			q.next = end + k
+		}
+	}
+	return q.next < len(q.s) && q.s[q.next] == '"'
 }
 
 // nesting follows the brackets and double-quoted strings of a text read

@@ -10,6 +10,8 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"repeated key, equal values, closers as written", `{"a": "x", 'a': "x"}`, `{"a":"x"}`, RepeatedKey},
 		{"cut nested object, no key repeated", `{"a": {"b": "x", "c": "y"`, `{"a":{"b":"x","c":"y"}}`, FixSyntax},
 		{"a '#' comment glued to a string's quote, holding text", "{\n\t\"a\": \"x\"# a note // more\n}", `{"a":"x"}`, FixSyntax},
+		{"a closing reasoning tag after quoted prose", "The user said \"Paris\"</think>\n{\"city\": \"Paris\"}", `{"city":"Paris"}`, StripThinking},
+		{"a closing reasoning tag, then quoted prose", "plan</think> Calling \"weather\".\n{\"city\": \"Paris\"}", `{"city":"Paris"}`, StripThinking},
 		{"outer brace missing after a nested object", `{"a": 1, "b": {"c": ["x", 2]}`, `{"a":1,"b":{"c":["x",2]}}`, FixSyntax},
 		{"outer brace missing after nested objects", "{\n  \"a\": {\"b\": {\"c\": 1}}", `{"a":{"b":{"c":1}}}`, FixSyntax},
 		{"encoded object, complete", `"{\"a\": \"x\", 'b': 1}"`, `{"a":"x","b":1}`, DoubleEncoded},
@@ -260,6 +262,8 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"a key's quote moved past its colon, before a quoted array", `{"d:"[42,5]",b":1}`, "is not followed by a colon"},
 		{"an inner quote, then a comma and a comment", "{\"m\":\"x\">,// it's \"y\"\n\"c\":[]}", "runs over a comma and a comment"},
 		{"an empty line comment glued to a string's quote", "{\n  \"a\": [\n    \"x\"#\n  ]\n}", "or is empty"},
+		{"a closing reasoning tag between quotes, before the object", ",\n  \"k\": \"x</think>y\"\n{}", "a reasoning tag stands between quotes on its line"},
+		{"a reasoning block between quotes, before the object", "\"k\": \"<think>x</think>\"\n{}", "a reasoning tag stands between quotes on its line"},
 		{"a '#' glued to a string's quote, then another comment", "{\n\t\"a\": \"// x\"# // x\n}", "or is empty or another comment's"},
 		{"closers missing at the end, a string ending with one", `{"a": {"b": "x}", "c": true`, "a string value ends with one"},
 		// The outer brace missing after a nested object: taken only where
