@@ -637,6 +637,12 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 		// {"k:"" : a key read up to its colon, the text cut: its quote
 		// may have moved past the colon, the value's string cut off.
 		return Result{}, malformed("a key missing its closing quote before its colon is followed by a text cut off; whether its quote moved past the colon is ambiguous")
+	case endGuessed && sc.quoteGluedAfterKeyColon:
+		// {"k:""  }}: a key read up to its colon, a quote right after
+		// it, and an extra closer dropped: the key's quote may have
+		// moved past the colon, and the value's closing quote be that
+		// closer, mistyped ("  ").
+		return Result{}, malformed("a key missing its closing quote before its colon has a quote right after the colon, and the object's closing brackets needed guessing; whether the quote moved past the colon is ambiguous")
 	case slices.Contains(sc.steps, DoubledBraces) && (extraBraces || slices.Contains(steps, StrayCloser) || written != "" && !strings.HasSuffix(strings.TrimRight(written, " \t\r\n"), "}}")):
 		// {{"a": 1]}: doubled braces, or a stray '{' whose closer was
 		// guessed? (A closer changed inside the object, {{"k": [1}}},

@@ -12,6 +12,7 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"a '#' comment glued to a string's quote, holding text", "{\n\t\"a\": \"x\"# a note // more\n}", `{"a":"x"}`, FixSyntax},
 		{"a closing reasoning tag after quoted prose", "The user said \"Paris\"</think>\n{\"city\": \"Paris\"}", `{"city":"Paris"}`, StripThinking},
 		{"a closing reasoning tag, then quoted prose", "plan</think> Calling \"weather\".\n{\"city\": \"Paris\"}", `{"city":"Paris"}`, StripThinking},
+		{"a key read up to its colon, a number after it, an extra brace", `{"s": "x", "e: 42}}`, `{"s":"x","e":42}`, UnclosedKey},
 		{"outer brace missing after a nested object", `{"a": 1, "b": {"c": ["x", 2]}`, `{"a":1,"b":{"c":["x",2]}}`, FixSyntax},
 		{"outer brace missing after nested objects", "{\n  \"a\": {\"b\": {\"c\": 1}}", `{"a":{"b":{"c":1}}}`, FixSyntax},
 		{"encoded object, complete", `"{\"a\": \"x\", 'b': 1}"`, `{"a":"x","b":1}`, DoubleEncoded},
@@ -264,6 +265,7 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"an empty line comment glued to a string's quote", "{\n  \"a\": [\n    \"x\"#\n  ]\n}", "or is empty"},
 		{"a closing reasoning tag between quotes, before the object", ",\n  \"k\": \"x</think>y\"\n{}", "a reasoning tag stands between quotes on its line"},
 		{"a reasoning block between quotes, before the object", "\"k\": \"<think>x</think>\"\n{}", "a reasoning tag stands between quotes on its line"},
+		{"a key read up to its colon, a quote after it, an extra brace", `{"s": "x", "e:""  }}`, "has a quote right after the colon"},
 		{"a '#' glued to a string's quote, then another comment", "{\n\t\"a\": \"// x\"# // x\n}", "or is empty or another comment's"},
 		{"closers missing at the end, a string ending with one", `{"a": {"b": "x}", "c": true`, "a string value ends with one"},
 		// The outer brace missing after a nested object: taken only where

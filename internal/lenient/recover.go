@@ -369,6 +369,7 @@ func (sc *scanner) unclosedKey(q byte) (done bool, err error) {
 		// reading all the same).
 		sc.quoteAfterKeyColon = sc.i
 	}
+	sc.quoteGluedAfterKeyColon = sc.quoteGluedAfterKeyColon || k+1 < len(s) && s[k+1] == q
 	if err := sc.note(UnclosedKey); err != nil {
 		return true, err
 	}

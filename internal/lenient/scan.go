@@ -52,6 +52,9 @@ type scanner struct {
 	// quoteAfterKeyColon is where a key read up to its colon starts when
 	// a quote and white space or a backslash follow that colon, or -1.
 	quoteAfterKeyColon int
+	// quoteGluedAfterKeyColon: a key read up to its colon has a quote
+	// right after that colon ({"k:"…).
+	quoteGluedAfterKeyColon bool
 	// emptyThenTrailingComma: a trailing comma followed an empty string
 	// (refused once the text is read: a rival reading of a closer fix
 	// may hold it, and is a reading all the same).
