@@ -894,6 +894,11 @@ func (sc *scanner) skipSpace() error {
 				// A comment that runs to the end of the text ends before
 				// the closing brackets there ({"a": 1 // note}): the one
 				// reading, when what it ran over holds no other JSON.
+				if p := prevNonSpace(sc.s, sc.i); p >= 0 && sc.s[p] == ',' {
+					// ["x", // note v]}: after a comma, where an item or
+					// member belongs, its text may hold one, unquoted.
+					return malformed("a line comment at byte %d runs to the closing brackets at the end of the text after a comma; whether it holds an item or member is ambiguous", sc.i)
+				}
 				end = sc.i + len(strings.TrimRight(sc.s[sc.i:], "}] \t\r"))
 			}
 			if swallowsJSON(sc.s[sc.i:end]) {
