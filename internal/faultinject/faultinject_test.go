@@ -187,6 +187,14 @@ func TestOperatorsMakeTheirFaults(t *testing.T) {
 	if got := texts(mustOp(t, "split_number").Singles(tx4, g.Rand())); !slices.Equal(got, []string{`{"a":"say \"hi\" \u00e9 ab\n","n":9 0,"f":1.5}`, `{"a":"say \"hi\" \u00e9 ab\n","n":90,"f":1. 5}`}) {
 		t.Errorf("split_number: %q", got)
 	}
+	// A trailing comma as a spaced layout writes commas; not in a compact one.
+	spaced := Encode(Object{{"a", Array{String("x"), Literal("null")}}, {"o", Object{}}}, Layout{SpaceAfter: true})
+	if got := texts(mustOp(t, "comma").Singles(spaced, g.Rand())); !slices.Contains(got, `{"a": ["x", null, ], "o": {}}`) || !slices.Contains(got, `{"a": ["x", null], "o": {}, }`) || slices.Contains(got, `{"a": ["x", null], "o": {, }}`) {
+		t.Errorf("comma, spaced layout: %q", got)
+	}
+	if got := texts(mustOp(t, "comma").Singles(tx, g.Rand())); slices.ContainsFunc(got, func(s string) bool { return strings.Contains(s, ", ") }) {
+		t.Errorf("comma, compact layout: a spaced trailing comma among %q", got)
+	}
 	nk, _ := OpByName("numeric_key")
 	tx3 := Encode(Object{{"7", Number("0.5")}, {"x", String("a b")}, {"-3", String("true")}, {"07", Literal("true")}}, Layout{})
 	got = texts(nk.Singles(tx3, g.Rand()))

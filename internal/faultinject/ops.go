@@ -285,9 +285,17 @@ func unquoted(t Text) []edit {
 }
 
 // commas: a comma dropped or doubled, or one inserted after an opening
-// bracket, before a closing one, or after a colon.
+// bracket, before a closing one (also as ", " where the layout writes
+// commas so), or after a colon.
 func commas(t Text) []edit {
 	var out []edit
+	spaced := false // the layout writes ", " between items
+	for _, k := range t.Toks {
+		if k.Kind == TokComma && k.End < len(t.S) && t.S[k.End] == ' ' {
+			spaced = true
+			break
+		}
+	}
 	for _, k := range t.Toks {
 		switch k.Kind {
 		case TokComma:
@@ -301,6 +309,11 @@ func commas(t Text) []edit {
 			out = append(out, edit{k.End, k.End, ",", false})
 		case TokCloseObject, TokCloseArray:
 			out = append(out, edit{k.Start, k.Start, ",", false})
+			if p := k.Start - 1; spaced && p >= 0 && strings.IndexByte(" \t\r\n[{", t.S[p]) < 0 {
+				// A trailing comma written as the layout writes commas:
+				// ["x", ].
+				out = append(out, edit{k.Start, k.Start, ", ", false})
+			}
 		}
 	}
 	return out
