@@ -866,6 +866,13 @@ func (sc *scanner) skipSpace() error {
 				// value whose quotes are missing.
 				return malformed("escaped white space at byte %d touches a value, and may be part of a string whose quotes are missing", sc.i)
 			}
+			if sc.top() == '[' && sc.state == stValue && sc.i > 0 && sc.s[sc.i-1] == ' ' && sc.i+n+1 < len(sc.s) && sc.s[sc.i+n] == ' ' && sc.s[sc.i+n+1] != ' ' && sc.s[sc.i+n+1] != '\t' {
+				// ["x", \t "y"]: where an item belongs, escaped white space
+				// standing alone between single spaces (no layout writes it
+				// so; a line break's indentation is wider): the string "\t"
+				// unquoted, its comma missing, as likely.
+				return malformed("escaped white space at byte %d stands alone between spaces where an array item belongs, and may be an unquoted string", sc.i)
+			}
 			if sc.top() == '[' && sc.i >= sc.noiseEnd && sc.slotAfterNoise() {
 				// [\n], [1,\n], [1 \n, 2]: an empty slot, or the string
 				// "\n" unquoted (its comma missing, after a value)? (White
