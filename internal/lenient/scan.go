@@ -1877,6 +1877,15 @@ func (sc *scanner) str(q rune) error {
 						// may have ended it there.
 						return malformed("a string value at byte %d holds an unescaped quote and runs over a comma and a comment; whether the quote ended it is ambiguous", sc.i)
 					}
+					if inner > 0 && lineEndsAt(s, i+n) {
+						if k := strings.Index(b.String()[start:], `\"`); k >= 0 && (strings.Contains(b.String()[start+k:], "//") || strings.Contains(b.String()[start+k:], "#")) {
+							// "<|im_end|">// it's "x"<line break>: a value
+							// that held an unescaped quote runs over a line
+							// comment's opener to the end of its line: the
+							// quote may have ended it, the rest a comment.
+							return malformed("a string value at byte %d holds an unescaped quote and runs over a line comment's opener to the end of its line; whether the quote ended it is ambiguous", sc.i)
+						}
+					}
 					if inner%2 == 1 && q != '\'' && q != '‘' && q != '’' {
 						// "say "hi", then": an unpaired quote inside a
 						// double-quoted value, and this one is followed
@@ -2398,4 +2407,11 @@ func loneBeforeEscape(s string) bool {
 		}
 	}
 	return false
+}
+
+// lineEndsAt reports whether only spaces and tabs stand between s[j] and
+// a line break.
+func lineEndsAt(s string, j int) bool {
+	j += len(s[j:]) - len(strings.TrimLeft(s[j:], " \t"))
+	return j < len(s) && (s[j] == '\n' || s[j] == '\r')
 }
