@@ -292,6 +292,12 @@ func TestIsAliasFindsSingleFaultsOfTheValueReceived(t *testing.T) {
 		{`{'k':1,}`, false}, // two faults from {"k":1} as well
 		{`{ 'k':1}`, false}, // another layout
 		{`{"k":1}`, false},  // the value itself: no fault
+		// Re-sent cumulatively, at cut points other than Singles draws.
+		{`{"k{"k":{"k":1}`, true},
+		{`{"k":1}{"k`, true},
+		{`{"k":1{"k":1}`, true},
+		{`{"k":1}{"j`, false},      // a prefix of another text
+		{`{"k":{"k{"k":1}`, false}, // the longer prefix first
 	} {
 		if a := IsAlias(tt.text, got, `{"k":1}`, Layout{}, r); a != tt.want {
 			t.Errorf("IsAlias(%s) = %v, want %v", tt.text, a, tt.want)

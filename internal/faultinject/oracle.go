@@ -61,12 +61,37 @@ func IsAlias(text string, got Value, args string, l Layout, r *rand.Rand) bool {
 		texts = append(texts, t)
 	}
 	for _, t := range texts {
+		if resends(text, t.S) {
+			return true
+		}
 		for _, op := range Ops {
 			for _, m := range op.Singles(t, r) {
 				if m.Text == text {
 					return true
 				}
 			}
+		}
+	}
+	return false
+}
+
+// resends reports whether text is s re-sent as repeated_object writes it
+// with cut points of its own, which Singles draws at random: s and then a
+// prefix of it, or one or two prefixes of s (the longer last) and then s.
+func resends(text, s string) bool {
+	if rest, ok := strings.CutPrefix(text, s); ok && rest != "" && strings.HasPrefix(s, rest) {
+		return true
+	}
+	rest, ok := strings.CutSuffix(text, s)
+	if !ok || rest == "" {
+		return false
+	}
+	if strings.HasPrefix(s, rest) {
+		return true
+	}
+	for a := 1; a < len(rest) && rest[a-1] == s[a-1]; a++ {
+		if b := rest[a:]; len(b) >= a && strings.HasPrefix(s, b) {
+			return true
 		}
 	}
 	return false
