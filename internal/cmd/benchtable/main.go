@@ -240,7 +240,7 @@ func report(w io.Writer, r results, meta []string, cpu string) {
 	p("Broken arguments of 1 KiB, 64 KiB and 1 MiB (the default `WithMaxArgumentBytes`) in three\n")
 	p("shapes: one long string with literal line breaks and unescaped inner quotes (a write_file\n")
 	p("call), an object of many single-quoted members with trailing commas, and deeply nested\n")
-	p("arrays cut off at the end. \"text\" is the repair itself (internal/lenient: the scan and the\n")
+	p("arrays, then deeply nested objects cut off at the end. \"text\" is the repair itself (internal/lenient: the scan and the\n")
 	p("canonical text); \"stage\" adds the one decode of that text into the value validation reads.\n")
 	p("Targets: ≤ 10 ns/byte at every size, and ns/byte at 1 MiB ≤ 1.5× ns/byte at 1 KiB (linear).\n\n")
 	p("| repair | shape | ns/byte at 1 KiB | at 64 KiB | at 1 MiB | ≤ 10 ns/byte met | 1 MiB / 1 KiB | target ≤ 1.5× met |\n|---|---|---|---|---|---|---|---|\n")

@@ -191,8 +191,8 @@ func costSection(benchmarks string) (string, error) {
 	p("- Repair is linear (`BenchmarkRepairSize`): the cost per byte at 1 MiB is at most %.2f× the\n", growText)
 	p("  cost at 1 KiB for the repair itself, %.2f× with the decode of the repaired text. The\n", growStage)
 	p("  scanner costs %.1f–%.1f ns/byte from 1 KiB to 1 MiB across three shapes (a long string with\n", scanMin, scanMax)
-	p("  line breaks and inner quotes, many single-quoted members, deeply nested arrays cut off at the\n")
-	p("  end); with the decode into the value validation reads, the stage costs %.1f–%.1f× the scan at\n", stageMin, stageMax)
+	p("  line breaks and inner quotes, many single-quoted members, deeply nested arrays and objects\n")
+	p("  cut off at the end); with the decode into the value validation reads, the stage costs %.1f–%.1f× the scan at\n", stageMin, stageMax)
 	p("  1 MiB: the decode costs what decoding any JSON of that shape costs.\n")
 	hostileMin, hostileMax := 1e9, 0.0
 	for _, sh := range []string{"invisible_run", "inner_quotes", "backslashes_before_quote", "closers_before_object", "block_comments",
