@@ -162,6 +162,9 @@ type Result struct {
 	// closed: the scanner added closers missing at the end of the text
 	// (internal; cleared before Repair returns).
 	closed bool
+	// escQuoteEnd: a string of the repaired text ended with an escaped
+	// quote right before its closing quote (internal).
+	escQuoteEnd bool
 }
 
 // maxEncodingLayers bounds how many layers of JSON-string encoding are undone.
@@ -656,7 +659,7 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 		if chosen == "" {
 			chosen = sc.out.String()
 		}
-		return Result{JSON: chosen, Steps: append(addStep(steps, FixSyntax), sc.steps...), closed: sc.truncated}, nil
+		return Result{JSON: chosen, Steps: append(addStep(steps, FixSyntax), sc.steps...), closed: sc.truncated, escQuoteEnd: sc.escQuoteEnd}, nil
 	}
 	// repairBroken runs only on text that did not parse: a span that is
 	// that text but for JSON white space cannot.
@@ -687,6 +690,13 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 func encodedEscapes(lit string, res Result, opt Options, layer int) error {
 	if len(lit) < 2 {
 		return nil
+	}
+	if res.escQuoteEnd {
+		// "{\"a\": \"x\\\"\"}": decoded, a string ends with \" before
+		// its closing quote, and needed repair: the escape may be a
+		// backslash encoded once too few times (x\), the quote after it
+		// added.
+		return malformed("the arguments are an object encoded as a JSON string, one of whose strings ends with an escaped quote and needed repair; whether the escape is an encoded backslash is ambiguous")
 	}
 	if strings.Contains(lit, "\\\n") || strings.Contains(lit, "\\\r") {
 		// "{\"k\": \"t\\<line break>a\"}": a line continuation inside an
