@@ -1406,6 +1406,14 @@ func classifyAround(prefix, suffix string) ([]Step, error) {
 		// one found is a member's value.
 		return nil, malformed("the object is the value of a key written before it (its own opening brace is missing); send the arguments as one JSON object")
 	}
+	if ind := prefix[strings.LastIndexByte(prefix, '\n')+1:]; p != "" && strings.Trim(p, "'\"‘’“”") == "" && ind != "" && strings.Trim(ind, " \t") == "" {
+		// '<line break><tab>{"x}": 1}: quote marks alone on the line
+		// before an indented object are no prose: the object's '{'
+		// mistyped, and this '{' a key's first character, its quote
+		// moved, as likely. (A stray quote glued to the object, "{…},
+		// is stray.)
+		return nil, malformed("the text before an indented object is only quote marks; whether the object's brace is one of them, mistyped, is ambiguous")
+	}
 	if strings.HasSuffix(p, "=") {
 		// id={"name": "x"}: the object is one keyword argument's value
 		// as likely as the arguments.

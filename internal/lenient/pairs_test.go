@@ -17,6 +17,8 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"escaped white space after a comma in an array, glued to the comma", `{"a": ["x",\n "y"]}`, `{"a":["x","y"]}`, EscapedWhitespace},
 		{"an inner quote and a URL, the string closed before a comma", "{\n  \"q\": \"open \"http://a.example\" now\",\n  \"n\": 1\n}", `{"q":"open \"http://a.example\" now","n":1}`, FixSyntax},
 		{"an encoded object needing repair, a string with an escaped quote inside", `"{\"a\": \"say \\\"hi\\\" now\", 'b': 1}"`, `{"a":"say \"hi\" now","b":1}`, DoubleEncoded},
+		{"a stray quote glued to the object", `'{"a": 1}`, `{"a": 1}`, ExtractObject},
+		{"a stray quote on the line before an object that is not indented", "'\n{\"a\": 1}", `{"a": 1}`, ExtractObject},
 		{"outer brace missing after a nested object", `{"a": 1, "b": {"c": ["x", 2]}`, `{"a":1,"b":{"c":["x",2]}}`, FixSyntax},
 		{"outer brace missing after nested objects", "{\n  \"a\": {\"b\": {\"c\": 1}}", `{"a":{"b":{"c":1}}}`, FixSyntax},
 		{"encoded object, complete", `"{\"a\": \"x\", 'b': 1}"`, `{"a":"x","b":1}`, DoubleEncoded},
