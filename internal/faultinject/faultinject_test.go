@@ -136,7 +136,7 @@ func TestOperatorsMakeTheirFaults(t *testing.T) {
 		{"loose_number", []string{`{"a":1.,"b":["x",null]}`, `{"a":+1,"b":["x",null]}`}},
 		{"numeric_key", nil}, // below
 		{"unclosed_key", []string{`{"a:1,"b":["x",null]}`, `{"a":1,"b:["x",null]}`}},
-		{"stray_closer", []string{tx.S + "]", tx.S + "\n]"}},
+		{"stray_closer", []string{tx.S + "]", tx.S + "\n]", tx.S + "}", tx.S + "\n}"}},
 		{"stray_bracket", []string{`{"a":1,]"b":["x",null]}`, `{"a":1,"b":["x"],null]}`}},
 		{"bare_value", []string{`{"a":1,"b":[x,null]}`}},
 		{"template_quotes", []string{`{<|"|>a<|"|>:1,"b":["x",null]}`, `{"a":1,"b":[<|"|>x<|"|>,null]}`, `{a:1,b:[<|"|>x<|"|>,null]}`}},

@@ -78,11 +78,11 @@ func unclosedKey(t Text) []edit {
 	return out
 }
 
-// strayCloser: a ']' after the complete object, right after it or on a
-// line of its own.
+// strayCloser: a ']' or an extra '}' after the complete object, right
+// after it or on a line of its own.
 func strayCloser(t Text) []edit {
 	n := len(t.S)
-	return []edit{{n, n, "]", false}, {n, n, "\n]", false}}
+	return []edit{{n, n, "]", false}, {n, n, "\n]", false}, {n, n, "}", false}, {n, n, "\n}", false}}
 }
 
 // strayBracket: a ']' between tokens.
