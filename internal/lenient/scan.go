@@ -847,6 +847,13 @@ func (sc *scanner) skipSpace() error {
 				// string's own next escape, its quote moved, as likely.
 				return malformed("escaped white space at byte %d follows a string that ends with an escape; whether it is the string's own is ambiguous", sc.i)
 			}
+			if e := sc.s[sc.i : sc.i+n]; afterQuote && sc.opensWith(e) && len(sc.commaIn) > 0 && sc.commaIn[0] && !strings.Contains(sc.s, ","+e) && !strings.Contains(sc.s, ", "+e) {
+				// {\n  "a": [1],"c": "x"\n}: a text that opens with
+				// escaped white space, but writes its members on one line:
+				// the opening is no proof of a layout, and the escape after
+				// the string may be the string's own, its quote moved.
+				return malformed("escaped white space at byte %d follows a string's closing quote in a text that opens with it but writes its members on one line; whether it is the string's own is ambiguous", sc.i)
+			}
 			if afterQuote && !sc.opensWith(sc.s[sc.i:sc.i+n]) {
 				// {"z":"s"\n}, {"z":"s" \n}: escaped white space after a
 				// string's closing quote, in a text that does not open
