@@ -646,6 +646,10 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 		// moved past the colon, and the value's closing quote be that
 		// closer, mistyped ("  ").
 		return Result{}, malformed("a key missing its closing quote before its colon has a quote right after the colon, and the object's closing brackets needed guessing; whether the quote moved past the colon is ambiguous")
+	case slices.Contains(sc.steps, DoubledBraces) && sc.keyCloser:
+		// {{"x}": {}}}: doubled braces, or a stray '}' at the end and a
+		// key's quote moved past its first character ("{x}")?
+		return Result{}, malformed("an object opened with '{{' holds a key with a closing bracket it does not open; whether the braces are doubled or a key's quote moved past its '{' is ambiguous")
 	case slices.Contains(sc.steps, DoubledBraces) && (extraBraces || slices.Contains(steps, StrayCloser) || written != "" && !strings.HasSuffix(strings.TrimRight(written, " \t\r\n"), "}}")):
 		// {{"a": 1]}: doubled braces, or a stray '{' whose closer was
 		// guessed? (A closer changed inside the object, {{"k": [1}}},

@@ -21,6 +21,7 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"a stray quote on the line before an object that is not indented", "'\n{\"a\": 1}", `{"a": 1}`, ExtractObject},
 		{"an escaped layout that breaks lines between members", `{\n  "a": [1],\n  "c": "x"\n}`, `{"a":[1],"c":"x"}`, EscapedWhitespace},
 		{"an escaped layout, one member", `{\n  "c": "x"\n}`, `{"c":"x"}`, EscapedWhitespace},
+		{"doubled braces, a key holding a balanced pair", `{{"{x}": {}}}`, `{"{x}":{}}`, DoubledBraces},
 		{"outer brace missing after a nested object", `{"a": 1, "b": {"c": ["x", 2]}`, `{"a":1,"b":{"c":["x",2]}}`, FixSyntax},
 		{"outer brace missing after nested objects", "{\n  \"a\": {\"b\": {\"c\": 1}}", `{"a":{"b":{"c":1}}}`, FixSyntax},
 		{"encoded object, complete", `"{\"a\": \"x\", 'b': 1}"`, `{"a":"x","b":1}`, DoubleEncoded},

@@ -52,6 +52,8 @@ type scanner struct {
 	// quoteAfterKeyColon is where a key read up to its colon starts when
 	// a quote and white space or a backslash follow that colon, or -1.
 	quoteAfterKeyColon int
+	// keyCloser: a key holds a closing bracket that nothing in it opens.
+	keyCloser bool
 	// quoteGluedAfterKeyColon: a key read up to its colon has a quote
 	// right after that colon ({"k:"…).
 	quoteGluedAfterKeyColon bool
@@ -1918,6 +1920,9 @@ func (sc *scanner) str(q rune) error {
 						// (a stream sent again, a quote lost). (A key ending
 						// with the bracket, "k{", holds nothing after it.)
 						return malformed("a key at byte %d holds an opening bracket that it does not close, and whether a value starts inside it is ambiguous", sc.i)
+					}
+					if k := b.String()[start+1:]; keyPos && (strings.Count(k, "}") > strings.Count(k, "{") || strings.Count(k, "]") > strings.Count(k, "[")) {
+						sc.keyCloser = true
 					}
 					if strings.Contains(s[sc.i:i], `\\\"`) && sc.layoutEscape() != "" {
 						// {\n  “k\\\"q”: …}: in a text laid out with escaped
