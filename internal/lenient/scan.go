@@ -85,6 +85,9 @@ type scanner struct {
 	// or "", once openEscapeSet.
 	openEscape    string
 	openEscapeSet bool
+	// commaEscape: a comma in the text is followed by openEscape (after
+	// a space or not), once commaEscapeSet.
+	commaEscape, commaEscapeSet bool
 	// lastValueAt is where the last value read (or being read) starts.
 	lastValueAt int
 	state       int
@@ -849,7 +852,7 @@ func (sc *scanner) skipSpace() error {
 				// string's own next escape, its quote moved, as likely.
 				return malformed("escaped white space at byte %d follows a string that ends with an escape; whether it is the string's own is ambiguous", sc.i)
 			}
-			if e := sc.s[sc.i : sc.i+n]; afterQuote && sc.opensWith(e) && len(sc.commaIn) > 0 && sc.commaIn[0] && !strings.Contains(sc.s, ","+e) && !strings.Contains(sc.s, ", "+e) {
+			if e := sc.s[sc.i : sc.i+n]; afterQuote && sc.opensWith(e) && len(sc.commaIn) > 0 && sc.commaIn[0] && !sc.commasLaidOut() {
 				// {\n  "a": [1],"c": "x"\n}: a text that opens with
 				// escaped white space, but writes its members on one line:
 				// the opening is no proof of a layout, and the escape after
@@ -1068,6 +1071,18 @@ func (sc *scanner) layoutEscape() string {
 		sc.openEscape, sc.openEscapeSet = openingEscape(sc.s), true
 	}
 	return sc.openEscape
+}
+
+// commasLaidOut reports whether a comma in the text is followed by the
+// escaped white space it opens with (",\n" or ", \n"), worked out once a
+// scan.
+func (sc *scanner) commasLaidOut() bool {
+	if !sc.commaEscapeSet {
+		e := sc.layoutEscape()
+		sc.commaEscape = e != "" && (strings.Contains(sc.s, ","+e) || strings.Contains(sc.s, ", "+e))
+		sc.commaEscapeSet = true
+	}
+	return sc.commaEscape
 }
 
 // openingEscape returns the escaped white space (see escapedSpaceAt) the
