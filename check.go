@@ -37,8 +37,8 @@ import (
 // AI message; ctx.Err(); and those the node returns before execution (a
 // *ToolCallValidationError with the raise policy, an interrupt, an
 // unresolved hook's error).
-func (n *ToolNode) Check(ctx context.Context, messages []llms.MessageContent) ([]CallReport, error) {
-	reports, calls, err := n.checkCalls(ctx, messages)
+func (n *ToolNode) Check(ctx context.Context, messages []llms.MessageContent, opts ...RunOption) ([]CallReport, error) {
+	reports, calls, err := n.checkCalls(ctx, messages, newRunConfig(opts))
 	for i, c := range calls {
 		if c.status == statusValid {
 			reports[i].Arguments = c.runArguments() // the caller runs the call with them
@@ -49,7 +49,7 @@ func (n *ToolNode) Check(ctx context.Context, messages []llms.MessageContent) ([
 
 // checkCalls is Check with reports as every report is, secret values masked,
 // and the calls behind them.
-func (n *ToolNode) checkCalls(ctx context.Context, messages []llms.MessageContent) ([]CallReport, []*call, error) {
+func (n *ToolNode) checkCalls(ctx context.Context, messages []llms.MessageContent, rcfg runConfig) ([]CallReport, []*call, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
@@ -57,7 +57,7 @@ func (n *ToolNode) checkCalls(ctx context.Context, messages []llms.MessageConten
 	if ai < 0 || messages[ai].Role != llms.ChatMessageTypeAI {
 		return nil, nil, ErrNoAIMessage
 	}
-	r := &run{messages: messages, aiIndex: ai}
+	r := &run{messages: messages, aiIndex: ai, outputLimit: rcfg.outputLimit || markedCut(messages[ai])} // cut.go
 	calls := n.collect(messages[ai])
 	if err := n.prepare(ctx, r, calls); err != nil {
 		return nil, nil, err
@@ -108,14 +108,15 @@ func (c CallCheck) Ready() bool {
 // Errors: ctx.Err(), and those Check returns before execution (a
 // *ToolCallValidationError with the raise policy, an interrupt, an
 // unresolved hook's error).
-func (n *ToolNode) CheckCall(ctx context.Context, id, name, arguments string) (CallCheck, error) {
+func (n *ToolNode) CheckCall(ctx context.Context, id, name, arguments string, opts ...RunOption) (CallCheck, error) {
 	if err := ctx.Err(); err != nil {
 		return CallCheck{}, err
 	}
-	if n.acceptsAsSent(n.tools[name], arguments) { // repair's fast path (repair.go)
+	rcfg := newRunConfig(opts)
+	if !rcfg.outputLimit && n.acceptsAsSent(n.tools[name], arguments) { // repair's fast path (repair.go)
 		return CallCheck{Outcome: OutcomeExecuted, Arguments: arguments}, nil
 	}
-	return n.checkCall(ctx, id, name, arguments)
+	return n.checkCall(ctx, id, name, arguments, rcfg)
 }
 
 // acceptsAsSent reports whether arguments, as sent, are certainly valid
@@ -133,7 +134,7 @@ func (n *ToolNode) acceptsAsSent(t *boundTool, arguments string) bool {
 // checkCall is CheckCall for a call that did not take the fast path: it
 // runs prepare on the call, in a conversation of the AI message holding it
 // alone. Its frame, which holds no call, stays off the fast path's stack.
-func (n *ToolNode) checkCall(ctx context.Context, id, name, arguments string) (CallCheck, error) {
+func (n *ToolNode) checkCall(ctx context.Context, id, name, arguments string, rcfg runConfig) (CallCheck, error) {
 	one := new(struct {
 		c    call
 		p    [1]*call
@@ -144,14 +145,14 @@ func (n *ToolNode) checkCall(ctx context.Context, id, name, arguments string) (C
 	c := &one.c
 	*c = call{id: id, name: name, raw: arguments, tool: n.tools[name], outcome: OutcomeExecuted}
 	n.classify(c)
-	if c.outcome == OutcomeUnknownTool {
+	if c.outcome == OutcomeUnknownTool && !rcfg.outputLimit {
 		return CallCheck{Outcome: OutcomeUnknownTool}, nil
 	}
 	one.p[0] = c
 	one.fc = llms.FunctionCall{Name: name, Arguments: arguments}
 	one.part[0] = llms.ToolCall{ID: id, Type: "function", FunctionCall: &one.fc}
 	one.msgs[0] = llms.MessageContent{Role: llms.ChatMessageTypeAI, Parts: one.part[:]}
-	r := &run{messages: one.msgs[:]}
+	r := &run{messages: one.msgs[:], outputLimit: rcfg.outputLimit}
 	if err := n.prepare(ctx, r, one.p[:]); err != nil {
 		return CallCheck{}, err
 	}

@@ -93,7 +93,10 @@ type genCall struct {
 // checkInvariant runs the node on calls and checks that every call whose
 // id is not a repeat gets exactly one tool message, in order, and that
 // every valid call ran exactly once.
-func (h *invariantHarness) checkInvariant(t testing.TB, calls []genCall) *Result {
+//
+// With cut, the run's reply was cut by the output limit: no call may run,
+// and every answered call has outcome output_limit.
+func (h *invariantHarness) checkInvariant(t testing.TB, calls []genCall, cut bool) *Result {
 	t.Helper()
 	h.mu.Lock()
 	clear(h.ran)
@@ -102,7 +105,11 @@ func (h *invariantHarness) checkInvariant(t testing.TB, calls []genCall) *Result
 	for i, c := range calls {
 		parts[i] = c.part
 	}
-	res, err := h.node.Run(context.Background(), conversation(parts...))
+	var opts []RunOption
+	if cut {
+		opts = append(opts, WithFinishReason("length"))
+	}
+	res, err := h.node.Run(context.Background(), conversation(parts...), opts...)
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}
@@ -123,6 +130,12 @@ func (h *invariantHarness) checkInvariant(t testing.TB, calls []genCall) *Result
 			continue
 		}
 		wantIDs = append(wantIDs, c.id)
+		if cut {
+			if res.Calls[i].Outcome != OutcomeOutputLimit {
+				t.Fatalf("call %d of a cut reply has outcome %s", i, res.Calls[i].Outcome)
+			}
+			continue
+		}
 		if c.mustRun {
 			execs[c.id]++
 		}
@@ -149,6 +162,9 @@ func (h *invariantHarness) checkInvariant(t testing.TB, calls []genCall) *Result
 		if id != "" && h.ran[id] != 1 {
 			t.Fatalf("corrected call %q ran %d times, want 1", id, h.ran[id])
 		}
+	}
+	if cut && len(h.ran) > 0 {
+		t.Fatalf("calls of a cut reply ran: %v", h.ran)
 	}
 	for id, n := range h.ran {
 		if id != "" && n > 1 {
@@ -190,12 +206,12 @@ func TestInvariantEveryCallAnsweredOnce(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	seen := map[Outcome]int{}
 	for range iterations {
-		for _, c := range h.checkInvariant(t, randomCalls(r)).Calls {
+		for _, c := range h.checkInvariant(t, randomCalls(r), r.IntN(10) == 0).Calls {
 			seen[c.Outcome]++
 		}
 	}
 	// The mix must exercise every outcome the harness can produce.
-	for _, o := range []Outcome{OutcomeExecuted, OutcomeCorrected, OutcomeFeedback, OutcomeDropped} {
+	for _, o := range []Outcome{OutcomeExecuted, OutcomeCorrected, OutcomeFeedback, OutcomeDropped, OutcomeOutputLimit} {
 		if seen[o] == 0 {
 			t.Errorf("no call had outcome %s: %v", o, seen)
 		}
@@ -205,6 +221,7 @@ func TestInvariantEveryCallAnsweredOnce(t *testing.T) {
 func FuzzToolNodeInvariant(f *testing.F) {
 	f.Add([]byte{0, 1, 2, 3}, `{"city":"x"`)
 	f.Add([]byte{5, 5, 9, 200, 17}, `<think>{"city":"a"}</think>{"city":"b"}`)
+	f.Add([]byte{0xff, 1, 2, 0x85}, `{"city": "Paris", "unit": "celsius"`)
 	h := newInvariantHarness(f)
 	f.Fuzz(func(t *testing.T, plan []byte, args string) {
 		if len(plan) > 64 {
@@ -228,6 +245,6 @@ func FuzzToolNodeInvariant(f *testing.F) {
 			}
 			calls = append(calls, genCall{part: tc(id, name, a), id: id, mustRun: valid && !strings.Contains(a, "\x00")})
 		}
-		h.checkInvariant(t, calls)
+		h.checkInvariant(t, calls, len(plan) > 0 && plan[0] == 0xff) // a first byte of 255: the reply was cut
 	})
 }

@@ -13,7 +13,8 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 )
 
-// IssueKind is the JSON Schema keyword a field issue is about.
+// IssueKind is the JSON Schema keyword a field issue is about, or
+// [IssueOutputLimit] for a call the output limit cut.
 type IssueKind string
 
 // The kinds of field issue.
@@ -28,6 +29,11 @@ const (
 	IssuePattern    IssueKind = "pattern"    // the string does not match the pattern
 	IssueMinItems   IssueKind = "minItems"   // the array has too few items
 	IssueOther      IssueKind = "other"      // any other keyword
+
+	// IssueOutputLimit: the reply holding the call was cut by the model's
+	// output-token limit (see [WithFinishReason]); its Path is "" and it
+	// is the call's only issue.
+	IssueOutputLimit IssueKind = "output_limit"
 )
 
 // Issue is one field-level problem with a call's arguments.

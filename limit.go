@@ -129,7 +129,7 @@ type toolHistory struct {
 func (n *ToolNode) recall(r *run, calls []*call) {
 	var tools map[string]*toolHistory
 	for _, c := range calls {
-		if c.status == statusInvalid && c.tool != nil && !c.noFunc {
+		if c.status == statusInvalid && c.tool != nil && !c.noFunc && !c.cut {
 			if tools == nil {
 				tools = map[string]*toolHistory{}
 			}
@@ -141,7 +141,7 @@ func (n *ToolNode) recall(r *run, calls []*call) {
 	}
 	readHistory(r.messages, r.aiIndex, tools)
 	for _, c := range calls {
-		if c.status != statusInvalid || c.tool == nil || c.noFunc {
+		if c.status != statusInvalid || c.tool == nil || c.noFunc || c.cut {
 			continue
 		}
 		h := tools[c.name]
@@ -254,6 +254,9 @@ func (n *ToolNode) sameAsRejected(c *call, rejected []string) bool {
 // feedback otherwise.
 func answerUnresolved(c *call) {
 	switch {
+	case c.cut: // cut.go
+		c.output = boundMessage(outputLimitFeedback(c)) // bounds.go (a long tool name)
+		c.status, c.outcome, c.isError = statusAnswered, OutcomeOutputLimit, true
 	case c.overLimit:
 		c.output = boundMessage(limitFeedback(c, c.streak)) // feedback.go; bounds.go (a long tool name)
 		c.status, c.outcome, c.isError = statusAnswered, OutcomeFeedbackLimit, true

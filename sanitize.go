@@ -164,6 +164,14 @@ func (n *ToolNode) sanitizedArguments(c *call) (string, bool) {
 		return "{}", true
 	case c.status == statusSkipped: // answered before this run
 		return n.answeredArguments(c)
+	case c.cut: // never read (cut.go): one JSON object is kept, secret values masked; anything else is {}
+		if m, ok := jsonObject(c.raw); ok {
+			if s, masked, ok := encodeMasked(m, c.secrets()); ok && masked > 0 {
+				return s, true
+			}
+			return c.raw, false
+		}
+		return "{}", true
 	case len(c.raw) > n.cfg.maxArgumentBytes: // refused unparsed (WithMaxArgumentBytes); never parsed here either
 		return "{}", true
 	case c.tool == nil: // an unknown tool: answered with an error, keep what parses

@@ -179,6 +179,11 @@ const (
 	// answered with feedback in as many turns in a row as the limit
 	// allows, so the agent is told to stop calling it this way.
 	OutcomeFeedbackLimit Outcome = "feedback_limit"
+	// OutcomeOutputLimit: the call was not executed because the reply that
+	// holds it was cut by the model's output-token limit (see
+	// [WithFinishReason]); its tool message says so and asks for a shorter
+	// call. Every call of such a reply has it.
+	OutcomeOutputLimit Outcome = "output_limit"
 	// OutcomeReady: reported by [WrapModel] only, for a call that is valid
 	// with the model's own (possibly repaired) arguments and ready to run.
 	// Nothing ran; a tool node that receives the call executes it.
@@ -381,8 +386,9 @@ type RunOption interface {
 }
 
 type runConfig struct {
-	state    any // WithState
-	hasState bool
+	state       any // WithState
+	hasState    bool
+	outputLimit bool // WithFinishReason: the reply was cut by the output limit (cut.go)
 }
 
 // newRunConfig applies opts. A Run without options does not allocate one.
@@ -427,7 +433,8 @@ func (n *ToolNode) Run(ctx context.Context, messages []llms.MessageContent, opts
 	if aiIndex < 0 {
 		return nil, ErrNoAIMessage
 	}
-	r := &run{messages: messages, aiIndex: aiIndex, timed: n.listened(ctx)}
+	r := &run{messages: messages, aiIndex: aiIndex, timed: n.listened(ctx),
+		outputLimit: rcfg.outputLimit || markedCut(messages[aiIndex])} // cut.go
 	r.start = r.now()                  // zero when nobody listens (stats.go)
 	r.state, ctx = runState(ctx, rcfg) // unresolved.go
 	calls := n.collect(messages[aiIndex])
@@ -458,6 +465,7 @@ func (n *ToolNode) Run(ctx context.Context, messages []llms.MessageContent, opts
 // (ready to execute), answered (feedback) or dropped. WrapModel runs it
 // alone.
 func (n *ToolNode) prepare(ctx context.Context, r *run, calls []*call) error {
+	n.cutShort(r, calls) // cut.go: a reply cut by the output limit runs no call
 	for _, c := range calls {
 		if c.status != statusPending {
 			continue
@@ -487,6 +495,8 @@ type run struct {
 	aiIndex  int
 	state    any // the caller's graph state: WithState or ContextWithState
 
+	outputLimit bool // the reply was cut by the output limit (WithFinishReason, cut.go)
+
 	// Timing for the run's event (stats.go), measured only when timed.
 	timed       bool
 	start, last time.Time
@@ -514,6 +524,7 @@ type call struct {
 	raw      string
 	tool     *boundTool // nil for an unknown tool
 	noFunc   bool       // the ToolCall had a nil FunctionCall
+	cut      bool       // its reply was cut by the output limit (cut.go)
 
 	// Set by repair: the decoded argument value and the JSON the tool gets.
 	value    any
@@ -716,7 +727,8 @@ func (c *call) started() bool {
 
 // ran reports whether the call was handed to the executor.
 func (c *call) ran() bool {
-	return c.status == statusAnswered && c.outcome != OutcomeFeedback && c.outcome != OutcomeFeedbackLimit && c.outcome != OutcomeDropped
+	return c.status == statusAnswered && c.outcome != OutcomeFeedback && c.outcome != OutcomeFeedbackLimit &&
+		c.outcome != OutcomeOutputLimit && c.outcome != OutcomeDropped
 }
 
 // toolNames lists the node's tool names for error messages.

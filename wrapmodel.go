@@ -27,7 +27,8 @@ import (
 //     reaches the same verdict and answers it with feedback instead of
 //     executing it, and its feedback can quote what the model sent;
 //   - no other field changes: ids, names and Type stay as the model sent
-//     them, so the history stays acceptable to the provider.
+//     them, so the history stays acceptable to the provider (a response the
+//     output limit cut also gets a notice in its Content, see below).
 //
 // What WrapModel found is attached to each choice that has tool calls and
 // read with [CheckedCalls]: one [CallReport] per tool call, whose Outcome
@@ -38,7 +39,17 @@ import (
 // came from: [OutcomeReady] (the model's own, possibly repaired; nothing
 // ran), corrected or salvaged.
 // Calls whose id repeats an earlier id are reported dropped and left in
-// place.
+// place. When a choice's StopReason says the output-token limit cut the
+// response ([IsOutputLimit]), every call is reported [OutcomeOutputLimit],
+// keeps its arguments, and carries in Output the feedback to answer it
+// with (see [WithFinishReason]); a node that receives such a call without
+// the finish reason still refuses it, because WrapModel appends a notice
+// line to the Content of the first choice with tool calls ("[saidex: the
+// output-token limit cut this reply off, so none of its tool calls was
+// executed]"): a [ToolNode] that runs an AI message whose text ends with
+// that line answers every call of it as [WithFinishReason] does. The
+// notice also tells the model, in the next turn, why its calls did not
+// run.
 //
 // A downstream node checks the calls again: that costs little for valid
 // calls, but a call WrapModel left invalid goes through the node's
@@ -97,9 +108,13 @@ func (n *ToolNode) checkResponse(ctx context.Context, messages []llms.MessageCon
 	var locs []loc
 	ai := llms.MessageContent{Role: llms.ChatMessageTypeAI}
 	var calls []llms.ContentPart
+	var opts []RunOption
 	for i, ch := range resp.Choices {
 		if ch == nil {
 			continue
+		}
+		if opts == nil && IsOutputLimit(ch.StopReason) {
+			opts = []RunOption{WithFinishReason(ch.StopReason)} // cut.go
 		}
 		if ch.Content != "" {
 			ai.Parts = append(ai.Parts, llms.TextPart(ch.Content))
@@ -115,12 +130,13 @@ func (n *ToolNode) checkResponse(ctx context.Context, messages []llms.MessageCon
 	ai.Parts = append(ai.Parts, calls...)
 	conv := make([]llms.MessageContent, 0, len(messages)+1)
 	conv = append(append(conv, messages...), ai)
-	reports, cs, err := n.checkCalls(ctx, conv) // reports masked; the calls carry the arguments to run
+	reports, cs, err := n.checkCalls(ctx, conv, newRunConfig(opts)) // reports masked; the calls carry the arguments to run
 	if err != nil {
 		return nil, err
 	}
 
 	out := &llms.ContentResponse{Choices: slices.Clone(resp.Choices)}
+	marked := false // the output-limit notice is on one choice
 	for i, ch := range resp.Choices {
 		if ch == nil || len(ch.ToolCalls) == 0 {
 			continue
@@ -132,6 +148,14 @@ func (n *ToolNode) checkResponse(ctx context.Context, messages []llms.MessageCon
 			cp.GenerationInfo = map[string]any{}
 		}
 		cp.GenerationInfo[checkedCallsKey] = make([]CallReport, 0, len(ch.ToolCalls))
+		if opts != nil && !marked {
+			if cp.Content == "" {
+				cp.Content = outputLimitNotice // cut.go
+			} else {
+				cp.Content += "\n\n" + outputLimitNotice
+			}
+			marked = true
+		}
 		out.Choices[i] = &cp
 	}
 	for k, rep := range reports {

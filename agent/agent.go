@@ -215,7 +215,7 @@ func (a *Agent) Plan(ctx context.Context, steps []schema.AgentStep, inputs map[s
 	}
 	conv := append(msgs, ai)
 	// The executor's inputs are the state hooks and validators see.
-	res, err := a.node.Run(ctx, conv, saidex.WithState(inputs))
+	res, err := a.node.Run(ctx, conv, saidex.WithState(inputs), saidex.WithFinishReason(finishReason(resp)))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -450,4 +450,15 @@ func (t *agentTool) Call(ctx context.Context, input string) (string, error) {
 		return "", err
 	}
 	return res.Calls[0].Output, nil
+}
+
+// finishReason returns the StopReason of the first choice of resp whose
+// reason means the output limit cut the response, else "".
+func finishReason(resp *llms.ContentResponse) string {
+	for _, ch := range resp.Choices {
+		if ch != nil && saidex.IsOutputLimit(ch.StopReason) {
+			return ch.StopReason
+		}
+	}
+	return ""
 }

@@ -344,3 +344,29 @@ func TestContractAnthropicExecutor(t *testing.T) {
 		t.Errorf("output %v, %d runs", out["output"], runs.Load())
 	}
 }
+
+func TestAgentRunsNoCallOfAResponseCutByTheOutputLimit(t *testing.T) {
+	weather, runs := countingWeather()
+	node := mustNode(t, []tools.Tool{weather})
+	cut := callsResponse("", tc("a", "get_weather", `{"city":"Paris"}`), tc("b", "get_weather", `{"city": "Ro`))
+	cut.Choices[0].StopReason = "length"
+	model := script(cut, textResponse("I could not finish."))
+	exec := agents.NewExecutor(mustAgent(t, model, node), agents.WithReturnIntermediateSteps())
+
+	out, err := exec.Call(context.Background(), map[string]any{"input": "Weather in Paris and Rome?"})
+	if err != nil {
+		t.Fatalf("executor: %v", err)
+	}
+	if runs.Load() != 0 {
+		t.Errorf("weather ran %d times for a response cut by the output limit", runs.Load())
+	}
+	steps := out["intermediateSteps"].([]schema.AgentStep)
+	if len(steps) != 2 {
+		t.Fatalf("%d steps, want one per call", len(steps))
+	}
+	for _, s := range steps {
+		if !strings.Contains(s.Observation, "cut off by the output-token limit") || strings.Contains(s.Observation, "missing") {
+			t.Errorf("step %s observation %q", s.Action.ToolID, s.Observation)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/schema"
 	"github.com/eino-contrib/jsonschema"
+	"github.com/saidex/saidex-go"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -228,6 +229,12 @@ func aiMessage(m *schema.Message) llms.MessageContent {
 // but one left invalid goes through correction again. An error of the
 // check (a raise policy, an interrupt) is returned instead of the answer.
 //
+// When out.ResponseMeta.FinishReason says the output-token limit cut the
+// answer (saidex.IsOutputLimit), no call is cleaned and the Guard
+// remembers the calls' ids, so that its middleware answers each of them
+// with the output-limit feedback instead of running it (see
+// saidex.WithFinishReason).
+//
 // Stream is m's stream, unchecked: the history of a streaming agent keeps
 // the model's arguments, while the ToolsNode still checks and answers
 // every call. WithTools binds the tools on m and wraps the result.
@@ -248,7 +255,8 @@ func (c *checkedModel) Generate(ctx context.Context, input []*schema.Message, op
 		return out, err
 	}
 	conv := append(fromEino(input), aiMessage(out))
-	reps, err := c.g.node.Check(ctx, conv)
+	reason := c.g.cut.add(out) // cut.go: the middleware refuses these calls too
+	reps, err := c.g.node.Check(ctx, conv, saidex.WithFinishReason(reason))
 	if err != nil {
 		return nil, err
 	}

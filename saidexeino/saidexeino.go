@@ -48,6 +48,7 @@ type Guard struct {
 	node  *saidex.ToolNode
 	tools []tool.BaseTool
 	known map[string]bool
+	cut   cutIDs // ids of calls of replies the output limit cut (cut.go)
 }
 
 // New returns the Guard of tools. It reads every tool's Info(ctx): the
@@ -174,6 +175,13 @@ func ready(o saidex.Outcome) bool {
 //     fails the Eino node, as it does without the Guard. An Eino interrupt
 //     is always returned unchanged.
 //
+// A call of a reply that [Guard.Model] saw cut by the output-token limit
+// (its ResponseMeta.FinishReason, see saidex.WithFinishReason) never runs:
+// the middleware knows it by its call id, which the Guard remembers for
+// the last 4,096 such calls, and answers it with feedback that says the
+// reply was cut. Without Guard.Model, or for a call without an id, the
+// middleware cannot see the finish reason.
+//
 // A streamable tool is checked before it starts: the stream it returns is
 // passed on as is, and an error inside that stream is Eino's to handle. A
 // call of a tool the Guard does not know (one added with
@@ -219,10 +227,11 @@ func (g *Guard) Middleware() compose.ToolMiddleware {
 // answered.
 func guarded[O any](g *Guard, next func(context.Context, *compose.ToolInput) (*O, error), answer func(string) *O) func(context.Context, *compose.ToolInput) (*O, error) {
 	return func(ctx context.Context, in *compose.ToolInput) (out *O, err error) {
-		if !g.known[in.Name] {
+		cut := g.cut.options(in.CallID) // cut.go
+		if !g.known[in.Name] && cut == nil {
 			return next(ctx, in)
 		}
-		chk, err := g.node.CheckCall(ctx, in.CallID, in.Name, in.Arguments)
+		chk, err := g.node.CheckCall(ctx, in.CallID, in.Name, in.Arguments, cut...)
 		if err != nil {
 			return nil, err
 		}
@@ -290,10 +299,12 @@ func (g *Guard) answerToolError(ctx context.Context, in *compose.ToolInput, err 
 // UnknownToolsHandler answers a call of a tool the ToolsNode does not have
 // with the saidex node's message naming its tools, instead of failing the
 // node: "Error: NAME is not a valid tool, try one of [a, b]." (with more
-// than 20 tools, the 5 whose names are closest and the count). Its error
-// is nil unless ctx is done.
+// than 20 tools, the 5 whose names are closest and the count), or, for a
+// call of an answer cut by the output limit (see [Guard.Middleware]), with
+// the output-limit feedback. Its error is nil unless ctx is done.
 func (g *Guard) UnknownToolsHandler(ctx context.Context, name, input string) (string, error) {
-	res, err := g.node.Run(ctx, oneCall(&compose.ToolInput{Name: name, Arguments: input}))
+	id := compose.GetToolCallID(ctx)
+	res, err := g.node.Run(ctx, oneCall(&compose.ToolInput{Name: name, Arguments: input, CallID: id}), g.cut.options(id)...) // cut.go
 	if err != nil {
 		return "", err
 	}

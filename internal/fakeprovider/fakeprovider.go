@@ -46,6 +46,9 @@ type OpenAIMessage struct {
 type OpenAIReply struct {
 	Text  string
 	Calls [][3]string // id, name, arguments
+	// Finish is the reply's finish_reason; "" sends "tool_calls" for a
+	// reply with calls and "stop" otherwise.
+	Finish string
 }
 
 // OpenAI serves /chat/completions and rejects, with OpenAI's status and
@@ -87,6 +90,9 @@ func (f *OpenAI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			tcs = append(tcs, map[string]any{"id": c[0], "type": "function", "function": map[string]any{"name": c[1], "arguments": c[2]}})
 		}
 		msg["tool_calls"], finish = tcs, "tool_calls"
+	}
+	if rep.Finish != "" {
+		finish = rep.Finish
 	}
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(map[string]any{
@@ -210,6 +216,15 @@ type Anthropic struct {
 	mu       sync.Mutex
 	replies  [][]map[string]any // content blocks per turn
 	requests [][]AnthropicMessage
+	stop     string // the next reply's stop_reason, when set (StopNextWith)
+}
+
+// StopNextWith makes the next reply's stop_reason reason (for example
+// "max_tokens") instead of "tool_use" or "end_turn".
+func (f *Anthropic) StopNextWith(reason string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.stop = reason
 }
 
 func (f *Anthropic) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -238,6 +253,9 @@ func (f *Anthropic) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if b["type"] == "tool_use" {
 			stop = "tool_use"
 		}
+	}
+	if f.stop != "" {
+		stop, f.stop = f.stop, ""
 	}
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(map[string]any{
