@@ -165,8 +165,9 @@ func (n *ToolNode) checkCall(ctx context.Context, id, name, arguments string, rc
 // classify sets the status of a call that the pipeline does not repair: a
 // call naming no function, a plain tool's call over the size limit (both
 // answered with feedback) and a call of an unknown tool (answered by the
-// executor). c's noFunc, name, raw and tool are set. Both collect and
-// CheckCall use it.
+// executor), unless its name glues several tool names together (several
+// calls merged into one, answered with feedback: merged.go). c's noFunc,
+// name, raw and tool are set. Both collect and CheckCall use it.
 func (n *ToolNode) classify(c *call) {
 	switch {
 	case c.noFunc:
@@ -177,6 +178,10 @@ func (n *ToolNode) classify(c *call) {
 		c.status, c.outcome = statusInvalid, OutcomeFeedback
 		c.err = fmt.Errorf("%w: %d bytes exceed the limit of %d", ErrMalformedArguments, len(c.raw), n.cfg.maxArgumentBytes)
 	case c.tool == nil:
+		if c.merged = n.mergedName(c.name); c.merged != nil { // merged.go
+			c.status, c.outcome, c.err = statusInvalid, OutcomeFeedback, ErrMergedCalls
+			return
+		}
 		// Answered by the executor with an error naming the node's tools.
 		c.args, c.status, c.outcome = c.raw, statusValid, OutcomeUnknownTool
 	}

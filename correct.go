@@ -177,8 +177,8 @@ func (n *ToolNode) eachCall(ctx context.Context, calls []*call, sel func(*call) 
 // with a schema, and calls missing a required field only when correcting
 // them is allowed or a key looks misnamed.
 func (n *ToolNode) correctable(c *call) bool {
-	if c.status != statusInvalid || c.noFunc || c.tool == nil || c.tool.schema == nil || c.repeated || c.cut {
-		return false // a repeated or cut call is answered at once (limit.go, cut.go)
+	if c.status != statusInvalid || c.noFunc || c.tool == nil || c.tool.schema == nil || c.repeated || c.cut || errors.Is(c.err, ErrMergedCalls) {
+		return false // a repeated, cut or merged call is answered at once (limit.go, cut.go, merged.go)
 	}
 	if c.err != nil { // the arguments did not parse
 		if len(c.raw) > n.cfg.maxArgumentBytes {

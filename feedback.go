@@ -36,6 +36,8 @@ func feedbackFor(c *call) string {
 func feedbackText(c *call) string {
 	var b strings.Builder
 	switch {
+	case c.merged != nil: // merged.go
+		return mergedNameFeedback(c, c.merged)
 	case c.noFunc:
 		b.WriteString("Error: this tool call names no function, so nothing was executed. ")
 		b.WriteString("Call one of the available tools by name, with its arguments as one JSON object.")
@@ -52,6 +54,10 @@ func feedbackText(c *call) string {
 		writeReceived(&b, c.raw, c.secrets())
 		b.WriteByte('\n')
 		writeFields(&b, c)
+		if errors.Is(c.err, ErrMergedCalls) { // merged.go
+			b.WriteString("Send each of the merged calls as a separate tool call, each with its arguments as one JSON object.")
+			break
+		}
 		b.WriteString("Call ")
 		b.WriteString(c.name)
 		b.WriteString(" again with its arguments as one JSON object, and nothing before or after it.")

@@ -283,6 +283,9 @@ func (n *ToolNode) repair(c *call) {
 		err = callEnvelope(res.value, c.tool.schema.fields)
 	}
 	if err != nil {
+		if k := mergedObjects(c.raw); k > 0 { // merged.go: calls merged by an accumulator
+			err = mergedArgumentsError(k)
+		}
 		c.err, c.status = err, statusInvalid
 		return
 	}

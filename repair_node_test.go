@@ -108,7 +108,7 @@ func TestRunAnswersUnrepairableArgumentsWithFeedback(t *testing.T) {
 	}{
 		{name: "empty", raw: "", reason: "the arguments are empty"},
 		{name: "string cut mid-value", raw: `{"city": "Os`, reason: "cut off inside a string value"},
-		{name: "two different objects", raw: `{"city": "Oslo"}{"city": "Rome"}`, reason: "two different JSON objects"},
+		{name: "two different objects", raw: `{"city": "Oslo"}{"city": "Rome"}`, reason: "2 different JSON objects one after another: several tool calls were merged"},
 		{name: "json repair disabled", raw: `{'city': 'Oslo'}`, opts: []saidex.Option{saidex.WithJSONRepair(false)}, reason: "JSON repair is disabled"},
 		{name: "argument size limit", raw: `{"city": "Oslo"}`, opts: []saidex.Option{saidex.WithMaxArgumentBytes(8)}, reason: "more than the limit of 8 bytes"},
 		{name: "reasoning kept when stripping is off", raw: "<think>x</think>{\"city\": \"Oslo\"}", opts: []saidex.Option{saidex.WithStripThinking(false)},

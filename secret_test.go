@@ -45,7 +45,7 @@ var secretInputs = []struct {
 }{
 	{"cut after the secret", "login", `{"user":"bob","password":"hunter2","note":"ab`, true},
 	{"cut inside the secret", "login", `{"user":"bob","password":"hunter2`, false},
-	{"two different objects", "login", `{"user":"bob","password":"hunter2"} {"user":"eve","password":"hunter2"}`, true},
+	{"two different objects", "login", `{"user":"bob","password":"hunter2"} {"user":"eve","password":"hunter2"}`, false}, // merged calls: never corrected (merged.go)
 	{"prose around a cut object", "login", `My password is hunter2, so: {"user":"bob","password":"hunter2","note":"ab`, true},
 	{"reasoning before a cut object", "login", `<think>use hunter2</think>{"user":"bob","password":"hunter2","note":"ab`, true},
 	{"over WithMaxArgumentBytes", "login", `{"user":"bob","password":"hunter2","note":"` + strings.Repeat("x", 2000) + `"}`, false},

@@ -525,6 +525,7 @@ type call struct {
 	tool     *boundTool // nil for an unknown tool
 	noFunc   bool       // the ToolCall had a nil FunctionCall
 	cut      bool       // its reply was cut by the output limit (cut.go)
+	merged   []string   // the tool names its name glues together (merged.go)
 
 	// Set by repair: the decoded argument value and the JSON the tool gets.
 	value    any

@@ -290,7 +290,7 @@ func (n *ToolNode) resolve(ctx context.Context, r *run, calls []*call) error {
 		return nil
 	}
 	for _, c := range invalid {
-		if c.repeated || c.cut { // answered at once, without the hook (limit.go, cut.go)
+		if c.repeated || c.cut || errors.Is(c.err, ErrMergedCalls) { // answered at once, without the hook (limit.go, cut.go, merged.go)
 			answerUnresolved(c)
 		}
 	}

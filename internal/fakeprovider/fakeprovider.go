@@ -49,6 +49,10 @@ type OpenAIReply struct {
 	// Finish is the reply's finish_reason; "" sends "tool_calls" for a
 	// reply with calls and "stop" otherwise.
 	Finish string
+	// Deltas, for a streamed request, are the tool_calls deltas to send,
+	// one chunk each, as a server that streams calls in pieces sends them;
+	// nil sends each of Calls whole, with its index and type, in one chunk.
+	Deltas []map[string]any
 }
 
 // OpenAI serves /chat/completions and rejects, with OpenAI's status and
@@ -63,6 +67,7 @@ type OpenAI struct {
 func (f *OpenAI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Messages []OpenAIMessage `json:"messages"`
+		Stream   bool            `json:"stream"`
 	}
 	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
 		oaiError(w, "We could not parse the JSON body of your request.", "")
@@ -94,12 +99,43 @@ func (f *OpenAI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if rep.Finish != "" {
 		finish = rep.Finish
 	}
+	if req.Stream {
+		streamOpenAI(w, len(f.requests), rep, finish)
+		return
+	}
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(map[string]any{
 		"id": fmt.Sprintf("chatcmpl-%d", len(f.requests)), "object": "chat.completion", "created": 1, "model": "gpt-test",
 		"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish}},
 		"usage":   map[string]any{"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
 	})
+}
+
+// streamOpenAI writes rep as server-sent chat.completion.chunk events: its
+// text, its tool-call deltas (rep.Deltas, or each call whole), then the
+// finish reason and [DONE].
+func streamOpenAI(w http.ResponseWriter, n int, rep OpenAIReply, finish string) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	chunk := func(delta map[string]any, finish any) {
+		b, _ := json.Marshal(map[string]any{
+			"id": fmt.Sprintf("chatcmpl-%d", n), "object": "chat.completion.chunk", "created": 1, "model": "gpt-test",
+			"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}},
+		})
+		fmt.Fprintf(w, "data: %s\n\n", b)
+	}
+	chunk(map[string]any{"role": "assistant", "content": rep.Text}, nil)
+	deltas := rep.Deltas
+	if deltas == nil {
+		for i, c := range rep.Calls {
+			deltas = append(deltas, map[string]any{"index": i, "id": c[0], "type": "function",
+				"function": map[string]any{"name": c[1], "arguments": c[2]}})
+		}
+	}
+	for _, d := range deltas {
+		chunk(map[string]any{"tool_calls": []any{d}}, nil)
+	}
+	chunk(map[string]any{}, finish)
+	fmt.Fprint(w, "data: [DONE]\n\n")
 }
 
 func oaiError(w http.ResponseWriter, msg, param string) {
