@@ -36,6 +36,7 @@ type config struct {
 	correction     correctionConfig      // correct.go
 	coercion       CoercionMode          // WithCoercion (coerce.go)
 	feedbackLimit  int                   // WithFeedbackLimit (limit.go)
+	repeatLimit    int                   // WithRepeatLimit (repeats.go)
 }
 
 func defaultConfig() config {
@@ -58,6 +59,9 @@ func (c *config) validate() error {
 	}
 	if c.feedbackLimit < 0 {
 		errs = append(errs, fmt.Errorf("WithFeedbackLimit(%d): must be 0 (no limit) or positive", c.feedbackLimit))
+	}
+	if c.repeatLimit < 0 {
+		errs = append(errs, fmt.Errorf("WithRepeatLimit(%d): must be 0 (no limit) or positive", c.repeatLimit))
 	}
 	if c.maxArgumentBytes <= 0 {
 		errs = append(errs, fmt.Errorf("WithMaxArgumentBytes(%d): must be positive", c.maxArgumentBytes))

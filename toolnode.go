@@ -179,6 +179,11 @@ const (
 	// answered with feedback in as many turns in a row as the limit
 	// allows, so the agent is told to stop calling it this way.
 	OutcomeFeedbackLimit Outcome = "feedback_limit"
+	// OutcomeRepeatLimit: the call was not executed because the same call
+	// (same tool, same arguments) already ran as many times in the
+	// conversation as [WithRepeatLimit] allows; its tool message says so
+	// and names the call that holds the result.
+	OutcomeRepeatLimit Outcome = "repeat_limit"
 	// OutcomeOutputLimit: the call was not executed because the reply that
 	// holds it was cut by the model's output-token limit (see
 	// [WithFinishReason]); its tool message says so and asks for a shorter
@@ -486,7 +491,10 @@ func (n *ToolNode) prepare(ctx context.Context, r *run, calls []*call) error {
 	r.lap(&r.stages.Correct)
 	err := n.resolve(ctx, r, calls) // unresolved.go
 	r.lap(&r.stages.Resolve)
-	return err
+	if err != nil {
+		return err
+	}
+	return n.repeats(r, calls) // repeats.go: WithRepeatLimit
 }
 
 // run is the state of one Run shared by the stages.
@@ -729,7 +737,7 @@ func (c *call) started() bool {
 // ran reports whether the call was handed to the executor.
 func (c *call) ran() bool {
 	return c.status == statusAnswered && c.outcome != OutcomeFeedback && c.outcome != OutcomeFeedbackLimit &&
-		c.outcome != OutcomeOutputLimit && c.outcome != OutcomeDropped
+		c.outcome != OutcomeOutputLimit && c.outcome != OutcomeRepeatLimit && c.outcome != OutcomeDropped
 }
 
 // toolNames lists the node's tool names for error messages.
