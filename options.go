@@ -37,6 +37,7 @@ type config struct {
 	coercion       CoercionMode          // WithCoercion (coerce.go)
 	feedbackLimit  int                   // WithFeedbackLimit (limit.go)
 	repeatLimit    int                   // WithRepeatLimit (repeats.go)
+	textToolCalls  bool                  // WithTextToolCalls (textcalls.go)
 }
 
 func defaultConfig() config {

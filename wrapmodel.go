@@ -51,6 +51,11 @@ import (
 // notice also tells the model, in the next turn, why its calls did not
 // run.
 //
+// With [WithTextToolCalls](true), a response without tool calls whose
+// text holds calls of the node's tools written out as text gets them as
+// tool calls first (see [ToolNode.TextToolCalls]), and they are checked
+// like any other.
+//
 // A downstream node checks the calls again: that costs little for valid
 // calls, but a call WrapModel left invalid goes through the node's
 // correction model and unresolved hook once more. WrapModel runs without
@@ -104,6 +109,7 @@ func CheckedCalls(choice *llms.ContentChoice) (reports []CallReport, ok bool) {
 // checkResponse runs the stages before execution on the tool calls of all
 // choices of resp and returns the checked copy.
 func (n *ToolNode) checkResponse(ctx context.Context, messages []llms.MessageContent, resp *llms.ContentResponse) (*llms.ContentResponse, error) {
+	resp = n.promoteTextCalls(resp) // textcalls.go: WithTextToolCalls
 	type loc struct{ choice, index int }
 	var locs []loc
 	ai := llms.MessageContent{Role: llms.ChatMessageTypeAI}

@@ -211,6 +211,18 @@ func (a *Agent) Plan(ctx context.Context, steps []schema.AgentStep, inputs map[s
 	ai := saidex.AIMessageFromResponse(resp)
 	text := textOf(ai)
 	if !saidex.MessageHasToolCalls(ai) {
+		// Calls written as text, with saidex.WithTextToolCalls(true).
+		if calls, rest := a.node.TextToolCalls(text); calls != nil {
+			ai, text = llms.MessageContent{Role: llms.ChatMessageTypeAI}, rest
+			if rest != "" {
+				ai.Parts = append(ai.Parts, llms.TextPart(rest))
+			}
+			for _, c := range calls {
+				ai.Parts = append(ai.Parts, c)
+			}
+		}
+	}
+	if !saidex.MessageHasToolCalls(ai) {
 		return nil, &schema.AgentFinish{ReturnValues: map[string]any{a.cfg.outputKey: text}, Log: text}, nil
 	}
 	conv := append(msgs, ai)

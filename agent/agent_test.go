@@ -370,3 +370,24 @@ func TestAgentRunsNoCallOfAResponseCutByTheOutputLimit(t *testing.T) {
 		}
 	}
 }
+
+func TestAgentRunsToolCallsWrittenAsText(t *testing.T) {
+	weather, runs := countingWeather()
+	node := mustNode(t, []tools.Tool{weather}, saidex.WithTextToolCalls(true))
+	model := script(
+		textResponse("<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\", \"days\": 2}}\n</tool_call>"),
+		textResponse("Paris is sunny."),
+	)
+	exec := agents.NewExecutor(mustAgent(t, model, node), agents.WithReturnIntermediateSteps())
+	out, err := exec.Call(context.Background(), map[string]any{"input": "Weather in Paris?"})
+	if err != nil {
+		t.Fatalf("executor: %v", err)
+	}
+	if out["output"] != "Paris is sunny." || runs.Load() != 1 {
+		t.Errorf("output %v, runs %d; want the text call run, then the answer", out["output"], runs.Load())
+	}
+	steps := out["intermediateSteps"].([]schema.AgentStep)
+	if len(steps) != 1 || steps[0].Action.Tool != "get_weather" || !strings.HasPrefix(steps[0].Action.ToolID, "call_") {
+		t.Errorf("steps %+v", steps)
+	}
+}

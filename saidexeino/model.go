@@ -229,6 +229,11 @@ func aiMessage(m *schema.Message) llms.MessageContent {
 // but one left invalid goes through correction again. An error of the
 // check (a raise policy, an interrupt) is returned instead of the answer.
 //
+// With saidex.WithTextToolCalls(true), an answer without tool calls whose
+// text holds calls of the Guard's tools (<tool_call>…</tool_call> and the
+// other formats that option lists) is returned with them as tool calls,
+// each with a fresh id, and their text out of Content.
+//
 // When out.ResponseMeta.FinishReason says the output-token limit cut the
 // answer (saidex.IsOutputLimit), no call is cleaned and the Guard
 // remembers the calls' ids, so that its middleware answers each of them
@@ -251,8 +256,14 @@ type checkedModel struct {
 // [Guard.Model].
 func (c *checkedModel) Generate(ctx context.Context, input []*schema.Message, opts ...model.Option) (*schema.Message, error) {
 	out, err := c.m.Generate(ctx, input, opts...)
-	if err != nil || out == nil || len(out.ToolCalls) == 0 {
+	if err != nil || out == nil {
 		return out, err
+	}
+	if len(out.ToolCalls) == 0 {
+		out = c.g.textToolCalls(out)
+	}
+	if len(out.ToolCalls) == 0 {
+		return out, nil
 	}
 	conv := append(fromEino(input), aiMessage(out))
 	reason := c.g.cut.add(out) // cut.go: the middleware refuses these calls too
@@ -276,6 +287,23 @@ func (c *checkedModel) Generate(ctx context.Context, input []*schema.Message, op
 		return out, nil
 	}
 	return clean, nil
+}
+
+// textToolCalls returns out with the tool calls written in its text as
+// tool calls (saidex.WithTextToolCalls), or out itself when there are
+// none. out is not modified.
+func (g *Guard) textToolCalls(out *schema.Message) *schema.Message {
+	calls, rest := g.node.TextToolCalls(out.Content)
+	if calls == nil {
+		return out
+	}
+	cp := *out
+	cp.Content, cp.ToolCalls = rest, make([]schema.ToolCall, len(calls))
+	for i, c := range calls {
+		cp.ToolCalls[i] = schema.ToolCall{ID: c.ID, Type: c.Type,
+			Function: schema.FunctionCall{Name: c.FunctionCall.Name, Arguments: c.FunctionCall.Arguments}}
+	}
+	return &cp
 }
 
 // Stream returns the model's stream, unchecked. See [Guard.Model].

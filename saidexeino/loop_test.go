@@ -8,6 +8,7 @@ import (
 	"github.com/cloudwego/eino/components/tool"
 	"github.com/cloudwego/eino/flow/agent/react"
 	"github.com/cloudwego/eino/schema"
+	"github.com/saidex/saidex-go"
 	"github.com/saidex/saidex-go/saidexeino"
 )
 
@@ -67,5 +68,31 @@ func TestMiddlewareAloneRunsCallsItCannotKnowWereCut(t *testing.T) {
 	}
 	if got := rec.got(); len(got) != 1 {
 		t.Errorf("runs %v", got)
+	}
+}
+
+func TestReactAgentRunsToolCallsWrittenAsText(t *testing.T) {
+	ctx := context.Background()
+	m := newScripted(
+		schema.AssistantMessage("<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\", \"days\": 2}}\n</tool_call>", nil),
+		schema.AssistantMessage(finalAnswer, nil))
+	rec := &recorder{}
+	g, err := saidexeino.New(ctx, []tool.BaseTool{weatherTool(t, rec)}, saidex.WithTextToolCalls(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	agent, err := react.NewAgent(ctx, &react.AgentConfig{ToolCallingModel: g.Model(m), ToolsConfig: g.ToolsNodeConfig()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := agent.Generate(ctx, []*schema.Message{schema.UserMessage("Weather in Paris?")})
+	if err != nil {
+		t.Fatalf("Generate: %v", err)
+	}
+	if out.Content != finalAnswer {
+		t.Errorf("answer %q", out.Content)
+	}
+	if got := rec.got(); len(got) != 1 || got[0] != "Paris/2" {
+		t.Errorf("the tool ran on %v, want [Paris/2]", got)
 	}
 }
