@@ -50,14 +50,23 @@
 //
 // In an agent loop the node also ends the loops a model gets stuck in: a
 // call identical to one it already answered with feedback is answered at
-// once (see [CallReport].Repeated), and [WithFeedbackLimit] tells the agent
-// to stop calling a tool whose calls got feedback in n turns in a row. Both
-// read the conversation, so the node keeps no state between runs.
+// once (see [CallReport].Repeated), [WithFeedbackLimit] tells the agent to
+// stop calling a tool whose calls got feedback in n turns in a row, and
+// [WithRepeatLimit] stops a valid call that already ran n times. They read
+// the conversation, so the node keeps no state between runs. No call of a
+// reply cut by the output-token limit runs ([WithFinishReason]; [WrapModel]
+// reads the finish reason itself), a call that holds several calls merged
+// by a streaming accumulator never runs ([ErrMergedCalls]), and with
+// [WithTextToolCalls] calls written into the reply's text become real
+// calls.
 //
-// Each stage lives in the file named after it: repair.go, validate.go,
-// correct.go, unresolved.go, execute.go, then sanitize.go (the clean copy of
-// the AI message) and stats.go (events); toolnode.go reads as the pipeline,
-// and limit.go reads the conversation for repeated calls and the limit.
+// Each stage lives in the file named after it: cut.go (replies cut by the
+// output limit), repair.go (and merged.go for merged calls), validate.go,
+// correct.go, unresolved.go, repeats.go (the repeat limit), execute.go,
+// then sanitize.go (the clean copy of the AI message) and stats.go
+// (events); toolnode.go reads as the pipeline, limit.go reads the
+// conversation for repeated calls and the feedback limit, and textcalls.go
+// finds calls written as text.
 // Beside them, schema.go compiles a tool's schema, issues.go turns
 // validation errors into issues, feedback.go renders issue messages and
 // feedback, validators.go runs tool validators, and secret.go keeps the
