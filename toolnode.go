@@ -587,7 +587,26 @@ func (n *ToolNode) collect(ai llms.MessageContent) []*call {
 		calls = make([]*call, 0, len(ai.Parts))
 		backing = make([]call, len(ai.Parts))
 	}
-	seen := map[string]bool{}
+	// Ids seen so far: the calls before c are scanned while there are few
+	// of them; past maxScannedIDs a set, filled once, answers.
+	var seen map[string]bool
+	repeats := func(c *call) bool {
+		if len(calls) <= maxScannedIDs {
+			for _, prev := range calls[:len(calls)-1] {
+				if prev.id == c.id {
+					return true
+				}
+			}
+			return false
+		}
+		if seen == nil {
+			seen = make(map[string]bool, len(ai.Parts))
+			for _, prev := range calls[:len(calls)-1] {
+				seen[prev.id] = true
+			}
+		}
+		return seen[c.id]
+	}
 	for _, p := range ai.Parts {
 		tc, ok := asToolCall(p)
 		if !ok {
@@ -602,19 +621,23 @@ func (n *ToolNode) collect(ai llms.MessageContent) []*call {
 			c.tool = n.tools[c.name]
 		}
 		calls = append(calls, c)
-		if c.id != "" && seen[c.id] {
+		if c.id != "" && repeats(c) {
 			c.status, c.outcome = statusDropped, OutcomeDropped
 			n.cfg.log().Warn("saidex: dropped a tool call whose id repeats an earlier call's id",
 				slog.String("tool", c.name), slog.String("call_id", c.id), slog.String("outcome", string(OutcomeDropped)))
 		} else {
 			n.classify(c) // check.go
 		}
-		if c.id != "" {
+		if seen != nil {
 			seen[c.id] = true
 		}
 	}
 	return calls
 }
+
+// maxScannedIDs is how many calls collect compares a call's id with one
+// by one before it builds a set of them.
+const maxScannedIDs = 16
 
 // toolCallsOf returns the tool calls of a message, in order: its
 // llms.ToolCall parts and its non-nil *llms.ToolCall parts.
