@@ -114,7 +114,7 @@ func TestMiddlewareGuardsToolsCall(t *testing.T) {
 		{
 			name: "misnamed key is named in the feedback", tool: "write_file",
 			args:         `{"path":"a.txt","contents":"hi"}`,
-			wantFeedback: []string{"content: required field is missing"},
+			wantFeedback: []string{"content: required field is missing", `(the arguments have "contents" instead`},
 		},
 		{
 			name: "enum in the wrong case", tool: "write_file",
