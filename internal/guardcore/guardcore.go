@@ -97,7 +97,9 @@ func (g *Guard) Check(ctx context.Context, sess any, name string, ident any, sch
 	st := g.sessions[sess]
 	if st == nil {
 		st = &session{refused: map[string][]refusal{}}
-		g.sessions[sess] = st
+		if sess != nil {
+			g.sessions[sess] = st
+		}
 	}
 	past := append([]refusal(nil), st.refused[name]...)
 	g.mu.Unlock()
