@@ -74,7 +74,7 @@ func upstreamServer(rec *recorder, exit func(code int)) *mcp.Server {
 			var a struct{ Content string }
 			_ = json.Unmarshal(req.Params.Arguments, &a)
 			return &mcp.CallToolResult{
-				Content:           []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("wrote %d bytes", len(a.Content))}},
+				Content:           []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("wrote %d bytes; received %s", len(a.Content), req.Params.Arguments)}},
 				StructuredContent: map[string]any{"bytes": len(a.Content)},
 				Meta:              mcp.Meta{"upstream": "yes"},
 			}, nil
