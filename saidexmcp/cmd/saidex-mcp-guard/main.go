@@ -102,20 +102,7 @@ Flags:
 // parse reads the flags; the error is for the usage line.
 func parse(args []string, stderr io.Writer) (config, error) {
 	var c config
-	fs := flag.NewFlagSet("saidex-mcp-guard", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.StringVar(&c.coerce, "coerce", "lax", "how values of the wrong type are treated: \"lax\" converts them when the conversion is exact (\"5\" for an integer becomes 5), \"none\" validates strictly")
-	fs.IntVar(&c.feedbackLimit, "feedback-limit", 3, "after this many refused calls of one tool in a row in a session, answer with a final message telling the model to stop calling it this way; 0 sets no limit")
-	fs.StringVar(&c.unknownTools, "unknown-tools", "feedback", "a call of a tool the server does not list: \"feedback\" answers it with an isError result naming the closest tools, \"error\" passes it on to the server (a JSON-RPC error)")
-	fs.IntVar(&c.maxArgBytes, "max-argument-bytes", saidex.DefaultMaxArgumentBytes, "refuse, with feedback, a call whose arguments are larger than this many bytes")
-	fs.DurationVar(&c.callTimeout, "call-timeout", 5*time.Minute, "answer a request with an error when the upstream has not answered it in this time; 0 waits as long as the client does")
-	fs.DurationVar(&c.initTimeout, "init-timeout", 30*time.Second, "give up when the upstream has not completed the MCP handshake in this time")
-	fs.StringVar(&c.upstream, "upstream", "", "the upstream server's streamable HTTP endpoint (with --listen), instead of a command after --")
-	fs.StringVar(&c.listen, "listen", "", "the address to serve streamable HTTP on, such as 127.0.0.1:8080 (with --upstream); the endpoint is every path")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), usageHead)
-		fs.PrintDefaults()
-	}
+	fs := flags(&c, stderr)
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -133,6 +120,25 @@ func parse(args []string, stderr io.Writer) (config, error) {
 		return c, errors.New("give either an upstream command or --upstream, not both")
 	}
 	return c, nil
+}
+
+// flags returns the guard's flag set, writing into c.
+func flags(c *config, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("saidex-mcp-guard", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&c.coerce, "coerce", "lax", "how values of the wrong type are treated: \"lax\" converts them when the conversion is exact (\"5\" for an integer becomes 5), \"none\" validates strictly")
+	fs.IntVar(&c.feedbackLimit, "feedback-limit", 3, "after this many refused calls of one tool in a row in a session, answer with a final message telling the model to stop calling it this way; 0 sets no limit")
+	fs.StringVar(&c.unknownTools, "unknown-tools", "feedback", "a call of a tool the server does not list: \"feedback\" answers it with an isError result naming the closest tools, \"error\" passes it on to the server (a JSON-RPC error)")
+	fs.IntVar(&c.maxArgBytes, "max-argument-bytes", saidex.DefaultMaxArgumentBytes, "refuse, with feedback, a call whose arguments are larger than this many bytes")
+	fs.DurationVar(&c.callTimeout, "call-timeout", 5*time.Minute, "answer a request with an error when the upstream has not answered it in this time; 0 waits as long as the client does")
+	fs.DurationVar(&c.initTimeout, "init-timeout", 30*time.Second, "give up when the upstream has not completed the MCP handshake in this time")
+	fs.StringVar(&c.upstream, "upstream", "", "the upstream server's streamable HTTP endpoint (with --listen), instead of a command after --")
+	fs.StringVar(&c.listen, "listen", "", "the address to serve streamable HTTP on, such as 127.0.0.1:8080 (with --upstream); the endpoint is every path")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), usageHead)
+		fs.PrintDefaults()
+	}
+	return fs
 }
 
 // run is the command: it returns the exit code.
