@@ -255,6 +255,9 @@ func sentInstead(set schemawalk.Set, obj any, names []string) []string {
 		return out
 	}
 	slices.Sort(unknown)
+	if len(unknown) > maxInsteadCandidates {
+		unknown = unknown[:maxInsteadCandidates] // bounds the pairing's cost on hostile input
+	}
 	if len(names) == 1 && len(unknown) == 1 {
 		out[0] = unknown[0]
 		return out
@@ -270,6 +273,10 @@ func sentInstead(set schemawalk.Set, obj any, names []string) []string {
 	}
 	return out
 }
+
+// maxInsteadCandidates bounds the unknown members sentInstead compares
+// with the missing ones: the first in name order.
+const maxInsteadCandidates = 256
 
 // describes reports whether a schema of set names the member key under
 // properties or matches it with patternProperties.
