@@ -18,7 +18,8 @@
 //
 // It mirrors the upstream's tools (every page of the list; a change the
 // upstream announces is announced to the client), guards tools/call, and
-// forwards prompts, resources, completion, logging, progress, _meta,
+// forwards prompts, resources (subscriptions, updates and list changes
+// included), completion, logging, progress, _meta,
 // cancellation, structured content and isError unchanged, and the
 // upstream's sampling and elicitation requests to the client. A tool whose
 // schema the Go SDK refuses is forwarded unguarded (logged once). It logs

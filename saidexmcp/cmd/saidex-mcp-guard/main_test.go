@@ -86,6 +86,20 @@ func eventually(t *testing.T, what string, cond func() bool) {
 	t.Fatalf("never happened: %s", what)
 }
 
+// receive returns the next value of ch; a value that never comes fails
+// the test instead of hanging it.
+func receive[T any](t *testing.T, what string, ch <-chan T) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(30 * time.Second):
+		t.Fatalf("never happened: %s", what)
+		var zero T
+		return zero
+	}
+}
+
 // upstreamLog reads what the stdio upstream received.
 func upstreamLog(t *testing.T, path string) []received {
 	t.Helper()
@@ -128,10 +142,12 @@ func toolCalls(log []received, name string) []mcp.CallToolParamsRaw {
 // client is the downstream client of the tests, with what the guard
 // passed on to it.
 type client struct {
-	session     *mcp.ClientSession
-	listChanged chan struct{}
-	mu          sync.Mutex
-	progress    []string
+	session        *mcp.ClientSession
+	listChanged    chan struct{}
+	promptsChanged chan struct{}
+	updated        chan string
+	mu             sync.Mutex
+	progress       []string
 }
 
 func (c *client) progressMessages() []string {
@@ -141,10 +157,16 @@ func (c *client) progressMessages() []string {
 }
 
 func newClient() (*mcp.Client, *client) {
-	c := &client{listChanged: make(chan struct{}, 16)}
+	c := &client{listChanged: make(chan struct{}, 16), promptsChanged: make(chan struct{}, 16), updated: make(chan string, 16)}
 	mc := mcp.NewClient(&mcp.Implementation{Name: "downstream", Version: "v1.0.0"}, &mcp.ClientOptions{
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
 			c.listChanged <- struct{}{}
+		},
+		PromptListChangedHandler: func(context.Context, *mcp.PromptListChangedRequest) {
+			c.promptsChanged <- struct{}{}
+		},
+		ResourceUpdatedHandler: func(ctx context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
+			c.updated <- req.Params.URI
 		},
 		ProgressNotificationHandler: func(ctx context.Context, req *mcp.ProgressNotificationClientRequest) {
 			c.mu.Lock()
@@ -203,7 +225,7 @@ func TestStdioEndToEnd(t *testing.T) {
 			names = append(names, tool.Name)
 		}
 		slices.Sort(names)
-		want := []string{"add_tool", "ask", "crash", "fail", "stall", "write_file"}
+		want := []string{"add_tool", "ask", "crash", "fail", "stall", "touch", "write_file"}
 		if !slices.Equal(names, want) {
 			t.Fatalf("tools %v, want %v", names, want)
 		}
@@ -288,9 +310,34 @@ func TestStdioEndToEnd(t *testing.T) {
 		}
 	})
 
+	t.Run("resources, their updates, and prompt list changes pass through", func(t *testing.T) {
+		res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "file:///notes.txt"})
+		if err != nil || len(res.Contents) != 1 || res.Contents[0].Text != "the notes" {
+			t.Fatalf("read: %v %+v", err, res)
+		}
+		if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "file:///notes.txt"}); err != nil {
+			t.Fatal(err)
+		}
+		callTool(t, cs, &mcp.CallToolParams{Name: "touch", Arguments: json.RawMessage(`{}`)})
+		if uri := receive(t, "the resource update reaches the client", c.updated); uri != "file:///notes.txt" {
+			t.Fatalf("updated %q", uri)
+		}
+		receive(t, "the prompt list change reaches the client", c.promptsChanged)
+		var names []string
+		for p, err := range cs.Prompts(ctx, nil) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			names = append(names, p.Name)
+		}
+		if !slices.Equal(names, []string{"greeting", "late_prompt"}) {
+			t.Fatalf("prompts %v", names)
+		}
+	})
+
 	t.Run("a tool added upstream is announced and guarded", func(t *testing.T) {
 		callTool(t, cs, &mcp.CallToolParams{Name: "add_tool", Arguments: json.RawMessage(`{}`)})
-		<-c.listChanged
+		receive(t, "the tool list change reaches the client", c.listChanged)
 		eventually(t, "the late tool is listed", func() bool {
 			res, err := cs.ListTools(ctx, nil)
 			if err != nil {

@@ -71,6 +71,26 @@ func (p *proxy) client() *mcp.Client {
 				p.log.Warn("saidex-mcp-guard: could not list the upstream's tools after it said they changed", "error", err)
 			}
 		},
+		PromptListChangedHandler: func(context.Context, *mcp.PromptListChangedRequest) {
+			p.announce(func(s *mcp.Server) {
+				s.AddPrompt(&mcp.Prompt{Name: announceName}, nil)
+				s.RemovePrompts(announceName)
+			})
+		},
+		ResourceListChangedHandler: func(context.Context, *mcp.ResourceListChangedRequest) {
+			p.announce(func(s *mcp.Server) {
+				s.AddResource(&mcp.Resource{URI: announceURI, Name: announceName}, nil)
+				s.RemoveResources(announceURI)
+			})
+		},
+		ResourceUpdatedHandler: func(ctx context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
+			p.mu.Lock()
+			server := p.server
+			p.mu.Unlock()
+			if server != nil {
+				_ = server.ResourceUpdated(ctx, req.Params)
+			}
+		},
 		LoggingMessageHandler: func(ctx context.Context, req *mcp.LoggingMessageRequest) {
 			if ss := p.current(); ss != nil {
 				_ = ss.Log(ctx, req.Params)
@@ -98,6 +118,27 @@ func (p *proxy) client() *mcp.Client {
 	})
 }
 
+// The prompt and resource that announce brings and takes away. No client
+// lists them: forward serves prompts/list and resources/list from the
+// upstream.
+const (
+	announceName = "saidex-mcp-guard-list-changed"
+	announceURI  = "saidex-mcp-guard:list-changed"
+)
+
+// announce tells the downstream clients that the upstream's prompts or
+// resources changed: the SDK sends list-changed notifications only for
+// changes of a server's own lists, so change makes one and undoes it (the
+// SDK then sends one notification).
+func (p *proxy) announce(change func(*mcp.Server)) {
+	p.mu.Lock()
+	server := p.server
+	p.mu.Unlock()
+	if server != nil {
+		change(server)
+	}
+}
+
 // connect connects to the upstream over t, builds the server that mirrors
 // it, guarded by guard, and mirrors the upstream's tools.
 func (p *proxy) connect(ctx context.Context, t mcp.Transport, guard mcp.Middleware) error {
@@ -107,7 +148,23 @@ func (p *proxy) connect(ctx context.Context, t mcp.Transport, guard mcp.Middlewa
 	}
 	init := up.InitializeResult()
 	impl := &mcp.Implementation{Name: "saidex-mcp-guard", Version: version}
-	opts := &mcp.ServerOptions{Logger: p.log}
+	opts := &mcp.ServerOptions{
+		Logger: p.log,
+		// Subscriptions are forwarded, and the SDK records them, so that
+		// the upstream's updates reach the subscribed clients.
+		SubscribeHandler: func(ctx context.Context, req *mcp.SubscribeRequest) error {
+			_, err := withTimeout(ctx, p, "resources/subscribe", func(ctx context.Context) (struct{}, error) {
+				return struct{}{}, p.upstream().Subscribe(ctx, req.Params)
+			})
+			return err
+		},
+		UnsubscribeHandler: func(ctx context.Context, req *mcp.UnsubscribeRequest) error {
+			_, err := withTimeout(ctx, p, "resources/unsubscribe", func(ctx context.Context) (struct{}, error) {
+				return struct{}{}, p.upstream().Unsubscribe(ctx, req.Params)
+			})
+			return err
+		},
+	}
 	if init != nil {
 		if init.ServerInfo != nil {
 			impl = init.ServerInfo
@@ -358,6 +415,19 @@ func (p *proxy) forward(next mcp.MethodHandler) mcp.MethodHandler {
 				}
 			}
 			return res, err
+		case *mcp.SubscriptionsListenRequest:
+			// Protocol 2026-07-28 subscribes to resources by a listen
+			// stream: the upstream is subscribed (by a stream of the
+			// proxy's) to each URI, and the SDK records the client's.
+			if r.Params != nil && r.Params.Notifications != nil {
+				for _, uri := range r.Params.Notifications.ResourceSubscriptions {
+					if _, err := withTimeout(ctx, p, "resources/subscribe", func(ctx context.Context) (struct{}, error) {
+						return struct{}{}, up.Subscribe(ctx, &mcp.SubscribeParams{URI: uri})
+					}); err != nil {
+						return nil, err
+					}
+				}
+			}
 		case *mcp.ListPromptsRequest:
 			return forwarded(ctx, p, method, func(ctx context.Context) (*mcp.ListPromptsResult, error) { return up.ListPrompts(ctx, r.Params) })
 		case *mcp.GetPromptRequest:

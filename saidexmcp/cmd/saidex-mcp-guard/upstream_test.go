@@ -66,9 +66,25 @@ var emptySchema = json.RawMessage(`{"type": "object"}`)
 // what the guard forwards.
 func upstreamServer(rec *recorder, exit func(code int)) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "upstream", Version: "v1.0.0"}, &mcp.ServerOptions{
-		PageSize:     2,
-		Instructions: "Upstream instructions.",
+		PageSize:           2,
+		Instructions:       "Upstream instructions.",
+		SubscribeHandler:   func(context.Context, *mcp.SubscribeRequest) error { return nil },
+		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
 	})
+	srv.AddResource(&mcp.Resource{URI: "file:///notes.txt", Name: "notes", MIMEType: "text/plain"},
+		func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "text/plain", Text: "the notes"}}}, nil
+		})
+	srv.AddTool(&mcp.Tool{Name: "touch", InputSchema: emptySchema},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if err := srv.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: "file:///notes.txt"}); err != nil {
+				return nil, err
+			}
+			srv.AddPrompt(&mcp.Prompt{Name: "late_prompt"}, func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+				return &mcp.GetPromptResult{}, nil
+			})
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "touched"}}}, nil
+		})
 	srv.AddTool(&mcp.Tool{Name: "write_file", Description: "Writes a file.", InputSchema: upstreamFileSchema},
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			var a struct{ Content string }
