@@ -398,3 +398,20 @@ func TestMiddlewareRefusesInvalidOptions(t *testing.T) {
 		t.Fatalf("other methods fail too: %v", err)
 	}
 }
+
+// TestMiddlewareArgumentSizeLimit: arguments over saidex.WithMaxArgumentBytes
+// are refused with feedback and never reach the handler.
+func TestMiddlewareArgumentSizeLimit(t *testing.T) {
+	rec := &server{}
+	cs := start(t, guardedServer(rec, mustMiddleware(t, saidexmcp.MiddlewareConfig{}, saidex.WithMaxArgumentBytes(64))))
+	res, err := call(t, cs, "write_file", `{"path":"a","content":"`+strings.Repeat("x", 100)+`"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if txt := saidexmcp.ResultText(res); !res.IsError || !strings.Contains(txt, "write_file") || len(rec.received()) != 0 {
+		t.Fatalf("IsError=%v received=%d %s", res.IsError, len(rec.received()), txt)
+	}
+	if res, err := call(t, cs, "write_file", `{"path":"a","content":"x"}`); err != nil || res.IsError {
+		t.Fatalf("small call: %v %v", err, res)
+	}
+}
