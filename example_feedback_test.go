@@ -42,7 +42,7 @@ func ExampleToolNode_feedback() {
 	// Output:
 	// feedback
 	// Error: get_forecast was not executed because its arguments do not match the tool's schema:
-	// - city: required field is missing; expected a string
+	// - city: required field is missing; expected a string (the arguments have "town" instead, which the tool does not define)
 	// - days: expected an integer, got a string
 	// - town: unknown field; remove it; it may be a misspelling of the missing field city
 	// - unit: must be one of "celsius", "fahrenheit"

@@ -227,22 +227,16 @@ func writeReceived(b *strings.Builder, raw string, secrets *secretSchema) {
 
 // writeIssues renders field issues, one line each, in the order given
 // (validation sorts them by path), then a line saying how many more there
-// were when more > 0. When an object has exactly one unknown member and
-// exactly one missing required member, the unknown one is most likely a
-// misspelling of the missing one, and its line says so.
+// were when more > 0. A missing required member for which the arguments
+// hold a member the tool does not define in its place (see
+// [Issue].Instead) names that member, and that member's own line, when
+// the schema forbids it, says which field it may be a misspelling of.
 func writeIssues(b *strings.Builder, issues []Issue, more int) {
-	missingIn := map[string][]string{} // parent path -> missing member names
-	unknownIn := map[string]int{}      // parent path -> number of unknown members
+	standsFor := map[string]string{} // path of a member sent instead -> path of the missing one
 	for _, is := range issues {
-		if is.Path == "" {
-			continue
-		}
-		parent, name := jsonpointer.Split(is.Path)
-		switch is.Kind {
-		case IssueRequired:
-			missingIn[parent] = append(missingIn[parent], name)
-		case IssueAdditional:
-			unknownIn[parent]++
+		if is.Kind == IssueRequired && is.Instead != "" {
+			parent, _ := jsonpointer.Split(is.Path)
+			standsFor[jsonpointer.Append(parent, is.Instead)] = is.Path
 		}
 	}
 	for _, is := range issues {
@@ -254,11 +248,14 @@ func writeIssues(b *strings.Builder, issues []Issue, more int) {
 			msg = "invalid value (" + string(is.Kind) + ")"
 		}
 		b.WriteString(msg)
-		if is.Kind == IssueAdditional {
-			if parent, _ := jsonpointer.Split(is.Path); len(missingIn[parent]) == 1 && unknownIn[parent] == 1 {
-				b.WriteString("; it may be a misspelling of the missing field ")
-				b.WriteString(fieldName(jsonpointer.Append(parent, missingIn[parent][0])))
-			}
+		if is.Kind == IssueRequired && is.Instead != "" {
+			b.WriteString(" (the arguments have ")
+			b.WriteString(quotedMember(is.Instead))
+			b.WriteString(" instead, which the tool does not define)")
+		}
+		if missing, ok := standsFor[is.Path]; ok && is.Kind == IssueAdditional {
+			b.WriteString("; it may be a misspelling of the missing field ")
+			b.WriteString(fieldName(missing))
 		}
 		b.WriteByte('\n')
 	}
@@ -269,6 +266,18 @@ func writeIssues(b *strings.Builder, issues []Issue, more int) {
 		b.WriteString(plural(more, "issue", "issues"))
 		b.WriteString(", not listed: correct these first\n")
 	}
+}
+
+// quotedMember quotes a member name the model sent, cut to 64 bytes.
+func quotedMember(name string) string {
+	if len(name) > 64 {
+		cut := 64
+		for cut > 0 && !utf8.RuneStart(name[cut]) {
+			cut--
+		}
+		return strconv.Quote(name[:cut]) + "…"
+	}
+	return strconv.Quote(name)
 }
 
 // fieldName renders a JSON pointer the way a model reads field names:

@@ -6,8 +6,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/saidex/saidex-go/internal/jsonpointer"
+	"github.com/saidex/saidex-go/internal/nearest"
 	"github.com/saidex/saidex-go/internal/schemawalk"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -60,6 +62,14 @@ type Issue struct {
 	// Expected is the type the schema wants ("integer", "string or null"),
 	// for IssueType and IssueRequired; "" when the schema names no type.
 	Expected string
+	// Instead is, for an IssueRequired, the name of a member of the same
+	// object that the schema does not describe and that most likely stands
+	// for the missing one: its name is the missing one's up to case, '_'
+	// and '-', or within an edit distance of a third of its length, or it
+	// is the only such member where only this one is missing. The feedback
+	// names it (did you mean), whether or not the schema forbids unknown
+	// members. Empty otherwise.
+	Instead string
 	// Flagged reports that a tool validator recorded the issue with [Flag]
 	// or [FlagOnly] without rejecting the call.
 	Flagged bool
@@ -209,8 +219,9 @@ func (m *issueMapper) leaf(e *jsonschema.ValidationError) []Issue {
 func (m *issueMapper) missing(e *jsonschema.ValidationError, path string, names []string, because string) []Issue {
 	set := schemawalk.Of(m.s.byLocation[e.SchemaURL])
 	out := make([]Issue, 0, len(names))
-	for _, name := range names {
-		is := Issue{Path: jsonpointer.Append(path, name), Kind: IssueRequired}
+	instead := sentInstead(set, valueAt(m.root, e.InstanceLocation), names)
+	for k, name := range names {
+		is := Issue{Path: jsonpointer.Append(path, name), Kind: IssueRequired, Instead: instead[k]}
 		if sub, _ := set.Property(name); len(sub) > 0 {
 			is.Expected, is.Allowed = describe(sub)
 		}
@@ -227,6 +238,79 @@ func (m *issueMapper) missing(e *jsonschema.ValidationError, path string, names 
 		out = append(out, is)
 	}
 	return out
+}
+
+// sentInstead returns, for each missing member of names, the member of obj
+// that stands for it (see [Issue].Instead), or "": each member of obj that
+// no schema of set (or of its alternatives) describes stands for at most
+// one missing member, the first whose name it is close to.
+func sentInstead(set schemawalk.Set, obj any, names []string) []string {
+	out := make([]string, len(names))
+	members, ok := obj.(map[string]any)
+	if !ok || len(members) == 0 {
+		return out
+	}
+	possible := set.Possible()
+	var unknown []string
+	for key := range members {
+		if !describes(possible, key) {
+			unknown = append(unknown, key)
+		}
+	}
+	if len(unknown) == 0 {
+		return out
+	}
+	slices.Sort(unknown)
+	if len(unknown) > maxInsteadCandidates {
+		unknown = unknown[:maxInsteadCandidates] // bounds the pairing's cost on hostile input
+	}
+	if len(names) == 1 && len(unknown) == 1 {
+		out[0] = unknown[0]
+		return out
+	}
+	for k, name := range names {
+		for i, key := range unknown {
+			if key != "" && closeNames(name, key) {
+				out[k] = key
+				unknown[i] = "" // taken
+				break
+			}
+		}
+	}
+	return out
+}
+
+// maxInsteadCandidates bounds the unknown members sentInstead compares
+// with the missing ones: the first in name order.
+const maxInsteadCandidates = 256
+
+// describes reports whether a schema of set names the member key under
+// properties or matches it with patternProperties.
+func describes(set schemawalk.Set, key string) bool {
+	for _, s := range set {
+		if _, ok := s.Properties[key]; ok {
+			return true
+		}
+		for re := range s.PatternProperties {
+			if re.MatchString(key) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// closeNames reports whether key is most likely a misspelling of name:
+// the same up to case, '_' and '-', or within an edit distance of a third
+// of name's length.
+func closeNames(name, key string) bool {
+	fold := func(s string) string {
+		return strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(s))
+	}
+	if fold(name) == fold(key) {
+		return true
+	}
+	return nearest.Within(name, key, utf8.RuneCountInString(name)/3)
 }
 
 // bestAlternative picks the issues of the anyOf/oneOf alternative that

@@ -31,6 +31,17 @@
 // returns the two ends: server.Connect(ctx, serverEnd, nil), then
 // client.Connect(ctx, clientEnd, nil), as the package's example does.
 //
+// On the server side, [Middleware] guards the tools/call requests an MCP
+// server built with the same SDK receives: a call saidex repairs reaches
+// the tool's handler repaired, and one that stays invalid is answered with
+// a result marked IsError whose text is saidex's field-level feedback:
+//
+//	server.AddReceivingMiddleware(saidexmcp.Middleware(saidex.WithCoercion(saidex.CoercionLax)))
+//
+// The command saidex-mcp-guard (in cmd/saidex-mcp-guard) does the same in
+// front of any MCP server, as a proxy. docs/mcp-server.md in the
+// repository is the guide to all three.
+//
 // It is a module of its own, so that programs that use saidex without MCP
 // do not depend on the MCP SDK.
 package saidexmcp

@@ -67,6 +67,17 @@ func Closest(target string, candidates []string, k int) []int {
 	return out
 }
 
+// Within reports whether the edit distance of a and b, measured as Closest
+// measures it (on the first 32 runes, ignoring case), is at most limit.
+func Within(a, b string, limit int) bool {
+	if limit < 0 {
+		return false
+	}
+	var d distance
+	_, ok := d.within(appendRunes(nil, a), appendRunes(nil, b), limit)
+	return ok
+}
+
 // appendRunes appends the first maxRunes runes of s, lowercased, to buf.
 func appendRunes(buf []rune, s string) []rune {
 	for n := 0; len(s) > 0 && n < maxRunes; n++ {
