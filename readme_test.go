@@ -33,6 +33,7 @@ var (
 		"smallModel": "llms.Model",
 		"llm":        "llms.Model",
 		"node":       "*saidex.ToolNode",
+		"history":    "[]llms.MessageContent",
 		"lookup":     "func(city string, days int) (string, error)",
 	}
 )
@@ -43,13 +44,13 @@ var (
 var nestedModules = []string{"saidexmcp", "saidexeino"}
 
 // TestREADMESnippetsTypeCheck type-checks every Go snippet of the README
-// against the real packages (go/types, export data from go list -export),
-// as the body of a function: a snippet calling an API that does not exist,
-// or with a wrong type, fails. The snippets that use a nested module's
-// package (nestedModules) are left to that module's test, which checks
-// them; every other snippet is checked here.
+// and of docs/*.md against the real packages (go/types, export data from
+// go list -export), as the body of a function: a snippet calling an API
+// that does not exist, or with a wrong type, fails. The snippets that use
+// a nested module's package (nestedModules) are left to that module's
+// test, which checks them; every other snippet is checked here.
 func TestREADMESnippetsTypeCheck(t *testing.T) {
-	n := readmecheck.CheckFile(t, "README.md", ".", readmeImports, readmeGivens, func(uses []string) bool {
+	n := readmecheck.CheckDocs(t, ".", ".", readmeImports, readmeGivens, func(uses []string) bool {
 		for _, m := range nestedModules {
 			if slices.Contains(uses, m) {
 				return false
@@ -57,16 +58,26 @@ func TestREADMESnippetsTypeCheck(t *testing.T) {
 		}
 		return true
 	})
-	if n < 2 {
-		t.Errorf("checked %d snippets, want at least 2", n)
+	if n < 4 {
+		t.Errorf("checked %d snippets, want at least 4", n)
 	}
 }
 
-// TestREADMESnippetsHandleErrors fails on a call in a README snippet whose
-// result is assigned to the blank identifier: a snippet a user copies
-// handles every error.
+// TestREADMESnippetsHandleErrors fails on a call in a snippet of the
+// README or docs/*.md whose result is assigned to the blank identifier: a
+// snippet a user copies handles every error.
 func TestREADMESnippetsHandleErrors(t *testing.T) {
-	b, err := os.ReadFile("README.md")
+	files, err := readmecheck.DocFiles(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, file := range files {
+		testSnippetsHandleErrors(t, file)
+	}
+}
+
+func testSnippetsHandleErrors(t *testing.T, file string) {
+	b, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +85,7 @@ func TestREADMESnippetsHandleErrors(t *testing.T) {
 		fset := token.NewFileSet()
 		f, err := parser.ParseFile(fset, "README.md", "package p\nfunc _() error {\n"+s.Code+"\n}\n", 0)
 		if err != nil {
-			t.Errorf("README.md:%d: the snippet does not parse: %v", s.Line, err)
+			t.Errorf("%s:%d: the snippet does not parse: %v", file, s.Line, err)
 			continue
 		}
 		ast.Inspect(f, func(n ast.Node) bool {
@@ -87,7 +98,7 @@ func TestREADMESnippetsHandleErrors(t *testing.T) {
 			}
 			for _, lhs := range as.Lhs {
 				if id, ok := lhs.(*ast.Ident); ok && id.Name == "_" {
-					t.Errorf("README.md:%d: the snippet ignores a result of a call (its line %d):\n%s", s.Line, fset.Position(as.Pos()).Line-2, s.Code)
+					t.Errorf("%s:%d: the snippet ignores a result of a call (its line %d):\n%s", file, s.Line, fset.Position(as.Pos()).Line-2, s.Code)
 				}
 			}
 			return true
