@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/saidex/saidex-go/internal/readmecheck"
@@ -103,5 +104,46 @@ func testSnippetsHandleErrors(t *testing.T, file string) {
 			}
 			return true
 		})
+	}
+}
+
+// TestPackageDocLoopTypeChecks type-checks the loop of the package doc
+// (doc.go), as the README's snippets are: the loop `go doc` shows is a
+// loop that compiles.
+func TestPackageDocLoopTypeChecks(t *testing.T) {
+	f, err := parser.ParseFile(token.NewFileSet(), "doc.go", nil, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The code blocks of the comment are its tab-indented runs of lines;
+	// the loop is the one that builds a ToolNode.
+	var blocks []string
+	var cur strings.Builder
+	for line := range strings.Lines(f.Doc.Text() + "end\n") {
+		if strings.HasPrefix(line, "\t") || (cur.Len() > 0 && strings.TrimSpace(line) == "") {
+			cur.WriteString(strings.TrimPrefix(line, "\t"))
+			continue
+		}
+		if cur.Len() > 0 {
+			blocks = append(blocks, cur.String())
+			cur.Reset()
+		}
+	}
+	var code strings.Builder
+	for _, b := range blocks {
+		if strings.Contains(b, "NewToolNode") {
+			code.WriteString(b)
+		}
+	}
+	if !strings.Contains(code.String(), "node.Run") {
+		t.Fatalf("doc.go's package doc has no loop calling node.Run:\n%s", code.String())
+	}
+	givens := map[string]string{"ctx": "context.Context", "model": "llms.Model"}
+	c, err := readmecheck.NewChecker(".", readmeImports, givens)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if src, errs := c.Check(readmecheck.Snippet{Code: code.String()}); len(errs) > 0 {
+		t.Errorf("doc.go's loop does not type-check: %v\n%s", errs, src)
 	}
 }

@@ -316,7 +316,10 @@ type CallReport struct {
 	Durations StageDurations
 }
 
-// Result is what [ToolNode.Run] produced for one AI message.
+// Result is what [ToolNode.Run] produced for one AI message: a report per
+// call, the new tool messages and the sanitized AI message. Its
+// [Result.Messages] puts them back into the conversation, as
+// [ToolNode.Invoke] returns it.
 type Result struct {
 	// AIMessageIndex is the index, in the conversation given to Run, of the
 	// AI message whose calls were handled.
