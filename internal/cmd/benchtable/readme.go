@@ -133,15 +133,15 @@ func (l *lookup) metAt(heading, col string) string {
 	}
 	switch len(met) {
 	case 0:
-		return "met at no size"
+		return "not met at any size"
 	case 3:
 		return "met at every size"
 	}
 	return "met at " + strings.Join(met, " and ") + " calls only"
 }
 
-// costSection returns the generated Cost section of docs/cost.md, from the tables of
-// BENCHMARKS.md, between its markers.
+// costSection returns the generated Cost section of docs/cost.md, from
+// the tables of BENCHMARKS.md, between its markers.
 func costSection(benchmarks string) (string, error) {
 	l := &lookup{t: parseTables(benchmarks)}
 	const run, alloc = "Valid, repaired and invalid calls vs two baselines", "Allocations per valid call"
