@@ -9,7 +9,7 @@ import (
 )
 
 // The bounds on what the node writes, whatever the size of the schema,
-// the tool set or the arguments (README "Limits and edge cases").
+// the tool set or the arguments (docs/limits.md).
 const (
 	// maxToolMessageBytes is the longest tool message the node writes
 	// itself (feedback, unknown-tool answers, the default text of a tool

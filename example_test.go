@@ -18,7 +18,8 @@ type WeatherArgs struct {
 
 // A ToolNode in an agent loop: the model's tool calls go through the node,
 // which repairs, validates and runs them and answers each with one tool
-// message, until the model answers in text. Here a scripted model (package
+// message, until the model answers in text. Run returns a report per call,
+// and its result's Messages the next conversation. Here a scripted model (package
 // saidextest) sends a call with broken JSON, then answers; with a real
 // model (openai.New(), anthropic.New()...) the loop is the same.
 func Example() {
@@ -27,7 +28,9 @@ func Example() {
 		func(ctx context.Context, a WeatherArgs) (string, error) {
 			return "sunny in " + a.City, nil
 		})
-	node, err := saidex.NewToolNode([]tools.Tool{weather})
+	// A tool's error becomes an "Error: ..." tool message the model reads;
+	// without this option it stops the run (see ToolError).
+	node, err := saidex.NewToolNode([]tools.Tool{weather}, saidex.WithHandleToolErrors(true))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -50,13 +53,19 @@ func Example() {
 			fmt.Println("answer:", resp.Choices[0].Content)
 			return
 		}
-		// The AI message with repaired arguments, then one tool message per call.
-		if messages, err = node.Invoke(ctx, append(messages, ai)); err != nil {
+		res, err := node.Run(ctx, append(messages, ai))
+		if err != nil { // a cancelled ctx, an interrupt
 			fmt.Println(err)
 			return
 		}
+		for _, c := range res.Calls {
+			fmt.Println("report:", c.ID, c.Name, c.Outcome, c.RepairSteps)
+		}
+		// The AI message with repaired arguments, then one tool message per call.
+		messages = res.Messages()
 	}
 	// Output:
+	// report: call_1 get_weather executed [json_repair]
 	// human: Weather in Paris?
 	// ai: get_weather {"city":"Paris"}
 	// tool: sunny in Paris

@@ -11,9 +11,10 @@ import (
 	"github.com/tmc/langchaingo/tools"
 )
 
-// A tool error stops the run, but what ran is not lost: the error's
-// partial result holds the tool messages of the calls answered before it.
-// Keep them in the history; the next run executes only the calls left
+// Without WithHandleToolErrors, a tool error stops the run, but what ran
+// is not lost: the error's partial result holds the tool messages of the
+// calls answered before it, and its Messages the conversation with them.
+// Keep that as the history; the next run executes only the calls left
 // unanswered, here once the failing service is back.
 func ExampleToolError() {
 	ctx := context.Background()
@@ -44,7 +45,7 @@ func ExampleToolError() {
 		return
 	}
 	fmt.Println("stopped:", toolErr.Err)
-	kept := append([]llms.MessageContent{history[0], toolErr.Partial.AIMessage}, toolErr.Partial.ToolMessages...)
+	kept := toolErr.Partial.Messages() // call_1 answered, call_2 not
 
 	down = false
 	history, err = node.Invoke(ctx, kept) // runs call_2 only

@@ -49,7 +49,7 @@ var ErrStateShape = errors.New("saidex: unexpected graph state")
 // The state is not modified. Errors are those of [ToolNode.Run], and
 // ErrStateShape for a state of another shape.
 func (n *ToolNode) StateNode(key string) func(ctx context.Context, state any) (any, error) {
-	return n.stateNode(key, n.updatedConversation)
+	return n.stateNode(key, func(_ []llms.MessageContent, res *Result) []llms.MessageContent { return res.Messages() })
 }
 
 // StateNodeAppend is [ToolNode.StateNode] for a key whose reducer appends

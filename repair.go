@@ -28,8 +28,8 @@ import (
 // closing brackets are added (not inside an array: the items after the
 // cut are unknown, so that text is refused). Where the tool's schema accepts exactly one
 // placement of those brackets (at the end, or where a member ends earlier,
-// as if dropped there), that placement is taken; see the README's
-// soundness contract for when.
+// as if dropped there), that placement is taken; see docs/soundness.md
+// for when.
 //
 // Repair is linear in the size of the argument string, and runs on every
 // argument string [WithMaxArgumentBytes] admits.
@@ -43,8 +43,8 @@ import (
 // It never guesses: a text with two readings is refused (text continuing
 // JSON after the complete object, a repeated key with different values,
 // escapes of a double-encoded object that read two ways, quotes or
-// comments whose extent is ambiguous; see the README's "Soundness of
-// repair", checked by a fault-injection oracle). Empty input (see above), prose without an object, an object that
+// comments whose extent is ambiguous; see docs/soundness.md,
+// checked by a fault-injection oracle). Empty input (see above), prose without an object, an object that
 // exists only inside unfinished reasoning, two different objects, a stream
 // cut inside a string, number, escape or key or after a key, colon or comma,
 // unquoted values (NaN, arithmetic, tuples) and anything nested deeper than

@@ -17,9 +17,9 @@ import (
 	"github.com/saidex/saidex-go/internal/schemawalk"
 )
 
-// WithSanitizeMessages sets whether [ToolNode.Invoke] replaces the AI
-// message it handled with its sanitized copy, [Result.AIMessage]. Default:
-// true.
+// WithSanitizeMessages sets whether [ToolNode.Invoke] (and
+// [Result.Messages], which it returns) replaces the AI message it handled
+// with its sanitized copy, [Result.AIMessage]. Default: true.
 //
 // The copy carries, for every call that ran with repaired, corrected,
 // coerced or salvaged arguments or with secret values, the arguments the

@@ -4,8 +4,7 @@ package saidex
 // saidex-toolnode-python.md) asserted end to end: the correction model is
 // langchaingo's real openai client talking to a local server, so what is
 // checked is what the provider receives. The points where the Go node
-// differs are listed in README's "Differences from the Python
-// SaidexToolNode".
+// differs are listed in docs/python-differences.md.
 
 import (
 	"context"

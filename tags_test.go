@@ -3,11 +3,14 @@ package saidex
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"strings"
 	"testing"
 )
 
 // TestNewToolTagVocabulary pins the struct-tag vocabulary NewTool's doc
-// and the README's Usage list: what each tag puts in the schema.
+// and the struct-tag table of docs/tools.md: what each tag puts in the
+// schema.
 func TestNewToolTagVocabulary(t *testing.T) {
 	type args struct {
 		City   string   `json:"city" jsonschema:"description=City name\\, in English"`
@@ -54,5 +57,27 @@ func TestNewToolTagVocabulary(t *testing.T) {
 	wb, _ := json.Marshal(want)
 	if string(gb) != string(wb) {
 		t.Errorf("schema:\n got %s\nwant %s", gb, wb)
+	}
+}
+
+// TestToolsDocListsTheTagVocabulary: the struct-tag table of docs/tools.md
+// names every tag TestNewToolTagVocabulary pins.
+func TestToolsDocListsTheTagVocabulary(t *testing.T) {
+	b, err := os.ReadFile("docs/tools.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	_, table, ok := strings.Cut(doc, "## Struct tags")
+	if !ok {
+		t.Fatal("docs/tools.md has no Struct tags section")
+	}
+	for _, tag := range []string{"description=", "title=", "jsonschema_description", "enum=", "minimum=", "maximum=",
+		"exclusiveMinimum=", "multipleOf=", "minLength=", "maxLength=", "pattern=", "format=", "minItems=",
+		"maxItems=", "uniqueItems=", "default=", "nullable", "writeOnly=true", "omitempty", "omitzero",
+		`jsonschema:"required"`, `json:"-"`, `jsonschema:"-"`} {
+		if !strings.Contains(table, tag) {
+			t.Errorf("docs/tools.md's struct-tag table does not mention %s", tag)
+		}
 	}
 }

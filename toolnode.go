@@ -316,7 +316,10 @@ type CallReport struct {
 	Durations StageDurations
 }
 
-// Result is what [ToolNode.Run] produced for one AI message.
+// Result is what [ToolNode.Run] produced for one AI message: a report per
+// call, the new tool messages and the sanitized AI message. Its
+// [Result.Messages] puts them back into the conversation, as
+// [ToolNode.Invoke] returns it.
 type Result struct {
 	// AIMessageIndex is the index, in the conversation given to Run, of the
 	// AI message whose calls were handled.
@@ -334,6 +337,39 @@ type Result struct {
 	// reports whether it differs from the message given to Run.
 	AIMessage        llms.MessageContent
 	AIMessageChanged bool
+
+	conversation []llms.MessageContent // the conversation given to Run, for Messages
+	keepAI       bool                  // WithSanitizeMessages(false): Messages keeps the AI message
+}
+
+// Messages returns the next conversation: the conversation given to
+// [ToolNode.Run], with the AI message replaced by [Result].AIMessage
+// (unless [WithSanitizeMessages](false)) and [Result].ToolMessages placed
+// after it, the block of tool messages in call order; a copy of the
+// conversation when the run answered no call. It is exactly what
+// [ToolNode.Invoke] returns, which is Run followed by Messages: one run
+// gives both the reports ([Result].Calls) and the conversation to send to
+// the model next.
+//
+// It returns a new slice each time and modifies neither the conversation
+// nor r. The conversation is read when Messages is called, not copied by
+// Run: do not modify it in between.
+//
+// On the Partial result of a stopped run (a [*ToolError] or a
+// [*CanceledError]) it returns the conversation with the messages of the
+// calls answered before the run stopped: the other calls' ids are still
+// unanswered, and running the node again on that conversation runs exactly
+// them. A Result not made by Run returns its conversation as given (nil
+// for the zero Result).
+func (r *Result) Messages() []llms.MessageContent {
+	if len(r.ToolMessages) == 0 || r.AIMessageIndex < 0 || r.AIMessageIndex >= len(r.conversation) {
+		return slices.Clone(r.conversation)
+	}
+	out := placeToolMessages(r.conversation, r.AIMessageIndex, r.ToolMessages) // history.go
+	if r.AIMessageChanged && !r.keepAI {
+		out[r.AIMessageIndex] = r.AIMessage
+	}
+	return out
 }
 
 // Invoke runs the node on a conversation and returns a new conversation:
@@ -359,30 +395,18 @@ type Result struct {
 // matching [ErrMisplacedMessage], before anything runs.
 //
 // Its signature is that of a message-graph node, so it can be added to a
-// graph directly. Errors are those of [ToolNode.Run]; with an error it
-// returns no conversation (a stopped run's Partial result is on the
-// error). Pass the caller's graph state with [ContextWithState].
+// graph directly. Invoke is [ToolNode.Run] followed by [Result.Messages]:
+// call those two instead to keep the reports as well. Errors are those of
+// Run; with an error Invoke returns no conversation: a run stopped by a
+// tool error or a cancellation has its Partial result on the error, whose
+// Messages hold the calls it answered. Pass the caller's graph state with
+// [ContextWithState].
 func (n *ToolNode) Invoke(ctx context.Context, messages []llms.MessageContent) ([]llms.MessageContent, error) {
 	res, err := n.Run(ctx, messages)
 	if err != nil {
 		return nil, err
 	}
-	return n.updatedConversation(messages, res), nil
-}
-
-// updatedConversation returns, in a new slice, messages with the AI message
-// replaced by its sanitized copy (unless WithSanitizeMessages(false)) and
-// the new tool messages placed after it (history.go); messages unchanged
-// when the run answered no call.
-func (n *ToolNode) updatedConversation(messages []llms.MessageContent, res *Result) []llms.MessageContent {
-	if len(res.ToolMessages) == 0 {
-		return slices.Clone(messages)
-	}
-	out := placeToolMessages(messages, res.AIMessageIndex, res.ToolMessages)
-	if res.AIMessageChanged && !n.cfg.keepMessages {
-		out[res.AIMessageIndex] = res.AIMessage
-	}
-	return out
+	return res.Messages(), nil
 }
 
 // RunOption configures one call of [ToolNode.Run].
@@ -667,10 +691,12 @@ func (n *ToolNode) assemble(r *run, calls []*call) *Result {
 			parts [1]llms.ContentPart
 		})
 		res, parts = &one.res, one.parts[:]
-		*res = Result{AIMessageIndex: r.aiIndex, Calls: one.calls[:], ToolMessages: one.msgs[:0]}
+		*res = Result{AIMessageIndex: r.aiIndex, Calls: one.calls[:], ToolMessages: one.msgs[:0],
+			conversation: r.messages, keepAI: n.cfg.keepMessages}
 	} else {
 		res = &Result{AIMessageIndex: r.aiIndex, Calls: make([]CallReport, len(calls)),
-			ToolMessages: make([]llms.MessageContent, 0, len(calls))}
+			ToolMessages: make([]llms.MessageContent, 0, len(calls)),
+			conversation: r.messages, keepAI: n.cfg.keepMessages}
 		parts = make([]llms.ContentPart, len(calls))
 	}
 	var args []byte // one backing array for every report's Arguments

@@ -8,11 +8,12 @@ import (
 )
 
 // TestREADMESnippetsTypeCheck type-checks the snippets of the repository's
-// README that use saidexeino (the root module's test checks the others)
+// README and docs/*.md that use saidexeino (the root module's test checks
+// the others)
 // against the real packages, as the body of a function: a snippet calling
 // an API that does not exist, or with a wrong type, fails.
 func TestREADMESnippetsTypeCheck(t *testing.T) {
-	n := readmecheck.CheckFile(t, "../README.md", ".", map[string]string{
+	n := readmecheck.CheckDocs(t, "..", ".", map[string]string{
 		"context":    "context",
 		"errors":     "errors",
 		"fmt":        "fmt",
@@ -31,6 +32,6 @@ func TestREADMESnippetsTypeCheck(t *testing.T) {
 		"small":     "model.ToolCallingChatModel",
 	}, func(uses []string) bool { return slices.Contains(uses, "saidexeino") })
 	if n == 0 {
-		t.Error("no README snippet uses saidexeino")
+		t.Error("no snippet of the README or docs/ uses saidexeino")
 	}
 }

@@ -5,8 +5,8 @@
 # turns their output into ratio tables with internal/cmd/benchtable, and
 # appends the import weight measured by internal/cmd/importweight (packages
 # and binary size saidex adds to a minimal program; it builds, so needs the
-# module cache or the module proxy), then writes README.md's Cost section
-# from BENCHMARKS.md.
+# module cache or the module proxy), then writes the generated Cost section
+# of docs/cost.md from BENCHMARKS.md.
 #
 #   scripts/bench.sh            # COUNT=6 BENCHTIME=1s by default
 #   COUNT=3 BENCHTIME=200ms scripts/bench.sh
@@ -63,7 +63,7 @@ go run ./internal/cmd/importweight -agent -by-dependency >"$OUT_DIR/importweight
 	echo
 	cat "$OUT_DIR/importweight.md"
 } >BENCHMARKS.md
-# The README's Cost section is generated from BENCHMARKS.md (and checked
-# against it by internal/cmd/benchtable's test).
-go run ./internal/cmd/benchtable -readme README.md BENCHMARKS.md
-echo "wrote BENCHMARKS.md and README.md's Cost section; raw output in $OUT_DIR"
+# The Cost section of docs/cost.md is generated from BENCHMARKS.md (and
+# checked against it by internal/cmd/benchtable's test).
+go run ./internal/cmd/benchtable -readme docs/cost.md BENCHMARKS.md
+echo "wrote BENCHMARKS.md and docs/cost.md's Cost section; raw output in $OUT_DIR"

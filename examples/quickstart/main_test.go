@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
 	"strings"
 	"testing"
 )
@@ -50,5 +51,49 @@ func TestQuickstart(t *testing.T) {
 	}
 	if strings.Contains(after, "<think>") || strings.Contains(after, `"three"`) {
 		t.Errorf("a broken argument string stayed in the history:\n%s", got)
+	}
+}
+
+// TestREADMEShowsTheRealOutput: every line of the README's "Before and
+// after" block (but the "..." that stands for lines left out) is a line of
+// this example's output, in the same order.
+func TestREADMEShowsTheRealOutput(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(b), "## Before and after")
+	if !ok {
+		t.Fatal("README.md has no Before and after section")
+	}
+	_, block, ok := strings.Cut(section, "\n```\n")
+	if !ok {
+		t.Fatal("the Before and after section has no code block")
+	}
+	block, _, _ = strings.Cut(block, "```")
+	var out bytes.Buffer
+	if err := run(context.Background(), &out); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(out.String(), "\n")
+	shown := 0
+	for line := range strings.Lines(block) {
+		line = strings.TrimRight(line, "\n")
+		if strings.TrimSpace(line) == "..." {
+			continue
+		}
+		i := 0
+		for i < len(lines) && lines[i] != line {
+			i++
+		}
+		if i == len(lines) {
+			t.Errorf("README.md shows a line the quickstart does not print (in this order):\n%q", line)
+			continue
+		}
+		lines = lines[i+1:]
+		shown++
+	}
+	if shown < 10 {
+		t.Errorf("README.md shows %d lines of the quickstart's output, want at least 10", shown)
 	}
 }

@@ -22,10 +22,38 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 )
+
+// DocFiles returns the Markdown files of the repository at root whose
+// claims the tests keep true: README.md, then every docs/*.md in name
+// order.
+func DocFiles(root string) ([]string, error) {
+	docs, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(docs)
+	return append([]string{filepath.Join(root, "README.md")}, docs...), nil
+}
+
+// CheckDocs runs [CheckFile] on every file of [DocFiles](root) and returns
+// the number of snippets checked in all of them.
+func CheckDocs(t TB, root, dir string, imports, givens map[string]string, selected func(uses []string) bool) int {
+	t.Helper()
+	files, err := DocFiles(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, f := range files {
+		n += CheckFile(t, f, dir, imports, givens, selected)
+	}
+	return n
+}
 
 // Snippet is one Go block of a Markdown file.
 type Snippet struct {

@@ -1,9 +1,25 @@
 package readmecheck
 
 import (
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
+
+// TestDocFiles: the README first, then docs/*.md, in name order.
+func TestDocFiles(t *testing.T) {
+	files, err := DocFiles("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 2 || files[0] != filepath.Join("../..", "README.md") {
+		t.Fatalf("DocFiles = %v, want README.md first and docs/*.md after it", files)
+	}
+	if !slices.IsSorted(files[1:]) || !slices.Contains(files, filepath.Join("../..", "docs", "soundness.md")) {
+		t.Errorf("DocFiles = %v, want docs/*.md sorted, soundness.md among them", files)
+	}
+}
 
 func TestSnippetsAndCheck(t *testing.T) {
 	md := "# T\n\n```go\nfmt.Println(greeting)\n```\n\n- item:\n\n  ```go\n  err := errors.New(greeting)\n  if err != nil {\n  \treturn err\n  }\n  ```\n\n```sh\nls\n```\n" +

@@ -10,11 +10,11 @@
 // benchmarks of the same run, checked against the targets of issue 7;
 // absolute timings are shown only where a target is absolute.
 //
-//	benchtable -readme README.md BENCHMARKS.md
+//	benchtable -readme docs/cost.md BENCHMARKS.md
 //
-// rewrites the README's Cost section (between its markers) from the tables
-// of BENCHMARKS.md; its test fails when the README's section differs from
-// what that would write.
+// rewrites the generated Cost section of docs/cost.md (between its
+// markers) from the tables of BENCHMARKS.md; its test fails when that
+// section differs from what this would write.
 package main
 
 import (
@@ -143,7 +143,7 @@ func main() {
 		return
 	}
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: benchtable FILE...\n       benchtable -readme README.md BENCHMARKS.md")
+		fmt.Fprintln(os.Stderr, "usage: benchtable FILE...\n       benchtable -readme docs/cost.md BENCHMARKS.md")
 		os.Exit(2)
 	}
 	res := results{}

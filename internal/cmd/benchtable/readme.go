@@ -8,11 +8,12 @@ import (
 	"strings"
 )
 
-// The README's Cost section lies between these markers; benchtable -readme
-// writes it from BENCHMARKS.md, and TestREADMECostMatchesBENCHMARKS checks
-// it, so that it cannot drift from the measured figures.
+// The generated Cost section of docs/cost.md lies between these markers;
+// benchtable -readme writes it from BENCHMARKS.md, and
+// TestREADMECostMatchesBENCHMARKS checks it, so that it cannot drift from
+// the measured figures.
 const (
-	costBegin = "<!-- Cost: generated from BENCHMARKS.md by `go run ./internal/cmd/benchtable -readme README.md BENCHMARKS.md` (scripts/bench.sh runs it); do not edit -->\n"
+	costBegin = "<!-- Cost: generated from BENCHMARKS.md by `go run ./internal/cmd/benchtable -readme docs/cost.md BENCHMARKS.md` (scripts/bench.sh runs it); do not edit -->\n"
 	costEnd   = "<!-- end of the generated Cost section -->\n"
 )
 
@@ -132,15 +133,15 @@ func (l *lookup) metAt(heading, col string) string {
 	}
 	switch len(met) {
 	case 0:
-		return "met at no size"
+		return "not met at any size"
 	case 3:
 		return "met at every size"
 	}
 	return "met at " + strings.Join(met, " and ") + " calls only"
 }
 
-// costSection returns the README's Cost section, from the tables of
-// BENCHMARKS.md, between its markers.
+// costSection returns the generated Cost section of docs/cost.md, from
+// the tables of BENCHMARKS.md, between its markers.
 func costSection(benchmarks string) (string, error) {
 	l := &lookup{t: parseTables(benchmarks)}
 	const run, alloc = "Valid, repaired and invalid calls vs two baselines", "Allocations per valid call"
@@ -154,7 +155,7 @@ func costSection(benchmarks string) (string, error) {
 	p("**stock executor**, a loop calling `tool.Call` (one decode, in the tool), and the\n")
 	p("**langchaingo functions-agent path**, which parses each call's arguments for `__arg1` before\n")
 	p("the tool decodes them again. Goals are stated against the stock executor, the stricter.\n")
-	p("[BENCHMARKS.md](BENCHMARKS.md) has the command lines, the machine and every ratio; the\n")
+	p("[BENCHMARKS.md](../BENCHMARKS.md) has the command lines, the machine and every ratio; the\n")
 	p("figures below are those of its one run (a shared 2-core machine; `scripts/bench.sh`\n")
 	p("interleaves the benchmarks, every round running each once, so that a change of load hits\n")
 	p("both sides of a ratio), and this section is generated from it.\n\n")
@@ -237,7 +238,7 @@ func replaceCost(readme, section string) (string, error) {
 	i := strings.Index(readme, costBegin)
 	j := strings.Index(readme, costEnd)
 	if i < 0 || j < i {
-		return "", errors.New("README.md has no generated Cost section (its markers)")
+		return "", errors.New("the file has no generated Cost section (its markers)")
 	}
 	return readme[:i] + section + readme[j+len(costEnd):], nil
 }
@@ -247,13 +248,13 @@ func currentCost(readme string) (string, error) {
 	i := strings.Index(readme, costBegin)
 	j := strings.Index(readme, costEnd)
 	if i < 0 || j < i {
-		return "", errors.New("README.md has no generated Cost section (its markers)")
+		return "", errors.New("the file has no generated Cost section (its markers)")
 	}
 	return readme[i : j+len(costEnd)], nil
 }
 
-// writeREADME rewrites the Cost section of the README at readmePath from
-// the BENCHMARKS.md at benchPath.
+// writeREADME rewrites the generated Cost section of the file at
+// readmePath (docs/cost.md) from the BENCHMARKS.md at benchPath.
 func writeREADME(readmePath, benchPath string) error {
 	bench, err := os.ReadFile(benchPath)
 	if err != nil {

@@ -267,6 +267,11 @@ func TestStdioEndToEnd(t *testing.T) {
 		if n := len(toolCalls(upstreamLog(t, logPath), "write_file")); n != 1 {
 			t.Fatalf("upstream received %d write_file calls, want the 1 valid one", n)
 		}
+		// The guard logs before it answers, but its stderr reaches the
+		// buffer through os/exec's copying goroutine: wait for the line.
+		for deadline := time.Now().Add(10 * time.Second); !strings.Contains(stderr.String(), "refused a tool call") && time.Now().Before(deadline); {
+			time.Sleep(10 * time.Millisecond)
+		}
 		if !strings.Contains(stderr.String(), "refused a tool call") || strings.Contains(stderr.String(), "hello") {
 			t.Errorf("stderr lacks the refusal line, or shows a value:\n%s", stderr)
 		}
