@@ -63,8 +63,12 @@ func newServer(t *testing.T, replies ...anthropictest.Reply) (*anthropictest.Ser
 	t.Helper()
 	srv := anthropictest.NewServer(replies...)
 	t.Cleanup(srv.Close)
-	client := anthropic.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("test-key"), option.WithMaxRetries(0))
-	return srv, client
+	return srv, anthropicClient(srv.URL)
+}
+
+// anthropicClient returns a real client of the server at url.
+func anthropicClient(url string) anthropic.Client {
+	return anthropic.NewClient(option.WithBaseURL(url), option.WithAPIKey("test-key"), option.WithMaxRetries(0))
 }
 
 func firstParams(g *saidexanthropic.Guard) anthropic.MessageNewParams {

@@ -104,14 +104,15 @@ func (g *Guard) Tools() []anthropic.ToolUnionParam {
 }
 
 // inputSchema converts a JSON Schema object to the SDK's input schema: its
-// properties and required, and its other keywords as extra fields.
+// properties and required, and its other keywords as extra fields. The
+// schema goes through encoding/json first: the SDK's encoder writes a
+// json.Number (as the node's schemas hold numbers) as a string, which
+// would send "maximum": "14".
 func inputSchema(params any) anthropic.ToolInputSchemaParam {
-	m, ok := params.(map[string]any)
-	if !ok {
-		b, err := json.Marshal(params)
-		if err != nil || json.Unmarshal(b, &m) != nil {
-			return anthropic.ToolInputSchemaParam{}
-		}
+	var m map[string]any
+	b, err := json.Marshal(params)
+	if err != nil || json.Unmarshal(b, &m) != nil {
+		return anthropic.ToolInputSchemaParam{}
 	}
 	var s anthropic.ToolInputSchemaParam
 	for k, v := range m {
@@ -120,14 +121,11 @@ func inputSchema(params any) anthropic.ToolInputSchemaParam {
 		case "properties":
 			s.Properties = v
 		case "required":
-			if req, ok := v.([]any); ok {
-				for _, r := range req {
-					if name, ok := r.(string); ok {
-						s.Required = append(s.Required, name)
-					}
+			req, _ := v.([]any)
+			for _, r := range req {
+				if name, ok := r.(string); ok {
+					s.Required = append(s.Required, name)
 				}
-			} else if req, ok := v.([]string); ok {
-				s.Required = slices.Clone(req)
 			}
 		default:
 			if s.ExtraFields == nil {
