@@ -98,6 +98,39 @@ func (t *guardedBetaTool) Execute(ctx context.Context, input json.RawMessage) ([
 	return t.BetaTool.Execute(ctx, json.RawMessage(c.Arguments))
 }
 
+// NewChecker returns a Guard whose node knows the tools of defs, the tool
+// definitions of a request (anthropic.MessageNewParams.Tools), by their
+// input_schema: for a loop that runs its calls itself and keeps its tool
+// definitions as the SDK writes them. Use [Guard.Check] and
+// [Guard.CheckStream] with it; its node cannot execute a call, so
+// [Guard.Run] answers each valid call with a tool error (an is_error
+// tool_result with saidex.WithHandleToolErrors(true), else the run's
+// error). Definitions other than custom tools (OfTool), such as server
+// tools, are left out: their calls are unknown tools to the node.
+//
+// opts configure the node as for [saidex.NewToolNode]. It returns an
+// error wrapping [saidex.ErrInvalidConfig] for a duplicate or invalid
+// name, a schema that does not compile, or an invalid option.
+func NewChecker(defs []anthropic.ToolUnionParam, opts ...saidex.Option) (*Guard, error) {
+	ts := make([]tools.Tool, 0, len(defs))
+	for _, d := range defs {
+		tp := d.OfTool
+		if tp == nil {
+			continue
+		}
+		schema, err := json.Marshal(tp.InputSchema)
+		if err != nil {
+			return nil, fmt.Errorf("%w: tool %q: its input_schema does not marshal: %w", saidex.ErrInvalidConfig, tp.Name, err)
+		}
+		ts = append(ts, &schemaTool{name: tp.Name, desc: tp.Description.Value, schema: schema})
+	}
+	node, err := saidex.NewToolNode(ts, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return New(node)
+}
+
 // errCheckOnly is returned by a schemaTool's Call, which the adapters
 // never reach: they only check calls against its schema.
 var errCheckOnly = errors.New("saidexanthropic: a schema-only tool does not run")

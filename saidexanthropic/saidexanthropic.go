@@ -30,7 +30,8 @@
 //
 // [Guard.Check] is the form for a loop that runs its calls itself: it
 // returns the calls that are ready, with the arguments to run them with,
-// and the feedback for the others. [Accumulator] replaces
+// and the feedback for the others; [NewChecker] builds a Guard for it from
+// the request's own tool definitions. [Accumulator] replaces
 // Message.Accumulate for a streamed reply ([Guard.RunStream],
 // [Guard.CheckStream]), and [BetaTools] guards the tools of the SDK's beta
 // tool runner.
