@@ -112,3 +112,41 @@ func TestBetaToolsExecuteReturnsFeedbackError(t *testing.T) {
 		t.Errorf("BetaTools(nil tool) = %v, want ErrInvalidConfig", err)
 	}
 }
+
+// The streaming runner runs the same guarded tools.
+func TestBetaToolsStreamingRunner(t *testing.T) {
+	ctx := context.Background()
+	srv, client := newServer(t, anthropictest.Reply{Content: []anthropictest.Block{
+		anthropictest.ToolUse("toolu_ok", "get_weather", `{"city":"Paris","days":2}`),
+		anthropictest.ToolUse("toolu_range", "get_weather", `{"city":"Rome","days":30}`),
+	}}, done)
+	tool, ran := betaWeather(t)
+	guarded, err := saidexanthropic.BetaTools([]anthropic.BetaTool{tool})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runner := client.Beta.Messages.NewToolRunnerStreaming(guarded, anthropic.BetaToolRunnerParams{
+		BetaMessageNewParams: anthropic.BetaMessageNewParams{
+			Model: "claude-test", MaxTokens: 1024,
+			Messages: []anthropic.BetaMessageParam{anthropic.NewBetaUserMessage(anthropic.NewBetaTextBlock("Weather?"))},
+		},
+		DisableThread: true,
+	})
+	for events, err := range runner.AllStreaming(ctx) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, err := range events {
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	checkNextRequest(t, srv, []wantCall{
+		{"toolu_ok", `{"city":"Paris","days":2}`, false, "Paris: sunny for 2 days"},
+		{"toolu_range", `{"city":"Rome","days":30}`, true, "days: must be at most 14"},
+	})
+	if got := ran(); len(got) != 1 || got[0] != (betaWeatherArgs{"Paris", 2}) {
+		t.Errorf("runs %v", got)
+	}
+}
