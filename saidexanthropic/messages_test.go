@@ -307,3 +307,26 @@ func TestServerEnforcesToolUseRules(t *testing.T) {
 		})
 	}
 }
+
+// What Turn.Assistant works around, in the SDK pinned: ToParam and
+// AsToolUse re-decode a block's raw JSON, so an edit to its Input is lost.
+func TestSDKToParamDropsAnEditedInput(t *testing.T) {
+	_, client := newServer(t, brokenReply())
+	g, _ := newGuard(t)
+	msg, err := client.Messages.New(context.Background(), firstParams(g))
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg.Content[2].Input = json.RawMessage(`{"city":"Oslo","days":3}`)
+	p := msg.ToParam()
+	sent, err := json.Marshal(p.OfAssistant.Content[2].OfToolUse.Input)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := compact(sent); got != `{"city":"Oslo","days":"3"}` {
+		t.Errorf("ToParam sends %s after an edit to Input; the SDK no longer re-decodes the raw JSON", got)
+	}
+	if got := compact(msg.Content[2].AsToolUse().Input); got != `{"city":"Oslo","days":"3"}` {
+		t.Errorf("AsToolUse gives %s after an edit to Input", got)
+	}
+}
