@@ -18,6 +18,7 @@ func TestDocSnippetsTypeCheck(t *testing.T) {
 		"anthropic":       "github.com/anthropics/anthropic-sdk-go/v2",
 		"saidex":          "github.com/saidex/saidex-go",
 		"saidexanthropic": "github.com/saidex/saidex-go/saidexanthropic",
+		"tools":           "github.com/tmc/langchaingo/tools",
 	}, map[string]string{
 		"ctx":       "context.Context",
 		"client":    "anthropic.Client",
@@ -27,10 +28,11 @@ func TestDocSnippetsTypeCheck(t *testing.T) {
 		"msg":       "*anthropic.Message",
 		"betaTools": "[]anthropic.BetaTool",
 		"runMyTool": "func(name string, input json.RawMessage) (string, error)",
+		"myTools":   "[]tools.Tool",
 	}, func(uses []string) bool {
 		return slices.Contains(uses, "saidexanthropic") || slices.Contains(uses, "g")
 	})
-	if n != 4 {
-		t.Errorf("checked %d snippets of docs/anthropic.md, want 4", n)
+	if n != 5 {
+		t.Errorf("checked %d snippets of docs/anthropic.md, want 5", n)
 	}
 }

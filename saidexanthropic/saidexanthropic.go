@@ -33,8 +33,10 @@
 // and the feedback for the others; [NewChecker] builds a Guard for it from
 // the request's own tool definitions. [Accumulator] replaces
 // Message.Accumulate for a streamed reply ([Guard.RunStream],
-// [Guard.CheckStream]), and [BetaTools] guards the tools of the SDK's beta
-// tool runner.
+// [Guard.CheckStream]), [BetaTools] guards the tools of the SDK's beta
+// tool runner, and [CorrectionModel] lets Claude correct invalid calls
+// through the same client (saidex.WithCorrectionModel), with no
+// langchaingo model.
 //
 // A reply whose stop_reason says the output-token limit cut it
 // ("max_tokens", see [saidex.IsOutputLimit]) runs none of its calls: each
