@@ -243,7 +243,8 @@ type CheckedCall struct {
 	// Input is the JSON a ready call runs with: the model's input when it
 	// was valid as sent, else the repaired, corrected or salvaged
 	// arguments; secret values in clear, since the caller runs the call.
-	// nil when the call is not ready.
+	// nil when the call is not ready, and for a plain tool (one without a
+	// schema) whose input is not JSON: Report.RawArguments holds it.
 	Input json.RawMessage
 	// Feedback is the text to answer a call that is not ready with, as an
 	// is_error tool_result: the node's feedback, or for a tool the node
@@ -261,8 +262,9 @@ func (c CheckedCall) Ready() bool {
 // Checked is what [Guard.Check] found in one reply.
 type Checked struct {
 	// Assistant is the reply as the param to send back, with the input of
-	// every ready call replaced by its Input; a call that is not ready
-	// keeps its input when it is a JSON object, and gets {} otherwise. A
+	// every ready call replaced by its Input when that is a JSON object;
+	// any other call keeps its input when it is a JSON object, and gets
+	// {} otherwise. A
 	// tool_use whose id repeats an earlier block's id is removed.
 	Assistant anthropic.MessageParam
 	// Calls holds one entry per tool_use block, in order, but for the
@@ -326,8 +328,8 @@ func (g *Guard) check(ctx context.Context, history []anthropic.MessageParam, r r
 		call := CheckedCall{ID: rep.ID, Name: rep.Name, Outcome: rep.Outcome, Report: rep}
 		switch {
 		case call.Ready():
-			call.Input = objectOr(rep.Arguments, json.RawMessage(`{}`))
-			inputs[k] = call.Input
+			call.Input = rep.Arguments
+			inputs[k] = objectOr(rep.Arguments, nil)
 		case rep.Outcome == saidex.OutcomeUnknownTool:
 			call.Feedback, err = g.unknownTool(ctx, rep, opt)
 			if err != nil {
