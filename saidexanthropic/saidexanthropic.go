@@ -156,12 +156,13 @@ type Turn struct {
 	// is logged).
 	Assistant anthropic.MessageParam
 	// Results is the user message holding one tool_result per tool_use
-	// block, in order: the tool's output, or with is_error the feedback,
+	// block of Assistant, in order: the tool's output, or with is_error the feedback,
 	// the unknown-tool error or the tool error the node answered with.
 	// It is the zero MessageParam when the reply has no tool_use block.
 	Results anthropic.MessageParam
-	// Calls reports what happened to each tool_use block, in order (see
-	// [saidex.CallReport]); empty when the reply has none.
+	// Calls reports what happened to each tool_use block of the reply, in
+	// order, a removed one included (see [saidex.CallReport]); empty when
+	// the reply has none.
 	Calls []saidex.CallReport
 }
 
