@@ -47,6 +47,8 @@ func WithFinishReason(reason string) RunOption {
 //   - "model_length": Mistral, when the model's context ran out;
 //   - "max_tokens": Anthropic (langchaingo's anthropic and bedrock
 //     clients, anthropic-sdk-go), Amazon Bedrock's Converse API and Nova;
+//   - "model_context_window_exceeded": Anthropic, when the context window
+//     ran out before the output limit;
 //   - "MAX_TOKENS": Gemini and Vertex AI REST, Cohere;
 //   - "FinishReasonMaxTokens": langchaingo's googleai and vertex clients
 //     (the genai enum's String form);
@@ -77,7 +79,7 @@ func IsOutputLimit(reason string) bool {
 		k++
 	}
 	switch string(b[:k]) {
-	case "length", "modellength", "maxtokens", "finishreasonmaxtokens", "maxoutputtokens":
+	case "length", "modellength", "maxtokens", "finishreasonmaxtokens", "maxoutputtokens", "modelcontextwindowexceeded":
 		return true
 	}
 	return false

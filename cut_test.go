@@ -19,12 +19,13 @@ func TestIsOutputLimit(t *testing.T) {
 		reason string
 		want   bool
 	}{
-		{"length", true},                // OpenAI, OpenAI-compatible servers, Mistral
-		{"model_length", true},          // Mistral
-		{"max_tokens", true},            // Anthropic, Bedrock
-		{"MAX_TOKENS", true},            // Gemini REST, Cohere
-		{"FinishReasonMaxTokens", true}, // langchaingo's googleai (genai's String)
-		{"max_output_tokens", true},     // OpenAI Responses
+		{"length", true},                        // OpenAI, OpenAI-compatible servers, Mistral
+		{"model_length", true},                  // Mistral
+		{"max_tokens", true},                    // Anthropic, Bedrock
+		{"MAX_TOKENS", true},                    // Gemini REST, Cohere
+		{"FinishReasonMaxTokens", true},         // langchaingo's googleai (genai's String)
+		{"max_output_tokens", true},             // OpenAI Responses
+		{"model_context_window_exceeded", true}, // Anthropic
 		{"Max Tokens", true},
 		{"", false},
 		{"stop", false},

@@ -42,7 +42,7 @@ var (
 // nestedModules are the packages of modules of their own that README
 // snippets use: a snippet that uses one is type-checked by that module's
 // TestREADMESnippetsTypeCheck, which can import it.
-var nestedModules = []string{"saidexmcp", "saidexmcpgo", "saidexeino", "mcp", "server"}
+var nestedModules = []string{"saidexmcp", "saidexmcpgo", "saidexeino", "saidexanthropic", "mcp", "server"}
 
 // TestREADMESnippetsTypeCheck type-checks every Go snippet of the README
 // and of docs/*.md against the real packages (go/types, export data from
