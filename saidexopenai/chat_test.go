@@ -55,7 +55,7 @@ func TestRunChat(t *testing.T) {
 	}{{
 		name:     "broken turn",
 		reply:    openaitest.Reply{Calls: brokenTurn},
-		wantRuns: []string{`{"city":"Paris","days":2}`, `{"city":"Oslo","days":1}`},
+		wantRuns: []string{`{"city":"Oslo","days":1}`, `{"city":"Paris","days":2}`}, // sorted
 		wantArgs: map[string]string{
 			"call_valid":      `{"city":"Paris","days":2}`,
 			"call_broken":     `{}`,

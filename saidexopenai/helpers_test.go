@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 
@@ -39,7 +40,9 @@ func (r *ran) add(s string) {
 func (r *ran) list() []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return append([]string(nil), r.args...)
+	out := append([]string(nil), r.args...)
+	slices.Sort(out) // calls run concurrently
+	return out
 }
 
 // newGuard returns a Guard of one tool, get_weather, that records its runs.
@@ -92,4 +95,9 @@ func lastChat(t *testing.T, srv *openaitest.Server) []openaitest.ChatMessage {
 func userParams(text string) openai.ChatCompletionNewParams {
 	return openai.ChatCompletionNewParams{Model: "gpt-test",
 		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage(text)}}
+}
+
+// jsonString decodes a JSON string.
+func jsonString(raw []byte, s *string) error {
+	return json.Unmarshal(raw, s)
 }
