@@ -39,13 +39,16 @@
 // ([saidex.IsOutputLimit]) is the one every saidex adapter shares.
 //
 // Supported versions: github.com/openai/openai-go/v3 from v3.1.0 through
-// v3.105.0, the newest the module proxy served when this was written; the
-// module is tested against v3.102.0 (go.mod) and compiled and tested
-// against v3.1.0 and v3.52.0 (go.min.mod, see the package's README in
-// docs/openai.md). Fields whose types changed inside v3 (the Responses
-// API's function_call_output CallID, a string up to v3.52 and a
-// param.Opt[string] later) are set through the SDK's JSON decoding, so the
-// same code builds against both.
+// v3.105.0, the newest the module proxy served when this was written. The
+// module's go.mod pins v3.102.0; its tests also pass against v3.1.0,
+// v3.52.0 (the last whose function_call_output CallID is a string; later
+// versions made it a param.Opt[string]) and v3.105.0, with the module files
+// in testdata:
+//
+//	go test -modfile=testdata/go.openai-v3.1.0.mod ./...
+//
+// Fields whose type changed inside v3 are set through the SDK's own JSON
+// decoding of the item, so the same code builds against every version.
 //
 // It is a module of its own, so that programs that use saidex without
 // openai-go do not depend on it.
