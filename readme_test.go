@@ -40,7 +40,7 @@ var (
 // nestedModules are the packages of modules of their own that README
 // snippets use: a snippet that uses one is type-checked by that module's
 // TestREADMESnippetsTypeCheck, which can import it.
-var nestedModules = []string{"saidexmcp", "saidexeino"}
+var nestedModules = []string{"saidexmcp", "saidexeino", "saidexopenai"}
 
 // TestREADMESnippetsTypeCheck type-checks every Go snippet of the README
 // against the real packages (go/types, export data from go list -export),
