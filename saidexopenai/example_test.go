@@ -51,7 +51,7 @@ func ExampleGuard_RunChat() {
 	client := srv.Client()
 	g := exampleGuard()
 
-	params := openai.ChatCompletionNewParams{Model: openai.ChatModelGPT4o, Tools: g.ChatTools(),
+	params := openai.ChatCompletionNewParams{Model: "gpt-4.1", Tools: g.ChatTools(),
 		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("Weather in Paris and Rome?")}}
 	completion, err := client.Chat.Completions.New(ctx, params)
 	if err != nil {
@@ -98,7 +98,7 @@ func ExampleGuard_RunResponse() {
 
 	input := []responses.ResponseInputItemUnionParam{
 		responses.ResponseInputItemParamOfMessage("Weather in Oslo?", responses.EasyInputMessageRoleUser)}
-	params := responses.ResponseNewParams{Model: openai.ChatModelGPT4o, Tools: g.ResponseTools(),
+	params := responses.ResponseNewParams{Model: "gpt-4.1", Tools: g.ResponseTools(),
 		Input: responses.ResponseNewParamsInputUnion{OfInputItemList: input}}
 	resp, err := client.Responses.New(ctx, params)
 	if err != nil {

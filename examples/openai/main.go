@@ -80,7 +80,7 @@ func run(ctx context.Context, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	params := openai.ChatCompletionNewParams{Model: openai.ChatModelGPT4o, Tools: g.ChatTools(),
+	params := openai.ChatCompletionNewParams{Model: "gpt-4.1", Tools: g.ChatTools(),
 		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("What is the weather in Paris and New York City?")}}
 	completion, err := client.Chat.Completions.New(ctx, params)
 	if err != nil {
@@ -113,7 +113,7 @@ func run(ctx context.Context, w io.Writer) error {
 // (examples/chat-completion-tool-calling): it panics when the arguments do
 // not unmarshal, or, with panics false, logs the error and goes on.
 func stockLoop(ctx context.Context, w io.Writer, client openai.Client, panics bool) (err error) {
-	params := openai.ChatCompletionNewParams{Model: openai.ChatModelGPT4o,
+	params := openai.ChatCompletionNewParams{Model: "gpt-4.1",
 		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("What is the weather in Paris and New York City?")}}
 	completion, err := client.Chat.Completions.New(ctx, params)
 	if err != nil {
