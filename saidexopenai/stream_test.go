@@ -9,7 +9,9 @@ import (
 
 	"github.com/openai/openai-go/v3"
 	"github.com/saidex/saidex-go"
+	"github.com/saidex/saidex-go/saidexopenai"
 	"github.com/saidex/saidex-go/saidexopenai/openaitest"
+	"github.com/tmc/langchaingo/llms"
 )
 
 // streamTurn is a streamed turn of three calls: a valid one, a repairable
@@ -181,4 +183,71 @@ func TestChatStreamClose(t *testing.T) {
 	_ = stream.Close()
 	<-block
 	s.Close() // cancels the validator's ctx and waits
+}
+
+// TestChatStreamCorrectsOnce: a call corrected by its early check runs with
+// the corrected arguments, and the end of the stream does not correct it
+// again (the correction server has one reply).
+func TestChatStreamCorrectsOnce(t *testing.T) {
+	ctx := context.Background()
+	corr := openaitest.NewServer(openaitest.Reply{Calls: []openaitest.Call{{ID: "fix", Name: "get_weather", Arguments: `{"city":"Paris","days":3}`}}})
+	defer corr.Close()
+	started := make(chan struct{}, 4)
+	m := signalModel{Model: saidexopenai.CorrectionModel(corr.Client(), "gpt-small"), started: started}
+	g, runs := newGuard(t, saidex.WithCorrectionModel(m))
+	srv := openaitest.NewServer(openaitest.Reply{Calls: []openaitest.Call{
+		{ID: "call_1", Name: "get_weather", Arguments: `{"city":"Paris","days":"three"}`},
+		{ID: "call_2", Name: "get_weather", Arguments: `{"city":"Rome","days":1}`},
+	}}, openaitest.Reply{Text: "done"})
+	defer srv.Close()
+	client := srv.Client()
+	params := userParams("weather?")
+	stream := client.Chat.Completions.NewStreaming(ctx, params)
+	s := g.NewChatStream(ctx, nil, params.Messages)
+	waited := false
+	for stream.Next() {
+		chunk := stream.Current()
+		s.AddChunk(chunk)
+		if !waited && len(chunk.Choices) > 0 && len(chunk.Choices[0].Delta.ToolCalls) > 0 && chunk.Choices[0].Delta.ToolCalls[0].Index == 1 {
+			waited = true
+			select { // call_1 is complete: its correction starts while the stream goes on
+			case <-started:
+			case <-time.After(10 * time.Second):
+				t.Fatal("the correction of call_1 did not start before the stream went on")
+			}
+		}
+	}
+	if err := stream.Close(); err != nil {
+		t.Fatal(err)
+	}
+	turn, err := s.Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, rej := len(corr.Requests()), corr.Rejected(); n != 1 || len(rej) != 0 {
+		t.Errorf("the correction server got %d requests (rejected %q), want 1", n, rej)
+	}
+	if rep := turn.Calls[0]; rep.Outcome != saidex.OutcomeCorrected || !rep.CorrectionAttempted {
+		t.Errorf("call_1: outcome %s, correction attempted %v; want corrected", rep.Outcome, rep.CorrectionAttempted)
+	}
+	if got, want := runs.list(), []string{`{"city":"Paris","days":3}`, `{"city":"Rome","days":1}`}; !slices.Equal(got, want) {
+		t.Errorf("runs %q, want %q", got, want)
+	}
+	params.Messages = append(params.Messages, turn.Messages...)
+	if _, err := client.Chat.Completions.New(ctx, params); err != nil {
+		t.Fatal(err)
+	}
+	checkWire(t, lastChat(t, srv), map[string]string{"call_1": `{"city":"Paris","days":3}`, "call_2": `{"city":"Rome","days":1}`},
+		map[string]string{"call_1": "Paris: sunny for 3 days", "call_2": "Rome: sunny for 1 days"})
+}
+
+// signalModel reports each correction request on started.
+type signalModel struct {
+	llms.Model
+	started chan<- struct{}
+}
+
+func (m signalModel) GenerateContent(ctx context.Context, msgs []llms.MessageContent, opts ...llms.CallOption) (*llms.ContentResponse, error) {
+	m.started <- struct{}{}
+	return m.Model.GenerateContent(ctx, msgs, opts...)
 }
