@@ -41,9 +41,10 @@
 // Supported versions: github.com/openai/openai-go/v3 from v3.1.0 through
 // v3.105.0, the newest the module proxy served when this was written. The
 // module's go.mod pins v3.102.0; its tests also pass against v3.1.0,
-// v3.52.0 (the last whose function_call_output CallID is a string; later
-// versions made it a param.Opt[string]) and v3.105.0, with the module files
-// in testdata:
+// v3.53.0 (the last whose function_call_output CallID is a string),
+// v3.54.0 (the first where it is a param.Opt[string], and
+// ResponseInputItemParamOfFunctionCallOutput lost its callID parameter)
+// and v3.105.0, with the module files in testdata:
 //
 //	go test -modfile=testdata/go.openai-v3.1.0.mod ./...
 //

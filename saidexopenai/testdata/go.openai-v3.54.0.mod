@@ -5,7 +5,7 @@ go 1.26.4
 replace github.com/saidex/saidex-go => ../
 
 require (
-	github.com/openai/openai-go/v3 v3.52.0
+	github.com/openai/openai-go/v3 v3.54.0
 	github.com/saidex/saidex-go v0.0.0
 	github.com/tmc/langchaingo v0.1.14
 	go.uber.org/goleak v1.3.0
