@@ -86,7 +86,9 @@ type ChatCheck struct {
 	// the arguments of Ready for the calls ready to run, and, for the
 	// others, their arguments when they are one JSON object (secret values
 	// masked) and "{}" otherwise. A call whose id repeats an earlier call's
-	// id is left out.
+	// id is left out. Unlike RunChat's, the arguments of a ready call hold
+	// its secret values (see [saidex.Secret]) in clear, as Ready does: the
+	// node masks only the arguments of calls it runs.
 	Assistant openai.ChatCompletionMessageParamUnion
 	// Ready are the calls to run, in call order, with the arguments to run
 	// them with.

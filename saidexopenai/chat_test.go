@@ -267,3 +267,38 @@ func TestNewNilNode(t *testing.T) {
 		t.Errorf("New(nil): err = %v, want ErrInvalidConfig", err)
 	}
 }
+
+// TestCheckChatCut: a choice cut by the output limit has no ready call;
+// every call is answered with the output-limit notice.
+func TestCheckChatCut(t *testing.T) {
+	ctx := context.Background()
+	g, _ := newGuard(t)
+	srv := openaitest.NewServer(openaitest.Reply{Finish: "length", Calls: []openaitest.Call{
+		{ID: "call_a", Name: "get_weather", Arguments: `{"city":"Paris","days":2}`},
+		{ID: "call_b", Name: "get_weather", Arguments: `{"city":"Os`},
+	}}, openaitest.Reply{Text: "done"})
+	defer srv.Close()
+	client := srv.Client()
+	params := userParams("weather?")
+	c, err := client.Chat.Completions.New(ctx, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chk, err := g.CheckChat(ctx, params.Messages, c.Choices[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(chk.Ready) != 0 || len(chk.Answered) != 2 {
+		t.Fatalf("%d ready, %d answered; want 0 and 2", len(chk.Ready), len(chk.Answered))
+	}
+	msgs, err := chk.Messages(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	params.Messages = append(params.Messages, msgs...)
+	if _, err := client.Chat.Completions.New(ctx, params); err != nil {
+		t.Fatal(err)
+	}
+	checkWire(t, lastChat(t, srv), map[string]string{"call_a": `{"city":"Paris","days":2}`, "call_b": `{}`},
+		map[string]string{"call_a": "output-token limit", "call_b": "output-token limit"})
+}

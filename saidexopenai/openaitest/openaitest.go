@@ -130,10 +130,21 @@ func (s *Server) Rejected() []string {
 }
 
 // ServeHTTP answers POST /chat/completions and POST /responses.
+// A request is checked and its reply taken under the server's lock; the
+// reply is written after, so a long stream holds no lock.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, err := readBody(r)
+	if write := s.handle(w, r, body, err); write != nil {
+		write()
+	}
+}
+
+// handle records and checks a request, writes a rejection, and returns
+// the function that writes the reply (nil when it rejected the request).
+func (s *Server) handle(w http.ResponseWriter, r *http.Request, body []byte, err error) func() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	n := len(s.requests) + 1
 	s.requests = append(s.requests, Request{Path: r.URL.Path, Body: body})
 	last := &s.requests[len(s.requests)-1]
 	reject := func(msg, param string) {
@@ -142,54 +153,53 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if err != nil {
 		reject("We could not parse the JSON body of your request.", "")
-		return
+		return nil
 	}
-	var next func(Reply)
+	var next func(Reply) func()
 	switch {
 	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/chat/completions"):
 		var req chatRequest
 		if err := json.Unmarshal(body, &req); err != nil {
 			reject("We could not parse the JSON body of your request.", "")
-			return
+			return nil
 		}
 		if msg, param := checkChat(req.Messages); msg != "" {
 			reject(msg, param)
-			return
+			return nil
 		}
-		next = func(rep Reply) {
+		next = func(rep Reply) func() {
 			if req.Stream {
-				streamChat(w, len(s.requests), rep)
-				return
+				return func() { streamChat(w, n, rep) }
 			}
-			writeChat(w, len(s.requests), rep)
+			return func() { writeChat(w, n, rep) }
 		}
 	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/responses"):
 		var req responsesRequest
 		if err := json.Unmarshal(body, &req); err != nil {
 			reject("We could not parse the JSON body of your request.", "")
-			return
+			return nil
 		}
 		if msg, param := s.checkResponses(req); msg != "" {
 			reject(msg, param)
-			return
+			return nil
 		}
-		next = func(rep Reply) {
-			id := fmt.Sprintf("resp_%d", len(s.requests))
+		next = func(rep Reply) func() {
+			id := fmt.Sprintf("resp_%d", n)
 			s.responses[id] = rep.Calls
-			writeResponse(w, id, rep)
+			return func() { writeResponse(w, id, rep) }
 		}
 	default:
 		last.Rejected = "unknown path"
 		w.WriteHeader(http.StatusNotFound)
-		return
+		return nil
 	}
 	if len(s.replies) == 0 {
 		reject("openaitest: no reply left", "")
-		return
+		return nil
 	}
 	rep := s.replies[0]
 	s.replies = s.replies[1:]
-	next(rep)
+	return next(rep)
 }
 
 func readBody(r *http.Request) ([]byte, error) {
