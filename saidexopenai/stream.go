@@ -27,8 +27,9 @@ import (
 // never decide a call whose final text they did not see.
 //
 // Use it from one goroutine: AddChunk for every chunk, then [ChatStream.Run]
-// or [ChatStream.Check] once the stream is done (or [ChatStream.Close] to
-// give up). The early checks run on goroutines of their own; Run, Check and
+// or [ChatStream.Check] once the stream has ended without error (or
+// [ChatStream.Close] to give up: the calls of a stream that failed may be
+// cut anywhere, and its finish reason is unknown). The early checks run on goroutines of their own; Run, Check and
 // Close wait for them, and Close cancels them.
 type ChatStream struct {
 	g       *Guard
