@@ -33,7 +33,9 @@ func TestToolSchemasOnTheWire(t *testing.T) {
 	}
 	reqs := srv.Requests()
 	for i, find := range []func(body map[string]any) any{
-		func(b map[string]any) any { return b["tools"].([]any)[0].(map[string]any)["function"].(map[string]any)["parameters"] },
+		func(b map[string]any) any {
+			return b["tools"].([]any)[0].(map[string]any)["function"].(map[string]any)["parameters"]
+		},
 		func(b map[string]any) any { return b["tools"].([]any)[0].(map[string]any)["parameters"] },
 	} {
 		var body map[string]any
