@@ -282,15 +282,21 @@ func (n *ToolNode) correctOne(ctx context.Context, r *run, c *call) (err error) 
 	s := n.cfg.correction.extract
 	s.name, s.description = c.name, c.tool.tool.Description()
 	s.repair = n.cfg.repairOptions()
-	s.secret = c.tool.secret
+	s.secret, s.scrub = c.tool.secret, r.scrub
+	model := n.cfg.correction.model
+	if r.scrub != nil { // no text of the run reaches m holding a secret value (scrub.go)
+		model = scrubbedModel{Model: model, s: r.scrub}
+	}
 	prompt, known := n.correctionPrompt(r, c)
+	prompt = r.scrub.text(prompt) // for the callbacks too
 	var co *coerced // of the last check (coerce.go)
 	check := func(ctx context.Context, value any, attempt, maxAttempts int) (issues []Issue, err error) {
 		var masks []Issue
 		if c.tool.secret != nil {
 			// The model saw masks: put the real values back before
-			// anything judges or runs the answer (secret.go).
-			value, masks = restoreSecrets(schemawalk.Of(c.tool.schema.schema).Possible(), value, "", known)
+			// anything judges or runs the answer, and refuse a mask
+			// anywhere else (secret.go).
+			value, masks = restoreSecrets(c.tool.secret.loc(), value, "", known)
 		}
 		issues, co, err = n.checkCoerce(ctx, r, c, value, "", checkPhase{phase: PhaseCorrection, attempt: attempt, maxAttempts: maxAttempts})
 		if len(masks) > 0 && err == nil {
@@ -298,7 +304,7 @@ func (n *ToolNode) correctOne(ctx context.Context, r *run, c *call) (err error) 
 		}
 		return issues, err
 	}
-	ext, err := s.run(ctx, n.cfg.correction.model, c.tool.schema, prompt, check)
+	ext, err := s.run(ctx, model, c.tool.schema, prompt, check)
 	c.tokens = addUsage(c.tokens, ext.tokens) // stats.go
 	c.correctionRetries = max(ext.attempts-1, 0)
 	if err == nil {

@@ -34,7 +34,8 @@ import (
 type ToolNode struct {
 	cfg   config
 	tools map[string]*boundTool
-	order []string // tool names in the order given, for messages and Definitions
+	order []string  // tool names in the order given, for messages and Definitions
+	names toolIndex // secret names and did-you-mean, computed once (secret.go)
 }
 
 // boundTool is a tool with its compiled schema (nil for a plain tools.Tool).
@@ -97,6 +98,7 @@ func NewToolNode(ts []tools.Tool, opts ...Option) (*ToolNode, error) {
 	if err := n.bindValidators(); err != nil { // validate.go
 		return nil, err
 	}
+	n.names = n.indexNames() // secret.go
 	return n, nil
 }
 
@@ -441,10 +443,10 @@ func (n *ToolNode) Run(ctx context.Context, messages []llms.MessageContent, opts
 			if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
 				return nil, &CanceledError{Err: ctxErr} // nothing executed
 			}
-			return nil, err
+			return nil, n.sealErr(r, calls, err) // scrub.go
 		}
 		if err := n.execute(ctx, r, calls); err != nil { // execute.go
-			return nil, n.stopped(ctx, r, calls, err)
+			return nil, n.sealErr(r, calls, n.stopped(ctx, r, calls, err))
 		}
 	}
 	r.lap(&r.stages.Execute)
@@ -471,6 +473,7 @@ func (n *ToolNode) prepare(ctx context.Context, r *run, calls []*call) error {
 		c.durations.Repair, c.durations.Validate = t1.Sub(t0), r.since(t1)
 	}
 	r.lap(nil)                                       // repair and validation are timed per call
+	n.gather(r, calls)                               // scrub.go: the secret values of every call
 	n.recall(r, calls)                               // limit.go: repeated calls and the feedback limit
 	if err := n.correct(ctx, r, calls); err != nil { // correct.go
 		return err
@@ -491,6 +494,11 @@ type run struct {
 	timed       bool
 	start, last time.Time
 	stages      StageDurations
+
+	// The secret values of the run's calls and their scrubber (scrub.go).
+	secretVals map[string]bool
+	secretRead map[string]bool // the argument texts gather has read
+	scrub      *scrubber
 }
 
 // callStatus is where a call stands in the pipeline.
@@ -549,6 +557,9 @@ type call struct {
 	isError bool
 
 	ctx callContext // the context its tool runs with (execute.go)
+
+	unknownSecrets *secretSchema // for an unknown tool: where its call may keep secrets (secret.go)
+	scrub          *scrubber     // the run's, set when the call's texts leave the node (scrub.go)
 }
 
 // collect lists the tool calls of the AI message and drops repeated ids.
@@ -630,7 +641,8 @@ func (n *ToolNode) assemble(r *run, calls []*call) *Result {
 			ToolMessages: make([]llms.MessageContent, 0, len(calls))}
 		parts = make([]llms.ContentPart, len(calls))
 	}
-	var args []byte // one backing array for every report's Arguments
+	n.seal(r, calls) // scrub.go: the one exit of the calls' texts
+	var args []byte  // one backing array for every report's Arguments
 	for i, c := range calls {
 		rep := c.report()
 		if (c.ran() || c.started()) && c.hasJSONArguments() {
@@ -638,7 +650,7 @@ func (n *ToolNode) assemble(r *run, calls []*call) *Result {
 				args = make([]byte, 0, argumentsLen(calls))
 			}
 			start := len(args)
-			args = append(args, c.tool.secret.shown(c.args)...)              // secret values masked, as jsonArguments
+			args = append(args, c.shownJSON(c.args)...)                      // secret values masked, as jsonArguments
 			rep.Arguments = json.RawMessage(args[start:len(args):len(args)]) // capped: appending never touches the next
 		}
 		res.Calls[i] = rep
@@ -659,7 +671,7 @@ func (n *ToolNode) assemble(r *run, calls []*call) *Result {
 // and Coercions are its own; Issues, Flagged and Tokens are the call's.
 func (c *call) report() CallReport {
 	return CallReport{
-		Index: c.index, ID: c.id, Name: c.name, RawArguments: c.secrets().shown(c.raw),
+		Index: c.index, ID: c.id, Name: c.name, RawArguments: c.shown(c.raw),
 		Outcome: c.outcome, Repaired: c.repaired, RepairSteps: slices.Clone(c.steps),
 		Prevalidated: c.tool != nil && c.tool.schema != nil && c.status != statusDropped && c.status != statusSkipped,
 		Issues:       c.issues, Flagged: c.flagged, Coercions: slices.Clone(c.coercions),
@@ -676,7 +688,7 @@ func (c *call) jsonArguments() json.RawMessage {
 	if !c.hasJSONArguments() {
 		return nil
 	}
-	return json.RawMessage(c.tool.secret.shown(c.args))
+	return json.RawMessage(c.shownJSON(c.args))
 }
 
 // runArguments is jsonArguments with secret values in clear: what a caller
