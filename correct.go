@@ -289,7 +289,7 @@ func (n *ToolNode) correctOne(ctx context.Context, r *run, c *call) (err error) 
 	}
 	prompt, known := n.correctionPrompt(r, c)
 	prompt = r.scrub.text(prompt) // for the callbacks too
-	var co *coerced // of the last check (coerce.go)
+	var co *coerced               // of the last check (coerce.go)
 	check := func(ctx context.Context, value any, attempt, maxAttempts int) (issues []Issue, err error) {
 		var masks []Issue
 		if c.tool.secret != nil {
