@@ -11,6 +11,7 @@ import (
 	"github.com/saidex/saidex-go/internal/jsonread"
 	"github.com/saidex/saidex-go/internal/jsonvalue"
 	"github.com/saidex/saidex-go/internal/lenient"
+	"github.com/saidex/saidex-go/internal/nearest"
 	"github.com/saidex/saidex-go/internal/schemawalk"
 	santhosh "github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -528,35 +529,26 @@ func quoteContent(s string, html bool) string {
 }
 
 // toolIndex is what the node knows of its tools' names, computed once in
-// NewToolNode so that a call of an unknown tool pays only for its own
-// size: the secret names of every tool, and the tools by their keys (see
-// toolKey) and by each key with one byte deleted, for the did-you-mean.
+// NewToolNode so that a call of an unknown tool costs O(its own size):
+// the secret names of every tool, and the tools by key (see toolKey) and
+// by name for the did-you-mean (nearest.Index).
 type toolIndex struct {
 	secret map[string]bool // normName of every secret property of every tool
 	any    bool            // some tool's schema has secrets
-	// near maps a tool key, and each of its one-byte deletions, to the
-	// tools that have it, in the order given: two keys within one edit
-	// (insertion, deletion, substitution, or a swap of neighbours) share
-	// an entry.
-	near map[string][]int
-	// sorted holds the tools' indexes in the order of their keys, to name
-	// the tools nearest a key that is close to none (by prefix).
-	sorted []int
-	keys   []string // the key of each tool, in the order given
+	byKey  map[string]int  // toolKey -> the tool's index in order; keys two tools share left out
+	near   *nearest.Index  // over order
 }
 
 // indexNames computes the node's toolIndex.
 func (n *ToolNode) indexNames() toolIndex {
-	ix := toolIndex{near: map[string][]int{}, keys: make([]string, len(n.order))}
+	ix := toolIndex{byKey: make(map[string]int, len(n.order)), near: nearest.NewIndex(n.order)}
+	shared := map[string]bool{}
 	for i, name := range n.order {
 		k := toolKey(name)
-		ix.keys[i] = k
-		for _, d := range deletions(k) {
-			if l := ix.near[d]; len(l) == 0 || l[len(l)-1] != i {
-				ix.near[d] = append(l, i)
-			}
+		if _, dup := ix.byKey[k]; dup {
+			shared[k] = true
 		}
-		ix.sorted = append(ix.sorted, i)
+		ix.byKey[k] = i
 		t := n.tools[name]
 		if t.secret == nil {
 			continue
@@ -569,18 +561,10 @@ func (n *ToolNode) indexNames() toolIndex {
 			ix.secret[s] = true
 		}
 	}
-	slices.SortStableFunc(ix.sorted, func(a, b int) int { return strings.Compare(ix.keys[a], ix.keys[b]) })
-	return ix
-}
-
-// deletions returns k and every string k gives with one byte deleted.
-func deletions(k string) []string {
-	out := make([]string, 0, len(k)+1)
-	out = append(out, k)
-	for i := range len(k) {
-		out = append(out, k[:i]+k[i+1:])
+	for k := range shared {
+		delete(ix.byKey, k)
 	}
-	return out
+	return ix
 }
 
 // maxToolKey bounds the key of a called name that is compared: the
@@ -603,65 +587,20 @@ func toolKey(name string) string {
 	return string(b)
 }
 
-// nearTools returns the indexes of the node's tools whose keys are within
-// one edit of name's key (see toolIndex.near), the same key first, then in
-// the order given; at most k. Its cost depends on the name's length, not
-// on the number of tools.
-func (ix *toolIndex) nearTools(name string, k int) []int {
-	key := toolKey(name)
-	var out []int
-	add := func(l []int) {
-		for _, i := range l {
-			if len(out) < k && !slices.Contains(out, i) {
-				out = append(out, i)
-			}
-		}
-	}
-	for _, i := range ix.near[key] {
-		if ix.keys[i] == key {
-			add([]int{i})
-		}
-	}
-	for _, d := range deletions(key) {
-		add(ix.near[d])
-	}
-	return out
-}
-
-// byPrefix returns the indexes of up to k tools whose keys sort next to
-// name's key, the nearest first: the tools that share the longest prefix
-// with it. It costs O(k + log(tools)).
-func (ix *toolIndex) byPrefix(name string, k int) []int {
-	key := toolKey(name)
-	at, _ := slices.BinarySearchFunc(ix.sorted, key, func(i int, key string) int { return strings.Compare(ix.keys[i], key) })
-	lo, hi := at-1, at
-	var out []int
-	for len(out) < k && (lo >= 0 || hi < len(ix.sorted)) {
-		switch {
-		case hi >= len(ix.sorted):
-			out, lo = append(out, ix.sorted[lo]), lo-1
-		case lo < 0 || commonPrefix(ix.keys[ix.sorted[hi]], key) >= commonPrefix(ix.keys[ix.sorted[lo]], key):
-			out, hi = append(out, ix.sorted[hi]), hi+1
-		default:
-			out, lo = append(out, ix.sorted[lo]), lo-1
-		}
-	}
-	return out
-}
-
-func commonPrefix(a, b string) int {
-	n := 0
-	for n < len(a) && n < len(b) && a[n] == b[n] {
-		n++
-	}
-	return n
-}
+// maxSuggestDistance is how many edits a called name may be from a tool's
+// name for the tool to be the one it most likely meant.
+const maxSuggestDistance = 2
 
 // suggest returns the node's tool a call of the unknown tool name most
-// likely meant: one whose key is within one edit of the name's ("" when
-// none is). A call of it is masked by that tool's schema too.
+// likely meant: the one with the same key (see toolKey: "auth.login" for
+// "auth_login"), else the closest by name within maxSuggestDistance
+// edits; "" when none is. A call of it is masked by that tool's schema
+// too.
 func (n *ToolNode) suggest(name string) string {
-	if near := n.names.nearTools(name, 1); len(near) == 1 {
+	if i, ok := n.names.byKey[toolKey(name)]; ok {
+		return n.order[i]
+	}
+	if near := n.names.near.Closest(name, 1); len(near) == 1 && nearest.Within(name, n.order[near[0]], maxSuggestDistance) {
 		return n.order[near[0]]
 	}
 	return ""
