@@ -4,7 +4,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-
 )
 
 // The bounds on what the node writes, whatever the size of the schema,

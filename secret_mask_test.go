@@ -142,4 +142,3 @@ func TestMaskPlacementProperty(t *testing.T) {
 		})
 	}
 }
-
