@@ -387,21 +387,117 @@ func (n *ToolNode) secretsFor(name string) *secretSchema {
 
 // collect adds to vals the secret values of one argument text, read every
 // way the node reads arguments: the values lenient.Mask masks at secret
-// locations (schema paths and secret names, in text that may not parse),
-// and, in the decoding of the text (or of its repair), the values at
-// secret locations and the strings that decode as JSON holding one (a
-// double-encoded parent), each with its encodings as JSON string text.
+// locations (schema paths and secret names, in text that may not parse);
+// in the decoding of the text (or of its repair), the values at secret
+// locations and the strings that decode as JSON holding one (a
+// double-encoded parent); and, in text that decodes in no way, every
+// string literal that holds JSON with a secret name in it. Each value is
+// added with its encodings as JSON string content.
 func (s *secretSchema) collect(text string, vals map[string]bool) {
+	s.collectAt(text, vals, 0)
+}
+
+func (s *secretSchema) collectAt(text string, vals map[string]bool, depth int) {
 	if s == nil || text == "" {
 		return
 	}
 	loc := s.loc()
+	if loc != nil && loc.Secret() { // root writeOnly: every token of the text is secret
+		addTokens(text, vals, depth)
+		return
+	}
 	m := lenient.Mask(text, loc, quotedMask)
 	for _, v := range m.Values {
 		addValueText(v.Text, vals)
 	}
 	if v, ok := readArguments(text); ok {
-		collectValue(loc, v, vals, 0)
+		collectValue(loc, v, vals, depth)
+	}
+	if depth < maxSecretEncodings && len(s.names) > 0 {
+		collectEncoded(text, s.names, vals, depth)
+	}
+}
+
+// addTokens adds every token of text, which need not parse: the content of
+// each string literal (as written and decoded, with its encodings) and
+// each run of other text between JSON's punctuation and white space; a
+// string's content is read as such a text too (it may be JSON encoded as
+// a string), up to maxSecretEncodings layers deep.
+func addTokens(text string, vals map[string]bool, depth int) {
+	addString(strings.TrimSpace(text), vals)
+	for i := 0; i < len(text); {
+		switch c := text[i]; {
+		case c == '"' || c == '\'':
+			j := i + 1
+			for j < len(text) && text[j] != c {
+				if text[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			end := min(j, len(text))
+			lit := text[i:min(end+1, len(text))]
+			addValueText(lit, vals)
+			vals[text[i+1:end]] = true
+			if v, ok := secretValue(lit); ok && depth < maxSecretEncodings {
+				if inner, ok := v.(string); ok {
+					addTokens(inner, vals, depth+1) // a JSON text encoded as a string
+				}
+			}
+			i = end + 1
+		case strings.IndexByte("{}[],: \t\r\n", c) >= 0:
+			i++
+		default:
+			j := i
+			for j < len(text) && strings.IndexByte("{}[],: \t\r\n\"'", text[j]) < 0 {
+				j++
+			}
+			vals[text[i:j]] = true
+			i = j
+		}
+	}
+}
+
+// collectEncoded reads every double-quoted string literal of text, which
+// need not parse: one that decodes to JSON text is read as arguments by
+// the secret names (collectAt), and when it holds a secret value, the
+// whole string is secret too.
+func collectEncoded(text string, names map[string]bool, vals map[string]bool, depth int) {
+	for i := 0; i < len(text); i++ {
+		if text[i] != '"' {
+			continue
+		}
+		j := i + 1
+		for j < len(text) && text[j] != '"' {
+			if text[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		if j >= len(text) {
+			return
+		}
+		lit := text[i : j+1]
+		i = j
+		if strings.IndexByte(lit, '\\') < 0 {
+			continue // no escaped quote: the literal holds no JSON string or key
+		}
+		str, err := jsonread.Decode(lit)
+		if err != nil {
+			continue
+		}
+		inner, _ := str.(string)
+		if t := strings.TrimSpace(inner); t == "" || (t[0] != '{' && t[0] != '[' && t[0] != '"') {
+			continue
+		}
+		found := map[string]bool{}
+		(&secretSchema{names: names}).collectAt(inner, found, depth+1)
+		if len(found) > 0 {
+			for v := range found {
+				vals[v] = true
+			}
+			addDecoded(inner, vals)
+		}
 	}
 }
 
