@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/saidex/saidex-go/internal/jsonread"
@@ -35,70 +36,97 @@ const maxSecretEncodings = 4
 // scrubber replaces the occurrences of a fixed set of byte patterns in a
 // text by SecretMask. It is an Aho-Corasick automaton: a text is scanned
 // once, whatever the number of patterns, and covered spans that overlap or
-// touch are masked as one. A nil scrubber changes nothing. It is safe for
-// concurrent use once built.
+// touch are masked as one. The root's transitions are a table, so bytes
+// that start no pattern are skipped at the cost of a load each; the other
+// nodes keep their few edges in a flat array. A nil scrubber changes
+// nothing. It is safe for concurrent use once built.
 type scrubber struct {
-	nodes []acNode
+	root  [256]int32 // the root's transitions; 0: none
+	edges []acEdge   // every other node's edges, grouped by node
+	first []int32    // node i's edges are edges[first[i]:first[i+1]]
+	fail  []int32
+	out   []int32 // the length of the longest pattern ending at each node, 0 for none
 }
 
-type acNode struct {
-	next map[byte]int32
-	fail int32
-	out  int32 // the length of the longest pattern ending here, 0 for none
+type acEdge struct {
+	b  byte
+	to int32
 }
 
 // newScrubber returns a scrubber of the patterns of at least
 // MinScrubbedSecretLen bytes, nil when there are none.
 func newScrubber(patterns map[string]bool) *scrubber {
-	s := &scrubber{nodes: []acNode{{}}}
+	// A trie first, with map edges, then flattened.
+	type tnode struct {
+		next map[byte]int32
+		out  int32
+	}
+	trie := []tnode{{}}
 	for p := range patterns {
 		if len(p) < MinScrubbedSecretLen {
 			continue
 		}
 		cur := int32(0)
 		for i := 0; i < len(p); i++ {
-			nx, ok := s.nodes[cur].next[p[i]]
+			nx, ok := trie[cur].next[p[i]]
 			if !ok {
-				if s.nodes[cur].next == nil {
-					s.nodes[cur].next = map[byte]int32{}
+				if trie[cur].next == nil {
+					trie[cur].next = map[byte]int32{}
 				}
-				nx = int32(len(s.nodes))
-				s.nodes[cur].next[p[i]] = nx
-				s.nodes = append(s.nodes, acNode{})
+				nx = int32(len(trie))
+				trie[cur].next[p[i]] = nx
+				trie = append(trie, tnode{})
 			}
 			cur = nx
 		}
-		s.nodes[cur].out = int32(len(p))
+		trie[cur].out = int32(len(p))
 	}
-	if len(s.nodes) == 1 {
+	if len(trie) == 1 {
 		return nil
 	}
+	s := &scrubber{first: make([]int32, len(trie)+1), fail: make([]int32, len(trie)), out: make([]int32, len(trie))}
+	for i, t := range trie {
+		s.first[i] = int32(len(s.edges))
+		s.out[i] = t.out
+		for b, to := range t.next {
+			s.edges = append(s.edges, acEdge{b, to})
+			if i == 0 {
+				s.root[b] = to
+			}
+		}
+	}
+	s.first[len(trie)] = int32(len(s.edges))
 	// Failure links, breadth first.
-	queue := make([]int32, 0, len(s.nodes))
-	for _, nx := range s.nodes[0].next {
-		queue = append(queue, nx)
+	queue := make([]int32, 0, len(trie))
+	for _, e := range s.edges[s.first[0]:s.first[1]] {
+		queue = append(queue, e.to)
 	}
 	for len(queue) > 0 {
 		u := queue[0]
 		queue = queue[1:]
-		for b, v := range s.nodes[u].next {
-			f := s.nodes[u].fail
-			for {
-				if w, ok := s.nodes[f].next[b]; ok && w != v {
-					s.nodes[v].fail = w
-					break
-				}
-				if f == 0 {
-					s.nodes[v].fail = 0
-					break
-				}
-				f = s.nodes[f].fail
+		for _, e := range s.edges[s.first[u]:s.first[u+1]] {
+			s.fail[e.to] = s.step(s.fail[u], e.b)
+			if s.fail[e.to] == e.to {
+				s.fail[e.to] = 0
 			}
-			s.nodes[v].out = max(s.nodes[v].out, s.nodes[s.nodes[v].fail].out)
-			queue = append(queue, v)
+			s.out[e.to] = max(s.out[e.to], s.out[s.fail[e.to]])
+			queue = append(queue, e.to)
 		}
 	}
 	return s
+}
+
+// step returns the state after reading b in state cur.
+func (s *scrubber) step(cur int32, b byte) int32 {
+	for cur != 0 {
+		for _, e := range s.edges[s.first[cur]:s.first[cur+1]] {
+			if e.b == b {
+				return e.to
+			}
+		}
+		cur = s.fail[cur]
+	}
+	return s.root[b]
 }
 
 // text returns t with every span a pattern covers replaced by SecretMask,
@@ -110,18 +138,18 @@ func (s *scrubber) text(t string) string {
 	var spans [][2]int // [start, end) of each longest match, in end order
 	cur := int32(0)
 	for i := 0; i < len(t); i++ {
-		b := t[i]
-		for {
-			if nx, ok := s.nodes[cur].next[b]; ok {
-				cur = nx
+		if cur == 0 {
+			for i < len(t) && s.root[t[i]] == 0 {
+				i++ // a byte that starts no pattern
+			}
+			if i == len(t) {
 				break
 			}
-			if cur == 0 {
-				break
-			}
-			cur = s.nodes[cur].fail
+			cur = s.root[t[i]]
+		} else {
+			cur = s.step(cur, t[i])
 		}
-		if l := int(s.nodes[cur].out); l > 0 {
+		if l := int(s.out[cur]); l > 0 {
 			spans = append(spans, [2]int{i + 1 - l, i + 1})
 		}
 	}
@@ -129,25 +157,22 @@ func (s *scrubber) text(t string) string {
 		return t
 	}
 	// Spans end in increasing order but a later one may start earlier:
-	// mark coverage with a difference array, then emit in one pass.
-	depth := make([]int32, len(t)+1)
-	for _, sp := range spans {
-		depth[sp[0]]++
-		depth[sp[1]]--
-	}
+	// sort them by start (they are few, and nearly sorted), then copy the
+	// text between the merged spans.
+	slices.SortFunc(spans, func(a, b [2]int) int { return a[0] - b[0] })
 	var b strings.Builder
 	b.Grow(len(t))
-	open := int32(0)
-	for i := 0; i < len(t); i++ {
-		was := open
-		open += depth[i]
-		switch {
-		case open > 0 && was == 0:
-			b.WriteString(SecretMask)
-		case open == 0:
-			b.WriteByte(t[i])
+	done := 0 // t[:done] is written
+	for k := 0; k < len(spans); {
+		start, end := spans[k][0], spans[k][1]
+		for k++; k < len(spans) && spans[k][0] <= end; k++ {
+			end = max(end, spans[k][1])
 		}
+		b.WriteString(t[done:start])
+		b.WriteString(SecretMask)
+		done = end
 	}
+	b.WriteString(t[done:])
 	return b.String()
 }
 
