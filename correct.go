@@ -84,10 +84,14 @@ func (c *correctionConfig) validate() []error {
 // "**********" (text around them that cannot be read as JSON is withheld),
 // and asks m to keep each mask where it is. In m's answer, a mask at a
 // secret location is replaced by the real value masked at the same place
-// before the answer is validated, so the tool receives the secret. A mask
-// with no value behind it (none was sent there, or two different values
-// were, as in two objects) is an issue of that answer, which is retried;
-// a call never executes holding the mask.
+// before the answer is validated, so the tool receives the secret: only a
+// mask that is the whole value of a secret field is restored. The mask
+// anywhere else (in another field, padded, glued to other text, inside a
+// longer string, in a key) and a mask with no value behind it (none was
+// sent there, or two different values were, as in two objects) are issues
+// of that answer, which name no secret and are retried; a call never
+// executes holding the mask. The model is called through a wrapper that
+// scrubs the run's secret values from every message it is sent.
 func WithCorrectionModel(m llms.Model, opts ...llms.CallOption) Option {
 	return optionFunc(func(c *config) {
 		c.correction.model = m

@@ -83,12 +83,25 @@ const SecretMask = "**********"
 // [WithCorrectionModel]). An unresolved hook and validators receive the
 // real values, as tools do.
 //
-// What is secret is read from the schema: the values at secret locations,
-// and the members of an object with secret members that the schema does
-// not describe (most likely a misnamed secret, "passwd" for "password"),
-// in the history and in every text alike; a correction model that renames
-// such a member keeping its mask gets it restored under the new name. A
-// secret sent to a plain tool without a schema is not recognised.
+// What is secret does not depend on the arguments matching the schema: the
+// values at the schema's secret locations (a root "writeOnly" makes the
+// whole arguments secret); the members of an object with secret members
+// that the schema does not describe (most likely a misnamed secret,
+// "passwd" for "password"); any member named like one of the schema's
+// secret properties, at any depth and under any parent, compared without
+// case, '_' and '-' ("Auth": [{"PASS_WORD": …}]); the same inside strings
+// that hold JSON (a double-encoded parent); and for a call of a tool the
+// node does not have, the members named like any tool's secret property,
+// with the schema of the tool whose name is nearest ("auth.login" for
+// "auth_login"). Every value so found, as written and with its JSON string
+// encodings, is scrubbed in one pass from every text the node writes
+// about the run (tool messages, tool output and panic values included,
+// feedback, issues and validator messages, reports, errors, the
+// correction model's prompts and callbacks, the history), whatever its
+// place there; values shorter than [MinScrubbedSecretLen] are masked at
+// their location only. A correction model that renames a member keeping
+// its mask gets it restored under the new name. A secret sent to a plain
+// tool without a schema is not recognised.
 //
 // String and LogValue return SecretMask, so fmt and log/slog do not print
 // the value; read it with string(s). JSON encoding is not masked.

@@ -54,7 +54,9 @@ type boundTool struct {
 //
 // It returns an error wrapping [ErrInvalidConfig] for an invalid option, a
 // nil tool, a duplicate tool name, a name that breaks the providers' rule,
-// or a schema that does not compile. A tool name must be 1 to 64 ASCII
+// a schema past [MaxSchemaBytes], [MaxSchemaDepth] or [MaxSchemaObjects]
+// (refused after one pass over its text), or a schema that does not
+// compile. A tool name must be 1 to 64 ASCII
 // letters, digits, '_' and '-': the rule of OpenAI's and Anthropic's APIs
 // (^[a-zA-Z0-9_-]{1,64}$), which reject a request whose tools break it,
 // and a subset of Gemini's. A name with a space, '/', '.', a line break or
@@ -230,8 +232,9 @@ type CallReport struct {
 	// ID and Name are the call's id (possibly empty) and tool name.
 	ID, Name string
 	// RawArguments is the argument string exactly as the model sent it,
-	// except for a tool whose schema has secrets (see [Secret]): then
-	// secret values are masked as "**********" (a JSON string), and text
+	// except when the call may hold secrets (its tool's schema has some,
+	// or it names an unknown tool on a node with secrets: see [Secret]):
+	// then secret values are masked as "**********" (a JSON string), and text
 	// around them that cannot be read as JSON (prose, or everything after
 	// an unescaped quote or a comment) is replaced by a marker such as
 	// "[12 bytes not shown]", so that no secret value can show.
