@@ -558,13 +558,14 @@ func readArguments(text string) (any, bool) {
 	return v, err == nil
 }
 
-// addValueText adds the text of one masked value as written, its content
-// between quotes, and its decoding.
+// addValueText adds the text of one masked value as written (a string's
+// content between its quotes), and its decoding.
 func addValueText(text string, vals map[string]bool) {
 	t := strings.TrimSpace(text)
-	vals[t] = true
 	if len(t) >= 2 && (t[0] == '"' || t[0] == '\'') && t[len(t)-1] == t[0] {
-		vals[t[1:len(t)-1]] = true
+		vals[t[1:len(t)-1]] = true // a string: its content, so that a scrub keeps the quotes
+	} else {
+		vals[t] = true
 	}
 	if v, ok := secretValue(t); ok {
 		addDecoded(v, vals)

@@ -148,6 +148,8 @@ func TestSecretShapesFailClosed(t *testing.T) {
 		{name: "unknown tool, near miss", tool: "auth.login", raw: `{"user":"bob","auth":{"password":"` + s + `"}}`},
 		{name: "unknown tool, far", tool: "zzz", raw: `{"user":"bob","pass":{"password":"` + s + `"}}`},
 		{name: "unknown tool, unparseable", tool: "logn", raw: `{"user":"bob","password":"` + s + ``},
+		{name: "MCP server's name, misnamed secret key", tool: "auth.login", raw: `{"user":"bob","passwd":"` + s + `"}`},
+		{name: "MCP server's name, short secret", tool: "auth.login", raw: `{"user":"bob","passwd":"ab1"}`},
 		{name: "tool panics with its input", tool: "login", raw: `{"user":"bob","auth":{"password":"` + s + `"}}`, panics: true},
 		{name: "validator quotes the value", tool: "login", raw: `{"user":"bob","auth":{"password":"` + s + `"}}`, validator: true},
 	}
@@ -175,11 +177,19 @@ func TestSecretShapesFailClosed(t *testing.T) {
 							return &ValidationIssue{Path: "/auth", Message: fmt.Sprintf("%v is not accepted", args["auth"])}
 						}))
 					}
-					return mustNode(t, []tools.Tool{login, storingTool("vaultkey", rootSecretSchema, &got)}, opts...)
+					authLogin := storingTool("auth_login", `{"type":"object","properties":{"user":{"type":"string"},"password":{"type":"string","writeOnly":true}}}`, &got)
+					return mustNode(t, []tools.Tool{login, storingTool("vaultkey", rootSecretSchema, &got), authLogin}, opts...)
 				}
 				conv := conversation(tc("c1", tt.tool, tt.raw))
 				x := nodeTexts(t, mk, conv)
 				assertNoSecret(t, x, s)
+				if strings.Contains(tt.raw, "ab1") { // below MinScrubbedSecretLen: masked by location
+					for _, text := range x.all {
+						if strings.Contains(text, `"passwd":"ab1"`) {
+							t.Errorf("the short secret shows at its place: %.500s", text)
+						}
+					}
+				}
 			})
 		}
 	}
