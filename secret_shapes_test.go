@@ -194,3 +194,38 @@ func TestSecretShapesFailClosed(t *testing.T) {
 		}
 	}
 }
+
+// A tool that panics, or fails, quoting its input stops the run (the
+// default of WithHandleToolErrors): the returned *ToolError, the
+// *PanicError it wraps and its Partial result name no secret, and
+// errors.As still reaches both.
+func TestToolErrorsAreScrubbed(t *testing.T) {
+	s := shapeSecret
+	raw := `{"user":"bob","auth":{"password":"` + s + `"}}`
+	tests := []struct {
+		name string
+		fn   func(context.Context, string) (string, error)
+	}{
+		{"panic", func(_ context.Context, in string) (string, error) { panic("cannot log in with " + in) }},
+		{"error", func(_ context.Context, in string) (string, error) { return "", fmt.Errorf("cannot log in with %s", in) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			login := ToolWithSchema(plainTool{name: "login", fn: tt.fn}, nestedAuthSchema)
+			node := mustNode(t, []tools.Tool{login}, WithLogger(sanDiscard))
+			_, err := node.Run(context.Background(), conversation(tc("c1", "login", raw)))
+			te, ok := errors.AsType[*ToolError](err)
+			if !ok || te.Partial == nil {
+				t.Fatalf("err = %v, want a *ToolError with a Partial result", err)
+			}
+			x := &texts{}
+			x.add("error", err, te.Err, te.Partial.Calls, te.Partial.ToolMessages, te.Partial.AIMessage)
+			if pe, ok := errors.AsType[*PanicError](err); ok {
+				x.add("panic value", pe.Value)
+			} else if tt.name == "panic" {
+				t.Errorf("errors.As finds no *PanicError in %v", err)
+			}
+			assertNoSecret(t, x, s)
+		})
+	}
+}
