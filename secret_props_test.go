@@ -135,3 +135,33 @@ func TestSecretShapesProperty(t *testing.T) {
 		})
 	}
 }
+
+// FuzzSecretShapes is TestSecretShapesProperty driven by the fuzzer's
+// seeds: each seed generates a secret, a shape of arguments and a tool,
+// run under the feedback policy; the secret must appear in no text the
+// node writes.
+func FuzzSecretShapes(f *testing.F) {
+	for _, seed := range []uint64{1, 2, 40, 1 << 40} {
+		f.Add(seed, seed>>3)
+	}
+	f.Fuzz(func(t *testing.T, s1, s2 uint64) {
+		g := shapeGen{rng: rand.New(rand.NewPCG(s1, s2))}
+		secret := g.secret()
+		raw, shape := g.args(secret)
+		tool := g.tool()
+		mk := func(x *texts, logs *bytes.Buffer) *ToolNode {
+			var got sync.Map
+			login := ToolWithSchema(plainTool{name: "login", fn: func(_ context.Context, in string) (string, error) {
+				return "logged in as " + in, nil
+			}}, nestedAuthSchema)
+			return mustNode(t, []tools.Tool{login, storingTool("vaultkey", rootSecretSchema, &got)},
+				WithLogger(slog.New(slog.NewTextHandler(logs, nil))), WithObserver(func(ev ToolNodeEvent) { x.add("event", ev) }))
+		}
+		x := nodeTexts(t, mk, conversation(tc("c1", tool, raw)))
+		for _, s := range x.all {
+			if strings.Contains(s, secret) {
+				t.Fatalf("tool %s, shape [%s], arguments %s: the secret %q leaks through %.1500s", tool, shape, raw, secret, s)
+			}
+		}
+	})
+}
