@@ -497,6 +497,7 @@ func collectEncoded(text string, names map[string]bool, vals map[string]bool, de
 				vals[v] = true
 			}
 			addDecoded(inner, vals)
+			vals[lit[1:len(lit)-1]] = true // as written, escapes and all
 		}
 	}
 }

@@ -86,6 +86,10 @@ func (g shapeGen) args(secret string) (string, string) {
 	}
 	b, _ := json.Marshal(root)
 	text := string(b)
+	if g.rng.IntN(4) == 0 { // the secret written with a \u escape, at whatever depth it sits
+		text = strings.ReplaceAll(text, "S3", `\u00533`)
+		shape = append(shape, "escaped")
+	}
 	if g.rng.IntN(6) == 0 {
 		text = text[:len(text)-1-g.rng.IntN(3)] // cut off: repair or feedback
 		shape = append(shape, "cut")
@@ -128,7 +132,7 @@ func TestSecretShapesProperty(t *testing.T) {
 			}
 			x := nodeTexts(t, mk, conversation(tc("c1", tool, raw)))
 			for _, s := range x.all {
-				if strings.Contains(s, secret) {
+				if strings.Contains(s, secret) || strings.Contains(s, secret[2:]) { // [2:]: also as written with an escape
 					t.Fatalf("tool %s, shape [%s], arguments %s: the secret %q leaks through %.1500s", tool, shape, raw, secret, s)
 				}
 			}
