@@ -229,3 +229,18 @@ func TestToolErrorsAreScrubbed(t *testing.T) {
 		})
 	}
 }
+
+// A root writeOnly makes the whole arguments secret: the raise policy's
+// error lists the call with RawArguments masked whole and no Args.
+func TestRootWriteOnlyRaise(t *testing.T) {
+	var got sync.Map
+	node := mustNode(t, []tools.Tool{storingTool("vaultkey", rootSecretSchema, &got)}, WithOnUnresolved(UnresolvedRaise), WithLogger(sanDiscard))
+	_, err := node.Run(context.Background(), conversation(tc("c1", "vaultkey", `{"key":"`+shapeSecret+`","n":"x"}`)))
+	ve, ok := errors.AsType[*ToolCallValidationError](err)
+	if !ok || len(ve.Calls) != 1 {
+		t.Fatalf("err = %v, want a *ToolCallValidationError listing the call", err)
+	}
+	if c := ve.Calls[0]; c.Args != nil || c.RawArguments != quotedMask || strings.Contains(ve.Error(), shapeSecret) {
+		t.Errorf("Args %v, RawArguments %s, Error %s; want nil, the mask, no secret", c.Args, c.RawArguments, ve.Error())
+	}
+}
