@@ -4,8 +4,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/saidex/saidex-go/internal/nearest"
 )
 
 // The bounds on what the node writes, whatever the size of the schema,
@@ -67,12 +65,14 @@ const maxKeptLastLine = 512
 
 // unknownToolMessage answers a call of a tool the node does not have: it
 // lists every tool, or, for more than maxListedTools, the nearTools whose
-// names are closest to the name called and how many tools there are.
+// names are closest to the name called (among those that share the
+// longest prefix or suffix with it: see nearest.Index) and how many tools
+// there are.
 func (n *ToolNode) unknownToolMessage(name string) string {
 	if len(n.order) <= maxListedTools {
 		return boundMessage("Error: " + quotedName(name) + " is not a valid tool, try one of [" + strings.Join(n.order, ", ") + "].")
 	}
-	near := nearest.Closest(name, n.order, nearTools)
+	near := n.names.near.Closest(name, nearTools) // built once (secret.go)
 	names := make([]string, len(near))
 	for i, k := range near {
 		names[i] = n.order[k]

@@ -60,8 +60,9 @@ func (n *ToolNode) checkCalls(ctx context.Context, messages []llms.MessageConten
 	r := &run{messages: messages, aiIndex: ai, outputLimit: rcfg.outputLimit || markedCut(messages[ai])} // cut.go
 	calls := n.collect(messages[ai])
 	if err := n.prepare(ctx, r, calls); err != nil {
-		return nil, nil, err
+		return nil, nil, n.sealErr(r, calls, err)
 	}
+	n.seal(r, calls) // scrub.go
 	reports := make([]CallReport, len(calls))
 	for i, c := range calls {
 		reports[i] = c.report()
@@ -154,8 +155,9 @@ func (n *ToolNode) checkCall(ctx context.Context, id, name, arguments string, rc
 	one.msgs[0] = llms.MessageContent{Role: llms.ChatMessageTypeAI, Parts: one.part[:]}
 	r := &run{messages: one.msgs[:], outputLimit: rcfg.outputLimit}
 	if err := n.prepare(ctx, r, one.p[:]); err != nil {
-		return CallCheck{}, err
+		return CallCheck{}, n.sealErr(r, one.p[:], err)
 	}
+	n.seal(r, one.p[:]) // scrub.go
 	if c.status == statusValid {
 		return CallCheck{Outcome: c.outcome, Arguments: c.args}, nil
 	}
@@ -184,5 +186,6 @@ func (n *ToolNode) classify(c *call) {
 		}
 		// Answered by the executor with an error naming the node's tools.
 		c.args, c.status, c.outcome = c.raw, statusValid, OutcomeUnknownTool
+		c.unknownSecrets = n.secretsFor(c.name) // secret.go
 	}
 }

@@ -84,10 +84,14 @@ func (c *correctionConfig) validate() []error {
 // "**********" (text around them that cannot be read as JSON is withheld),
 // and asks m to keep each mask where it is. In m's answer, a mask at a
 // secret location is replaced by the real value masked at the same place
-// before the answer is validated, so the tool receives the secret. A mask
-// with no value behind it (none was sent there, or two different values
-// were, as in two objects) is an issue of that answer, which is retried;
-// a call never executes holding the mask.
+// before the answer is validated, so the tool receives the secret: only a
+// mask that is the whole value of a secret field is restored. The mask
+// anywhere else (in another field, padded, glued to other text, inside a
+// longer string, in a key) and a mask with no value behind it (none was
+// sent there, or two different values were, as in two objects) are issues
+// of that answer, which name no secret and are retried; a call never
+// executes holding the mask. The model is called through a wrapper that
+// scrubs the run's secret values from every message it is sent.
 func WithCorrectionModel(m llms.Model, opts ...llms.CallOption) Option {
 	return optionFunc(func(c *config) {
 		c.correction.model = m
@@ -282,15 +286,21 @@ func (n *ToolNode) correctOne(ctx context.Context, r *run, c *call) (err error) 
 	s := n.cfg.correction.extract
 	s.name, s.description = c.name, c.tool.tool.Description()
 	s.repair = n.cfg.repairOptions()
-	s.secret = c.tool.secret
+	s.secret, s.scrub = c.tool.secret, r.scrub
+	model := n.cfg.correction.model
+	if r.scrub != nil { // no text of the run reaches m holding a secret value (scrub.go)
+		model = scrubbedModel{Model: model, s: r.scrub}
+	}
 	prompt, known := n.correctionPrompt(r, c)
-	var co *coerced // of the last check (coerce.go)
+	prompt = r.scrub.text(prompt) // for the callbacks too
+	var co *coerced               // of the last check (coerce.go)
 	check := func(ctx context.Context, value any, attempt, maxAttempts int) (issues []Issue, err error) {
 		var masks []Issue
 		if c.tool.secret != nil {
 			// The model saw masks: put the real values back before
-			// anything judges or runs the answer (secret.go).
-			value, masks = restoreSecrets(schemawalk.Of(c.tool.schema.schema).Possible(), value, "", known)
+			// anything judges or runs the answer, and refuse a mask
+			// anywhere else (secret.go).
+			value, masks = restoreSecrets(c.tool.secret.loc(), value, "", known)
 		}
 		issues, co, err = n.checkCoerce(ctx, r, c, value, "", checkPhase{phase: PhaseCorrection, attempt: attempt, maxAttempts: maxAttempts})
 		if len(masks) > 0 && err == nil {
@@ -298,7 +308,7 @@ func (n *ToolNode) correctOne(ctx context.Context, r *run, c *call) (err error) 
 		}
 		return issues, err
 	}
-	ext, err := s.run(ctx, n.cfg.correction.model, c.tool.schema, prompt, check)
+	ext, err := s.run(ctx, model, c.tool.schema, prompt, check)
 	c.tokens = addUsage(c.tokens, ext.tokens) // stats.go
 	c.correctionRetries = max(ext.attempts-1, 0)
 	if err == nil {

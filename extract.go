@@ -180,6 +180,7 @@ type extractSettings struct {
 	description string
 	repair      repairOptions
 	secret      *secretSchema // masks the arguments reported to handler (a correction's)
+	scrub       *scrubber     // scrubs what handler gets of a correction (scrub.go)
 }
 
 func defaultExtractSettings() extractSettings {
@@ -296,11 +297,11 @@ func (s *extractSettings) run(ctx context.Context, model llms.Model, cs *compile
 		})
 		defer func() {
 			if err != nil {
-				s.handler.HandleChainError(ctx, err)
+				s.handler.HandleChainError(ctx, s.scrub.err(err))
 				return
 			}
 			s.handler.HandleChainEnd(ctx, map[string]any{
-				"chain": ExtractChainName, "function": s.name, "arguments": s.secret.shown(ext.json),
+				"chain": ExtractChainName, "function": s.name, "arguments": s.scrub.json(s.secret.shown(ext.json)),
 				"attempts": ext.attempts, "token_usage": ext.tokens,
 			})
 		}()
@@ -458,6 +459,9 @@ func answerOf(resp *llms.ContentResponse, name string) (answer, other string) {
 func correctionModelName(model llms.Model, opts []llms.CallOption) string {
 	if name := callOptionsModel(opts); name != "" {
 		return name
+	}
+	if m, ok := model.(scrubbedModel); ok { // the node's wrapper (scrub.go)
+		model = m.Model
 	}
 	return fmt.Sprintf("%T", model)
 }

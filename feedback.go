@@ -461,13 +461,17 @@ const maxListedValues = 10
 
 // oneOf renders allowed values: `"a"` or `one of "a", "b"`; of more than
 // maxListedValues values, the first ones and how many more there are.
-func oneOf(vals []any) string { return oneOfNear(vals, nil, false) }
+func oneOf(vals []any) string { return oneOfNear(vals, nil, false, nil) }
 
 // oneOfNear is oneOf for a value sent (when hasSent): of more than
 // maxListedValues values it lists the closest to sent first (by
 // [nearest.Closest] on their JSON text, a string's own text for strings),
-// so that the likely intended value is named however long the enum.
-func oneOfNear(vals []any, sent any, hasSent bool) string {
+// so that the likely intended value is named however long the enum. index,
+// when not nil, is the index of vals' texts built when the schema was
+// compiled: the closest are then found among the values that share the
+// longest prefix or suffix with sent (see nearest.Index), at a cost that
+// does not grow with the enum.
+func oneOfNear(vals []any, sent any, hasSent bool, index *nearest.Index) string {
 	if len(vals) == 1 {
 		return compactJSON(vals[0])
 	}
@@ -482,7 +486,10 @@ func oneOfNear(vals []any, sent any, hasSent bool) string {
 	for i := range idx {
 		idx[i] = i
 	}
-	if hasSent {
+	switch {
+	case hasSent && index != nil && index.Len() == len(vals):
+		idx = index.Closest(nearText(sent), maxListedValues)
+	case hasSent:
 		texts := make([]string, len(vals))
 		for i, v := range vals {
 			texts[i] = nearText(v)

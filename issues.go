@@ -93,8 +93,9 @@ type found struct {
 	Issue
 	depth  int
 	got    string
-	enum   *kind.Enum // the error of an IssueEnum whose Message is to be written
-	secret bool       // the enum's value is a secret (see isSecret)
+	enum   *kind.Enum     // the error of an IssueEnum whose Message is to be written
+	secret bool           // the enum's value is a secret (see isSecret)
+	near   *nearest.Index // the enum's values, indexed at compile time (nil for a short enum)
 }
 
 // issuesOf returns the issues of fs, sorted already. The first maxIssues
@@ -119,7 +120,7 @@ func issuesOf(fs []found) []Issue {
 		}
 		if f.enum != nil {
 			if kept && !f.secret {
-				is.Message = "must be " + oneOfNear(f.enum.Want, f.enum.Got, true)
+				is.Message = "must be " + oneOfNear(f.enum.Want, f.enum.Got, true, f.near)
 			} else {
 				is.Message = "must be " + oneOf(f.enum.Want)
 			}
@@ -160,6 +161,7 @@ func (m *issueMapper) collect(e *jsonschema.ValidationError, out *[]found) {
 			f.enum = k
 			// The closest values to a secret would tell something of it.
 			f.secret = m.s.byLocation[e.SchemaURL] != nil && isSecret(m.s.byLocation[e.SchemaURL])
+			f.near = m.s.enumNear[e.SchemaURL]
 		}
 		*out = append(*out, f)
 	}

@@ -83,12 +83,25 @@ const SecretMask = "**********"
 // [WithCorrectionModel]). An unresolved hook and validators receive the
 // real values, as tools do.
 //
-// What is secret is read from the schema: the values at secret locations,
-// and the members of an object with secret members that the schema does
-// not describe (most likely a misnamed secret, "passwd" for "password"),
-// in the history and in every text alike; a correction model that renames
-// such a member keeping its mask gets it restored under the new name. A
-// secret sent to a plain tool without a schema is not recognised.
+// What is secret does not depend on the arguments matching the schema: the
+// values at the schema's secret locations (a root "writeOnly" makes the
+// whole arguments secret); the members of an object with secret members
+// that the schema does not describe (most likely a misnamed secret,
+// "passwd" for "password"); any member named like one of the schema's
+// secret properties, at any depth and under any parent, compared without
+// case, '_' and '-' ("Auth": [{"PASS_WORD": …}]); the same inside strings
+// that hold JSON (a double-encoded parent); and for a call of a tool the
+// node does not have, the members named like any tool's secret property,
+// with the schema of the tool whose name is nearest ("auth.login" for
+// "auth_login"). Every value so found, as written and with its JSON string
+// encodings, is scrubbed in one pass from every text the node writes
+// about the run (tool messages, tool output and panic values included,
+// feedback, issues and validator messages, reports, errors, the
+// correction model's prompts and callbacks, the history), whatever its
+// place there; values shorter than [MinScrubbedSecretLen] are masked at
+// their location only. A correction model that renames a member keeping
+// its mask gets it restored under the new name. A secret sent to a plain
+// tool without a schema is not recognised.
 //
 // String and LogValue return SecretMask, so fmt and log/slog do not print
 // the value; read it with string(s). JSON encoding is not masked.
@@ -166,7 +179,7 @@ func (n *ToolNode) sanitizedArguments(c *call) (string, bool) {
 		return n.answeredArguments(c)
 	case c.cut: // never read (cut.go): one JSON object is kept, secret values masked; anything else is {}
 		if m, ok := jsonObject(c.raw); ok {
-			if s, masked, ok := encodeMasked(m, c.secrets()); ok && masked > 0 {
+			if s, masked, ok := encodeMasked(m, c.secrets(), c.scrub); ok && masked > 0 {
 				return s, true
 			}
 			return c.raw, false
@@ -175,7 +188,12 @@ func (n *ToolNode) sanitizedArguments(c *call) (string, bool) {
 	case len(c.raw) > n.cfg.maxArgumentBytes: // refused unparsed (WithMaxArgumentBytes); never parsed here either
 		return "{}", true
 	case c.tool == nil: // an unknown tool: answered with an error, keep what parses
-		if isJSONObject(c.raw) {
+		if m, ok := jsonObject(c.raw); ok {
+			if c.secrets() != nil { // masked by every tool's secret names
+				if s, masked, ok := encodeMasked(m, c.secrets(), c.scrub); ok && masked > 0 {
+					return s, true
+				}
+			}
 			return c.raw, false
 		}
 		return "{}", true
@@ -211,7 +229,7 @@ func (n *ToolNode) sanitizedArguments(c *call) (string, bool) {
 			s, err = jsonvalue.Encode(v)
 			ok = err == nil && fitsFloat64(v)
 		} else {
-			s, _, ok = canonicalJSON(c.args, secrets)
+			s, _, ok = canonicalJSON(c.args, secrets, c.scrub)
 		}
 		if !ok {
 			n.cfg.log().Warn("saidex: the arguments a tool ran with are not JSON; storing {} in the sanitized message",
@@ -225,13 +243,13 @@ func (n *ToolNode) sanitizedArguments(c *call) (string, bool) {
 		if secrets == nil {
 			return c.raw, false
 		}
-		if s, masked, ok := encodeMasked(m, secrets); ok && masked > 0 {
+		if s, masked, ok := encodeMasked(m, secrets, c.scrub); ok && masked > 0 {
 			return s, true
 		}
 		return c.raw, false
 	}
 	if c.err == nil {
-		if s, _, ok := canonicalJSON(c.args, secrets); ok {
+		if s, _, ok := canonicalJSON(c.args, secrets, c.scrub); ok {
 			return s, true
 		}
 	}
@@ -252,8 +270,8 @@ func (n *ToolNode) answeredArguments(c *call) (string, bool) {
 		return c.raw, false // one JSON object, checked on its bytes: the common case, no decoding
 	}
 	if m, ok := jsonObject(c.raw); ok {
-		if c.tool != nil && c.tool.secret != nil {
-			if s, masked, ok := encodeMasked(m, c.tool.secret); ok && masked > 0 {
+		if c.secrets() != nil {
+			if s, masked, ok := encodeMasked(m, c.secrets(), c.scrub); ok && masked > 0 {
 				return s, true
 			}
 		}
@@ -273,7 +291,7 @@ func (n *ToolNode) answeredArguments(c *call) (string, bool) {
 	opt.schema = c.tool.schema // the reading the repair stage takes
 	if res, err := repairArguments(c.raw, opt); err == nil {
 		if m, isObject := res.value.(map[string]any); isObject && fitsFloat64(m) {
-			if s, _, ok := encodeMasked(m, c.tool.secret); ok {
+			if s, _, ok := encodeMasked(m, c.tool.secret, c.scrub); ok {
 				return s, true
 			}
 		}
@@ -306,21 +324,26 @@ func jsonObject(s string) (map[string]any, bool) {
 // compactly, with object keys sorted, numbers as written and no HTML
 // escaping, after masking the secret values secrets marks. It returns how
 // many values were masked, and false for any other s.
-func canonicalJSON(s string, secrets *secretSchema) (string, int, bool) {
+func canonicalJSON(s string, secrets *secretSchema, sc *scrubber) (string, int, bool) {
 	m, ok := jsonObject(s)
 	if !ok {
 		return "", 0, false
 	}
-	return encodeMasked(m, secrets)
+	return encodeMasked(m, secrets, sc)
 }
 
 // encodeMasked is canonicalJSON for the decoded object m, which it may
-// modify in place.
-func encodeMasked(m map[string]any, secrets *secretSchema) (string, int, bool) {
+// modify in place; the encoding is then scrubbed of the secret values sc
+// holds (a scrubbed text counts as one more value masked).
+func encodeMasked(m map[string]any, secrets *secretSchema, sc *scrubber) (string, int, bool) {
 	v, masked := secrets.mask(m)
 	text, err := jsonvalue.Encode(v)
 	if err != nil {
 		return "", 0, false
+	}
+	if out := sc.json(text); out != text {
+		text = out
+		masked++
 	}
 	return text, masked, true
 }
@@ -372,13 +395,15 @@ func mayExceedFloat64(s string) bool {
 
 // secretSchema locates the secret values of a tool's arguments: those at
 // a location where some schema that may apply ("writeOnly": true or
-// "format": "password") marks them, and the members no schema describes
-// of an object that has secret members (see secretMember). The schemas
-// that may apply to a value are its schemas with those they reach through
-// $ref and allOf, the alternatives of anyOf and oneOf, then and else
-// (schemawalk.Possible).
+// "format": "password") marks them, the members no schema describes of an
+// object that has secret members (see secretMember), and, at any depth
+// and under any parent, the members named as a secret property of the
+// schema is (names, compared by normName). The schemas that may apply to a
+// value are its schemas with those they reach through $ref and allOf, the
+// alternatives of anyOf and oneOf, then and else (schemawalk.Possible).
 type secretSchema struct {
-	root *santhosh.Schema
+	root  *santhosh.Schema // nil: secrets by name only
+	names map[string]bool
 }
 
 // secretsOf returns where schema root keeps secrets, or nil when no schema
@@ -387,7 +412,7 @@ func secretsOf(root *santhosh.Schema) *secretSchema {
 	if !slices.ContainsFunc(schemawalk.Reachable(root), isSecret) {
 		return nil
 	}
-	return &secretSchema{root: root}
+	return &secretSchema{root: root, names: secretNames(root)}
 }
 
 // secretMember returns the schemas that may apply to member name of an
@@ -416,41 +441,41 @@ func isSecret(s *santhosh.Schema) bool {
 	return s.WriteOnly || (s.Format != nil && s.Format.Name == "password")
 }
 
-// mask replaces every non-null value v holds at a secret location by
-// SecretMask. It may modify v in place; it returns the result and the
-// number of values masked. A nil s masks nothing.
+// mask replaces every non-null value v holds at a secret location (see
+// secretSchema) by SecretMask. It may modify v in place; it returns the
+// result and the number of values masked. A nil s masks nothing.
 func (s *secretSchema) mask(v any) (any, int) {
 	if s == nil {
 		return v, 0
 	}
-	return maskSecrets(schemawalk.Of(s.root).Possible(), v)
+	return maskLoc(s.loc(), v)
 }
 
-func maskSecrets(set schemawalk.Set, v any) (any, int) {
-	if v == nil || len(set) == 0 {
+func maskLoc(loc lenient.Secrets, v any) (any, int) {
+	if v == nil || loc == nil {
 		return v, 0
 	}
-	if slices.ContainsFunc(set, isSecret) {
+	if loc.Secret() {
 		return SecretMask, 1
 	}
 	total := 0
 	switch x := v.(type) {
 	case map[string]any:
 		for k, e := range x {
-			sub, secret := secretMember(set, k)
-			if secret && e != nil {
+			sub := loc.Member(k)
+			if sub != nil && sub.Secret() && e != nil {
 				x[k] = SecretMask
 				total++
 				continue
 			}
 			var m int
-			x[k], m = maskSecrets(sub, e)
+			x[k], m = maskLoc(sub, e)
 			total += m
 		}
 	case []any:
 		for i, e := range x {
 			var m int
-			x[i], m = maskSecrets(set.Item(i).Possible(), e)
+			x[i], m = maskLoc(loc.Item(i), e)
 			total += m
 		}
 	}

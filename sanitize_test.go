@@ -475,7 +475,7 @@ func TestSecretMaskingFollowsSchema(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, masked, ok := canonicalJSON(tt.in, secrets)
+			got, masked, ok := canonicalJSON(tt.in, secrets, nil)
 			if !ok || got != tt.want || masked != tt.masked {
 				t.Errorf("canonicalJSON = %s, %d, %v; want %s, %d", got, masked, ok, tt.want, tt.masked)
 			}

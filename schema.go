@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/saidex/saidex-go/internal/lenient"
+	"github.com/saidex/saidex-go/internal/nearest"
 	"github.com/saidex/saidex-go/internal/precheck"
 	"github.com/saidex/saidex-go/internal/schemawalk"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -35,6 +36,10 @@ type compiledSchema struct {
 	// strings tells the repair stage where the schema accepts only a
 	// string (RepairQuotedBareValue).
 	stringOnly stringLookup
+	// enumNear indexes, by schema location, the values of every enum of
+	// more than maxListedValues values, for the feedback that names the
+	// closest to a value sent (oneOfNear).
+	enumNear map[string]*nearest.Index
 	// issuesTell: every reachable schema is issuesTell's; the kind of an
 	// issue then names the keyword the value fails (chooseReading).
 	issuesTell bool
@@ -92,6 +97,9 @@ func compileSchema(name string, schema any) (*compiledSchema, error) {
 	case []byte:
 		raw = s
 	case string:
+		if err := checkSchemaBounds(s); err != nil { // before copying s
+			return nil, err
+		}
 		raw = []byte(s)
 	default:
 		b, err := json.Marshal(s)
@@ -99,6 +107,9 @@ func compileSchema(name string, schema any) (*compiledSchema, error) {
 			return nil, fmt.Errorf("marshal schema: %w", err)
 		}
 		raw = b
+	}
+	if err := checkSchemaBounds(raw); err != nil {
+		return nil, err
 	}
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
@@ -129,6 +140,16 @@ func compileSchema(name string, schema any) (*compiledSchema, error) {
 	for _, x := range schemawalk.Reachable(s) {
 		cs.byLocation[x.Location] = x
 		cs.issuesTell = cs.issuesTell && issuesTell(x)
+		if x.Enum != nil && len(x.Enum.Values) > maxListedValues {
+			texts := make([]string, len(x.Enum.Values))
+			for i, v := range x.Enum.Values {
+				texts[i] = nearText(v)
+			}
+			if cs.enumNear == nil {
+				cs.enumNear = map[string]*nearest.Index{}
+			}
+			cs.enumNear[x.Location] = nearest.NewIndex(texts)
+		}
 	}
 	if err := checkCycles(cs.byLocation); err != nil {
 		return nil, err
@@ -138,6 +159,66 @@ func compileSchema(name string, schema any) (*compiledSchema, error) {
 	cs.acceptsEmpty = s.Validate(map[string]any{}) == nil
 	cs.stringOnly = stringLookup{root: s}
 	return cs, nil
+}
+
+// MaxSchemaBytes, MaxSchemaDepth and MaxSchemaObjects bound a tool
+// schema, as JSON text: [NewToolNode] refuses a schema of more bytes,
+// whose objects and arrays nest deeper, or that holds more JSON objects
+// (each a possible subschema), with an error wrapping [ErrInvalidConfig]
+// that names the tool, after one pass over its text. The compiler the
+// node uses (santhosh-tekuri/jsonschema) checks a schema against its
+// meta-schema at a cost that grows with the square of the depth for every
+// value in it (it rebuilds each value's location from the root), and
+// finds each subschema it compiles by a linear search of those compiled
+// before; a schema at the bounds compiles in well under a second. A schema
+// of 800 nested objects (1,600 levels of JSON) would take seconds and
+// gigabytes; it is refused at once, at a cost linear in its size. Real
+// schemas nest a few levels and hold tens of subschemas; $ref and $defs
+// express recursion without depth; a large enum is one array, not many
+// objects.
+const (
+	MaxSchemaBytes   = 4 << 20
+	MaxSchemaDepth   = 64
+	MaxSchemaObjects = 2000
+)
+
+// errSchemaBounds is wrapped by the error of a schema past MaxSchemaBytes,
+// MaxSchemaDepth or MaxSchemaObjects.
+var errSchemaBounds = errors.New("the schema is past the bounds of a tool schema")
+
+// checkSchemaBounds returns an error wrapping errSchemaBounds for a schema
+// text past MaxSchemaBytes, MaxSchemaDepth or MaxSchemaObjects. It reads
+// raw once, and stops at the first value past a bound.
+func checkSchemaBounds[T string | []byte](raw T) error {
+	if len(raw) > MaxSchemaBytes {
+		return fmt.Errorf("%w: %d bytes, more than the %d a tool schema may have (MaxSchemaBytes)", errSchemaBounds, len(raw), MaxSchemaBytes)
+	}
+	depth, objects, inString := 0, 0, false
+	for i := 0; i < len(raw); i++ {
+		switch c := raw[i]; {
+		case inString:
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			if c == '{' {
+				if objects++; objects > MaxSchemaObjects {
+					return fmt.Errorf("%w: it holds more than the %d objects a tool schema may have (MaxSchemaObjects)", errSchemaBounds, MaxSchemaObjects)
+				}
+			}
+			if depth++; depth > MaxSchemaDepth {
+				return fmt.Errorf("%w: its objects and arrays nest deeper than the %d levels a tool schema may have (MaxSchemaDepth)", errSchemaBounds, MaxSchemaDepth)
+			}
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return nil
 }
 
 // isObjectType reports whether a top-level "type" value is "object" or

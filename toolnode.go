@@ -34,7 +34,8 @@ import (
 type ToolNode struct {
 	cfg   config
 	tools map[string]*boundTool
-	order []string // tool names in the order given, for messages and Definitions
+	order []string  // tool names in the order given, for messages and Definitions
+	names toolIndex // secret names and did-you-mean, computed once (secret.go)
 }
 
 // boundTool is a tool with its compiled schema (nil for a plain tools.Tool).
@@ -53,7 +54,9 @@ type boundTool struct {
 //
 // It returns an error wrapping [ErrInvalidConfig] for an invalid option, a
 // nil tool, a duplicate tool name, a name that breaks the providers' rule,
-// or a schema that does not compile. A tool name must be 1 to 64 ASCII
+// a schema past [MaxSchemaBytes], [MaxSchemaDepth] or [MaxSchemaObjects]
+// (refused after one pass over its text), or a schema that does not
+// compile. A tool name must be 1 to 64 ASCII
 // letters, digits, '_' and '-': the rule of OpenAI's and Anthropic's APIs
 // (^[a-zA-Z0-9_-]{1,64}$), which reject a request whose tools break it,
 // and a subset of Gemini's. A name with a space, '/', '.', a line break or
@@ -97,6 +100,7 @@ func NewToolNode(ts []tools.Tool, opts ...Option) (*ToolNode, error) {
 	if err := n.bindValidators(); err != nil { // validate.go
 		return nil, err
 	}
+	n.names = n.indexNames() // secret.go
 	return n, nil
 }
 
@@ -238,8 +242,9 @@ type CallReport struct {
 	// ID and Name are the call's id (possibly empty) and tool name.
 	ID, Name string
 	// RawArguments is the argument string exactly as the model sent it,
-	// except for a tool whose schema has secrets (see [Secret]): then
-	// secret values are masked as "**********" (a JSON string), and text
+	// except when the call may hold secrets (its tool's schema has some,
+	// or it names an unknown tool on a node with secrets: see [Secret]):
+	// then secret values are masked as "**********" (a JSON string), and text
 	// around them that cannot be read as JSON (prose, or everything after
 	// an unescaped quote or a comment) is replaced by a marker such as
 	// "[12 bytes not shown]", so that no secret value can show.
@@ -477,10 +482,10 @@ func (n *ToolNode) Run(ctx context.Context, messages []llms.MessageContent, opts
 			if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
 				return nil, &CanceledError{Err: ctxErr} // nothing executed
 			}
-			return nil, err
+			return nil, n.sealErr(r, calls, err) // scrub.go
 		}
 		if err := n.execute(ctx, r, calls); err != nil { // execute.go
-			return nil, n.stopped(ctx, r, calls, err)
+			return nil, n.sealErr(r, calls, n.stopped(ctx, r, calls, err))
 		}
 	}
 	r.lap(&r.stages.Execute)
@@ -508,6 +513,7 @@ func (n *ToolNode) prepare(ctx context.Context, r *run, calls []*call) error {
 		c.durations.Repair, c.durations.Validate = t1.Sub(t0), r.since(t1)
 	}
 	r.lap(nil)                                       // repair and validation are timed per call
+	n.gather(r, calls)                               // scrub.go: the secret values of every call
 	n.recall(r, calls)                               // limit.go: repeated calls and the feedback limit
 	if err := n.correct(ctx, r, calls); err != nil { // correct.go
 		return err
@@ -533,6 +539,11 @@ type run struct {
 	timed       bool
 	start, last time.Time
 	stages      StageDurations
+
+	// The secret values of the run's calls and their scrubber (scrub.go).
+	secretVals map[string]bool
+	secretRead map[string]bool // the argument texts gather has read
+	scrub      *scrubber
 }
 
 // callStatus is where a call stands in the pipeline.
@@ -593,6 +604,9 @@ type call struct {
 	isError bool
 
 	ctx callContext // the context its tool runs with (execute.go)
+
+	unknownSecrets *secretSchema // for an unknown tool: where its call may keep secrets (secret.go)
+	scrub          *scrubber     // the run's, set when the call's texts leave the node (scrub.go)
 }
 
 // collect lists the tool calls of the AI message and drops repeated ids.
@@ -699,7 +713,8 @@ func (n *ToolNode) assemble(r *run, calls []*call) *Result {
 			conversation: r.messages, keepAI: n.cfg.keepMessages}
 		parts = make([]llms.ContentPart, len(calls))
 	}
-	var args []byte // one backing array for every report's Arguments
+	n.seal(r, calls) // scrub.go: the one exit of the calls' texts
+	var args []byte  // one backing array for every report's Arguments
 	for i, c := range calls {
 		rep := c.report()
 		if (c.ran() || c.started()) && c.hasJSONArguments() {
@@ -707,7 +722,7 @@ func (n *ToolNode) assemble(r *run, calls []*call) *Result {
 				args = make([]byte, 0, argumentsLen(calls))
 			}
 			start := len(args)
-			args = append(args, c.tool.secret.shown(c.args)...)              // secret values masked, as jsonArguments
+			args = append(args, c.shownJSON(c.args)...)                      // secret values masked, as jsonArguments
 			rep.Arguments = json.RawMessage(args[start:len(args):len(args)]) // capped: appending never touches the next
 		}
 		res.Calls[i] = rep
@@ -728,7 +743,7 @@ func (n *ToolNode) assemble(r *run, calls []*call) *Result {
 // and Coercions are its own; Issues, Flagged and Tokens are the call's.
 func (c *call) report() CallReport {
 	return CallReport{
-		Index: c.index, ID: c.id, Name: c.name, RawArguments: c.secrets().shown(c.raw),
+		Index: c.index, ID: c.id, Name: c.name, RawArguments: c.shown(c.raw),
 		Outcome: c.outcome, Repaired: c.repaired, RepairSteps: slices.Clone(c.steps),
 		Prevalidated: c.tool != nil && c.tool.schema != nil && c.status != statusDropped && c.status != statusSkipped,
 		Issues:       c.issues, Flagged: c.flagged, Coercions: slices.Clone(c.coercions),
@@ -745,7 +760,7 @@ func (c *call) jsonArguments() json.RawMessage {
 	if !c.hasJSONArguments() {
 		return nil
 	}
-	return json.RawMessage(c.tool.secret.shown(c.args))
+	return json.RawMessage(c.shownJSON(c.args))
 }
 
 // runArguments is jsonArguments with secret values in clear: what a caller

@@ -101,8 +101,9 @@ type UnresolvedToolCall struct {
 	ToolName, CallID string
 	// Args are the arguments as they were before any correction: the
 	// repaired argument object, JSON numbers as [json.Number]. It is nil
-	// when the arguments never parsed or are not a JSON object. It is the
-	// receiver's own copy: a hook may modify it and return it to [Salvage].
+	// when the arguments never parsed or are not a JSON object, and in a
+	// ToolCallValidationError when the schema marks the whole arguments
+	// secret (a root "writeOnly"). It is the receiver's own copy: a hook may modify it and return it to [Salvage].
 	Args map[string]any
 	// RawArguments is the argument string exactly as the model sent it.
 	// A hook receives Args and RawArguments with secret values in clear,
@@ -263,14 +264,15 @@ func (n *ToolNode) resolve(ctx context.Context, r *run, calls []*call) error {
 		}
 		e := &ToolCallValidationError{Count: len(invalid) + dropped}
 		var over []string
+		n.seal(r, invalid) // scrub.go: an error is text, no secret in it
 		for _, c := range invalid {
 			if c.id != "" {
 				uc := unresolvedCall(r, c)
-				if sec := c.secrets(); sec != nil { // an error is text: no secret in it
-					uc.RawArguments = sec.shown(uc.RawArguments)
-					if uc.Args != nil {
-						sec.mask(uc.Args)
-					}
+				uc.RawArguments = c.shown(uc.RawArguments)
+				uc.Error = c.scrub.text(uc.Error)
+				if uc.Args != nil {
+					masked, _ := c.secrets().mask(uc.Args)
+					uc.Args, _ = c.scrub.value(masked).(map[string]any) // nil when the whole arguments are secret
 				}
 				e.Calls = append(e.Calls, uc)
 			}

@@ -85,11 +85,17 @@ type member struct {
 	reqBit uint64 // its bit in reqMask, 0 when not required
 }
 
+// smallEnum is the size of the largest enum whose strings are searched
+// one by one; a larger one is looked up in a set built at compile time,
+// so that checking a value costs O(its size), whatever the enum's.
+const smallEnum = 16
+
 // own is one schema's keywords on a scalar value.
 type own struct {
 	types      uint8 // 0: any
 	enum       []any // strings, booleans, nil
 	hasEnum    bool
+	strs       map[string]struct{} // the enum's strings, for an enum of more than smallEnum values
 	format     func(any) error
 	minL, maxL int // -1: none
 	pattern    jsonschema.Regexp
@@ -264,6 +270,14 @@ func newOwn(s *jsonschema.Schema) (*own, bool) {
 	}
 	if s.Enum != nil {
 		o.enum, o.hasEnum = s.Enum.Values, true
+		if len(o.enum) > smallEnum {
+			o.strs = make(map[string]struct{}, len(o.enum))
+			for _, v := range o.enum {
+				if str, ok := v.(string); ok {
+					o.strs[str] = struct{}{}
+				}
+			}
+		}
 	}
 	if s.Format != nil {
 		o.format = s.Format.Validate

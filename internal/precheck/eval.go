@@ -270,7 +270,11 @@ func (n *node) stringOK(str []byte) bool {
 		if o.types != 0 && o.types&kString == 0 {
 			return false
 		}
-		if o.hasEnum {
+		if o.strs != nil {
+			if _, found := o.strs[string(str)]; !found {
+				return false
+			}
+		} else if o.hasEnum {
 			found := false
 			for _, w := range o.enum {
 				if ws, ok := w.(string); ok && ws == string(str) {
