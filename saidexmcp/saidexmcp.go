@@ -51,6 +51,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -62,6 +63,12 @@ import (
 // the pagination cursor to the last page, and returns one [*Tool] per
 // server tool, in the server's order, as the []tools.Tool that
 // saidex.NewToolNode takes. ctx bounds the listing only.
+//
+// A tool that saidex.NewToolNode would refuse (a schema past
+// saidex.MaxSchemaDepth, MaxSchemaObjects or MaxSchemaBytes, one that does
+// not compile, a name it cannot turn into a valid one) is left out and
+// logged with slog.Default, naming the tool and the reason, so that one
+// hostile or broken schema does not take the server's other tools down.
 //
 // It returns the session's error, wrapped, when a page cannot be listed.
 // The tools of several servers can share one node as long as their names
@@ -78,9 +85,16 @@ func Tools(ctx context.Context, session *mcp.ClientSession) ([]tools.Tool, error
 			return nil, fmt.Errorf("saidexmcp: list tools: %w", err)
 		}
 		for _, t := range res.Tools {
-			if t != nil {
-				out = append(out, NewTool(session, t))
+			if t == nil {
+				continue
 			}
+			tool := NewTool(session, t)
+			if err := usable(tool); err != nil {
+				slog.Warn("saidexmcp: skipped a tool saidex cannot guard (its name or schema is refused)",
+					slog.String("tool", t.Name), slog.String("error", err.Error()))
+				continue
+			}
+			out = append(out, tool)
 		}
 		if res.NextCursor == "" {
 			return out, nil
@@ -297,4 +311,12 @@ func orUnknown(mime string) string {
 		return "unknown type"
 	}
 	return mime
+}
+
+// usable reports why saidex.NewToolNode refuses t on its own, nil when it
+// accepts it: the check costs one schema compilation, bounded by the
+// core's schema limits.
+func usable(t *Tool) error {
+	_, err := saidex.NewToolNode([]tools.Tool{t}, saidex.WithLogger(slog.New(slog.DiscardHandler)))
+	return err
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -515,5 +516,43 @@ func TestDottedServerNameIsCalledByAProviderValidName(t *testing.T) {
 	}
 	if got := rec.received(); len(got) != 1 {
 		t.Fatalf("server received %d calls", len(got))
+	}
+}
+
+func TestToolsSkipsAToolSaidexRefusesAndKeepsTheOthers(t *testing.T) {
+	// A schema nested past saidex.MaxSchemaDepth: the compiler's cost grows
+	// with the cube of the depth, so saidex refuses it at setup.
+	deep := map[string]any{"type": "object"}
+	for range saidex.MaxSchemaDepth + 10 {
+		deep = map[string]any{"type": "object", "properties": map[string]any{"x": deep}}
+	}
+	srv := mcp.NewServer(&mcp.Implementation{Name: "mixed", Version: "v0.0.1"}, nil)
+	for _, tool := range []*mcp.Tool{
+		{Name: "get_forecast", InputSchema: forecastSchema},
+		{Name: "hostile", InputSchema: deep},
+		{Name: "ping", InputSchema: map[string]any{"type": "object"}},
+	} {
+		srv.AddTool(tool, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return text("ok"), nil })
+	}
+	var logs strings.Builder
+	prev := slog.Default()
+	slog.SetDefault(slog.New(slog.NewTextHandler(&logs, nil)))
+	defer slog.SetDefault(prev)
+	ts, err := saidexmcp.Tools(context.Background(), start(t, srv))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, tool := range ts {
+		got = append(got, tool.Name())
+	}
+	if strings.Join(got, ",") != "get_forecast,ping" {
+		t.Errorf("tools = %v, want the hostile one left out", got)
+	}
+	if !strings.Contains(logs.String(), "tool=hostile") {
+		t.Errorf("the skipped tool is not logged: %q", logs.String())
+	}
+	if _, err := saidex.NewToolNode(ts); err != nil {
+		t.Errorf("NewToolNode on the tools left: %v", err)
 	}
 }
