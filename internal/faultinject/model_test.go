@@ -9,10 +9,6 @@ import (
 // knownGaps are the operators whose every forward fault the table's
 // inverse does not yet undo in one edit, and why.
 var knownGaps = map[string]string{
-	// A line comment with no line break after it (" // note" in a
-	// one-line text) runs over the rest of the text: the table has no
-	// comment ended early, so the rest is lost.
-	"comment": "a line comment with no line break after it",
 	// A cut loses what followed it; closing at the end reads the original
 	// only when the cut took closers alone.
 	"cut": "what followed the cut is unknown",

@@ -324,8 +324,10 @@ func invEscapedSpace(s string) []Edit {
 	return out
 }
 
-// invComment: a comment dropped: /* to any */ after it, // or # to the
-// end of its line (or of the text).
+// invComment: a comment dropped: /* to any */ after it; // or # to the
+// end of its line (or of the text), or ended early, at any place before
+// that (a line comment written where the text has no line break to end
+// it).
 func invComment(s string) []Edit {
 	var out []Edit
 	for i := 0; i < len(s); i++ {
@@ -341,7 +343,11 @@ func invComment(s string) []Edit {
 			if end < 0 {
 				end = len(s) - i
 			}
-			out = append(out, Edit{i, i + end, ""})
+			for j := i + 1; j <= i+end; j++ {
+				if j == len(s) || utf8.RuneStart(s[j]) {
+					out = append(out, Edit{i, j, ""})
+				}
+			}
 		}
 	}
 	return out
