@@ -22,8 +22,9 @@ import (
 //     encoding/json's syntax error): an edit after it leaves that prefix,
 //     and so the error, in place.
 //   - Two character edits (faultmodel.IsChar: a structural character
-//     inserted, deleted or replaced, whatever surrounds it) are made left
-//     to right only: made right to left they give the same text.
+//     inserted, deleted or replaced, whatever surrounds it, by a row that
+//     makes it at every place at one cost) are made left to right only:
+//     made right to left they give the same text at the same cost.
 //
 // A character edit must be made where its character is structure in the
 // reading: outside the content of its strings (or as a string's own
@@ -39,7 +40,8 @@ import (
 // E² candidate texts of at most 2n bytes each, where E, the inverse edits
 // of a text of n bytes, is about 16n (the structural characters inserted
 // at each of n+1 places, and the edits of each structural character
-// there): O(n³) time, about 10–100 ms at 48 bytes.
+// there): O(n³) time; measured, about 10 ms a text for the single faults
+// of objects of at most 40 bytes, a few hundred ms at 100 bytes.
 const MaxReadBytes = 128
 
 // MaxReadCost is the highest cost [Read] looks at.

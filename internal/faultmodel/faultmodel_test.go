@@ -53,7 +53,7 @@ func TestInversesUndoTheirFault(t *testing.T) {
 		{"quote", `{"a": x"}`, `{"a": "x"}`},
 		{"quote", `{"a": "say "hi""}`, `{"a": "say \"hi""}`},
 		{"escape", "{\"a\": \"x\ny\"}", `{"a": "x\ny"}`},
-		{"escape", `{"a": "C:\temp"}`, `{"a": "C:\\temp"}`},
+		{"escape", `{"a": "C:\xyz"}`, `{"a": "C:\\xyz"}`},
 		{"escape", `{"a": "\00e9"}`, `{"a": "\u00e9"}`},
 		{"stray_brace", `{"a": 1}}`, `{"a": 1}`},
 		{"premature_closer", `{"a": [1], 2]}`, `{"a": [1, 2]}`},

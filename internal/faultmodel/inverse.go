@@ -187,8 +187,9 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\
 // (a bare value may hold a colon: http://x, but neither begins nor ends
 // with one, which is the member's). The white space around it is layout,
 // never the string's. A token in a value's place (no colon right
-// after it) that reads as a number or a literal in any case is never
-// quoted: it is that number or literal, written loosely. A token holding
+// after it) that reads as a number or a literal in any case (escaped
+// white space around it aside) is never quoted: it is that number or
+// literal, written loosely. A token holding
 // a quote mark or a comment opener is not one bare string.
 func invBare(s string) []Edit {
 	var out []Edit
@@ -234,10 +235,25 @@ func bareToken(s string, i, j int) (Edit, bool) {
 	}
 	key := k < len(s) && s[k] == ':'
 	if tok == "" || tok[0] == ':' || tok[len(tok)-1] == ':' || strings.ContainsAny(tok, "'“”‘’#") || lineComment(tok) || strings.Contains(tok, "/*") ||
-		!key && (numberLike.MatchString(tok) || otherValue.MatchString(tok)) {
+		!key && (numberLike.MatchString(trimEscapedSpace(tok)) || otherValue.MatchString(trimEscapedSpace(tok))) {
 		return Edit{}, false
 	}
 	return Edit{i, j, `"` + tok + `"`}, true
+}
+
+// trimEscapedSpace trims the white space, and the escaped white space
+// (\n, \r, \t written as two characters), around s.
+func trimEscapedSpace(s string) string {
+	for {
+		t := strings.TrimSpace(s)
+		for _, e := range []string{`\n`, `\r`, `\t`} {
+			t = strings.TrimSuffix(strings.TrimPrefix(t, e), e)
+		}
+		if t == s {
+			return t
+		}
+		s = t
+	}
 }
 
 // lineComment reports whether tok holds "//" that no colon precedes
@@ -273,8 +289,9 @@ func invUnclosedKey(s string) []Edit {
 	return out
 }
 
-// invEscape: a line break, tab or carriage return escaped; a backslash
-// doubled; \\" written \"; \XXXX (four hex digits) written \uXXXX; a
+// invEscape: a line break, tab or carriage return escaped (where no
+// backslash of its own precedes it); a lone backslash doubled (where it
+// starts no escape); \\" written \"; \XXXX (four hex digits) written \uXXXX; a
 // quote moved back after the escape it precedes ("s"\n); a backslash and
 // line break (a line continuation) dropped.
 func invEscape(s string) []Edit {
@@ -282,12 +299,14 @@ func invEscape(s string) []Edit {
 	esc := map[byte]string{'\n': `\n`, '\t': `\t`, '\r': `\r`}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if e, ok := esc[c]; ok {
+		if e, ok := esc[c]; ok && backslashesBefore(s, i)%2 == 0 {
 			out = append(out, Edit{i, i + 1, e})
 		}
 		switch {
 		case c == '\\':
-			out = append(out, Edit{i, i + 1, `\\`})
+			if backslashesBefore(s, i)%2 == 0 && (i+1 == len(s) || strings.IndexByte(`"\\/bfnrtu`, s[i+1]) < 0) {
+				out = append(out, Edit{i, i + 1, `\\`})
+			}
 			if strings.HasPrefix(s[i:], `\\"`) {
 				out = append(out, Edit{i, i + 3, `\"`})
 			}
@@ -302,6 +321,16 @@ func invEscape(s string) []Edit {
 		}
 	}
 	return out
+}
+
+// backslashesBefore returns how many backslashes run up to s[i].
+func backslashesBefore(s string, i int) int {
+	n := 0
+	for i > 0 && s[i-1] == '\\' {
+		n++
+		i--
+	}
+	return n
 }
 
 func isHex(s string) bool {
@@ -530,7 +559,7 @@ func jsonQuote(s string) string {
 
 // wrapperSkips is what the wrapper catch-all may skip.
 const wrapperSkips = "before the object: any text up to a '{', when the text does not open with '{' or a quote (after white space); " +
-	"after the object: the text after its last '}', when that text holds no quote, colon, comma or bracket"
+	"after the object: the text after its last '}', when it opens with white space, a backtick or '<' and holds no quote, colon, comma or bracket"
 
 // invWrapper: the text before the object and after it dropped together,
 // as wrapperSkips says.
@@ -545,7 +574,7 @@ func invWrapper(s string) []Edit {
 	}
 	ends := []int{len(s)}
 	for j := len(s); j > 0; j-- {
-		if s[j-1] == '}' && j < len(s) {
+		if s[j-1] == '}' && j < len(s) && strings.IndexByte(" \t\r\n`<", s[j]) >= 0 {
 			ends = append(ends, j)
 		}
 		if strings.IndexByte(`":,{}[]`, s[j-1]) >= 0 {
@@ -623,13 +652,34 @@ func invDoubleEncoded(s string) []Edit {
 }
 
 // invCSVQuotes: every doubled quote read as one, with a pair of outer
-// quotes dropped or not.
+// quotes dropped or not, in a text whose every quote is doubled.
 func invCSVQuotes(s string) []Edit {
-	out := []Edit{{0, len(s), strings.ReplaceAll(s, `""`, `"`)}}
-	if t := strings.TrimSpace(s); len(t) >= 2 && t[0] == '"' && t[len(t)-1] == '"' {
+	var out []Edit
+	if evenQuoteRuns(s) {
+		out = append(out, Edit{0, len(s), strings.ReplaceAll(s, `""`, `"`)})
+	}
+	if t := strings.TrimSpace(s); len(t) >= 2 && t[0] == '"' && t[len(t)-1] == '"' && evenQuoteRuns(t[1:len(t)-1]) {
 		out = append(out, Edit{0, len(s), strings.ReplaceAll(t[1:len(t)-1], `""`, `"`)})
 	}
 	return out
+}
+
+// evenQuoteRuns reports whether s holds quotes, each run of them of even
+// length: every quote doubled, as the CSV layer writes them.
+func evenQuoteRuns(s string) bool {
+	n, any := 0, false
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) && s[i] == '"' {
+			n++
+			any = true
+			continue
+		}
+		if n%2 != 0 {
+			return false
+		}
+		n = 0
+	}
+	return any
 }
 
 // invCloseAtEnd: the closers of the brackets open at the end added there
