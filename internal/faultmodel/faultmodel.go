@@ -89,7 +89,7 @@ var Table = []Operator{
 	{Name: "swapped_closer", Cost: 1, Step: "wrong_closer", Inverse: invSwapCloser,
 		Reason: "'}' written for ']' (or back) is one keystroke"},
 	{Name: "comment", Cost: 1, Step: "json_repair", Inverse: invComment,
-		Reason: "one comment is one habit of the writer, whatever it holds, ended by its line break or, in a one-line text, early"},
+		Reason: "one comment is one habit of the writer, whatever it holds, ended by its line break or earlier (written where no line break ends it)"},
 	{Name: "escaped_space", Cost: 1, Step: "escaped_whitespace", Inverse: invEscapedSpace,
 		Reason: "layout white space escaped by a double-encoding stack is one slip of the encoder"},
 	{Name: "py_js_literal", Cost: 1, Step: "json_repair", Inverse: invPyLiteral,
