@@ -40,8 +40,8 @@ import (
 // E² candidate texts of at most 2n bytes each, where E, the inverse edits
 // of a text of n bytes, is about 16n (the structural characters inserted
 // at each of n+1 places, and the edits of each structural character
-// there): O(n³) time; measured, about 10 ms a text for the single faults
-// of objects of at most 40 bytes, a few hundred ms at 100 bytes.
+// there): O(n³) time; measured, about 20 ms a text for the single faults
+// of objects of at most 40 bytes.
 const MaxReadBytes = 128
 
 // MaxReadCost is the highest cost [Read] looks at.
