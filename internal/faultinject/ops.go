@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/saidex/saidex-go/internal/faultmodel"
 )
 
 // Mutation is a broken text made from a valid one.
@@ -30,11 +32,12 @@ type edit struct {
 // quoteInserted reports whether e inserts a lone quote.
 func (e edit) quoteInserted() bool { return e.start == e.end && e.repl == `"` }
 
-// Op is a fault operator. A local operator proposes edits at every
-// position where its fault makes sense; a global one transforms the whole
-// text.
+// Op is a fault operator: a row of the fault model (package faultmodel:
+// its name, cost, reason, step and inverse) and its forward form, which
+// breaks a valid text. A local operator proposes edits at every position
+// where its fault makes sense; a global one transforms the whole text.
 type Op struct {
-	Name   string
+	faultmodel.Operator
 	edits  func(t Text) []edit
 	global func(s string, r *rand.Rand, all bool) []string // all: every variant (else one, for pairs)
 	cut    bool
@@ -44,39 +47,54 @@ type Op struct {
 // transforms the whole text).
 func (o Op) Local() bool { return o.edits != nil }
 
-// Ops are the fault operators.
-var Ops = []Op{
-	{Name: "quote_style", edits: quoteStyle},
-	{Name: "unquoted", edits: unquoted},
-	{Name: "comma", edits: commas},
-	{Name: "colon", edits: colons},
-	{Name: "quote", edits: quotes},
-	{Name: "escape", edits: escapes},
-	{Name: "stray_brace", edits: strayBraces},
-	{Name: "premature_closer", edits: prematureClosers},
-	{Name: "dropped_closer", edits: droppedClosers},
-	{Name: "swapped_closer", edits: swappedClosers},
-	{Name: "comment", edits: comments},
-	{Name: "escaped_space", edits: escapedSpace},
-	{Name: "py_js_literal", edits: literals},
-	{Name: "repeated_key", edits: repeatedKeys},
-	{Name: "literal_case", edits: literalCase},
-	{Name: "loose_number", edits: looseNumber},
-	{Name: "numeric_key", edits: numericKey},
-	{Name: "unclosed_key", edits: unclosedKey},
-	{Name: "stray_closer", edits: strayCloser},
-	{Name: "stray_bracket", edits: strayBracket},
-	{Name: "bare_value", edits: bareValue},
-	{Name: "template_quotes", edits: templateQuotes},
-	{Name: "punctuation", edits: punctuation},
-	{Name: "split_number", edits: splitNumbers},
-	{Name: "quote_moved", edits: quotesMoved},
-	{Name: "around", global: around},
-	{Name: "double_encoded", global: doubleEncoded},
-	{Name: "repeated_object", global: repeatedObject},
-	{Name: "csv_quotes", global: csvQuotes},
-	{Name: "commented", global: commented},
-	{Name: "cut", global: cutText, cut: true},
+// forwards are the forward forms of the fault model's operators, by the
+// name of their row in faultmodel.Table.
+var forwards = map[string]Op{
+	"quote_style":      {edits: quoteStyle},
+	"unquoted":         {edits: unquoted},
+	"comma":            {edits: commas},
+	"colon":            {edits: colons},
+	"quote":            {edits: quotes},
+	"escape":           {edits: escapes},
+	"stray_brace":      {edits: strayBraces},
+	"premature_closer": {edits: prematureClosers},
+	"dropped_closer":   {edits: droppedClosers},
+	"swapped_closer":   {edits: swappedClosers},
+	"comment":          {edits: comments},
+	"escaped_space":    {edits: escapedSpace},
+	"py_js_literal":    {edits: literals},
+	"repeated_key":     {edits: repeatedKeys},
+	"literal_case":     {edits: literalCase},
+	"loose_number":     {edits: looseNumber},
+	"numeric_key":      {edits: numericKey},
+	"unclosed_key":     {edits: unclosedKey},
+	"stray_closer":     {edits: strayCloser},
+	"stray_bracket":    {edits: strayBracket},
+	"bare_value":       {edits: bareValue},
+	"template_quotes":  {edits: templateQuotes},
+	"punctuation":      {edits: punctuation},
+	"split_number":     {edits: splitNumbers},
+	"quote_moved":      {edits: quotesMoved},
+	"around":           {global: around},
+	"double_encoded":   {global: doubleEncoded},
+	"repeated_object":  {global: repeatedObject},
+	"csv_quotes":       {global: csvQuotes},
+	"commented":        {global: commented},
+	"cut":              {global: cutText, cut: true},
+}
+
+// Ops are the fault operators: the rows of faultmodel.Table, in its
+// order, each with its forward form.
+var Ops = opsOfTable()
+
+func opsOfTable() []Op {
+	out := make([]Op, 0, len(faultmodel.Table))
+	for _, row := range faultmodel.Table {
+		op := forwards[row.Name] // a row without one breaks nothing (a test checks there is none)
+		op.Operator = row
+		out = append(out, op)
+	}
+	return out
 }
 
 // OpByName returns the operator named name.
@@ -104,6 +122,9 @@ func apply(s string, es ...edit) string {
 // Singles returns every single mutation of t by o.
 func (o Op) Singles(t Text, r *rand.Rand) []Mutation {
 	var out []Mutation
+	if o.global == nil && o.edits == nil {
+		return nil
+	}
 	if o.Local() {
 		for _, e := range o.edits(t) {
 			out = append(out, Mutation{Op: o.Name, Text: apply(t.S, e), DroppedCloser: e.dropCloser})
@@ -121,6 +142,9 @@ func (o Op) Singles(t Text, r *rand.Rand) []Mutation {
 // global), chosen with r, and false when a and b have no such pair here.
 func Pair(t Text, a, b Op, r *rand.Rand) (Mutation, bool) {
 	m := Mutation{Op: a.Name + "+" + b.Name}
+	if a.edits == nil && a.global == nil || b.edits == nil && b.global == nil {
+		return Mutation{}, false
+	}
 	if !a.Local() && b.Local() {
 		a, b = b, a // the edit first, then the whole text
 	}
@@ -270,6 +294,9 @@ func unquoted(t Text) []edit {
 		}
 		if strings.ContainsAny(c, `"'“”‘’{}[],:`) || strings.TrimFunc(c, func(r rune) bool { return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) }) == "" {
 			continue // an empty value unquoted is no value: a trailing comma
+		}
+		if strings.TrimSpace(c) != c {
+			continue // the white space around a bare token is layout (the fault model's unquoted row)
 		}
 		if strings.Contains(c, "#") || strings.Contains(c, "//") || strings.Contains(c, "/*") {
 			continue // unquoted, it is a comment

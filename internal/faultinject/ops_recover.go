@@ -96,7 +96,7 @@ func strayBracket(t Text) []edit {
 
 // bareValue: a string value written without its quotes where it is a
 // bare token (no white space, quote, backslash, bracket, comma, '#' or
-// comment) that reads as nothing else: not a number, a literal in any
+// comment, no colon at its ends) that reads as nothing else: not a number, a literal in any
 // case, or a word naming another value (NaN, undefined). A schema that
 // accepts only a string there reads it back (see SchemaOf); any other
 // schema refuses it.
@@ -118,7 +118,7 @@ var otherValue = regexp.MustCompile(`(?i)^([+-]?(nan|inf|infinity)|undefined|nil
 var numberLike = regexp.MustCompile(`^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$`)
 
 func isBareToken(c string) bool {
-	if c == "" || otherValue.MatchString(c) || numberLike.MatchString(c) || strings.Contains(c, "/*") {
+	if c == "" || c[0] == ':' || c[len(c)-1] == ':' || otherValue.MatchString(c) || numberLike.MatchString(c) || strings.Contains(c, "/*") {
 		return false
 	}
 	for i, r := range c {

@@ -7,6 +7,12 @@
 // text cut right after a complete value, closed; closers missing at the
 // end added at the end) are counted on their own.
 //
+// The operators are the rows of package faultmodel's table (the fault
+// model: each fault's cost, reason, step and inverse), each with its
+// forward form here. [Read], the brute-force reader, computes what a small
+// broken text means under that table (its window of readings), and
+// [JudgeWindow] judges the engine against it (soundsweep -window).
+//
 // The generator and the operators are deterministic for a seed. The
 // package imports nothing of saidex; the fuzz target (the root's
 // FuzzRepairIsSound) and the sweep (internal/cmd/soundsweep) run each text

@@ -15,6 +15,18 @@
 //
 //	go run ./internal/cmd/soundsweep -n 1000000
 //
+// With -window, it judges instead every single-fault mutation of the
+// objects whose text is at most -max-bytes long against the window of the
+// brute-force reader (faultinject.Read: every reading within one fault
+// of the cheapest, under the fault model's table), and prints per
+// operator: mutations, exact, exception (the two documented exceptions),
+// refused-ambiguous, over-strict (refused although every reading in the
+// window agrees), alias (the original not in the window), different (a
+// value other than the original although it is in the window: a bug), no
+// reading, and the time the engine and the reader took.
+//
+//	go run ./internal/cmd/soundsweep -window -n 300
+//
 // It exits with status 1 when any value reached the tool different.
 package main
 
@@ -45,6 +57,8 @@ func main() {
 	only := flag.String("ops", "", "comma-separated operators to run (all when empty)")
 	schemaOf := flag.Bool("schema-of-value", false, "give each object's tool the schema only values of its shape pass (faultinject.SchemaOf), not {\"type\":\"object\"}: the run where the schema tells the readings of missing closers apart")
 	corpusSchema := flag.Bool("corpus-schema", false, "give the tool of each object generated from a corpus schema that schema (others: {\"type\":\"object\"}, or their -schema-of-value schema)")
+	window := flag.Bool("window", false, "judge single faults of small texts against the brute-force reader's window (see the package doc); -n counts objects")
+	maxBytes := flag.Int("max-bytes", 40, "with -window: the longest object text judged")
 	flag.Parse()
 	ops := faultinject.Ops
 	if *only != "" {
@@ -59,6 +73,9 @@ func main() {
 		}
 	}
 
+	if *window {
+		os.Exit(runWindow(ops, *n, *seed, *workers, *maxBytes, *maxEx, *schemaOf))
+	}
 	schemas := loadSchemas(*corpus)
 	start := time.Now()
 	total := faultinject.NewTally()

@@ -1,0 +1,402 @@
+package faultinject
+
+import (
+	"encoding/json"
+	"errors"
+	"sort"
+	"strings"
+
+	"github.com/saidex/saidex-go/internal/faultmodel"
+)
+
+// The brute-force reader is the referee of the fault model: for a small
+// broken text it makes every sequence of at most two inverse edits of
+// faultmodel.Table, decodes each text it gets with encoding/json (the
+// strict decoder, DecodeOrdered), and keeps the objects. It shares no
+// code with the repair engine, so the engine cannot be right by
+// construction and wrong in code.
+//
+// Two pruning rules keep it fast, and neither drops a reading:
+//   - A second edit is only made at or before the place where the text
+//     after the first stops being a prefix of any JSON text (the offset of
+//     encoding/json's syntax error): an edit after it leaves that prefix,
+//     and so the error, in place.
+//   - Two character edits (faultmodel.IsChar: a structural character
+//     inserted, deleted or replaced, whatever surrounds it, by a row that
+//     makes it at every place at one cost) are made left to right only:
+//     made right to left they give the same text at the same cost.
+//
+// A character edit must be made where its character is structure in the
+// reading: outside the content of its strings (or as a string's own
+// quote). The structural faults never edit a string's content, so their
+// inverses do not either.
+//
+// A reading's edits must each be needed: a text that two edits make
+// valid, where one of them alone already made it valid, is not a reading
+// at cost 2 (the other edit turned one valid text into another, which is
+// no fault anyone could see).
+
+// MaxReadBytes is the longest text [Read] reads. The reader makes at most
+// E² candidate texts of at most 2n bytes each, where E, the inverse edits
+// of a text of n bytes, is about 16n (the structural characters inserted
+// at each of n+1 places, and the edits of each structural character
+// there): O(n³) time; measured, about 20 ms a text for the single faults
+// of objects of at most 40 bytes.
+const MaxReadBytes = 128
+
+// MaxReadCost is the highest cost [Read] looks at.
+const MaxReadCost = 2
+
+// ErrTooLong is returned by [Read] for a text longer than MaxReadBytes.
+var ErrTooLong = errors.New("faultinject: text too long for the brute-force reader")
+
+// Reading is one value a broken text reads back to.
+type Reading struct {
+	Value Value
+	Cost  int      // the cost of the cheapest edits that reach it
+	Text  string   // a text those edits make
+	Ops   []string // the operators whose inverses made those edits
+}
+
+// Window is what a text means under the fault model: its readings at the
+// cheapest cost and at one fault more (only the cheapest when that is
+// MaxReadCost).
+type Window struct {
+	// Min is the cost of the cheapest reading; 0 when there is none up to
+	// MaxReadCost.
+	Min int
+	// Readings are the window's values, each once, cheapest first.
+	Readings []Reading
+	// Candidates is how many texts were decoded.
+	Candidates int
+}
+
+// Agree reports whether the window holds exactly one value.
+func (w Window) Agree() bool { return len(w.Readings) == 1 }
+
+// Holds reports whether v is one of the window's values.
+func (w Window) Holds(v Value) bool {
+	for _, r := range w.Readings {
+		if Equal(r.Value, v) {
+			return true
+		}
+	}
+	return false
+}
+
+// named is an inverse edit with the cost of the cheapest operator that
+// proposed it, and that operator.
+type named struct {
+	faultmodel.Edit
+	cost int
+	op   string
+	// char: a character edit whose cost is the same wherever it is made
+	// (see everywhere), so the order of two of them does not matter.
+	char bool
+}
+
+// everywhere are the operators whose character edits apply at every
+// place (insertions at every boundary, deletions and replacements at
+// every occurrence), at one cost.
+var everywhere = map[string]bool{"comma": true, "colon": true, "quote": true, "stray_brace": true, "premature_closer": true,
+	"dropped_closer": true, "swapped_closer": true, "stray_closer": true, "stray_bracket": true, "punctuation": true}
+
+// inverseEdits returns the inverse edits of every row for s, each once
+// (under the cheapest row that proposed it, the first of equals), changes
+// only.
+func inverseEdits(s string) []named {
+	type key struct {
+		start, end int
+		repl       string
+	}
+	at := map[key]int{}
+	var out []named
+	for _, row := range faultmodel.Table {
+		for _, e := range row.Inverse(s) {
+			k := key{e.Start, e.End, e.Repl}
+			if s[e.Start:e.End] == e.Repl {
+				continue
+			}
+			n := named{e, row.Cost, row.Name, everywhere[row.Name] && faultmodel.IsChar(s, e)}
+			if i, ok := at[k]; ok {
+				if row.Cost < out[i].cost {
+					out[i] = n
+				}
+				continue
+			}
+			at[k] = len(out)
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// objectOf returns the object t decodes to strictly, and false when t is
+// not one JSON object with distinct member names.
+func objectOf(t string) (Value, bool) {
+	if !json.Valid([]byte(t)) {
+		return nil, false
+	}
+	v, err := DecodeOrdered(t)
+	if err != nil {
+		return nil, false
+	}
+	_, ok := v.(Object)
+	return v, ok
+}
+
+// errorLimit returns the last place an edit can start and still make t
+// valid: the offset of encoding/json's syntax error (one past the byte
+// that no JSON text continues with, or the end), or len(t) when t is
+// valid JSON (but not a reading: not an object, or names repeated).
+func errorLimit(t string) int {
+	var raw json.RawMessage
+	var se *json.SyntaxError
+	if err := json.Unmarshal([]byte(t), &raw); errors.As(err, &se) {
+		return int(se.Offset)
+	}
+	return len(t)
+}
+
+// Read returns the window of s, a broken text of at most MaxReadBytes
+// bytes. A text that is itself one JSON object has the window of that
+// object alone, at cost 0.
+func Read(s string) (Window, error) { return read(s, true) }
+
+// read is Read, with its two pruning rules (prune) or without them (a
+// test compares the two).
+func read(s string, prune bool) (Window, error) {
+	if len(s) > MaxReadBytes {
+		return Window{}, ErrTooLong
+	}
+	var w Window
+	found := map[string]*Reading{} // by the value's canonical text
+	add := func(v Value, cost int, text string, ops ...string) {
+		k := canonical(v)
+		if r, ok := found[k]; ok && r.Cost <= cost {
+			return
+		}
+		found[k] = &Reading{Value: v, Cost: cost, Text: text, Ops: ops}
+	}
+	w.Candidates++
+	if v, ok := objectOf(s); ok {
+		add(v, 0, s)
+		return w.finish(found), nil
+	}
+	type pending struct {
+		t  string
+		e1 named
+	}
+	var next []pending
+	seen := map[string]int{s: 0} // the cheapest cost of each text made
+	for _, e := range inverseEdits(s) {
+		if e.cost > MaxReadCost {
+			continue
+		}
+		t := e.Apply(s)
+		if c, ok := seen[t]; ok && c <= e.cost {
+			continue
+		}
+		w.Candidates++
+		if v, ok := objectOf(t); ok {
+			// (A text one edit makes where its character is not
+			// structure may be made by another edit where it is.)
+			if !e.char || structural(t, e.Start, e.Repl == "") {
+				seen[t] = e.cost
+				add(v, e.cost, t, e.op)
+			}
+			continue
+		}
+		seen[t] = e.cost
+		next = append(next, pending{t, e})
+	}
+	invalid := map[string]bool{}
+	reads := map[string]bool{} // whether an operator's edits alone read s
+	alone := func(op string) bool {
+		r, ok := reads[op]
+		if !ok {
+			row, _ := faultmodel.Lookup(op)
+			for _, e := range row.Inverse(s) {
+				if _, r = objectOf(e.Apply(s)); r {
+					break
+				}
+			}
+			reads[op] = r
+		}
+		return r
+	}
+	for _, p := range next {
+		if seen[p.t] < p.e1.cost {
+			continue // made cheaper by another edit
+		}
+		limit := len(p.t)
+		if prune {
+			limit = errorLimit(p.t)
+		}
+		after1 := p.e1.Start + len(p.e1.Repl) // the end of e1's text in p.t
+		for _, row := range faultmodel.Table {
+			cost := p.e1.cost + row.Cost
+			if cost > MaxReadCost {
+				continue
+			}
+			for _, e := range row.Inverse(p.t) {
+				// Not deduplicated: an edit two rows propose makes the
+				// same text twice, which the maps below catch.
+				e2 := named{e, row.Cost, row.Name, everywhere[row.Name] && faultmodel.IsChar(p.t, e)}
+				if e2.Start > limit || prune && p.e1.char && e2.char && e2.Start < after1 || p.t[e.Start:e.End] == e.Repl {
+					continue
+				}
+				t := e2.Apply(p.t)
+				if c, ok := seen[t]; ok && c <= cost || invalid[t] {
+					continue // a cheaper reading's text, or known not to be one
+				}
+				w.Candidates++
+				v, ok := objectOf(t)
+				if !ok {
+					invalid[t] = true
+					continue
+				}
+				if !needed(s, p.t, p.e1, e2, alone) || !structuralPair(t, p.e1, e2) {
+					continue
+				}
+				add(v, cost, t, p.e1.op, e2.op)
+			}
+		}
+	}
+	return w.finish(found), nil
+}
+
+// needed reports whether e1 is needed in the reading that e2, made on
+// t1 (s with e1 made), gives: e2 alone (moved back to s) does not read s;
+// where e2 rewrites e1's text, e2 does not drop that text (a skipped
+// wrapper's, a deleted copy's), and e2's operator reads nothing on s
+// alone.
+func needed(s, t1 string, e1, e2 named, alone func(op string) bool) bool {
+	after1 := e1.Start + len(e1.Repl)
+	moved := e2.Edit
+	switch d := len(e1.Repl) - (e1.End - e1.Start); {
+	case e2.End <= e1.Start:
+	case e2.Start >= after1:
+		moved.Start, moved.End = e2.Start-d, e2.End-d
+	default:
+		if k := strings.Index(t1[e2.Start:e2.End], e2.Repl); k >= 0 {
+			kept := e2.Start + k
+			if after1 <= kept || e1.Start >= kept+len(e2.Repl) {
+				return false // e2 drops e1's text
+			}
+		}
+		return !alone(e2.op)
+	}
+	_, reads := objectOf(moved.Apply(s))
+	return !reads
+}
+
+// structural reports whether place p of t, a JSON text, is outside the
+// content of its strings: the character at p (or, for a deletion, the
+// boundary before p) is not after a string's opening quote and before
+// (for a boundary: up to) its closing one.
+func structural(t string, p int, boundary bool) bool {
+	for i := 0; i < len(t); i++ {
+		if t[i] != '"' {
+			continue
+		}
+		j := i + 1
+		for j < len(t) && t[j] != '"' {
+			if t[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		if i < p && (p < j || boundary && p == j) {
+			return false
+		}
+		i = j
+	}
+	return true
+}
+
+// structuralPair reports whether the character edits among e1 (made on
+// s) and e2 (made after it) are made where their characters are
+// structure in t, the reading they give. Where e2 rewrites e1's text, e1
+// is checked only against the string e2 may write around it.
+func structuralPair(t string, e1, e2 named) bool {
+	if e2.char && !structural(t, e2.Start, e2.Repl == "") {
+		return false
+	}
+	if !e1.char {
+		return true
+	}
+	switch after1 := e1.Start + len(e1.Repl); {
+	case e2.Start >= after1:
+		return structural(t, e1.Start, e1.Repl == "")
+	case e2.End <= e1.Start:
+		return structural(t, e1.Start+len(e2.Repl)-(e2.End-e2.Start), e1.Repl == "")
+	}
+	// e2 rewrites e1's text: where it writes one string (quotes a bare
+	// token, reads a quote style), e1's character is that string's.
+	quoted := len(e2.Repl) >= 2 && e2.Repl[0] == '"' && e2.Repl[len(e2.Repl)-1] == '"'
+	return !(quoted && e2.Start < e1.Start && e1.Start+len(e1.Repl) < e2.End)
+}
+
+// finish keeps the readings at the cheapest cost and one more.
+func (w Window) finish(found map[string]*Reading) Window {
+	for _, r := range found {
+		if w.Min == 0 || r.Cost < w.Min {
+			w.Min = r.Cost
+		}
+	}
+	for _, r := range found {
+		if r.Cost <= w.Min+1 { // only the cheapest when Min is MaxReadCost
+			w.Readings = append(w.Readings, *r)
+		}
+	}
+	sort.Slice(w.Readings, func(i, j int) bool {
+		a, b := w.Readings[i], w.Readings[j]
+		if a.Cost != b.Cost {
+			return a.Cost < b.Cost
+		}
+		return canonical(a.Value) < canonical(b.Value)
+	})
+	return w
+}
+
+// canonical returns v's JSON text with each object's members sorted by
+// name: equal values (see [Equal]) have equal texts.
+func canonical(v Value) string {
+	var b strings.Builder
+	var write func(v Value)
+	write = func(v Value) {
+		switch x := v.(type) {
+		case Object:
+			ms := append(Object(nil), x...)
+			sort.Slice(ms, func(i, j int) bool { return ms[i].Key < ms[j].Key })
+			b.WriteByte('{')
+			for i, m := range ms {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteString(Quote(m.Key, Layout{}))
+				b.WriteByte(':')
+				write(m.Val)
+			}
+			b.WriteByte('}')
+		case Array:
+			b.WriteByte('[')
+			for i, it := range x {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				write(it)
+			}
+			b.WriteByte(']')
+		case String:
+			b.WriteString(Quote(string(x), Layout{}))
+		case Number:
+			b.WriteString(string(x))
+		case Literal:
+			b.WriteString(string(x))
+		}
+	}
+	write(v)
+	return b.String()
+}

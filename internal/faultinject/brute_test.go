@@ -1,0 +1,137 @@
+package faultinject
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func values(w Window) []string {
+	var out []string
+	for _, r := range w.Readings {
+		out = append(out, canonical(r.Value))
+	}
+	return out
+}
+
+// The reader finds what a text means under the table: one reading where
+// one fault explains it and nothing else within one fault does, two where
+// two faults of the same cost read it differently.
+func TestReadFindsTheWindow(t *testing.T) {
+	tests := []struct {
+		text string
+		min  int
+		want []string // the window's values, cheapest first (then by text)
+	}{
+		{`{"a":1 "b":2}`, 1, []string{`{"a":1,"b":2}`}},
+		{`{"a":None}`, 1, []string{`{"a":null}`}},
+		{`{"a":TRUE}`, 1, []string{`{"a":true}`}},
+		{`{'a': 1}`, 1, []string{`{"a":1}`}},
+		{`{"a": hello}`, 1, []string{`{"a":"hello"}`}},
+		{`{"a":1,"a":2}`, 1, []string{`{"a":1}`, `{"a":2}`}}, // which copy is meant: two readings
+		{`{"a":1,"a":1}`, 1, []string{`{"a":1}`}},
+		{"Sure: {\"a\":1} (done)", 1, []string{`{"a":1}`}},
+		{`{"a":[1,2}`, 1, []string{`{"a":[1,2]}`}},
+		{`"{\"a\":1}"`, 1, []string{`{"a":1}`}},
+		{`{"a":1}{"a":1}`, 1, []string{`{"a":1}`}},
+		{`{"a":.5}`, 1, []string{`{"a":0.5}`}},
+		{`{"a":1}`, 0, []string{`{"a":1}`}}, // not broken
+		{`hello`, 0, nil},                   // nothing within two faults
+	}
+	for _, tt := range tests {
+		w, err := Read(tt.text)
+		if err != nil {
+			t.Fatalf("%q: %v", tt.text, err)
+		}
+		if got := values(w); w.Min != tt.min || strings.Join(got, " ") != strings.Join(tt.want, " ") {
+			t.Errorf("%q: min %d, window %q; want min %d, %q", tt.text, w.Min, got, tt.min, tt.want)
+		}
+	}
+}
+
+// A reading's edits are each needed: a junk edit inside a string next to
+// the edit that reads the text is no second reading.
+func TestReadKeepsOnlyNeededEdits(t *testing.T) {
+	w, err := Read(`{"a":"x,y" "b":1}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := values(w); len(got) != 1 || got[0] != `{"a":"x,y","b":1}` {
+		t.Errorf("window %q, want the comma reading alone", got)
+	}
+}
+
+// The two pruning rules drop no reading: on small broken texts, the
+// pruned reader's window is the unpruned one's.
+func TestReadPruningDropsNoReading(t *testing.T) {
+	texts := []string{`{"a":1 "b":2}`, `{"a":[1}`, `{"a" 1}`, `{"a":"b}`, `{a:1,}`, `["a":1]`, `{"a":{"b":1}`, `{"a"::1]`, `{"a":1]]`}
+	for seed := uint64(1); len(texts) < 30; seed++ {
+		g := NewGen(seed, nil)
+		tx := Encode(g.Object(), Layout{})
+		if len(tx.S) > 14 {
+			continue
+		}
+		for _, name := range []string{"punctuation", "quote"} {
+			op, _ := OpByName(name)
+			ms := op.Singles(tx, g.Rand())
+			if len(ms) > 0 {
+				texts = append(texts, ms[int(seed)%len(ms)].Text)
+			}
+		}
+	}
+	if testing.Short() {
+		texts = texts[:6]
+	}
+	for _, s := range texts {
+		pruned, err := read(s, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		full, err := read(s, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, b := strings.Join(values(pruned), " "), strings.Join(values(full), " "); a != b || pruned.Min != full.Min {
+			t.Errorf("%q: pruned min %d %q, unpruned min %d %q", s, pruned.Min, a, full.Min, b)
+		}
+		if pruned.Candidates > full.Candidates {
+			t.Errorf("%q: pruning made more candidates (%d > %d)", s, pruned.Candidates, full.Candidates)
+		}
+	}
+}
+
+func TestReadRefusesALongText(t *testing.T) {
+	if _, err := Read(strings.Repeat(" ", MaxReadBytes+1)); !errors.Is(err, ErrTooLong) {
+		t.Fatalf("err %v, want ErrTooLong", err)
+	}
+}
+
+// The verdicts: what the engine did, judged against the window.
+func TestJudgeWindow(t *testing.T) {
+	orig := Object{{"a", Number("1")}, {"b", Number("2")}}
+	m := Mutation{Op: "comma", Text: `{"a":1 "b":2}`}
+	one, _ := Read(m.Text)
+	two, _ := Read(`{"a":1,"a":2}`)
+	tests := []struct {
+		name string
+		w    Window
+		args string
+		ran  bool
+		want Verdict
+	}{
+		{"ran the original", one, `{"a":1,"b":2}`, true, VExact},
+		{"refused one reading", one, "", false, VOverStrict},
+		{"refused readings that differ", Window{Min: 1, Readings: append(one.Readings, Reading{Value: Object{}, Cost: 2})}, "", false, VAmbiguous},
+		{"ran another value", one, `{"a":1}`, true, VDifferent},
+		{"original not in the window", two, "", false, VAlias},
+		{"nothing reads it", Window{}, "", false, VNoReading},
+	}
+	for _, tt := range tests {
+		if got, ok := JudgeWindow(orig, m, tt.w, tt.args, tt.ran); !ok || got != tt.want {
+			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
+		}
+	}
+	if _, ok := JudgeWindow(orig, Mutation{Text: `{"a":1,"b":2}`}, one, "", false); ok {
+		t.Error("an unbroken text was judged")
+	}
+}

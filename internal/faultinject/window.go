@@ -1,0 +1,191 @@
+package faultinject
+
+import (
+	"time"
+)
+
+// Verdict is what the brute-force reader's window (see [Read]) says of
+// what the engine made of a broken text.
+type Verdict int
+
+// The verdicts.
+const (
+	// VExact: the tool received the original.
+	VExact Verdict = iota
+	// VException: the tool received a value one of the two documented
+	// exceptions allows (a text cut after a complete value and closed;
+	// closers missing at the end added at the end).
+	VException
+	// VAmbiguous: refused, and the window's readings differ.
+	VAmbiguous
+	// VOverStrict: refused, and the window's readings all agree (on the
+	// original): the map of what reading by the model wins.
+	VOverStrict
+	// VAlias: the original is not in the window (the text has a cheaper
+	// reading by two faults or more, or the table cannot express its
+	// fault within MaxReadCost); refused, or ran another value.
+	VAlias
+	// VDifferent: the tool received another value, with the original in
+	// the window: a bug.
+	VDifferent
+	// VNoReading: refused, and the reader found no reading up to
+	// MaxReadCost.
+	VNoReading
+	numVerdicts
+)
+
+// Verdicts lists the verdicts in table order.
+var Verdicts = []Verdict{VExact, VException, VAmbiguous, VOverStrict, VAlias, VDifferent, VNoReading}
+
+// String returns the verdict's column name.
+func (v Verdict) String() string {
+	return [...]string{"exact", "exception", "ambiguous", "over_strict", "alias", "different", "no_reading"}[v]
+}
+
+// JudgeWindow returns the verdict on what the tool received (args, or
+// nothing when ran is false) for mutation m of the value orig, whose
+// window is w; false when m's text is not broken (it is one JSON object).
+func JudgeWindow(orig Value, m Mutation, w Window, args string, ran bool) (Verdict, bool) {
+	switch Classify(orig, m, args, ran) {
+	case Unbroken:
+		return 0, false
+	case Original:
+		return VExact, true
+	case Truncated, ClosedAtEnd:
+		return VException, true
+	}
+	in := w.Holds(orig)
+	switch {
+	case ran && in:
+		return VDifferent, true
+	case ran || len(w.Readings) > 0 && !in:
+		return VAlias, true
+	case len(w.Readings) == 0:
+		return VNoReading, true
+	case w.Agree():
+		return VOverStrict, true
+	}
+	return VAmbiguous, true
+}
+
+// WindowTally counts verdicts per operator.
+type WindowTally struct {
+	Counts map[string]*[numVerdicts]int
+	// Examples holds up to MaxExamples mutations per operator and
+	// verdict (over-strict, ambiguous, alias, different, no reading).
+	Examples map[string][]WindowExample
+	// Engine and Reader are the time the engine and the brute-force
+	// reader took per operator.
+	Engine, Reader map[string]time.Duration
+	MaxExamples    int
+}
+
+// WindowExample is one judged mutation.
+type WindowExample struct {
+	Op, Original, Text, Args string
+	Verdict                  Verdict
+	Window                   Window
+}
+
+// NewWindowTally returns an empty tally keeping 3 examples per operator
+// and verdict.
+func NewWindowTally() *WindowTally {
+	return &WindowTally{Counts: map[string]*[numVerdicts]int{}, Examples: map[string][]WindowExample{},
+		Engine: map[string]time.Duration{}, Reader: map[string]time.Duration{}, MaxExamples: 3}
+}
+
+// Add counts one verdict.
+func (t *WindowTally) Add(ex WindowExample) {
+	c := t.Counts[ex.Op]
+	if c == nil {
+		c = new([numVerdicts]int)
+		t.Counts[ex.Op] = c
+	}
+	c[ex.Verdict]++
+	if ex.Verdict == VExact || ex.Verdict == VException {
+		return
+	}
+	n := 0
+	for _, e := range t.Examples[ex.Op] {
+		if e.Verdict == ex.Verdict {
+			n++
+		}
+	}
+	if n < t.MaxExamples {
+		t.Examples[ex.Op] = append(t.Examples[ex.Op], ex)
+	}
+}
+
+// Merge adds u to t.
+func (t *WindowTally) Merge(u *WindowTally) {
+	for op, c := range u.Counts {
+		d := t.Counts[op]
+		if d == nil {
+			d = new([numVerdicts]int)
+			t.Counts[op] = d
+		}
+		for v := range c {
+			d[v] += c[v]
+		}
+		t.Engine[op] += u.Engine[op]
+		t.Reader[op] += u.Reader[op]
+		for _, ex := range u.Examples[op] {
+			n := 0
+			for _, e := range t.Examples[op] {
+				if e.Verdict == ex.Verdict {
+					n++
+				}
+			}
+			if n < t.MaxExamples {
+				t.Examples[op] = append(t.Examples[op], ex)
+			}
+		}
+	}
+}
+
+// Count returns op's count of v ("" for all operators).
+func (t *WindowTally) Count(op string, v Verdict) int {
+	n := 0
+	for o, c := range t.Counts {
+		if op == "" || o == op {
+			n += c[v]
+		}
+	}
+	return n
+}
+
+// CheckWindows judges every single mutation, by every operator of ops, of
+// the object g generates next, when its text is at most maxBytes long
+// (else it returns false, nothing counted): the engine (repair) and the
+// brute-force reader each read the broken text, and tally counts the
+// verdict.
+func CheckWindows(g *Gen, repair Repairer, ops []Op, maxBytes int, tally *WindowTally) bool {
+	o := g.Object()
+	l := g.RandomLayout()
+	t := Encode(o, l)
+	if len(t.S) > maxBytes {
+		return false
+	}
+	orig, _ := DecodeOrdered(t.S)
+	for _, op := range ops {
+		for _, m := range op.Singles(t, g.Rand()) {
+			if len(m.Text) > MaxReadBytes {
+				continue
+			}
+			start := time.Now()
+			args, ran := repair(m.Text)
+			mid := time.Now()
+			w, err := Read(m.Text)
+			tally.Engine[op.Name] += mid.Sub(start)
+			tally.Reader[op.Name] += time.Since(mid)
+			if err != nil {
+				continue
+			}
+			v, broken := JudgeWindow(orig, m, w, args, ran)
+			if broken {
+				tally.Add(WindowExample{Op: op.Name, Original: t.S, Text: m.Text, Args: args, Verdict: v, Window: w})
+			}
+		}
+	}
+	return true
+}

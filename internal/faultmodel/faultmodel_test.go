@@ -1,0 +1,122 @@
+package faultmodel_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/saidex/saidex-go/internal/faultmodel"
+	"github.com/saidex/saidex-go/internal/lenient"
+)
+
+// Every row is complete: a distinct name, a cost of one fault or more, a
+// reason of one line, a step the engine reports, an inverse; a
+// catch-all states what it may skip.
+func TestTableRowsAreComplete(t *testing.T) {
+	steps := []lenient.Step{lenient.FixSyntax, lenient.MissingColon, lenient.MissingQuote, lenient.WrongCloser, lenient.MismatchedBracket,
+		lenient.EscapedWhitespace, lenient.RepeatedKey, lenient.LiteralCase, lenient.LooseNumber, lenient.NumericKey, lenient.UnclosedKey,
+		lenient.StrayCloser, lenient.QuotedBareValue, lenient.TemplateQuotes, lenient.ExtractObject, lenient.DoubleEncoded, lenient.RepeatedObject}
+	seen := map[string]bool{}
+	for _, o := range faultmodel.Table {
+		if seen[o.Name] || o.Name == "" {
+			t.Errorf("%q: name empty or repeated", o.Name)
+		}
+		seen[o.Name] = true
+		if o.Cost < 1 || o.Reason == "" || strings.ContainsAny(o.Reason, "\n") || o.Inverse == nil {
+			t.Errorf("%s: cost %d, reason %q, inverse set %v", o.Name, o.Cost, o.Reason, o.Inverse != nil)
+		}
+		if !slices.Contains(steps, lenient.Step(o.Step)) {
+			t.Errorf("%s: step %q is not one the engine reports", o.Name, o.Step)
+		}
+		if got, ok := faultmodel.Lookup(o.Name); !ok || got.Name != o.Name {
+			t.Errorf("Lookup(%q) = %q, %v", o.Name, got.Name, ok)
+		}
+	}
+	for _, name := range []string{"around", "commented", "repeated_object"} {
+		if o, _ := faultmodel.Lookup(name); o.Skips == "" {
+			t.Errorf("%s: a catch-all that does not say what it may skip", name)
+		}
+	}
+}
+
+// Each inverse undoes its fault on a text of its own: the broken text,
+// with one of the edits it proposes, is the valid one.
+func TestInversesUndoTheirFault(t *testing.T) {
+	tests := []struct{ op, broken, valid string }{
+		{"quote_style", `{'a': 'it\'s "x"'}`, `{'a': "it's \"x\""}`},
+		{"quote_style", `{"a": “x”}`, `{"a": "x"}`},
+		{"unquoted", `{a: 1}`, `{"a": 1}`},
+		{"unquoted", `{"a": New York }`, `{"a": "New York" }`},
+		{"comma", `[1 2]`, `[1, 2]`},
+		{"comma", `[1,,2]`, `[1,2]`},
+		{"colon", `{"a" 1}`, `{"a": 1}`},
+		{"quote", `{"a": x"}`, `{"a": "x"}`},
+		{"quote", `{"a": "say "hi""}`, `{"a": "say \"hi""}`},
+		{"escape", "{\"a\": \"x\ny\"}", `{"a": "x\ny"}`},
+		{"escape", `{"a": "C:\xyz"}`, `{"a": "C:\\xyz"}`},
+		{"escape", `{"a": "\00e9"}`, `{"a": "\u00e9"}`},
+		{"stray_brace", `{"a": 1}}`, `{"a": 1}`},
+		{"premature_closer", `{"a": [1], 2]}`, `{"a": [1, 2]}`},
+		{"dropped_closer", `{"a": [1}`, `{"a": [1]}`},
+		{"swapped_closer", `{"a": [1}}`, `{"a": [1]}`},
+		{"comment", "{\"a\": 1 // it's {x}\n}", "{\"a\": 1 \n}"},
+		{"comment", `{"a": /* x */ 1}`, `{"a":  1}`},
+		{"escaped_space", `{\n"a": 1}`, `{"a": 1}`},
+		{"py_js_literal", `{"a": None}`, `{"a": null}`},
+		{"py_js_literal", `{"a": undefined}`, `{"a": null}`},
+		{"repeated_key", `{"a": 1, "a": 2}`, `{"a": 1}`},
+		{"repeated_key", `{"a": 1, "a": 2}`, `{"a": 2}`},
+		{"literal_case", `{"a": NULL}`, `{"a": null}`},
+		{"loose_number", `{"a": .5}`, `{"a": 0.5}`},
+		{"loose_number", `{"a": 5.}`, `{"a": 5}`},
+		{"loose_number", `{"a": +5}`, `{"a": 5}`},
+		{"numeric_key", `{1: "a"}`, `{"1": "a"}`},
+		{"unclosed_key", `{"a: 1}`, `{"a": 1}`},
+		{"stray_closer", `{"a": 1}]`, `{"a": 1}`},
+		{"stray_bracket", `{"a": 1,]"b": 2}`, `{"a": 1,"b": 2}`},
+		{"bare_value", `{"a": both}`, `{"a": "both"}`},
+		{"template_quotes", `{<|"|>a<|"|>: 1}`, `{"a": 1}`},
+		{"template_quotes", `{a: <|"|>x "y"<|"|>, b: 1}`, `{"a": "x \"y\"", "b": 1}`},
+		{"punctuation", `{"a": 1]`, `{"a": 1}`},
+		{"punctuation", `{"a": 1:}`, `{"a": 1}`},
+		{"split_number", `{"a": 1 2}`, `{"a": 12}`},
+		{"quote_moved", `{"a": "x"y}`, `{"a": "xy"}`},
+		{"quote_moved", `{"a": "x}"`, `{"a": "x"}`},
+		{"around", "```json\n{\"a\": 1}\n```", `{"a": 1}`},
+		{"around", `Calling the tool for {city} now: {"a": 1} (done)`, `{"a": 1}`},
+		{"double_encoded", `"{\"a\": 1}"`, `{"a": 1}`},
+		{"double_encoded", `{\"a\": 1}`, `{"a": 1}`},
+		{"repeated_object", `{"a": 1}{"a": 1}`, `{"a": 1}`},
+		{"repeated_object", `{"a"{"a": 1}`, `{"a": 1}`},
+		{"csv_quotes", `"{""a"": 1}"`, `{"a": 1}`},
+		{"commented", `// {"a": 1}`, `{"a": 1}`},
+		{"cut", `{"a": [1, "x`, `{"a": [1, "x"]}`},
+	}
+	for _, tt := range tests {
+		o, ok := faultmodel.Lookup(tt.op)
+		if !ok {
+			t.Fatalf("no row %q", tt.op)
+		}
+		var got []string
+		for _, e := range o.Inverse(tt.broken) {
+			got = append(got, e.Apply(tt.broken))
+		}
+		if !slices.Contains(got, tt.valid) {
+			t.Errorf("%s: %q does not read as %q (%d edits)", tt.op, tt.broken, tt.valid, len(got))
+		}
+	}
+}
+
+// What the catch-alls may not skip, they do not: the start of a text
+// that opens as JSON, and text after the object holding a quote.
+func TestWrappersSkipOnlyWhatTheirRowSays(t *testing.T) {
+	o, _ := faultmodel.Lookup("around")
+	for _, s := range []string{`{"a": {"b": 1}`, `{"a": 1} "b": 2}`} {
+		for _, e := range o.Inverse(s) {
+			got := e.Apply(s)
+			if !strings.HasPrefix(got, "{\"a\"") || strings.Contains(s, `} "b"`) && !strings.Contains(got, `"b": 2`) {
+				t.Errorf("%q: skipped to %q", s, got)
+			}
+		}
+	}
+}

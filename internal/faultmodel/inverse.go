@@ -1,0 +1,823 @@
+package faultmodel
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+)
+
+// The inverses. Each proposes every edit that undoes one fault of its
+// kind, wherever that fault can occur: at every character boundary for an
+// inserted character, at every occurrence for a deleted or replaced one,
+// inside what looks like a string as much as outside it (in a broken text
+// nobody knows where the strings are). Only the catch-alls restrict what
+// they skip, and their rows say so.
+
+// boundaries returns every character boundary of s, 0 and len(s)
+// included.
+func boundaries(s string) []int {
+	out := make([]int, 0, len(s)+1)
+	for i := 0; i <= len(s); i++ {
+		if i == len(s) || utf8.RuneStart(s[i]) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// insertEverywhere: each character of chars inserted at every boundary.
+func insertEverywhere(s, chars string) []Edit {
+	var out []Edit
+	for _, i := range boundaries(s) {
+		for j := 0; j < len(chars); j++ {
+			out = append(out, Edit{i, i, chars[j : j+1]})
+		}
+	}
+	return out
+}
+
+// deleteEach: each occurrence of a character of chars (ASCII) deleted.
+func deleteEach(s, chars string) []Edit {
+	var out []Edit
+	for i := 0; i < len(s); i++ {
+		if strings.IndexByte(chars, s[i]) >= 0 {
+			out = append(out, Edit{i, i + 1, ""})
+		}
+	}
+	return out
+}
+
+// replaceEach: each occurrence of a character of from (ASCII) written as
+// each other character of to.
+func replaceEach(s, from, to string) []Edit {
+	var out []Edit
+	for i := 0; i < len(s); i++ {
+		if strings.IndexByte(from, s[i]) < 0 {
+			continue
+		}
+		for j := 0; j < len(to); j++ {
+			if to[j] != s[i] {
+				out = append(out, Edit{i, i + 1, to[j : j+1]})
+			}
+		}
+	}
+	return out
+}
+
+// replaceWords: each occurrence of each key of words written as its value.
+func replaceWords(s string, words map[string]string) []Edit {
+	var out []Edit
+	for w, r := range words {
+		for i := 0; ; {
+			j := strings.Index(s[i:], w)
+			if j < 0 {
+				break
+			}
+			out = append(out, Edit{i + j, i + j + len(w), r})
+			i += j + 1
+		}
+	}
+	return out
+}
+
+func invComma(s string) []Edit {
+	return append(insertEverywhere(s, ","), deleteEach(s, ",")...)
+}
+
+func invColon(s string) []Edit {
+	return append(insertEverywhere(s, ":"), deleteEach(s, ":")...)
+}
+
+// invQuote: a quote inserted anywhere or deleted; a bare quote escaped
+// (an inner quote left unescaped).
+func invQuote(s string) []Edit {
+	out := append(insertEverywhere(s, `"`), deleteEach(s, `"`)...)
+	for i := 0; i < len(s); i++ {
+		if s[i] == '"' {
+			out = append(out, Edit{i, i + 1, `\"`})
+		}
+	}
+	return out
+}
+
+func invDeleteBrace(s string) []Edit   { return deleteEach(s, "{}") }
+func invDeleteCloser(s string) []Edit  { return deleteEach(s, "}]") }
+func invDeleteBracket(s string) []Edit { return deleteEach(s, "]") }
+func invInsertCloser(s string) []Edit  { return insertEverywhere(s, "}]") }
+func invSwapCloser(s string) []Edit    { return replaceEach(s, "}]", "}]") }
+
+// invPunctuation: a structural character inserted anywhere; a structural
+// character or an apostrophe deleted, or written for another structural
+// character.
+func invPunctuation(s string) []Edit {
+	out := insertEverywhere(s, Structural)
+	out = append(out, deleteEach(s, Structural+"'")...)
+	return append(out, replaceEach(s, Structural+"'", Structural)...)
+}
+
+// invQuoteStyle: a string between single quotes (its \' unescaped, its
+// bare quotes escaped) or typographic ones, each pair of them.
+func invQuoteStyle(s string) []Edit {
+	var out []Edit
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\'' {
+			continue
+		}
+		for j := i + 1; j < len(s); j++ {
+			if s[j] == '\'' {
+				out = append(out, Edit{i, j + 1, `"` + singleQuoted(s[i+1:j]) + `"`})
+			}
+		}
+	}
+	const open, close = "“", "”"
+	for i := 0; ; {
+		a := strings.Index(s[i:], open)
+		if a < 0 {
+			break
+		}
+		a += i
+		for j := a + len(open); ; {
+			b := strings.Index(s[j:], close)
+			if b < 0 {
+				break
+			}
+			b += j
+			out = append(out, Edit{a, b + len(close), `"` + s[a+len(open):b] + `"`})
+			j = b + len(close)
+		}
+		i = a + len(open)
+	}
+	return out
+}
+
+// singleQuoted returns the content of a single-quoted string as JSON
+// string content: \' as ', a bare " escaped, other escapes kept.
+func singleQuoted(c string) string {
+	var b strings.Builder
+	for i := 0; i < len(c); i++ {
+		switch {
+		case c[i] == '\\' && i+1 < len(c) && c[i+1] == '\'':
+			b.WriteByte('\'')
+			i++
+		case c[i] == '\\' && i+1 < len(c):
+			b.WriteString(c[i : i+2])
+			i++
+		case c[i] == '"':
+			b.WriteString(`\"`)
+		default:
+			b.WriteByte(c[i])
+		}
+	}
+	return b.String()
+}
+
+// bareDelims end a bare token.
+const bareDelims = "{}[],\""
+
+var (
+	numberLike = regexp.MustCompile(`^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$`)
+	otherValue = regexp.MustCompile(`(?i)^([+-]?(nan|inf|infinity)|undefined|nil|none|null|true|false)$`)
+)
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+
+// invBare: a bare token quoted: a run of text between brackets, commas
+// and quotes, from its start or a colon in it to its end or a colon in it
+// (a bare value may hold a colon: http://x, but neither begins nor ends
+// with one, which is the member's). The white space around it is layout,
+// never the string's. A token in a value's place (no colon right
+// after it) that reads as a number or a literal in any case (escaped
+// white space around it aside) is never quoted: it is that number or
+// literal, written loosely. A token holding
+// a quote mark or a comment opener is not one bare string.
+func invBare(s string) []Edit {
+	var out []Edit
+	for a := 0; a < len(s); {
+		b := a
+		for b < len(s) && strings.IndexByte(bareDelims, s[b]) < 0 {
+			b++
+		}
+		starts, ends := []int{a}, []int{b}
+		for i := a; i < b; i++ {
+			if s[i] == ':' {
+				starts, ends = append(starts, i+1), append(ends, i)
+			}
+		}
+		for _, i := range starts {
+			for _, j := range ends {
+				if e, ok := bareToken(s, i, j); ok {
+					out = append(out, e)
+				}
+			}
+		}
+		a = b + 1
+	}
+	return out
+}
+
+// bareToken returns the edit quoting s[i:j] without its white space, and
+// false when that is no bare string (see invBare).
+func bareToken(s string, i, j int) (Edit, bool) {
+	if i >= j {
+		return Edit{}, false
+	}
+	for i < j && isSpace(s[i]) {
+		i++
+	}
+	for j > i && isSpace(s[j-1]) {
+		j--
+	}
+	tok := s[i:j]
+	k := j
+	for k < len(s) && isSpace(s[k]) {
+		k++
+	}
+	key := k < len(s) && s[k] == ':'
+	if tok == "" || tok[0] == ':' || tok[len(tok)-1] == ':' || strings.ContainsAny(tok, "'“”‘’#") || lineComment(tok) || strings.Contains(tok, "/*") ||
+		!key && (numberLike.MatchString(trimEscapedSpace(tok)) || otherValue.MatchString(trimEscapedSpace(tok))) {
+		return Edit{}, false
+	}
+	return Edit{i, j, `"` + tok + `"`}, true
+}
+
+// trimEscapedSpace trims the white space, and the escaped white space
+// (\n, \r, \t written as two characters), around s.
+func trimEscapedSpace(s string) string {
+	for {
+		t := strings.TrimSpace(s)
+		for _, e := range []string{`\n`, `\r`, `\t`} {
+			t = strings.TrimSuffix(strings.TrimPrefix(t, e), e)
+		}
+		if t == s {
+			return t
+		}
+		s = t
+	}
+}
+
+// lineComment reports whether tok holds "//" that no colon precedes
+// (the "//" of a URL is not a comment).
+func lineComment(tok string) bool {
+	for i := 0; i+1 < len(tok); i++ {
+		if tok[i:i+2] == "//" && (i == 0 || tok[i-1] != ':') {
+			return true
+		}
+	}
+	return false
+}
+
+var integer = regexp.MustCompile(`-?[0-9]+`)
+
+// invNumericKey: a run of digits quoted.
+func invNumericKey(s string) []Edit {
+	var out []Edit
+	for _, m := range integer.FindAllStringIndex(s, -1) {
+		out = append(out, Edit{m[0], m[1], `"` + s[m[0]:m[1]] + `"`})
+	}
+	return out
+}
+
+// invUnclosedKey: a quote inserted before a colon.
+func invUnclosedKey(s string) []Edit {
+	var out []Edit
+	for i := 0; i < len(s); i++ {
+		if s[i] == ':' {
+			out = append(out, Edit{i, i, `"`})
+		}
+	}
+	return out
+}
+
+// invEscape: a line break, tab or carriage return escaped (where no
+// backslash of its own precedes it); a lone backslash doubled (where it
+// starts no escape); \\" written \"; \XXXX (four hex digits) written \uXXXX; a
+// quote moved back after the escape it precedes ("s"\n); a backslash and
+// line break (a line continuation) dropped.
+func invEscape(s string) []Edit {
+	var out []Edit
+	esc := map[byte]string{'\n': `\n`, '\t': `\t`, '\r': `\r`}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if e, ok := esc[c]; ok && backslashesBefore(s, i)%2 == 0 {
+			out = append(out, Edit{i, i + 1, e})
+		}
+		switch {
+		case c == '\\':
+			if backslashesBefore(s, i)%2 == 0 && (i+1 == len(s) || strings.IndexByte(`"\\/bfnrtu`, s[i+1]) < 0) {
+				out = append(out, Edit{i, i + 1, `\\`})
+			}
+			if strings.HasPrefix(s[i:], `\\"`) {
+				out = append(out, Edit{i, i + 3, `\"`})
+			}
+			if i+5 <= len(s) && isHex(s[i+1:i+5]) {
+				out = append(out, Edit{i, i + 1, `\u`})
+			}
+			if i+1 < len(s) && s[i+1] == '\n' {
+				out = append(out, Edit{i, i + 2, ""})
+			}
+		case c == '"' && i+3 <= len(s) && s[i+1] == '\\' && strings.IndexByte("ntr", s[i+2]) >= 0:
+			out = append(out, Edit{i, i + 3, s[i+1:i+3] + `"`})
+		}
+	}
+	return out
+}
+
+// backslashesBefore returns how many backslashes run up to s[i].
+func backslashesBefore(s string, i int) int {
+	n := 0
+	for i > 0 && s[i-1] == '\\' {
+		n++
+		i--
+	}
+	return n
+}
+
+func isHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !strings.ContainsRune("0123456789abcdefABCDEF", rune(s[i])) {
+			return false
+		}
+	}
+	return true
+}
+
+// invEscapedSpace: \n, \t or \r written as two characters dropped.
+func invEscapedSpace(s string) []Edit {
+	var out []Edit
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] == '\\' && strings.IndexByte("ntr", s[i+1]) >= 0 {
+			out = append(out, Edit{i, i + 2, ""})
+		}
+	}
+	return out
+}
+
+// invComment: a comment dropped: /* to any */ after it; // or # to the
+// end of its line (or of the text), or ended early, at any place before
+// that (a line comment written where the text has no line break to end
+// it).
+func invComment(s string) []Edit {
+	var out []Edit
+	for i := 0; i < len(s); i++ {
+		switch {
+		case strings.HasPrefix(s[i:], "/*"):
+			for j := i + 2; j+2 <= len(s); j++ {
+				if s[j:j+2] == "*/" {
+					out = append(out, Edit{i, j + 2, ""})
+				}
+			}
+		case strings.HasPrefix(s[i:], "//") || s[i] == '#':
+			end := strings.IndexAny(s[i:], "\r\n")
+			if end < 0 {
+				end = len(s) - i
+			}
+			for j := i + 1; j <= i+end; j++ {
+				if j == len(s) || utf8.RuneStart(s[j]) {
+					out = append(out, Edit{i, j, ""})
+				}
+			}
+		}
+	}
+	return out
+}
+
+func invPyLiteral(s string) []Edit {
+	return replaceWords(s, map[string]string{"True": "true", "False": "false", "None": "null", "undefined": "null"})
+}
+
+func invLiteralCase(s string) []Edit {
+	return replaceWords(s, map[string]string{"TRUE": "true", "FALSE": "false", "NULL": "null", "Null": "null", "none": "null", "NONE": "null"})
+}
+
+// invLooseNumber: a 0 inserted before a point no digit precedes, a point
+// no digit follows dropped, a plus sign dropped.
+func invLooseNumber(s string) []Edit {
+	var out []Edit
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] == '.' && (i == 0 || !isDigit(s[i-1])):
+			out = append(out, Edit{i, i, "0"})
+		case s[i] == '.' && (i+1 == len(s) || !isDigit(s[i+1])):
+			out = append(out, Edit{i, i + 1, ""})
+		case s[i] == '+':
+			out = append(out, Edit{i, i + 1, ""})
+		}
+	}
+	return out
+}
+
+// invSplitNumber: a space dropped after a digit or a point and before a
+// digit.
+func invSplitNumber(s string) []Edit {
+	var out []Edit
+	for i := 1; i+1 < len(s); i++ {
+		if s[i] == ' ' && (isDigit(s[i-1]) || s[i-1] == '.') && isDigit(s[i+1]) {
+			out = append(out, Edit{i, i + 1, ""})
+		}
+	}
+	return out
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// invQuoteMoved: a quote moved back over the character (or escape) next
+// to it, on either side.
+func invQuoteMoved(s string) []Edit {
+	var out []Edit
+	for i := 0; i < len(s); i++ {
+		if s[i] != '"' {
+			continue
+		}
+		if i+1 < len(s) { // over the piece after it
+			n := pieceAfter(s, i+1)
+			out = append(out, Edit{i, i + 1 + n, s[i+1:i+1+n] + `"`})
+		}
+		for _, n := range piecesBefore(s, i) {
+			out = append(out, Edit{i - n, i + 1, `"` + s[i-n:i]})
+		}
+	}
+	return out
+}
+
+// pieceAfter returns the length of the character or escape at s[i:].
+func pieceAfter(s string, i int) int {
+	if s[i] == '\\' && i+1 < len(s) {
+		if s[i+1] == 'u' && i+6 <= len(s) {
+			return 6
+		}
+		return 2
+	}
+	_, n := utf8.DecodeRuneInString(s[i:])
+	return n
+}
+
+// piecesBefore returns the lengths the character or escape ending at
+// s[:i] may have.
+func piecesBefore(s string, i int) []int {
+	if i == 0 {
+		return nil
+	}
+	_, n := utf8.DecodeLastRuneInString(s[:i])
+	out := []int{n}
+	if i >= 2 && s[i-2] == '\\' && n == 1 {
+		out = append(out, 2)
+	}
+	if i >= 6 && s[i-6:i-4] == `\u` {
+		out = append(out, 6)
+	}
+	return out
+}
+
+// quoteToken is Gemma 4's quote token.
+const quoteToken = `<|"|>`
+
+// invTemplateQuotes: a string between two quote tokens (its text as it
+// is) as a JSON string, each pair of them; and every pair of them at
+// once, left to right, with the bare keys quoted where they are
+// identifiers.
+func invTemplateQuotes(s string) []Edit {
+	var at []int
+	for i := 0; ; {
+		j := strings.Index(s[i:], quoteToken)
+		if j < 0 {
+			break
+		}
+		at = append(at, i+j)
+		i += j + len(quoteToken)
+	}
+	var out []Edit
+	for a := range at {
+		for b := a + 1; b < len(at); b++ {
+			out = append(out, Edit{at[a], at[b] + len(quoteToken), jsonQuote(s[at[a]+len(quoteToken) : at[b]])})
+		}
+	}
+	if all, ok := templateAll(s); ok && all != s {
+		out = append(out, Edit{0, len(s), all})
+	}
+	return out
+}
+
+var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*`)
+
+// templateAll reads every quote-token pair of s, left to right, as a JSON
+// string, and quotes each identifier after '{' or ',' that a colon
+// follows.
+func templateAll(s string) (string, bool) {
+	var b strings.Builder
+	last := byte(0) // the last character written that is not white space
+	for i := 0; i < len(s); {
+		switch {
+		case strings.HasPrefix(s[i:], quoteToken):
+			j := strings.Index(s[i+len(quoteToken):], quoteToken)
+			if j < 0 {
+				return "", false
+			}
+			b.WriteString(jsonQuote(s[i+len(quoteToken) : i+len(quoteToken)+j]))
+			i += 2*len(quoteToken) + j
+			last = '"'
+			continue
+		case s[i] == '"':
+			j := i + 1
+			for j < len(s) && s[j] != '"' {
+				if s[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			j = min(j+1, len(s))
+			b.WriteString(s[i:j])
+			i, last = j, '"'
+			continue
+		case last == '{' || last == ',':
+			if id := identifier.FindString(s[i:]); id != "" {
+				k := i + len(id)
+				for k < len(s) && isSpace(s[k]) {
+					k++
+				}
+				if k < len(s) && s[k] == ':' {
+					b.WriteString(jsonQuote(id))
+					i += len(id)
+					last = '"'
+					continue
+				}
+			}
+		}
+		b.WriteByte(s[i])
+		if !isSpace(s[i]) {
+			last = s[i]
+		}
+		i++
+	}
+	return b.String(), true
+}
+
+func jsonQuote(s string) string {
+	b, _ := json.Marshal(s) // a string always marshals
+	return string(b)
+}
+
+// wrapperSkips is what the wrapper catch-all may skip.
+const wrapperSkips = "before the object: any text up to a '{', when the text does not open with '{' or a quote (after white space); " +
+	"after the object: the text after its last '}', when it opens with white space, a backtick or '<' and holds no quote, colon, comma or bracket"
+
+// invWrapper: the text before the object and after it dropped together,
+// as wrapperSkips says.
+func invWrapper(s string) []Edit {
+	starts := []int{0}
+	if t := strings.TrimLeft(s, " \t\r\n"); t != "" && t[0] != '{' && t[0] != '"' {
+		for i := 1; i < len(s); i++ {
+			if s[i] == '{' {
+				starts = append(starts, i)
+			}
+		}
+	}
+	ends := []int{len(s)}
+	for j := len(s); j > 0; j-- {
+		if s[j-1] == '}' && j < len(s) && strings.IndexByte(" \t\r\n`<", s[j]) >= 0 {
+			ends = append(ends, j)
+		}
+		if strings.IndexByte(`":,{}[]`, s[j-1]) >= 0 {
+			break
+		}
+	}
+	var out []Edit
+	for _, i := range starts {
+		for _, j := range ends {
+			if i < j && (i > 0 || j < len(s)) {
+				out = append(out, Edit{0, len(s), s[i:j]})
+			}
+		}
+	}
+	return out
+}
+
+// resendSkips is what the re-send catch-all may skip.
+const resendSkips = "after the object: a copy of its text or of a prefix of it (white space before it); " +
+	"before the object: one or two prefixes of its text, each opening with '{'"
+
+// invResend: a trailing copy (or prefix) of the text before it dropped,
+// or the one or two prefixes of the text after them dropped (a stream's
+// cumulative re-sends).
+func invResend(s string) []Edit {
+	var out []Edit
+	for j := 1; j < len(s); j++ {
+		if tail := strings.TrimLeft(s[j:], " \t\r\n"); tail != "" && strings.HasPrefix(s[:j], tail) {
+			out = append(out, Edit{j, len(s), ""})
+		}
+	}
+	for i := 1; i < len(s); i++ {
+		if s[i] != '{' || s[0] != '{' {
+			continue
+		}
+		head, tail := s[:i], s[i:]
+		if strings.HasPrefix(tail, head) {
+			out = append(out, Edit{0, i, ""})
+			continue
+		}
+		for k := 1; k < len(head); k++ {
+			if head[k] == '{' && strings.HasPrefix(tail, head[:k]) && strings.HasPrefix(tail, head[k:]) {
+				out = append(out, Edit{0, i, ""})
+				break
+			}
+		}
+	}
+	return out
+}
+
+// invDoubleEncoded: layers of JSON-string encoding decoded (all of them),
+// or the text decoded as the body of a JSON string (its outer quotes
+// lost); every \" read as a quote, with a pair of outer quotes dropped or
+// not.
+func invDoubleEncoded(s string) []Edit {
+	var out []Edit
+	t := strings.TrimSpace(s)
+	for layer := 0; layer < 8; layer++ {
+		var u string
+		if json.Unmarshal([]byte(t), &u) != nil {
+			break
+		}
+		out = append(out, Edit{0, len(s), u})
+		t = strings.TrimSpace(u)
+	}
+	var body string // the text as the body of a JSON string
+	if json.Unmarshal([]byte(`"`+s+`"`), &body) == nil {
+		out = append(out, Edit{0, len(s), body})
+	}
+	out = append(out, Edit{0, len(s), strings.ReplaceAll(s, `\"`, `"`)})
+	if t := strings.TrimSpace(s); len(t) >= 2 && t[0] == '"' && t[len(t)-1] == '"' {
+		out = append(out, Edit{0, len(s), strings.ReplaceAll(t[1:len(t)-1], `\"`, `"`)})
+	}
+	return out
+}
+
+// invCSVQuotes: every doubled quote read as one, with a pair of outer
+// quotes dropped or not, in a text whose every quote is doubled.
+func invCSVQuotes(s string) []Edit {
+	var out []Edit
+	if evenQuoteRuns(s) {
+		out = append(out, Edit{0, len(s), strings.ReplaceAll(s, `""`, `"`)})
+	}
+	if t := strings.TrimSpace(s); len(t) >= 2 && t[0] == '"' && t[len(t)-1] == '"' && evenQuoteRuns(t[1:len(t)-1]) {
+		out = append(out, Edit{0, len(s), strings.ReplaceAll(t[1:len(t)-1], `""`, `"`)})
+	}
+	return out
+}
+
+// evenQuoteRuns reports whether s holds quotes, each run of them of even
+// length: every quote doubled, as the CSV layer writes them.
+func evenQuoteRuns(s string) bool {
+	n, any := 0, false
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) && s[i] == '"' {
+			n++
+			any = true
+			continue
+		}
+		if n%2 != 0 {
+			return false
+		}
+		n = 0
+	}
+	return any
+}
+
+// invCloseAtEnd: the closers of the brackets open at the end added there
+// (and the quote of a string open there before them).
+func invCloseAtEnd(s string) []Edit {
+	var stack []byte
+	inStr := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case inStr && c == '\\':
+			i++
+		case c == '"':
+			inStr = !inStr
+		case inStr:
+		case c == '{':
+			stack = append(stack, '}')
+		case c == '[':
+			stack = append(stack, ']')
+		case (c == '}' || c == ']') && len(stack) > 0:
+			stack = stack[:len(stack)-1]
+		}
+	}
+	var add []byte
+	if inStr {
+		add = append(add, '"')
+	}
+	for i := len(stack) - 1; i >= 0; i-- {
+		add = append(add, stack[i])
+	}
+	if len(add) == 0 {
+		return nil
+	}
+	return []Edit{{len(s), len(s), string(add)}}
+}
+
+// member is one member of an object of a valid JSON text: its name, and
+// its span from its key's quote to the end of its value.
+type member struct {
+	name       string
+	start, end int
+}
+
+// invRepeatedKey: in a valid JSON text, a member whose name another
+// member of its object repeats dropped (either of them), with the comma
+// that separates it.
+func invRepeatedKey(s string) []Edit {
+	if !json.Valid([]byte(s)) {
+		return nil
+	}
+	p := &validParser{s: s}
+	p.value()
+	var out []Edit
+	for _, ms := range p.objects {
+		for m := range ms {
+			repeated := false
+			for o := range ms {
+				repeated = repeated || o != m && ms[o].name == ms[m].name
+			}
+			switch {
+			case !repeated:
+			case m > 0:
+				out = append(out, Edit{ms[m-1].end, ms[m].end, ""})
+			default:
+				out = append(out, Edit{ms[0].start, ms[1].start, ""})
+			}
+		}
+	}
+	return out
+}
+
+// validParser reads a valid JSON text, recording each object's members.
+type validParser struct {
+	s       string
+	i       int
+	objects [][]member
+}
+
+func (p *validParser) ws() {
+	for p.i < len(p.s) && isSpace(p.s[p.i]) {
+		p.i++
+	}
+}
+
+func (p *validParser) value() {
+	p.ws()
+	switch p.s[p.i] {
+	case '{':
+		var ms []member
+		p.i++
+		p.ws()
+		for p.s[p.i] != '}' {
+			start := p.i
+			name := p.str()
+			p.ws()
+			p.i++ // ':'
+			p.value()
+			ms = append(ms, member{name, start, p.i})
+			p.ws()
+			if p.s[p.i] == ',' {
+				p.i++
+				p.ws()
+			}
+		}
+		p.i++
+		p.objects = append(p.objects, ms)
+	case '[':
+		p.i++
+		p.ws()
+		for p.s[p.i] != ']' {
+			p.value()
+			p.ws()
+			if p.s[p.i] == ',' {
+				p.i++
+			}
+			p.ws()
+		}
+		p.i++
+	case '"':
+		p.str()
+	default:
+		for p.i < len(p.s) && strings.IndexByte(" \t\r\n,]}", p.s[p.i]) < 0 {
+			p.i++
+		}
+	}
+}
+
+func (p *validParser) str() string {
+	start := p.i
+	p.i++
+	for p.s[p.i] != '"' {
+		if p.s[p.i] == '\\' {
+			p.i++
+		}
+		p.i++
+	}
+	p.i++
+	var name string
+	_ = json.Unmarshal([]byte(p.s[start:p.i]), &name) // a valid text's string
+	return name
+}
