@@ -180,12 +180,12 @@ func (n *ToolNode) classify(c *call) {
 		c.status, c.outcome = statusInvalid, OutcomeFeedback
 		c.err = fmt.Errorf("%w: %d bytes exceed the limit of %d", ErrMalformedArguments, len(c.raw), n.cfg.maxArgumentBytes)
 	case c.tool == nil:
+		c.unknownSecrets = n.secretsFor(c.name) // secret.go: masked like any unknown tool's
 		if c.merged = n.mergedName(c.name); c.merged != nil { // merged.go
 			c.status, c.outcome, c.err = statusInvalid, OutcomeFeedback, ErrMergedCalls
 			return
 		}
 		// Answered by the executor with an error naming the node's tools.
 		c.args, c.status, c.outcome = c.raw, statusValid, OutcomeUnknownTool
-		c.unknownSecrets = n.secretsFor(c.name) // secret.go
 	}
 }

@@ -162,3 +162,49 @@ func TestMergedThroughLangchaingoStreaming(t *testing.T) {
 		}
 	}
 }
+
+func TestMergedCallsOfAPlainToolNeverRun(t *testing.T) {
+	var runs atomic.Int64
+	echo := plainTool{name: "echo", fn: func(context.Context, string) (string, error) { runs.Add(1); return "ok", nil }}
+	node := mustNode(t, []tools.Tool{echo})
+	res, err := node.Run(context.Background(), []llms.MessageContent{saidextest.AIMessage(
+		saidextest.Call("a", "echo", `{"x":1}{"y":2}`),
+		saidextest.Call("b", "echo", `free text {with braces}`))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep := res.Calls[0]; rep.Outcome != OutcomeFeedback || !errors.Is(rep.Err, ErrMergedCalls) {
+		t.Errorf("merged objects to a plain tool: %s, %v", rep.Outcome, rep.Err)
+	}
+	if rep := res.Calls[1]; rep.Outcome != OutcomeExecuted || runs.Load() != 1 {
+		t.Errorf("free text to a plain tool: %s, runs %d", rep.Outcome, runs.Load())
+	}
+}
+
+func TestMergedNameMasksSecrets(t *testing.T) {
+	login := NewTool("login", "Log in.", func(context.Context, secretLogin) (string, error) { return "ok", nil })
+	clock := plainTool{name: "get_time", fn: func(context.Context, string) (string, error) { return "noon", nil }}
+	for _, policy := range []UnresolvedPolicy{UnresolvedFeedback, UnresolvedRaise} {
+		node := mustNode(t, []tools.Tool{login, clock}, WithOnUnresolved(policy))
+		res, err := node.Run(context.Background(), []llms.MessageContent{saidextest.AIMessage(
+			saidextest.Call("a", "loginget_time", `{"user":"bob","password":"hunter2-SECRET"}`))})
+		var texts []string
+		if res != nil {
+			texts = append(texts, res.Calls[0].RawArguments, res.Calls[0].Output, toolCallsOf(res.AIMessage)[0].FunctionCall.Arguments)
+		}
+		if err != nil {
+			texts = append(texts, err.Error())
+			var ve *ToolCallValidationError
+			if errors.As(err, &ve) {
+				for _, c := range ve.Calls {
+					texts = append(texts, c.RawArguments)
+				}
+			}
+		}
+		for _, s := range texts {
+			if strings.Contains(s, "hunter2") {
+				t.Errorf("%v: the secret shows in %q", policy, s)
+			}
+		}
+	}
+}

@@ -322,15 +322,23 @@ func callEnvelope(v any, fields []schemaField) error {
 // repairPlain is the repair stage of a call to a plain tool, which has no
 // schema and so is never validated: arguments that repair cleanly are
 // passed as the repaired JSON text; arguments that parse, and anything
-// lenient refuses (free text a plain tool may expect), pass unchanged. Text
-// without a '{' holds no object and is passed at once.
+// lenient refuses (free text a plain tool may expect), pass unchanged,
+// except different JSON objects one after another: several calls merged
+// into one (merged.go), which never run. Text without a '{' holds no
+// object and is passed at once.
 func (n *ToolNode) repairPlain(c *call) {
 	c.args, c.status = c.raw, statusValid
 	if !strings.Contains(c.raw, "{") {
 		return
 	}
 	res, err := lenient.Repair(c.raw, lenient.Options{StripThinking: n.cfg.stripThinking, FixSyntax: n.cfg.jsonRepair})
-	if err != nil || len(res.Steps) == 0 {
+	if err != nil {
+		if k := mergedObjects(c.raw); k > 0 { // merged.go: calls merged by an accumulator never run
+			c.args, c.err, c.status = "", mergedArgumentsError(k), statusInvalid
+		}
+		return
+	}
+	if len(res.Steps) == 0 {
 		return
 	}
 	c.args, c.steps, c.repaired = res.JSON, repairSteps(res.Steps), true

@@ -18,7 +18,10 @@ import (
 // Identical means the same tool and the same arguments as JSON values: key
 // order, spacing and the spelling of numbers do not matter, so a repaired
 // call matches the canonical arguments the sanitized history stores for
-// it. The count is read from the conversation before the AI message, as
+// it. Secret values (see [Secret]) are compared masked, on both sides, as
+// the sanitized history stores them: two calls that differ only in a
+// secret count as the same call. [ToolNode.CheckCall] sees no history, so
+// the limit never applies there. The count is read from the conversation before the AI message, as
 // [WithFeedbackLimit]'s is, so it needs no state and a re-run gives the
 // same answer: an earlier call counts when a tool message answers it with
 // anything but the node's feedback (its output, or its error as a
@@ -56,8 +59,9 @@ func (e *RepeatLimitError) Error() string {
 // repeatRun is what the conversation before the AI message says about the
 // executed calls of one tool.
 type repeatRun struct {
-	args []any    // the decoded arguments of each executed call
-	ids  []string // their call ids, in the same order: latest first
+	secret *secretSchema // the tool's secret locations, masked on both sides before comparing
+	args   []any         // the decoded arguments of each executed call, secret values masked
+	ids    []string      // their call ids, in the same order: latest first
 }
 
 // repeats is the repeat-limit stage: every call still ready to run whose
@@ -75,7 +79,7 @@ func (n *ToolNode) repeats(r *run, calls []*call) error {
 			if past == nil {
 				past = map[string]*repeatRun{}
 			}
-			past[c.name] = &repeatRun{}
+			past[c.name] = &repeatRun{secret: c.tool.secret}
 		}
 	}
 	if past == nil {
@@ -97,7 +101,10 @@ func (n *ToolNode) repeats(r *run, calls []*call) error {
 			if v, err = decodeJSON(c.args); err != nil {
 				continue // a plain tool's text: compared as JSON only
 			}
+		} else if h.secret != nil {
+			v = deepCopyJSON(v) // masked below, and c.value is what runs
 		}
+		v, _ = h.secret.mask(v) // the history stores masks where secrets were
 		same, latest := 0, ""
 		for i, a := range h.args {
 			if jsonvalue.Equal(a, v) {
@@ -153,6 +160,7 @@ func readRuns(messages []llms.MessageContent, ai int, past map[string]*repeatRun
 			if err != nil {
 				continue
 			}
+			v, _ = h.secret.mask(v)
 			h.args, h.ids = append(h.args, v), append(h.ids, tc.ID)
 		}
 	}

@@ -121,3 +121,27 @@ func TestRepeatLimitNeverShowsASecret(t *testing.T) {
 		}
 	}
 }
+
+func TestRepeatLimitWithASecretInTheSanitizedHistory(t *testing.T) {
+	var runs int
+	login := NewTool("login", "Log in.", func(ctx context.Context, a secretLogin) (string, error) { runs++; return "ok", nil })
+	node := mustNode(t, []tools.Tool{login}, WithRepeatLimit(1))
+	ctx := context.Background()
+	args := `{"user":"bob","password":"hunter2"}`
+	conv := []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, "Log in."),
+		saidextest.AIMessage(saidextest.Call("l1", "login", args))}
+	conv, err := node.Invoke(ctx, conv) // the history keeps the mask
+	if err != nil {
+		t.Fatal(err)
+	}
+	if runs != 1 || strings.Contains(toolCallsOf(conv[1])[0].FunctionCall.Arguments, "hunter2") {
+		t.Fatalf("runs %d, stored %s", runs, toolCallsOf(conv[1])[0].FunctionCall.Arguments)
+	}
+	res, err := node.Run(ctx, append(conv, saidextest.AIMessage(saidextest.Call("l2", "login", args))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Calls[0].Outcome != OutcomeRepeatLimit || runs != 1 {
+		t.Errorf("the same call again: %s, runs %d", res.Calls[0].Outcome, runs)
+	}
+}

@@ -422,7 +422,9 @@ func (s *secretSchema) collectAt(text string, vals map[string]bool, depth int) {
 // each string literal (as written and decoded, with its encodings) and
 // each run of other text between JSON's punctuation and white space; a
 // string's content is read as such a text too (it may be JSON encoded as
-// a string), up to maxSecretEncodings layers deep.
+// a string), up to maxSecretEncodings layers deep. A literal followed by a
+// colon is a key, the schema's vocabulary, and is not added (see
+// addDecoded).
 func addTokens(text string, vals map[string]bool, depth int) {
 	addString(strings.TrimSpace(text), vals)
 	for i := 0; i < len(text); {
@@ -437,6 +439,10 @@ func addTokens(text string, vals map[string]bool, depth int) {
 			}
 			end := min(j, len(text))
 			lit := text[i:min(end+1, len(text))]
+			if isKey(text[min(end+1, len(text)):]) {
+				i = end + 1
+				continue
+			}
 			addValueText(lit, vals)
 			vals[text[i+1:end]] = true
 			if v, ok := secretValue(lit); ok && depth < maxSecretEncodings {
@@ -452,10 +458,18 @@ func addTokens(text string, vals map[string]bool, depth int) {
 			for j < len(text) && strings.IndexByte("{}[],: \t\r\n\"'", text[j]) < 0 {
 				j++
 			}
-			vals[text[i:j]] = true
+			if !isKey(text[j:]) { // a bare key is vocabulary too
+				vals[text[i:j]] = true
+			}
 			i = j
 		}
 	}
+}
+
+// isKey reports whether rest, the text after a string literal, starts with
+// a colon after white space: the literal is an object's key.
+func isKey(rest string) bool {
+	return strings.HasPrefix(strings.TrimLeft(rest, " \t\r\n"), ":")
 }
 
 // collectEncoded reads every double-quoted string literal of text, which
@@ -575,8 +589,10 @@ func addValueText(text string, vals map[string]bool) {
 
 // addDecoded adds a decoded secret value: a string with its encodings as
 // JSON string content (up to maxSecretEncodings layers, with and without
-// HTML escaping), a number as written, and every key and leaf of an
-// object or array, with its JSON text.
+// HTML escaping), a number as written, and every leaf of an object or
+// array, with its JSON text. An object's keys are not added: they are the
+// schema's vocabulary ("username", "password"), not secret values, and
+// scrubbing them would rewrite every text that names them.
 func addDecoded(v any, vals map[string]bool) {
 	switch x := v.(type) {
 	case string:
@@ -584,8 +600,7 @@ func addDecoded(v any, vals map[string]bool) {
 	case json.Number:
 		vals[string(x)] = true
 	case map[string]any:
-		for k, e := range x {
-			addString(k, vals)
+		for _, e := range x {
 			addDecoded(e, vals)
 		}
 		if t, err := jsonvalue.Encode(x); err == nil {

@@ -338,3 +338,35 @@ func TestCorrectionRestoresMaskedSecrets(t *testing.T) {
 		})
 	}
 }
+
+// TestScrubLeavesKeysAlone checks that the names of a secret object's
+// members, and of a root writeOnly schema's members, are not scrubbed from
+// other texts: they are the schema's vocabulary, not secret values.
+func TestScrubLeavesKeysAlone(t *testing.T) {
+	connect := ToolWithSchema(plainTool{name: "connect", fn: func(context.Context, string) (string, error) { return "connected", nil }},
+		map[string]any{"type": "object", "properties": map[string]any{
+			"credentials": map[string]any{"type": "object", "writeOnly": true}}})
+	vault := ToolWithSchema(plainTool{name: "vault", fn: func(context.Context, string) (string, error) { return "stored", nil }},
+		map[string]any{"type": "object", "writeOnly": true})
+	search := plainTool{name: "search", fn: func(context.Context, string) (string, error) {
+		return "results for the username and passphrase fields: 3 matches", nil
+	}}
+	node := mustNode(t, []tools.Tool{connect, vault, search})
+	res, err := node.Run(context.Background(), []llms.MessageContent{saidextest.AIMessage(
+		saidextest.Call("a", "connect", `{"credentials":{"username":"svc-account","passphrase":"hunter2-long"}}`),
+		saidextest.Call("b", "vault", `{"username":"other-account","passphrase":"s3cr3t-value"}`),
+		saidextest.Call("c", "search", `fields`))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Calls[2].Output; got != "results for the username and passphrase fields: 3 matches" {
+		t.Errorf("another tool's output was scrubbed: %q", got)
+	}
+	for _, rep := range res.Calls[:2] {
+		for _, leak := range []string{"hunter2-long", "svc-account", "other-account", "s3cr3t-value"} {
+			if strings.Contains(rep.RawArguments, leak) || strings.Contains(string(rep.Arguments), leak) {
+				t.Errorf("%s: %q shows in %s / %s", rep.Name, leak, rep.RawArguments, rep.Arguments)
+			}
+		}
+	}
+}
