@@ -180,7 +180,7 @@ func (n *ToolNode) classify(c *call) {
 		c.status, c.outcome = statusInvalid, OutcomeFeedback
 		c.err = fmt.Errorf("%w: %d bytes exceed the limit of %d", ErrMalformedArguments, len(c.raw), n.cfg.maxArgumentBytes)
 	case c.tool == nil:
-		c.unknownSecrets = n.secretsFor(c.name) // secret.go: masked like any unknown tool's
+		c.unknownSecrets = n.secretsFor(c.name)               // secret.go: masked like any unknown tool's
 		if c.merged = n.mergedName(c.name); c.merged != nil { // merged.go
 			c.status, c.outcome, c.err = statusInvalid, OutcomeFeedback, ErrMergedCalls
 			return
