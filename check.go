@@ -26,17 +26,21 @@ import (
 //     RawArguments). Unlike every other report, a report of Check holds
 //     secret values (see [Secret]) in clear in Arguments, since the
 //     caller runs the call with them; its RawArguments is masked;
-//   - feedback: the call must not run; Output is the feedback text to
-//     answer it with;
+//   - feedback, feedback_limit, output_limit or repeat_limit: the call
+//     must not run; Output is the feedback text to answer it with;
 //   - unknown_tool: the call names a tool the node does not have (the node
 //     answers such a call with an error naming its tools; Output is empty);
 //   - dropped: the call repeats an earlier call's id (see [ToolNode]).
 //
+// opts are the run options: [WithFinishReason] refuses every call of a
+// reply the output limit cut (an AI message carrying [WrapModel]'s notice
+// is refused without it), [WithState] has no effect here.
+//
 // Check runs without graph state, as WrapModel does, and its reports carry
 // no durations. Errors: [ErrNoAIMessage] when the last message is not an
 // AI message; ctx.Err(); and those the node returns before execution (a
-// *ToolCallValidationError with the raise policy, an interrupt, an
-// unresolved hook's error).
+// *ToolCallValidationError, *FeedbackLimitError or *RepeatLimitError with
+// the raise policy, an interrupt, an unresolved hook's error).
 func (n *ToolNode) Check(ctx context.Context, messages []llms.MessageContent, opts ...RunOption) ([]CallReport, error) {
 	reports, calls, err := n.checkCalls(ctx, messages, newRunConfig(opts))
 	for i, c := range calls {
@@ -76,8 +80,9 @@ func (n *ToolNode) checkCalls(ctx context.Context, messages []llms.MessageConten
 // CallCheck is what [ToolNode.CheckCall] decided for one tool call.
 type CallCheck struct {
 	// Outcome is OutcomeExecuted, OutcomeCorrected or OutcomeSalvaged for
-	// a call ready to run (see [CallCheck.Ready]), OutcomeFeedback for a
-	// call that must not run, and OutcomeUnknownTool for a call of a tool
+	// a call ready to run (see [CallCheck.Ready]), OutcomeFeedback (or
+	// OutcomeOutputLimit, for a reply the output limit cut) for a call that
+	// must not run, and OutcomeUnknownTool for a call of a tool
 	// the node does not have (the node answers such a call with an error
 	// naming its tools; Arguments and Output are empty).
 	Outcome Outcome
@@ -104,7 +109,10 @@ func (c CallCheck) Ready() bool {
 // sent take the fast path of the repair stage and return at once, without
 // allocating; the validators, hooks and correction prompt of any other
 // call see as the conversation an AI message holding that call alone.
-// Like Check, it runs without graph state and reports no durations.
+// Like Check, it runs without graph state and reports no durations. opts
+// are Check's: with [WithFinishReason] saying the output limit cut the
+// reply, the call is refused whatever its arguments (no fast path). It
+// sees no earlier calls, so [WithRepeatLimit] never applies here.
 //
 // Errors: ctx.Err(), and those Check returns before execution (a
 // *ToolCallValidationError with the raise policy, an interrupt, an

@@ -294,8 +294,8 @@ type CallReport struct {
 	// has no new message: dropped, already answered, unanswered).
 	Output string
 	// IsError reports whether the tool message answers with an error:
-	// feedback (or the feedback limit), an unknown tool, or a tool error
-	// turned into a message.
+	// feedback (or the feedback, output or repeat limit), an unknown tool,
+	// or a tool error turned into a message.
 	IsError bool
 	// Err is the error behind an error answer: the repair error of an
 	// argument string that could not be parsed, or the tool's error.
@@ -453,8 +453,8 @@ func newRunConfig(opts []RunOption) runConfig {
 // result of both holds the calls answered before the run stopped and
 // reports the others (see [OutcomeUnanswered]); a run whose calls all
 // returned stands, even if ctx is done by then. It returns a
-// [*ToolCallValidationError] with
-// [WithOnUnresolved]([UnresolvedRaise]), an error
+// [*ToolCallValidationError] (or a [*FeedbackLimitError] or
+// [*RepeatLimitError]) with [WithOnUnresolved]([UnresolvedRaise]), an error
 // wrapping an unresolved hook's error, and an interrupt (see [ErrInterrupt])
 // unchanged; all of them before any call executes, except an interrupt
 // from a tool.
