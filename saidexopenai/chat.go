@@ -59,6 +59,9 @@ func (g *Guard) RunChat(ctx context.Context, history []openai.ChatCompletionMess
 	if len(calls) == 0 {
 		return &ChatTurn{}, nil
 	}
+	if err := chatStopped(string(choice.FinishReason)); err != nil {
+		return nil, err
+	}
 	conv, err := chatConversation(history, choice.Message.Content, calls)
 	if err != nil {
 		return nil, err
@@ -137,6 +140,9 @@ func (g *Guard) CheckChat(ctx context.Context, history []openai.ChatCompletionMe
 	calls := chatCalls(choice.Message)
 	if len(calls) == 0 {
 		return &ChatCheck{}, nil
+	}
+	if err := chatStopped(string(choice.FinishReason)); err != nil {
+		return nil, err
 	}
 	conv, err := chatConversation(history, choice.Message.Content, calls)
 	if err != nil {

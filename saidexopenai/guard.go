@@ -3,7 +3,9 @@ package saidexopenai
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"github.com/openai/openai-go/v3/responses"
 	"strings"
 
 	"github.com/saidex/saidex-go"
@@ -73,6 +75,39 @@ func aiMessage(text string, calls []call) llms.MessageContent {
 			FunctionCall: &llms.FunctionCall{Name: c.name, Arguments: c.args}})
 	}
 	return ai
+}
+
+// ErrIncompleteReply is returned, wrapped with the reason, for a reply
+// with calls that stopped before it was complete for a reason other than
+// the output-token limit (whose calls are answered instead, see
+// [saidex.WithFinishReason]): Chat Completions' finish reason
+// "content_filter", a Response whose status is "failed", "cancelled",
+// "queued" or "in_progress", or "incomplete" for a reason other than
+// max_output_tokens. Its calls may be cut or unfinished, so none runs and
+// none is answered: the caller decides what the conversation becomes.
+var ErrIncompleteReply = errors.New("saidexopenai: the reply stopped before it was complete")
+
+// chatStopped returns the error of a Chat Completions reply that stopped
+// early for a reason other than the output limit, nil otherwise.
+func chatStopped(reason string) error {
+	if reason == "content_filter" {
+		return fmt.Errorf("%w: finish reason %q", ErrIncompleteReply, reason)
+	}
+	return nil
+}
+
+// responseStopped is chatStopped for a Response.
+func responseStopped(resp *responses.Response) error {
+	switch resp.Status {
+	case "", "completed":
+		return nil
+	case "incomplete":
+		if saidex.IsOutputLimit(string(resp.IncompleteDetails.Reason)) {
+			return nil // answered as cut: WithFinishReason
+		}
+		return fmt.Errorf("%w: status incomplete (%q)", ErrIncompleteReply, resp.IncompleteDetails.Reason)
+	}
+	return fmt.Errorf("%w: status %q", ErrIncompleteReply, resp.Status)
 }
 
 // finishOptions passes the reply's finish reason to the node (cut.go's

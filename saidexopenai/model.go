@@ -85,8 +85,8 @@ func (m *correctionModel) GenerateContent(ctx context.Context, messages []llms.M
 		if t.Function.Description != "" {
 			f.Description = openai.String(t.Function.Description)
 		}
-		if p, ok := toMap(t.Function.Parameters); ok {
-			f.Parameters = p
+		if t.Function.Parameters != nil {
+			f.Parameters = parameters(t.Function.Parameters) // numbers as JSON numbers (saidexopenai.go)
 		}
 		params.Tools = append(params.Tools, openai.ChatCompletionFunctionTool(f))
 	}
@@ -119,16 +119,6 @@ func (m *correctionModel) GenerateContent(ctx context.Context, messages []llms.M
 // GenerateContent.
 func (m *correctionModel) Call(ctx context.Context, prompt string, options ...llms.CallOption) (string, error) {
 	return llms.GenerateFromSinglePrompt(ctx, m, prompt, options...)
-}
-
-func toMap(v any) (map[string]any, bool) {
-	switch p := v.(type) {
-	case map[string]any:
-		return p, true
-	case nil:
-		return nil, false
-	}
-	return nil, false
 }
 
 // toolChoice converts langchaingo's tool choice.

@@ -49,7 +49,14 @@ func TestCorrectionModel(t *testing.T) {
 		Model string `json:"model"`
 		Tools []struct {
 			Function struct {
-				Name string `json:"name"`
+				Name       string `json:"name"`
+				Parameters struct {
+					Properties struct {
+						Days struct {
+							Maximum any `json:"maximum"`
+						} `json:"days"`
+					} `json:"properties"`
+				} `json:"parameters"`
 			} `json:"function"`
 		} `json:"tools"`
 		ToolChoice struct {
@@ -64,6 +71,10 @@ func TestCorrectionModel(t *testing.T) {
 	}
 	if corr.Model != "gpt-small" || len(corr.Tools) != 1 || corr.ToolChoice.Function.Name != corr.Tools[0].Function.Name {
 		t.Errorf("correction request: model %q, tools %+v, tool_choice %+v; want gpt-small forcing its one tool", corr.Model, corr.Tools, corr.ToolChoice)
+	}
+	if max, ok := corr.Tools[0].Function.Parameters.Properties.Days.Maximum.(float64); !ok || max != 7 {
+		t.Errorf("the correction tool's schema sent maximum %#v, want the number 7 (not the string the SDK writes for a json.Number)",
+			corr.Tools[0].Function.Parameters.Properties.Days.Maximum)
 	}
 
 	params.Messages = append(params.Messages, turn.Messages...)

@@ -64,6 +64,9 @@ func (g *Guard) RunResponse(ctx context.Context, history []responses.ResponseInp
 	if len(calls) == 0 {
 		return &ResponseTurn{}, nil
 	}
+	if err := responseStopped(resp); err != nil {
+		return nil, err
+	}
 	conv, err := responseConversation(history, text, calls)
 	if err != nil {
 		return nil, err
@@ -150,6 +153,9 @@ func (g *Guard) CheckResponse(ctx context.Context, history []responses.ResponseI
 	calls, text := responseCalls(resp)
 	if len(calls) == 0 {
 		return &ResponseCheck{}, nil
+	}
+	if err := responseStopped(resp); err != nil {
+		return nil, err
 	}
 	conv, err := responseConversation(history, text, calls)
 	if err != nil {

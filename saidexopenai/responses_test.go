@@ -2,6 +2,7 @@ package saidexopenai_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"slices"
 	"strings"
@@ -223,5 +224,44 @@ func TestCheckResponse(t *testing.T) {
 	}
 	if n != len(brokenTurn) {
 		t.Errorf("%d outputs sent, want %d", n, len(brokenTurn))
+	}
+}
+
+// TestStoppedRepliesRunNothing: a reply that stopped before it was
+// complete for a reason other than the output limit (a content filter, a
+// failed or unfinished Response) runs no call and returns
+// ErrIncompleteReply.
+func TestStoppedRepliesRunNothing(t *testing.T) {
+	ctx := context.Background()
+	g, runs := newGuard(t)
+	calls := []openaitest.Call{{ID: "call_a", Name: "get_weather", Arguments: `{"city":"Paris","days":2}`}}
+	srv := openaitest.NewServer(openaitest.Reply{Finish: "content_filter", Calls: calls})
+	defer srv.Close()
+	client := srv.Client()
+	completion, err := client.Chat.Completions.New(ctx, userParams("weather?"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.RunChat(ctx, nil, completion.Choices[0]); !errors.Is(err, saidexopenai.ErrIncompleteReply) {
+		t.Errorf("RunChat after content_filter: %v", err)
+	}
+	if _, err := g.CheckChat(ctx, nil, completion.Choices[0]); !errors.Is(err, saidexopenai.ErrIncompleteReply) {
+		t.Errorf("CheckChat after content_filter: %v", err)
+	}
+	for _, status := range []string{"failed", "cancelled", "in_progress", "queued"} {
+		var resp responses.Response
+		if err := json.Unmarshal([]byte(`{"id":"resp_1","object":"response","status":"`+status+`","output":[
+			{"type":"function_call","id":"fc_1","call_id":"call_a","name":"get_weather","arguments":"{\"city\":\"Paris\",\"days\":2}","status":"completed"}]}`), &resp); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := g.RunResponse(ctx, nil, &resp); !errors.Is(err, saidexopenai.ErrIncompleteReply) {
+			t.Errorf("RunResponse of a %s Response: %v", status, err)
+		}
+		if _, err := g.CheckResponse(ctx, nil, &resp); !errors.Is(err, saidexopenai.ErrIncompleteReply) {
+			t.Errorf("CheckResponse of a %s Response: %v", status, err)
+		}
+	}
+	if len(runs.list()) != 0 {
+		t.Errorf("a stopped reply ran %v", runs.list())
 	}
 }

@@ -3,6 +3,7 @@ package saidexopenai
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"sync"
 
 	"github.com/openai/openai-go/v3"
@@ -173,6 +174,13 @@ func ready(o saidex.Outcome) bool {
 	return o == saidex.OutcomeExecuted || o == saidex.OutcomeCorrected || o == saidex.OutcomeSalvaged
 }
 
+// ErrIncompleteStream is returned by [ChatStream.Run] and
+// [ChatStream.Check] when the accumulated reply has tool calls but no
+// finish reason: the stream ended before its last chunk (openai-go's
+// stream reader ends without an error when the body ends early), so its
+// last call may be cut anywhere and no call of it may run. Nothing ran.
+var ErrIncompleteStream = fmt.Errorf("%w: the stream ended before the reply's finish reason", ErrIncompleteReply)
+
 // Run waits for the early checks and then does what [Guard.RunChat] does
 // with the accumulated choice 0, reusing each early check that saw a
 // call's final arguments: a call found ready runs with the arguments that
@@ -182,7 +190,8 @@ func ready(o saidex.Outcome) bool {
 // reason "length") discards the early checks and runs no call. opts are
 // passed to the node's run. The early checks apply the node's rules to
 // each call with history as context, as RunChat does; their reports are
-// the ones Calls holds. Errors are those of RunChat.
+// the ones Calls holds. Errors are those of RunChat, and
+// [ErrIncompleteStream] for a reply with calls and no finish reason.
 func (s *ChatStream) Run(opts ...saidex.RunOption) (*ChatTurn, error) {
 	defer s.Close()
 	if len(s.acc.Choices) == 0 {
@@ -194,6 +203,12 @@ func (s *ChatStream) Run(opts ...saidex.RunOption) (*ChatTurn, error) {
 	if len(calls) == 0 {
 		s.wg.Wait()
 		return &ChatTurn{}, nil
+	}
+	if choice.FinishReason == "" {
+		return nil, ErrIncompleteStream // its last call may be cut anywhere
+	}
+	if err := chatStopped(string(choice.FinishReason)); err != nil {
+		return nil, err
 	}
 	early := s.usable(calls, string(choice.FinishReason))
 	if len(early) == 0 {
@@ -256,7 +271,7 @@ func (s *ChatStream) Run(opts ...saidex.RunOption) (*ChatTurn, error) {
 // call's final arguments; the calls without one are checked together, with
 // history as context. Nothing runs. A reply cut by the output-token limit
 // discards the early checks and has no ready call. Errors are those of
-// CheckChat.
+// CheckChat, and [ErrIncompleteStream] as for Run.
 func (s *ChatStream) Check(opts ...saidex.RunOption) (*ChatCheck, error) {
 	defer s.Close()
 	if len(s.acc.Choices) == 0 {
@@ -268,6 +283,12 @@ func (s *ChatStream) Check(opts ...saidex.RunOption) (*ChatCheck, error) {
 	if len(calls) == 0 {
 		s.wg.Wait()
 		return &ChatCheck{}, nil
+	}
+	if choice.FinishReason == "" {
+		return nil, ErrIncompleteStream
+	}
+	if err := chatStopped(string(choice.FinishReason)); err != nil {
+		return nil, err
 	}
 	early := s.usable(calls, string(choice.FinishReason))
 	if len(early) == 0 {

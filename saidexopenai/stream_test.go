@@ -2,6 +2,8 @@ package saidexopenai_test
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"slices"
 	"sync"
 	"testing"
@@ -250,4 +252,34 @@ type signalModel struct {
 func (m signalModel) GenerateContent(ctx context.Context, msgs []llms.MessageContent, opts ...llms.CallOption) (*llms.ContentResponse, error) {
 	m.started <- struct{}{}
 	return m.Model.GenerateContent(ctx, msgs, opts...)
+}
+
+// TestChatStreamWithoutFinishReason: a stream whose body ended before the
+// finish chunk (openai-go's reader reports no error then) runs no call,
+// even one whose arguments so far close into a valid object.
+func TestChatStreamWithoutFinishReason(t *testing.T) {
+	ctx := context.Background()
+	g, runs := newGuard(t)
+	var chunk openai.ChatCompletionChunk
+	if err := json.Unmarshal([]byte(`{"id":"c1","object":"chat.completion.chunk","created":1,"model":"gpt-4.1",
+		"choices":[{"index":0,"delta":{"role":"assistant","tool_calls":[{"index":0,"id":"call_1","type":"function",
+		"function":{"name":"get_weather","arguments":"{\"days\":2,\"city\":\"Paris\""}}]},"finish_reason":null}]}`), &chunk); err != nil {
+		t.Fatal(err)
+	}
+	for _, check := range []bool{false, true} {
+		s := g.NewChatStream(ctx, nil, userParams("weather?").Messages)
+		s.AddChunk(chunk)
+		var err error
+		if check {
+			_, err = s.Check()
+		} else {
+			_, err = s.Run()
+		}
+		if !errors.Is(err, saidexopenai.ErrIncompleteStream) {
+			t.Errorf("check %t: err %v, want ErrIncompleteStream", check, err)
+		}
+	}
+	if len(runs.list()) != 0 {
+		t.Errorf("an incomplete stream ran %v", runs.list())
+	}
 }
