@@ -3,6 +3,7 @@ package saidexanthropic_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -170,5 +171,85 @@ func TestRunConcurrent(t *testing.T) {
 	wg.Wait()
 	if n := len(ran.all()); n != 8 {
 		t.Errorf("%d runs, want 8", n)
+	}
+}
+
+// Check's Assistant masks the secret of a call that must not run: the
+// caller sends it back as it is.
+func TestCheckMasksTheSecretOfARefusedCall(t *testing.T) {
+	ctx := context.Background()
+	type strictLogin struct {
+		User     string        `json:"user"`
+		Password saidex.Secret `json:"password"`
+		Days     int           `json:"days" jsonschema:"maximum=14"`
+	}
+	login := saidex.NewTool("login", "Log in.", func(context.Context, strictLogin) (string, error) { return "ok", nil })
+	node, err := saidex.NewToolNode([]tools.Tool{login})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := saidexanthropic.New(node)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, client := newServer(t, anthropictest.Reply{Content: []anthropictest.Block{
+		anthropictest.ToolUse("toolu_1", "login", `{"user":"ann","password":"sk-live-SUPERSECRET","days":30}`),
+		anthropictest.ToolUse("toolu_2", "log_in", `{"user":"ann","password":"sk-live-SUPERSECRET"}`),
+	}})
+	params := firstParams(g)
+	msg, err := client.Messages.New(ctx, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked, err := g.Check(ctx, params.Messages, msg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range checked.Calls {
+		if c.Ready() {
+			t.Errorf("call %s is ready", c.ID)
+		}
+	}
+	b, err := json.Marshal(checked.Assistant)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), "SUPERSECRET") {
+		t.Errorf("Check's Assistant carries the secret: %s", b)
+	}
+}
+
+// A reply the model stopped with a refusal runs none of its calls.
+func TestRefusalRunsNothing(t *testing.T) {
+	ctx := context.Background()
+	var runs int
+	login := saidex.NewTool("login", "Log in.", func(context.Context, loginArgs) (string, error) { runs++; return "ok", nil })
+	node, err := saidex.NewToolNode([]tools.Tool{login})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := saidexanthropic.New(node)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, client := newServer(t, anthropictest.Reply{StopReason: "refusal", Content: []anthropictest.Block{
+		anthropictest.ToolUse("toolu_1", "login", `{"user":"ann","password":"pw-123456"}`),
+	}})
+	params := firstParams(g)
+	msg, err := client.Messages.New(ctx, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Run(ctx, params.Messages, msg); !errors.Is(err, saidexanthropic.ErrIncompleteReply) {
+		t.Errorf("Run: %v, want ErrIncompleteReply", err)
+	}
+	if _, err := g.Check(ctx, params.Messages, msg); !errors.Is(err, saidexanthropic.ErrIncompleteReply) {
+		t.Errorf("Check: %v, want ErrIncompleteReply", err)
+	}
+	if runs != 0 {
+		t.Errorf("a refused reply ran %d calls", runs)
+	}
+	if !errors.Is(saidexanthropic.ErrIncompleteStream, saidexanthropic.ErrIncompleteReply) {
+		t.Error("ErrIncompleteStream does not match ErrIncompleteReply")
 	}
 }

@@ -202,6 +202,9 @@ func (g *Guard) run(ctx context.Context, history []anthropic.MessageParam, r rep
 	if len(blocks) == 0 {
 		return turn, nil
 	}
+	if err := stopped(r.msg.StopReason); err != nil {
+		return nil, err
+	}
 	conv := append(historyMessages(history), ai)
 	res, err := g.node.Run(ctx, conv, saidex.WithFinishReason(string(r.msg.StopReason)))
 	if err != nil {
@@ -263,10 +266,11 @@ func (c CheckedCall) Ready() bool {
 // Checked is what [Guard.Check] found in one reply.
 type Checked struct {
 	// Assistant is the reply as the param to send back, with the input of
-	// every ready call replaced by its Input when that is a JSON object;
-	// any other call keeps its input when it is a JSON object, and gets
-	// {} otherwise. A
-	// tool_use whose id repeats an earlier block's id is removed.
+	// every ready call replaced by its Input when that is a JSON object
+	// (as it runs: secret values in clear, since the caller runs it); any
+	// other call keeps its input, secret values masked, when that is a JSON
+	// object, and gets {} otherwise. A tool_use whose id repeats an earlier
+	// block's id is removed.
 	Assistant anthropic.MessageParam
 	// Calls holds one entry per tool_use block, in order, but for the
 	// removed ones.
@@ -315,6 +319,9 @@ func (g *Guard) check(ctx context.Context, history []anthropic.MessageParam, r r
 	if len(blocks) == 0 {
 		return out, nil
 	}
+	if err := stopped(r.msg.StopReason); err != nil {
+		return nil, err
+	}
 	conv := append(historyMessages(history), ai)
 	opt := saidex.WithFinishReason(string(r.msg.StopReason))
 	reports, err := g.node.Check(ctx, conv, opt)
@@ -336,8 +343,10 @@ func (g *Guard) check(ctx context.Context, history []anthropic.MessageParam, r r
 			if err != nil {
 				return nil, err
 			}
+			inputs[k] = objectOr(json.RawMessage(rep.RawArguments), json.RawMessage(`{}`)) // secret values masked
 		default:
 			call.Feedback = rep.Output
+			inputs[k] = objectOr(json.RawMessage(rep.RawArguments), json.RawMessage(`{}`)) // secret values masked
 		}
 		out.Calls = append(out.Calls, call)
 	}
@@ -495,4 +504,21 @@ func toolCallArguments(ai llms.MessageContent) []sanitizedCall {
 		out = append(out, sanitizedCall{id: tc.ID, args: args})
 	}
 	return out
+}
+
+// ErrIncompleteReply is returned, wrapped with the stop reason, for a reply
+// with tool_use blocks that the model stopped for a reason that leaves its
+// calls unfinished other than the output limit (whose calls are answered
+// instead, see saidex.WithFinishReason): "refusal", as the SDK's own tool
+// runner refuses to run calls after it. Nothing ran, nothing is answered:
+// the caller decides what the conversation becomes.
+var ErrIncompleteReply = errors.New("saidexanthropic: the reply stopped before it was complete")
+
+// stopped returns the error of a reply stopped early for a reason other
+// than the output limit, nil otherwise.
+func stopped(reason anthropic.StopReason) error {
+	if reason == "refusal" {
+		return fmt.Errorf("%w: stop reason %q", ErrIncompleteReply, reason)
+	}
+	return nil
 }

@@ -2,7 +2,7 @@ package saidexanthropic
 
 import (
 	"context"
-	"errors"
+	"fmt"
 	"strings"
 
 	anthropic "github.com/anthropics/anthropic-sdk-go/v2"
@@ -12,7 +12,7 @@ import (
 // [Guard.CheckStream] for an [Accumulator] that has not seen its
 // stream's message_stop event: the reply may be cut anywhere, and its stop
 // reason is not known, so none of its calls may run.
-var ErrIncompleteStream = errors.New("saidexanthropic: the stream ended before message_stop")
+var ErrIncompleteStream = fmt.Errorf("%w: the stream ended before message_stop", ErrIncompleteReply)
 
 // Accumulator builds a streamed reply as anthropic.Message.Accumulate
 // does, and also keeps the input of each tool_use block as the stream sent
