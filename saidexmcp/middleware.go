@@ -139,7 +139,7 @@ func (g *guard) log() *slog.Logger {
 // handle guards one tools/call.
 func (g *guard) handle(ctx context.Context, next mcp.MethodHandler, req *mcp.CallToolRequest) (mcp.Result, error) {
 	name := req.Params.Name
-	tool, names, err := listedTool(ctx, next, req.Session, name)
+	tool, names, err := listedTool(ctx, next, req.Session, req.Extra, name)
 	if err != nil {
 		g.log().Warn("saidexmcp: the call is not guarded: the server's tool list could not be read", "tool", name, "error", err)
 		return next(ctx, "tools/call", req)
@@ -197,12 +197,13 @@ func (g *guard) forget(key weak.Pointer[mcp.ServerSession]) {
 
 // listedTool finds the tool called name in the server's tool list, read
 // through next, and returns it (nil when the list does not hold it) with
-// every listed name.
-func listedTool(ctx context.Context, next mcp.MethodHandler, session *mcp.ServerSession, name string) (*mcp.Tool, []string, error) {
+// every listed name. extra is the call's own (token info, headers), so
+// that a server that lists tools by caller lists the caller's.
+func listedTool(ctx context.Context, next mcp.MethodHandler, session *mcp.ServerSession, extra *mcp.RequestExtra, name string) (*mcp.Tool, []string, error) {
 	var names []string
 	params := &mcp.ListToolsParams{}
 	for page := 0; ; page++ {
-		res, err := next(ctx, "tools/list", &mcp.ListToolsRequest{Session: session, Params: params})
+		res, err := next(ctx, "tools/list", &mcp.ListToolsRequest{Session: session, Params: params, Extra: extra})
 		if err != nil {
 			return nil, nil, err
 		}
