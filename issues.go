@@ -306,10 +306,7 @@ func describes(set schemawalk.Set, key string) bool {
 // the same up to case, '_' and '-', or within an edit distance of a third
 // of name's length.
 func closeNames(name, key string) bool {
-	fold := func(s string) string {
-		return strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(s))
-	}
-	if fold(name) == fold(key) {
+	if normName(name) == normName(key) { // secret.go: case, '_' and '-' ignored
 		return true
 	}
 	return nearest.Within(name, key, utf8.RuneCountInString(name)/3)
