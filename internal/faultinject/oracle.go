@@ -8,6 +8,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"time"
+
+	"github.com/saidex/saidex-go/internal/faultmodel"
 )
 
 // Outcome is what became of one mutation.
@@ -292,29 +294,8 @@ func isTruncation(orig, got Value) bool {
 // closeAtEnd returns s with the closers of the brackets open at its end
 // added there (strings read as JSON strings).
 func closeAtEnd(s string) string {
-	var stack []byte
-	inStr := false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case inStr && c == '\\':
-			i++
-		case c == '"':
-			inStr = !inStr
-		case inStr:
-		case c == '{':
-			stack = append(stack, '}')
-		case c == '[':
-			stack = append(stack, ']')
-		case (c == '}' || c == ']') && len(stack) > 0:
-			stack = stack[:len(stack)-1]
-		}
-	}
-	b := []byte(s)
-	for i := len(stack) - 1; i >= 0; i-- {
-		b = append(b, stack[i])
-	}
-	return string(b)
+	closers, _ := faultmodel.OpenAtEnd(s)
+	return s + closers
 }
 
 // Tally counts outcomes per operator.

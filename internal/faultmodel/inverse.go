@@ -685,16 +685,29 @@ func evenQuoteRuns(s string) bool {
 // invCloseAtEnd: the closers of the brackets open at the end added there
 // (and the quote of a string open there before them).
 func invCloseAtEnd(s string) []Edit {
+	closers, inString := OpenAtEnd(s)
+	if inString {
+		closers = `"` + closers
+	}
+	if closers == "" {
+		return nil
+	}
+	return []Edit{{len(s), len(s), closers}}
+}
+
+// OpenAtEnd returns the closers of the brackets still open at the end of
+// s, innermost first, and whether a string is open there; strings are read
+// as JSON strings (a backslash escapes the next byte).
+func OpenAtEnd(s string) (closers string, inString bool) {
 	var stack []byte
-	inStr := false
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
-		case inStr && c == '\\':
+		case inString && c == '\\':
 			i++
 		case c == '"':
-			inStr = !inStr
-		case inStr:
+			inString = !inString
+		case inString:
 		case c == '{':
 			stack = append(stack, '}')
 		case c == '[':
@@ -703,17 +716,11 @@ func invCloseAtEnd(s string) []Edit {
 			stack = stack[:len(stack)-1]
 		}
 	}
-	var add []byte
-	if inStr {
-		add = append(add, '"')
-	}
+	b := make([]byte, 0, len(stack))
 	for i := len(stack) - 1; i >= 0; i-- {
-		add = append(add, stack[i])
+		b = append(b, stack[i])
 	}
-	if len(add) == 0 {
-		return nil
-	}
-	return []Edit{{len(s), len(s), string(add)}}
+	return string(b), inString
 }
 
 // member is one member of an object of a valid JSON text: its name, and
