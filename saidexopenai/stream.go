@@ -58,7 +58,9 @@ type earlyCheck struct {
 
 // NewChatStream returns a ChatStream that accumulates into acc (a new
 // accumulator when acc is nil) the reply to history, the messages sent.
-// ctx bounds the early checks; Close cancels them.
+// ctx bounds the early checks and the run of [ChatStream.Run] (the tools
+// run with it); Close cancels the early checks. The early checks start one
+// goroutine per completed call of the reply, and run without run options.
 func (g *Guard) NewChatStream(ctx context.Context, acc *openai.ChatCompletionAccumulator, history []openai.ChatCompletionMessageParamUnion) *ChatStream {
 	if acc == nil {
 		acc = &openai.ChatCompletionAccumulator{}
@@ -144,12 +146,13 @@ func (s *ChatStream) Close() {
 }
 
 // usable returns the early checks that saw the final arguments of calls,
-// once every check has returned; none when the reply was cut, or when
-// calls repeat an id or hold a custom call (those go through one run of
-// the whole message).
-func (s *ChatStream) usable(calls []call, reason string) map[int]earlyCheck {
+// once every check has returned; none when the reply was cut, when calls
+// repeat an id or hold a custom call (those go through one run of the
+// whole message), and when the caller gives run options, which the early
+// checks, started before them, did not see.
+func (s *ChatStream) usable(calls []call, reason string, opts []saidex.RunOption) map[int]earlyCheck {
 	s.wg.Wait()
-	if saidex.IsOutputLimit(reason) {
+	if saidex.IsOutputLimit(reason) || len(opts) > 0 {
 		return nil
 	}
 	ids := map[string]bool{}
@@ -190,7 +193,9 @@ var ErrIncompleteStream = fmt.Errorf("%w: the stream ended before the reply's fi
 // reason "length") discards the early checks and runs no call. opts are
 // passed to the node's run. The early checks apply the node's rules to
 // each call with history as context, as RunChat does; their reports are
-// the ones Calls holds. Errors are those of RunChat, and
+// the ones Calls holds; with opts (saidex.WithState, for example), which
+// the early checks did not see, every call is checked again with them.
+// Errors are those of RunChat, and
 // [ErrIncompleteStream] for a reply with calls and no finish reason.
 func (s *ChatStream) Run(opts ...saidex.RunOption) (*ChatTurn, error) {
 	defer s.Close()
@@ -210,7 +215,7 @@ func (s *ChatStream) Run(opts ...saidex.RunOption) (*ChatTurn, error) {
 	if err := chatStopped(string(choice.FinishReason)); err != nil {
 		return nil, err
 	}
-	early := s.usable(calls, string(choice.FinishReason))
+	early := s.usable(calls, string(choice.FinishReason), opts)
 	if len(early) == 0 {
 		return s.g.RunChat(s.ctx, s.history, choice, opts...)
 	}
@@ -290,7 +295,7 @@ func (s *ChatStream) Check(opts ...saidex.RunOption) (*ChatCheck, error) {
 	if err := chatStopped(string(choice.FinishReason)); err != nil {
 		return nil, err
 	}
-	early := s.usable(calls, string(choice.FinishReason))
+	early := s.usable(calls, string(choice.FinishReason), opts)
 	if len(early) == 0 {
 		return s.g.CheckChat(s.ctx, s.history, choice, opts...)
 	}

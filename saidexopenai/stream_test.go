@@ -6,6 +6,7 @@ import (
 	"errors"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -281,5 +282,37 @@ func TestChatStreamWithoutFinishReason(t *testing.T) {
 	}
 	if len(runs.list()) != 0 {
 		t.Errorf("an incomplete stream ran %v", runs.list())
+	}
+}
+
+// TestChatStreamRunOptionsReachEveryCheck: run options given to Run (here
+// a state a validator reads) reach the check of every call, early or not.
+func TestChatStreamRunOptionsReachEveryCheck(t *testing.T) {
+	ctx := context.Background()
+	var sawState atomic.Int64
+	g, _ := newGuard(t, saidex.WithValidator("get_weather", func(ctx context.Context, args map[string]any, vc saidex.ValidatorContext) error {
+		if vc.State == "user-7" {
+			sawState.Add(1)
+		}
+		return nil
+	}))
+	srv := openaitest.NewServer(openaitest.Reply{Calls: streamTurn[:2]})
+	defer srv.Close()
+	client := srv.Client()
+	params := userParams("weather?")
+	stream := client.Chat.Completions.NewStreaming(ctx, params)
+	s := g.NewChatStream(ctx, nil, params.Messages)
+	for stream.Next() {
+		s.AddChunk(stream.Current())
+	}
+	if err := stream.Close(); err != nil {
+		t.Fatal(err)
+	}
+	turn, err := s.Run(saidex.WithState("user-7"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if int(sawState.Load()) < len(turn.Calls) {
+		t.Errorf("%d of %d calls were checked with the run's state", sawState.Load(), len(turn.Calls))
 	}
 }
