@@ -28,8 +28,9 @@ import (
 //     caller runs the call with them; its RawArguments is masked;
 //   - feedback, feedback_limit, output_limit or repeat_limit: the call
 //     must not run; Output is the feedback text to answer it with;
-//   - unknown_tool: the call names a tool the node does not have (the node
-//     answers such a call with an error naming its tools; Output is empty);
+//   - unknown_tool: the call names a tool the node does not have; Output
+//     is the error naming its tools that the node answers such a call
+//     with;
 //   - dropped: the call repeats an earlier call's id (see [ToolNode]).
 //
 // opts are the run options: [WithFinishReason] refuses every call of a
@@ -73,6 +74,9 @@ func (n *ToolNode) checkCalls(ctx context.Context, messages []llms.MessageConten
 		if c.status == statusValid {
 			reports[i].Arguments = c.jsonArguments() // nil for an unknown tool
 		}
+		if c.outcome == OutcomeUnknownTool {
+			reports[i].Output, reports[i].IsError = n.unknownToolMessage(c.name), true // bounds.go: the node's answer
+		}
 	}
 	return reports, calls, nil
 }
@@ -83,16 +87,16 @@ type CallCheck struct {
 	// a call ready to run (see [CallCheck.Ready]), OutcomeFeedback (or
 	// OutcomeOutputLimit, for a reply the output limit cut) for a call that
 	// must not run, and OutcomeUnknownTool for a call of a tool
-	// the node does not have (the node answers such a call with an error
-	// naming its tools; Arguments and Output are empty).
+	// the node does not have (Output is the error naming its tools that the
+	// node answers such a call with; Arguments is empty).
 	Outcome Outcome
 	// Arguments is the text a ready call runs with: the model's own
 	// arguments when they were valid as sent (the same string), else the
 	// repaired, corrected or salvaged JSON (a plain tool's text as the
 	// node would pass it). Empty when the call is not ready.
 	Arguments string
-	// Output is the feedback text to answer a call with OutcomeFeedback;
-	// empty otherwise.
+	// Output is the text to answer a call that does not run with: the
+	// feedback, or the unknown tool's error; empty for a ready call.
 	Output string
 }
 
@@ -155,7 +159,7 @@ func (n *ToolNode) checkCall(ctx context.Context, id, name, arguments string, rc
 	*c = call{id: id, name: name, raw: arguments, tool: n.tools[name], outcome: OutcomeExecuted}
 	n.classify(c)
 	if c.outcome == OutcomeUnknownTool && !rcfg.outputLimit {
-		return CallCheck{Outcome: OutcomeUnknownTool}, nil
+		return CallCheck{Outcome: OutcomeUnknownTool, Output: n.unknownToolMessage(name)}, nil
 	}
 	one.p[0] = c
 	one.fc = llms.FunctionCall{Name: name, Arguments: arguments}

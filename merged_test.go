@@ -208,3 +208,26 @@ func TestMergedNameMasksSecrets(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckAnswersAnUnknownToolAsRunDoes: Check and CheckCall give an
+// unknown tool's call the error Run answers it with, so a caller that runs
+// calls itself needs no run of its own to answer it.
+func TestCheckAnswersAnUnknownToolAsRunDoes(t *testing.T) {
+	weather, _ := countingWeather()
+	node := mustNode(t, []tools.Tool{weather})
+	ctx := context.Background()
+	conv := []llms.MessageContent{saidextest.AIMessage(saidextest.Call("a", "get_wether", `{"city":"Rome"}`))}
+	res, err := node.Run(ctx, conv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := res.Calls[0].Output
+	reps, err := node.Check(ctx, conv)
+	if err != nil || reps[0].Outcome != OutcomeUnknownTool || reps[0].Output != want || !reps[0].IsError {
+		t.Errorf("Check: %+v, %v; want Output %q", reps[0], err, want)
+	}
+	chk, err := node.CheckCall(ctx, "a", "get_wether", `{"city":"Rome"}`)
+	if err != nil || chk.Outcome != OutcomeUnknownTool || chk.Output != want {
+		t.Errorf("CheckCall: %+v, %v; want Output %q", chk, err, want)
+	}
+}

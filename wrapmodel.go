@@ -167,9 +167,7 @@ func (n *ToolNode) checkResponse(ctx context.Context, messages []llms.MessageCon
 	for k, rep := range reports {
 		l := locs[k]
 		ch := out.Choices[l.choice]
-		if rep.Outcome == OutcomeUnknownTool {
-			rep.Output, rep.IsError = n.unknownToolMessage(rep.Name), true // bounds.go
-		} else if rep.Outcome == OutcomeExecuted {
+		if rep.Outcome == OutcomeExecuted {
 			rep.Outcome = OutcomeReady // nothing ran
 		}
 		if c := cs[k]; c.status == statusValid && c.runArguments() != nil {

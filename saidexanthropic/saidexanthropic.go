@@ -338,13 +338,8 @@ func (g *Guard) check(ctx context.Context, history []anthropic.MessageParam, r r
 		case call.Ready():
 			call.Input = rep.Arguments
 			inputs[k] = objectOr(rep.Arguments, nil)
-		case rep.Outcome == saidex.OutcomeUnknownTool:
-			call.Feedback, err = g.unknownTool(ctx, rep, opt)
-			if err != nil {
-				return nil, err
-			}
-			inputs[k] = objectOr(json.RawMessage(rep.RawArguments), json.RawMessage(`{}`)) // secret values masked
-		default:
+		default: // feedback of any kind, or an unknown tool's error
+
 			call.Feedback = rep.Output
 			inputs[k] = objectOr(json.RawMessage(rep.RawArguments), json.RawMessage(`{}`)) // secret values masked
 		}
@@ -352,18 +347,6 @@ func (g *Guard) check(ctx context.Context, history []anthropic.MessageParam, r r
 	}
 	out.Assistant = patch(out.Assistant, blocks, reports, inputs)
 	return out, nil
-}
-
-// unknownTool returns the node's answer to a call of a tool it does not
-// have: running an AI message of that call alone executes nothing.
-func (g *Guard) unknownTool(ctx context.Context, rep saidex.CallReport, opt saidex.RunOption) (string, error) {
-	res, err := g.node.Run(ctx, []llms.MessageContent{{Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{
-		llms.ToolCall{ID: rep.ID, Type: "function", FunctionCall: &llms.FunctionCall{Name: rep.Name, Arguments: "{}"}},
-	}}}, opt)
-	if err != nil {
-		return "", err
-	}
-	return res.Calls[0].Output, nil
 }
 
 // reply is a message and the input text of each of its tool_use blocks.

@@ -163,7 +163,6 @@ func (g *Guard) check(ctx context.Context, conv []llms.MessageContent, calls []c
 		return nil, err
 	}
 	out := &checked{args: make([]string, len(calls)), keep: make([]bool, len(calls)), reports: reps}
-	var unknown []int
 	for i, rep := range reps {
 		c := calls[i]
 		switch rep.Outcome {
@@ -176,9 +175,12 @@ func (g *Guard) check(ctx context.Context, conv []llms.MessageContent, calls []c
 			}
 			out.args[i] = args
 			out.ready = append(out.ready, ReadyCall{Index: i, ID: c.id, Name: c.name, Arguments: args})
-		case saidex.OutcomeUnknownTool:
-			out.args[i] = replayable(c)
-			unknown = append(unknown, i)
+		case saidex.OutcomeUnknownTool: // Output is the node's error naming its tools
+			out.args[i] = replayable(call{args: rep.RawArguments, custom: c.custom})
+			if c.custom {
+				out.args[i] = c.args
+			}
+			out.answers = append(out.answers, Answer{Index: i, ID: c.id, Content: rep.Output})
 		default: // feedback, feedback_limit, output_limit
 			// RawArguments masks secret values: the replayed call keeps
 			// them masked, as the node's sanitized history does.
@@ -190,23 +192,7 @@ func (g *Guard) check(ctx context.Context, conv []llms.MessageContent, calls []c
 		}
 		out.keep[i] = true
 	}
-	if len(unknown) > 0 {
-		// The node answers an unknown tool with an error naming its tools;
-		// a Run of those calls alone writes it, and runs no tool.
-		only := make([]call, len(unknown))
-		for k, i := range unknown {
-			only[k] = calls[i]
-		}
-		res, err := g.node.Run(ctx, []llms.MessageContent{aiMessage("", only)})
-		if err != nil {
-			return nil, err
-		}
-		for k, i := range unknown {
-			out.reports[i].Output, out.reports[i].IsError = res.Calls[k].Output, res.Calls[k].IsError
-			out.answers = append(out.answers, Answer{Index: i, ID: calls[i].id, Content: res.Calls[k].Output})
-		}
-		sortAnswers(out.answers)
-	}
+	sortAnswers(out.answers)
 	return out, nil
 }
 
