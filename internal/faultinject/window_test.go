@@ -12,7 +12,7 @@ import (
 // the engine, or of the table, from landing unseen.
 func TestEngineIsNeverDifferentFromTheWindow(t *testing.T) {
 	objects := 2
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		objects = 1
 	}
 	repair, err := NodeRepairer()
