@@ -404,6 +404,21 @@ func mayExceedFloat64(s string) bool {
 type secretSchema struct {
 	root  *santhosh.Schema // nil: secrets by name only
 	names map[string]bool
+
+	// where is loc's answer, computed once by newSecretSchema (the
+	// schemas that may apply to the root are walked once per tool, not
+	// once per reading); built is false for a secretSchema made
+	// otherwise, whose loc computes it each time.
+	where lenient.Secrets
+	built bool
+}
+
+// newSecretSchema returns the secretSchema of root and names with its
+// locations computed (see loc).
+func newSecretSchema(root *santhosh.Schema, names map[string]bool) *secretSchema {
+	s := &secretSchema{root: root, names: names}
+	s.where, s.built = s.computeLoc(), true
+	return s
 }
 
 // secretsOf returns where schema root keeps secrets, or nil when no schema
@@ -412,7 +427,7 @@ func secretsOf(root *santhosh.Schema) *secretSchema {
 	if !slices.ContainsFunc(schemawalk.Reachable(root), isSecret) {
 		return nil
 	}
-	return &secretSchema{root: root, names: secretNames(root)}
+	return newSecretSchema(root, secretNames(root))
 }
 
 // secretMember returns the schemas that may apply to member name of an

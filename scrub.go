@@ -180,7 +180,11 @@ func (s *scrubber) text(t string) string {
 // text when it stays valid, else the scrub of every key and string of its
 // decoding, encoded again. A t that is not JSON is scrubbed as text.
 func (s *scrubber) json(t string) string {
-	out := s.text(t)
+	return s.jsonOf(t, s.text(t))
+}
+
+// jsonOf is json of t, whose scrub as text (s.text(t)) is out.
+func (s *scrubber) jsonOf(t, out string) string {
 	if out == t || !jsonread.Valid(t) || jsonread.Valid(out) {
 		return out
 	}
@@ -350,7 +354,9 @@ func (n *ToolNode) gather(r *run, calls []*call) {
 		}
 		for _, text := range [2]string{c.raw, c.args} {
 			if !r.secretRead[text] {
-				sec.collect(text, r.secretVals)
+				if text != "" {
+					sec.collectRead(c.read(sec, text), r.secretVals, 0)
+				}
 				r.secretRead[text] = true
 			}
 		}

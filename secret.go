@@ -87,12 +87,97 @@ func (c *call) secrets() *secretSchema {
 // may show it: masked at its secret locations, then scrubbed of every
 // secret value the run collected.
 func (c *call) shown(text string) string {
-	return c.scrub.text(c.secrets().shown(text))
+	sec := c.secrets()
+	if sec == nil {
+		return c.scrub.text(text)
+	}
+	return c.read(sec, text).scrubbed(c.scrub)
 }
 
 // shownJSON is shown for JSON text, which stays JSON.
 func (c *call) shownJSON(text string) string {
-	return c.scrub.json(c.secrets().shown(text))
+	sec := c.secrets()
+	if sec == nil {
+		return c.scrub.json(text)
+	}
+	rd := c.read(sec, text)
+	return c.scrub.jsonOf(rd.masked().Text, rd.scrubbed(c.scrub))
+}
+
+// textRead is what the secret handling reads of one argument text, each
+// reading done once, when first needed: where the text masks (see
+// secretSchema.maskText), its decoding (readArguments), and the masked
+// text scrubbed by a run's scrubber. A call keeps the reads of its texts
+// (call.read), so that collecting its secret values, its report, the
+// history and the scrub read each text once per run.
+type textRead struct {
+	text string
+	sec  *secretSchema
+
+	mask     lenient.Masked
+	maskDone bool
+
+	value     any  // readArguments(text); shared: read it, never change it
+	valueOK   bool // value is set
+	strict    bool // value is the JSON decoding of text (decodeJSON), not a repair
+	valueDone bool
+
+	shown   string // mask.Text scrubbed by shownBy
+	shownBy *scrubber
+	shownOK bool
+}
+
+// callReads are the reads of a call's texts: its raw arguments and the
+// arguments it ended with (the same text for a call valid as sent).
+type callReads [2]textRead
+
+// read returns the read of text, one of the call's argument texts, by
+// sec. The call keeps two: a third text (arguments corrected again)
+// takes the place of the second. It is not safe for concurrent use: the
+// node reads a call's texts from one goroutine at a time.
+func (c *call) read(sec *secretSchema, text string) *textRead {
+	if c.reads == nil {
+		c.reads = new(callReads)
+	}
+	rs := c.reads
+	for i := range rs {
+		if r := &rs[i]; r.sec == sec && r.sec != nil && r.text == text {
+			return r
+		}
+	}
+	r := &rs[1]
+	if rs[0].sec == nil {
+		r = &rs[0]
+	}
+	*r = textRead{text: text, sec: sec}
+	return r
+}
+
+// masked returns the text masked (see secretSchema.maskText).
+func (r *textRead) masked() *lenient.Masked {
+	if !r.maskDone {
+		r.mask, r.maskDone = r.sec.maskText(r.text), true
+	}
+	return &r.mask
+}
+
+// decoded returns the text's decoding (see readArguments), which the
+// caller must not change, and whether it is the JSON decoding of the
+// text (decodeJSON's) rather than a repair's.
+func (r *textRead) decoded() (v any, ok, strict bool) {
+	if !r.valueDone {
+		r.value, r.valueOK, r.strict = readArgumentsStrict(r.text)
+		r.valueDone = true
+	}
+	return r.value, r.valueOK, r.strict
+}
+
+// scrubbed returns the masked text scrubbed by s.
+func (r *textRead) scrubbed(s *scrubber) string {
+	if !r.shownOK || r.shownBy != s {
+		r.shown, r.shownBy, r.shownOK = s.text(r.masked().Text), s, true
+	}
+	return r.shown
 }
 
 // shownArguments returns the arguments of a call of tool name as they may
@@ -105,8 +190,9 @@ func (n *ToolNode) shownArguments(name, args string) string {
 		return args
 	}
 	vals := map[string]bool{}
-	sec.collect(args, vals)
-	return newScrubber(vals).text(sec.shown(args))
+	rd := &textRead{text: args, sec: sec}
+	sec.collectRead(rd, vals, 0)
+	return newScrubber(vals).text(rd.masked().Text)
 }
 
 // maskedPrompt returns the arguments a correction prompt shows and the
@@ -338,8 +424,15 @@ func (l nameLoc) at(schema lenient.Secrets) lenient.Secrets {
 }
 
 // loc returns where the arguments of s's tool keep secrets: by the schema
-// and by name.
+// and by name. It is computed once, by newSecretSchema.
 func (s *secretSchema) loc() lenient.Secrets {
+	if s.built {
+		return s.where
+	}
+	return s.computeLoc()
+}
+
+func (s *secretSchema) computeLoc() lenient.Secrets {
 	var schema lenient.Secrets
 	if s.root != nil {
 		schema = locOf(schemawalk.Of(s.root).Possible())
@@ -378,11 +471,11 @@ func (n *ToolNode) secretsFor(name string) *secretSchema {
 	if len(n.names.secret) == 0 {
 		return nil
 	}
-	s := &secretSchema{names: n.names.secret}
+	var root *santhosh.Schema
 	if t := n.tools[n.suggest(name)]; t != nil && t.secret != nil {
-		s.root = t.secret.root
+		root = t.secret.root
 	}
-	return s
+	return newSecretSchema(root, n.names.secret)
 }
 
 // collect adds to vals the secret values of one argument text, read every
@@ -401,16 +494,25 @@ func (s *secretSchema) collectAt(text string, vals map[string]bool, depth int) {
 	if s == nil || text == "" {
 		return
 	}
+	s.collectRead(&textRead{text: text, sec: s}, vals, depth)
+}
+
+// collectRead is collectAt of the text rd reads (by s), reading it
+// through rd.
+func (s *secretSchema) collectRead(rd *textRead, vals map[string]bool, depth int) {
+	text := rd.text
+	if s == nil || text == "" {
+		return
+	}
 	loc := s.loc()
 	if loc != nil && loc.Secret() { // root writeOnly: every token of the text is secret
 		addTokens(text, vals, depth)
 		return
 	}
-	m := lenient.Mask(text, loc, quotedMask)
-	for _, v := range m.Values {
+	for _, v := range rd.masked().Values {
 		addValueText(v.Text, vals)
 	}
-	if v, ok := readArguments(text); ok {
+	if v, ok, _ := rd.decoded(); ok {
 		collectValue(loc, v, vals, depth)
 	}
 	if depth < maxSecretEncodings && len(s.names) > 0 {
@@ -505,7 +607,7 @@ func collectEncoded(text string, names map[string]bool, vals map[string]bool, de
 			continue
 		}
 		found := map[string]bool{}
-		(&secretSchema{names: names}).collectAt(inner, found, depth+1)
+		newSecretSchema(nil, names).collectAt(inner, found, depth+1)
 		if len(found) > 0 {
 			for v := range found {
 				vals[v] = true
@@ -562,15 +664,22 @@ func encodedJSON(s string) (any, bool) {
 // readArguments decodes an argument text: as JSON, else as repair reads
 // it.
 func readArguments(text string) (any, bool) {
-	if v, err := jsonread.Decode(text); err == nil {
-		return v, true
+	v, ok, _ := readArgumentsStrict(text)
+	return v, ok
+}
+
+// readArgumentsStrict is readArguments, and reports whether the value is
+// the text's JSON decoding (decodeJSON's) rather than its repair's.
+func readArgumentsStrict(text string) (v any, ok, strict bool) {
+	if v, err := decodeJSON(text); err == nil {
+		return v, true, true
 	}
 	res, err := lenient.Repair(text, lenient.Options{StripThinking: true, FixSyntax: true})
 	if err != nil {
-		return nil, false
+		return nil, false, false
 	}
-	v, err := jsonread.Read(res.JSON)
-	return v, err == nil
+	v, err = jsonread.Read(res.JSON)
+	return v, err == nil, false
 }
 
 // addValueText adds the text of one masked value as written (a string's
