@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/saidex/saidex-go/internal/jsonpointer"
 	"github.com/saidex/saidex-go/internal/jsonread"
@@ -732,22 +733,84 @@ func addString(s string, vals map[string]bool) {
 	vals[s] = true
 	plain, html := s, s
 	for range maxSecretEncodings {
-		plain, html = quoteContent(plain, false), quoteContent(html, true)
+		p, h := quoteContent(plain, false), quoteContent(html, true)
+		if p == plain && h == html {
+			break // nothing to escape: every further layer is the same
+		}
+		plain, html = p, h
 		vals[plain], vals[html] = true, true
 	}
 }
 
 // quoteContent returns s encoded as the content of a JSON string (without
-// the quotes), with encoding/json's HTML escaping when html.
+// the quotes) exactly as encoding/json encodes it, with its HTML escaping
+// when html; s itself, without allocating, when nothing in it is escaped.
 func quoteContent(s string, html bool) string {
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(html)
-	if err := enc.Encode(s); err != nil {
+	i := 0
+	for i < len(s) && jsonSafe(s[i], html) {
+		i++
+	}
+	if i == len(s) {
 		return s
 	}
-	t := strings.TrimSuffix(b.String(), "\n")
-	return t[1 : len(t)-1]
+	const hex = "0123456789abcdef"
+	b := make([]byte, 0, len(s)+16)
+	b = append(b, s[:i]...)
+	start := i
+	for i < len(s) {
+		if c := s[i]; c < utf8.RuneSelf {
+			if jsonSafe(c, html) {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '\\', '"':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default: // other control bytes, and <, > and & when html
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1: // invalid UTF-8
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029': // escaped for JSONP, as encoding/json does
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	b = append(b, s[start:]...)
+	return string(b)
+}
+
+// jsonSafe reports whether encoding/json writes byte c of a string as it
+// is: printable ASCII but '"' and '\\' (and, when html, '<', '>' and
+// '&'), DEL included.
+func jsonSafe(c byte, html bool) bool {
+	if c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' {
+		return false
+	}
+	return !html || (c != '<' && c != '>' && c != '&')
 }
 
 // toolIndex is what the node knows of its tools' names, computed once in
