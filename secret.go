@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/saidex/saidex-go/internal/jsonpointer"
@@ -28,24 +29,87 @@ import (
 const quotedMask = `"` + SecretMask + `"`
 
 // secretLoc is where a value sits for lenient.Mask: the schemas that may
-// apply to it (the set maskSecrets walks).
-type secretLoc struct{ set schemawalk.Set }
+// apply to it (the set maskSecrets walks). The locations of its members
+// and items are computed once and kept in the memo its secretSchema's
+// locations share (see locMemo), so that reading a text walks the
+// schemas only where no text was read before.
+type secretLoc struct {
+	set    schemawalk.Set
+	secret bool // some schema of set marks the value secret
+	memo   *locMemo
+}
 
-func locOf(set schemawalk.Set) lenient.Secrets {
+// locMemo keeps the locations Member and Item computed, for every
+// secretLoc of one secretSchema: at most maxLocMemo of them (member names
+// are the caller's, and a recursive schema has no end of locations);
+// past that, a location is computed each time it is asked for. It is safe
+// for concurrent use: runs share their tools' secretSchemas.
+type locMemo struct {
+	mu   sync.RWMutex
+	locs map[locKey]lenient.Secrets
+}
+
+// locKey names a member (by name) or an item (by index) of a secretLoc.
+type locKey struct {
+	of   *secretLoc
+	name string
+	item int // -1 for a member
+}
+
+// maxLocMemo bounds the locations one secretSchema keeps.
+const maxLocMemo = 4096
+
+func (m *locMemo) get(k locKey) (lenient.Secrets, bool) {
+	m.mu.RLock()
+	l, ok := m.locs[k]
+	m.mu.RUnlock()
+	return l, ok
+}
+
+func (m *locMemo) put(k locKey, l lenient.Secrets) {
+	m.mu.Lock()
+	if len(m.locs) < maxLocMemo {
+		if m.locs == nil {
+			m.locs = map[locKey]lenient.Secrets{}
+		}
+		m.locs[k] = l
+	}
+	m.mu.Unlock()
+}
+
+func locOf(set schemawalk.Set, memo *locMemo) lenient.Secrets {
 	if len(set) == 0 {
 		return nil
 	}
-	return secretLoc{set}
+	return &secretLoc{set: set, secret: slices.ContainsFunc(set, isSecret), memo: memo}
 }
 
-func (l secretLoc) Secret() bool { return slices.ContainsFunc(l.set, isSecret) }
+func (l *secretLoc) Secret() bool { return l.secret }
 
-func (l secretLoc) Member(name string) lenient.Secrets {
+func (l *secretLoc) Member(name string) lenient.Secrets {
+	k := locKey{of: l, name: name, item: -1}
+	if loc, ok := l.memo.get(k); ok {
+		return loc
+	}
+	var loc lenient.Secrets
 	sub, secret := secretMember(l.set, name)
 	if secret && len(sub) == 0 { // unknown beside secrets: masked as one
-		return secretHere{}
+		loc = secretHere{}
+	} else {
+		loc = locOf(sub, l.memo)
 	}
-	return locOf(sub)
+	l.memo.put(k, loc)
+	return loc
+}
+
+func (l *secretLoc) Item(i int) lenient.Secrets {
+	k := locKey{of: l, item: i}
+	if loc, ok := l.memo.get(k); ok {
+		return loc
+	}
+	loc := locOf(l.set.Item(i).Possible(), l.memo)
+	l.memo.put(k, loc)
+	return loc
 }
 
 // secretHere is the location of a member secretMember masks for want of
@@ -55,8 +119,6 @@ type secretHere struct{}
 func (secretHere) Secret() bool                  { return true }
 func (secretHere) Member(string) lenient.Secrets { return nil }
 func (secretHere) Item(int) lenient.Secrets      { return nil }
-
-func (l secretLoc) Item(i int) lenient.Secrets { return locOf(l.set.Item(i).Possible()) }
 
 // maskText returns what may be shown of an argument text, valid or not:
 // values at secret locations (see secretSchema.loc) replaced by the quoted
@@ -436,7 +498,7 @@ func (s *secretSchema) loc() lenient.Secrets {
 func (s *secretSchema) computeLoc() lenient.Secrets {
 	var schema lenient.Secrets
 	if s.root != nil {
-		schema = locOf(schemawalk.Of(s.root).Possible())
+		schema = locOf(schemawalk.Of(s.root).Possible(), new(locMemo))
 	}
 	if len(s.names) == 0 {
 		return schema
