@@ -368,7 +368,7 @@ func (m scrubbedModel) Call(ctx context.Context, prompt string, options ...llms.
 }
 
 // gather collects the secret values of the run's calls (see
-// secretSchema.collect) into the run's scrubber: their argument strings,
+// secretSchema.collectAt) into the run's scrubber: their argument strings,
 // and the arguments they ended with (repaired, corrected, salvaged). A
 // node none of whose tools has secrets collects nothing. It runs once
 // after validation and again when the calls' texts leave the node, when

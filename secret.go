@@ -169,7 +169,7 @@ func (c *call) shownJSON(text string) string {
 
 // textRead is what the secret handling reads of one argument text, each
 // reading done once, when first needed: where the text masks (see
-// secretSchema.maskText), its decoding (readArguments), and the masked
+// secretSchema.maskText), its decoding (readArgumentsStrict), and the masked
 // text scrubbed by a run's scrubber. A call keeps the reads of its texts
 // (call.read), so that collecting its secret values, its report, the
 // history and the scrub read each text once per run.
@@ -180,7 +180,7 @@ type textRead struct {
 	mask     lenient.Masked
 	maskDone bool
 
-	value     any  // readArguments(text); shared: read it, never change it
+	value     any  // readArgumentsStrict(text); shared: read it, never change it
 	valueOK   bool // value is set
 	strict    bool // value is the JSON decoding of text (decodeJSON), not a repair
 	valueDone bool
@@ -224,7 +224,7 @@ func (r *textRead) masked() *lenient.Masked {
 	return &r.mask
 }
 
-// decoded returns the text's decoding (see readArguments), which the
+// decoded returns the text's decoding (see readArgumentsStrict), which the
 // caller must not change, and whether it is the JSON decoding of the
 // text (decodeJSON's) rather than a repair's.
 func (r *textRead) decoded() (v any, ok, strict bool) {
@@ -541,18 +541,15 @@ func (n *ToolNode) secretsFor(name string) *secretSchema {
 	return newSecretSchema(root, n.names.secret)
 }
 
-// collect adds to vals the secret values of one argument text, read every
-// way the node reads arguments: the values lenient.Mask masks at secret
+// collectAt adds to vals the secret values of one argument text (at
+// depth layers of string encoding), read every way the node reads
+// arguments: the values lenient.Mask masks at secret
 // locations (schema paths and secret names, in text that may not parse);
 // in the decoding of the text (or of its repair), the values at secret
 // locations and the strings that decode as JSON holding one (a
 // double-encoded parent); and, in text that decodes in no way, every
 // string literal that holds JSON with a secret name in it. Each value is
 // added with its encodings as JSON string content.
-func (s *secretSchema) collect(text string, vals map[string]bool) {
-	s.collectAt(text, vals, 0)
-}
-
 func (s *secretSchema) collectAt(text string, vals map[string]bool, depth int) {
 	if s == nil || text == "" {
 		return
@@ -724,15 +721,9 @@ func encodedJSON(s string) (any, bool) {
 	return v, err == nil
 }
 
-// readArguments decodes an argument text: as JSON, else as repair reads
-// it.
-func readArguments(text string) (any, bool) {
-	v, ok, _ := readArgumentsStrict(text)
-	return v, ok
-}
-
-// readArgumentsStrict is readArguments, and reports whether the value is
-// the text's JSON decoding (decodeJSON's) rather than its repair's.
+// readArgumentsStrict decodes an argument text: as JSON, else as repair
+// reads it. strict reports whether the value is the text's JSON decoding
+// (decodeJSON's) rather than its repair's.
 func readArgumentsStrict(text string) (v any, ok, strict bool) {
 	if v, err := decodeJSON(text); err == nil {
 		return v, true, true
