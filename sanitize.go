@@ -3,6 +3,7 @@ package saidex
 import (
 	"encoding/json"
 	"log/slog"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -228,6 +229,8 @@ func (n *ToolNode) sanitizedArguments(c *call) (string, bool) {
 			var err error
 			s, err = jsonvalue.Encode(v)
 			ok = err == nil && fitsFloat64(v)
+		} else if secrets != nil {
+			s, _, ok = c.canonicalRead(c.args) // decoded once per run (textRead)
 		} else {
 			s, _, ok = canonicalJSON(c.args, secrets, c.scrub)
 		}
@@ -239,13 +242,14 @@ func (n *ToolNode) sanitizedArguments(c *call) (string, bool) {
 		return s, s != c.raw
 	}
 	// Answered with feedback: untouched unless unsendable or holding a secret.
-	if m, ok := jsonObject(c.raw); ok {
-		if secrets == nil {
+	if secrets != nil {
+		if m, ok := c.objectRead(c.raw); ok {
+			if s, masked, ok := c.encodeRead(m); ok && masked > 0 {
+				return s, true
+			}
 			return c.raw, false
 		}
-		if s, masked, ok := encodeMasked(m, secrets, c.scrub); ok && masked > 0 {
-			return s, true
-		}
+	} else if isJSONObject(c.raw) {
 		return c.raw, false
 	}
 	if c.err == nil {
@@ -254,6 +258,36 @@ func (n *ToolNode) sanitizedArguments(c *call) (string, bool) {
 		}
 	}
 	return "{}", true
+}
+
+// canonicalRead is canonicalJSON of text, one of c's argument texts, by
+// its secrets (non-nil), on the decoding c keeps of it (see call.read):
+// that decoding is shared, so the secret values are masked in a copy.
+func (c *call) canonicalRead(text string) (string, int, bool) {
+	m, ok := c.objectRead(text)
+	if !ok {
+		return "", 0, false
+	}
+	return c.encodeRead(m)
+}
+
+// objectRead is jsonObject of text, one of c's argument texts, on the
+// decoding c keeps of it (see call.read), by its secrets (non-nil). The
+// object is shared: never change it.
+func (c *call) objectRead(text string) (map[string]any, bool) {
+	v, ok, strict := c.read(c.secrets(), text).decoded()
+	m, isObject := v.(map[string]any)
+	if t := strings.TrimLeft(text, " \t\r\n"); !ok || !strict || !isObject || len(t) == 0 || t[0] != '{' || !fitsFloat64(m) {
+		return nil, false // what jsonObject refuses
+	}
+	return m, true
+}
+
+// encodeRead is encodeMasked of an object objectRead returned, by c's
+// secrets (non-nil) and scrubber, masked in a copy.
+func (c *call) encodeRead(m map[string]any) (string, int, bool) {
+	v, masked := maskShared(c.secrets().loc(), m)
+	return encodeScrubbed(v, masked, c.scrub)
 }
 
 // answeredArguments returns the arguments the sanitized copy stores for a
@@ -337,6 +371,13 @@ func canonicalJSON(s string, secrets *secretSchema, sc *scrubber) (string, int, 
 // holds (a scrubbed text counts as one more value masked).
 func encodeMasked(m map[string]any, secrets *secretSchema, sc *scrubber) (string, int, bool) {
 	v, masked := secrets.mask(m)
+	return encodeScrubbed(v, masked, sc)
+}
+
+// encodeScrubbed encodes v, in which masked values were masked, and
+// scrubs the text of the secret values sc holds (a scrubbed text counts
+// as one more value masked).
+func encodeScrubbed(v any, masked int, sc *scrubber) (string, int, bool) {
 	text, err := jsonvalue.Encode(v)
 	if err != nil {
 		return "", 0, false
@@ -404,6 +445,21 @@ func mayExceedFloat64(s string) bool {
 type secretSchema struct {
 	root  *santhosh.Schema // nil: secrets by name only
 	names map[string]bool
+
+	// where is loc's answer, computed once by newSecretSchema (the
+	// schemas that may apply to the root are walked once per tool, not
+	// once per reading); built is false for a secretSchema made
+	// otherwise, whose loc computes it each time.
+	where lenient.Secrets
+	built bool
+}
+
+// newSecretSchema returns the secretSchema of root and names with its
+// locations computed (see loc).
+func newSecretSchema(root *santhosh.Schema, names map[string]bool) *secretSchema {
+	s := &secretSchema{root: root, names: names}
+	s.where, s.built = s.computeLoc(), true
+	return s
 }
 
 // secretsOf returns where schema root keeps secrets, or nil when no schema
@@ -412,7 +468,7 @@ func secretsOf(root *santhosh.Schema) *secretSchema {
 	if !slices.ContainsFunc(schemawalk.Reachable(root), isSecret) {
 		return nil
 	}
-	return &secretSchema{root: root, names: secretNames(root)}
+	return newSecretSchema(root, secretNames(root))
 }
 
 // secretMember returns the schemas that may apply to member name of an
@@ -449,6 +505,61 @@ func (s *secretSchema) mask(v any) (any, int) {
 		return v, 0
 	}
 	return maskLoc(s.loc(), v)
+}
+
+// maskShared is maskLoc for a v shared with other readers: v is left
+// unchanged, and an object or array that holds a masked value is copied
+// (only those: the rest of the result shares v's values).
+func maskShared(loc lenient.Secrets, v any) (any, int) {
+	if v == nil || loc == nil {
+		return v, 0
+	}
+	if loc.Secret() {
+		return SecretMask, 1
+	}
+	total := 0
+	switch x := v.(type) {
+	case map[string]any:
+		var out map[string]any // x's copy, made at the first change
+		for k, e := range x {
+			sub := loc.Member(k)
+			var ne any
+			var m int
+			if sub != nil && sub.Secret() && e != nil {
+				ne, m = SecretMask, 1
+			} else {
+				ne, m = maskShared(sub, e)
+			}
+			if m == 0 {
+				continue // ne is e
+			}
+			if out == nil {
+				out = maps.Clone(x)
+			}
+			out[k] = ne
+			total += m
+		}
+		if out != nil {
+			return out, total
+		}
+	case []any:
+		var out []any
+		for i, e := range x {
+			ne, m := maskShared(loc.Item(i), e)
+			if m == 0 {
+				continue
+			}
+			if out == nil {
+				out = slices.Clone(x)
+			}
+			out[i] = ne
+			total += m
+		}
+		if out != nil {
+			return out, total
+		}
+	}
+	return v, total
 }
 
 func maskLoc(loc lenient.Secrets, v any) (any, int) {

@@ -56,61 +56,95 @@ type acEdge struct {
 // newScrubber returns a scrubber of the patterns of at least
 // MinScrubbedSecretLen bytes, nil when there are none.
 func newScrubber(patterns map[string]bool) *scrubber {
-	// A trie first, with map edges, then flattened.
-	type tnode struct {
-		next map[byte]int32
-		out  int32
+	size := 1 // the trie's nodes, at most: the root and a node per byte
+	for p := range patterns {
+		if len(p) >= MinScrubbedSecretLen {
+			size += len(p)
+		}
 	}
-	trie := []tnode{{}}
+	if size == 1 {
+		return nil
+	}
+	// A trie first, in flat arrays: each node's children are a list
+	// (child, then sib), the root's a table.
+	type tnode struct {
+		child, sib int32 // first child, next sibling; 0: none
+		out        int32
+		b          byte // the byte of the edge that enters it
+	}
+	trie := make([]tnode, 1, size)
+	var rootNext [256]int32
 	for p := range patterns {
 		if len(p) < MinScrubbedSecretLen {
 			continue
 		}
 		cur := int32(0)
 		for i := 0; i < len(p); i++ {
-			nx, ok := trie[cur].next[p[i]]
-			if !ok {
-				if trie[cur].next == nil {
-					trie[cur].next = map[byte]int32{}
+			b := p[i]
+			var nx int32
+			if cur == 0 {
+				nx = rootNext[b]
+			} else {
+				for e := trie[cur].child; e != 0; e = trie[e].sib {
+					if trie[e].b == b {
+						nx = e
+						break
+					}
 				}
+			}
+			if nx == 0 {
 				nx = int32(len(trie))
-				trie[cur].next[p[i]] = nx
-				trie = append(trie, tnode{})
+				trie = append(trie, tnode{b: b})
+				if cur == 0 {
+					rootNext[b] = nx
+				} else {
+					trie[nx].sib, trie[cur].child = trie[cur].child, nx
+				}
 			}
 			cur = nx
 		}
 		trie[cur].out = int32(len(p))
 	}
-	if len(trie) == 1 {
-		return nil
-	}
-	s := &scrubber{first: make([]int32, len(trie)+1), fail: make([]int32, len(trie)), out: make([]int32, len(trie))}
-	for i, t := range trie {
-		s.first[i] = int32(len(s.edges))
-		s.out[i] = t.out
-		for b, to := range t.next {
-			s.edges = append(s.edges, acEdge{b, to})
-			if i == 0 {
-				s.root[b] = to
+	// Then the automaton, its nodes numbered breadth first, so that each
+	// node's edges are laid out together, in node order, and a node's
+	// failure link points to a node numbered before it.
+	n := len(trie)
+	ints := make([]int32, 4*n+1) // one backing array for first, fail, out and the order
+	s := &scrubber{first: ints[: n+1 : n+1], fail: ints[n+1 : 2*n+1 : 2*n+1], out: ints[2*n+1 : 3*n+1 : 3*n+1],
+		edges: make([]acEdge, 0, n-1)}
+	order := ints[3*n+1 : 3*n+1 : 4*n+1] // trie nodes, by their number here
+	order = append(order, 0)
+	for u := 0; u < len(order); u++ {
+		s.first[u] = int32(len(s.edges))
+		add := func(c int32) {
+			to := int32(len(order))
+			order = append(order, c)
+			s.edges = append(s.edges, acEdge{trie[c].b, to})
+			s.out[to] = trie[c].out
+		}
+		if u == 0 {
+			for b, c := range rootNext {
+				if c != 0 {
+					s.root[b] = int32(len(order))
+					add(c)
+				}
 			}
+			continue
+		}
+		for c := trie[order[u]].child; c != 0; c = trie[c].sib {
+			add(c)
 		}
 	}
-	s.first[len(trie)] = int32(len(s.edges))
-	// Failure links, breadth first.
-	queue := make([]int32, 0, len(trie))
-	for _, e := range s.edges[s.first[0]:s.first[1]] {
-		queue = append(queue, e.to)
-	}
-	for len(queue) > 0 {
-		u := queue[0]
-		queue = queue[1:]
+	s.first[n] = int32(len(s.edges))
+	// Failure links, breadth first: in node order. The root's children
+	// fail to the root.
+	for u := int32(1); u < int32(n); u++ {
 		for _, e := range s.edges[s.first[u]:s.first[u+1]] {
 			s.fail[e.to] = s.step(s.fail[u], e.b)
 			if s.fail[e.to] == e.to {
 				s.fail[e.to] = 0
 			}
 			s.out[e.to] = max(s.out[e.to], s.out[s.fail[e.to]])
-			queue = append(queue, e.to)
 		}
 	}
 	return s
@@ -180,7 +214,11 @@ func (s *scrubber) text(t string) string {
 // text when it stays valid, else the scrub of every key and string of its
 // decoding, encoded again. A t that is not JSON is scrubbed as text.
 func (s *scrubber) json(t string) string {
-	out := s.text(t)
+	return s.jsonOf(t, s.text(t))
+}
+
+// jsonOf is json of t, whose scrub as text (s.text(t)) is out.
+func (s *scrubber) jsonOf(t, out string) string {
 	if out == t || !jsonread.Valid(t) || jsonread.Valid(out) {
 		return out
 	}
@@ -330,7 +368,7 @@ func (m scrubbedModel) Call(ctx context.Context, prompt string, options ...llms.
 }
 
 // gather collects the secret values of the run's calls (see
-// secretSchema.collect) into the run's scrubber: their argument strings,
+// secretSchema.collectAt) into the run's scrubber: their argument strings,
 // and the arguments they ended with (repaired, corrected, salvaged). A
 // node none of whose tools has secrets collects nothing. It runs once
 // after validation and again when the calls' texts leave the node, when
@@ -350,7 +388,9 @@ func (n *ToolNode) gather(r *run, calls []*call) {
 		}
 		for _, text := range [2]string{c.raw, c.args} {
 			if !r.secretRead[text] {
-				sec.collect(text, r.secretVals)
+				if text != "" {
+					sec.collectRead(c.read(sec, text), r.secretVals, 0)
+				}
 				r.secretRead[text] = true
 			}
 		}

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"unicode/utf8"
 
 	"github.com/saidex/saidex-go/internal/jsonpointer"
 	"github.com/saidex/saidex-go/internal/jsonread"
@@ -27,24 +29,87 @@ import (
 const quotedMask = `"` + SecretMask + `"`
 
 // secretLoc is where a value sits for lenient.Mask: the schemas that may
-// apply to it (the set maskSecrets walks).
-type secretLoc struct{ set schemawalk.Set }
+// apply to it (the set maskSecrets walks). The locations of its members
+// and items are computed once and kept in the memo its secretSchema's
+// locations share (see locMemo), so that reading a text walks the
+// schemas only where no text was read before.
+type secretLoc struct {
+	set    schemawalk.Set
+	secret bool // some schema of set marks the value secret
+	memo   *locMemo
+}
 
-func locOf(set schemawalk.Set) lenient.Secrets {
+// locMemo keeps the locations Member and Item computed, for every
+// secretLoc of one secretSchema: at most maxLocMemo of them (member names
+// are the caller's, and a recursive schema has no end of locations);
+// past that, a location is computed each time it is asked for. It is safe
+// for concurrent use: runs share their tools' secretSchemas.
+type locMemo struct {
+	mu   sync.RWMutex
+	locs map[locKey]lenient.Secrets
+}
+
+// locKey names a member (by name) or an item (by index) of a secretLoc.
+type locKey struct {
+	of   *secretLoc
+	name string
+	item int // -1 for a member
+}
+
+// maxLocMemo bounds the locations one secretSchema keeps.
+const maxLocMemo = 4096
+
+func (m *locMemo) get(k locKey) (lenient.Secrets, bool) {
+	m.mu.RLock()
+	l, ok := m.locs[k]
+	m.mu.RUnlock()
+	return l, ok
+}
+
+func (m *locMemo) put(k locKey, l lenient.Secrets) {
+	m.mu.Lock()
+	if len(m.locs) < maxLocMemo {
+		if m.locs == nil {
+			m.locs = map[locKey]lenient.Secrets{}
+		}
+		m.locs[k] = l
+	}
+	m.mu.Unlock()
+}
+
+func locOf(set schemawalk.Set, memo *locMemo) lenient.Secrets {
 	if len(set) == 0 {
 		return nil
 	}
-	return secretLoc{set}
+	return &secretLoc{set: set, secret: slices.ContainsFunc(set, isSecret), memo: memo}
 }
 
-func (l secretLoc) Secret() bool { return slices.ContainsFunc(l.set, isSecret) }
+func (l *secretLoc) Secret() bool { return l.secret }
 
-func (l secretLoc) Member(name string) lenient.Secrets {
+func (l *secretLoc) Member(name string) lenient.Secrets {
+	k := locKey{of: l, name: name, item: -1}
+	if loc, ok := l.memo.get(k); ok {
+		return loc
+	}
+	var loc lenient.Secrets
 	sub, secret := secretMember(l.set, name)
 	if secret && len(sub) == 0 { // unknown beside secrets: masked as one
-		return secretHere{}
+		loc = secretHere{}
+	} else {
+		loc = locOf(sub, l.memo)
 	}
-	return locOf(sub)
+	l.memo.put(k, loc)
+	return loc
+}
+
+func (l *secretLoc) Item(i int) lenient.Secrets {
+	k := locKey{of: l, item: i}
+	if loc, ok := l.memo.get(k); ok {
+		return loc
+	}
+	loc := locOf(l.set.Item(i).Possible(), l.memo)
+	l.memo.put(k, loc)
+	return loc
 }
 
 // secretHere is the location of a member secretMember masks for want of
@@ -54,8 +119,6 @@ type secretHere struct{}
 func (secretHere) Secret() bool                  { return true }
 func (secretHere) Member(string) lenient.Secrets { return nil }
 func (secretHere) Item(int) lenient.Secrets      { return nil }
-
-func (l secretLoc) Item(i int) lenient.Secrets { return locOf(l.set.Item(i).Possible()) }
 
 // maskText returns what may be shown of an argument text, valid or not:
 // values at secret locations (see secretSchema.loc) replaced by the quoted
@@ -87,12 +150,97 @@ func (c *call) secrets() *secretSchema {
 // may show it: masked at its secret locations, then scrubbed of every
 // secret value the run collected.
 func (c *call) shown(text string) string {
-	return c.scrub.text(c.secrets().shown(text))
+	sec := c.secrets()
+	if sec == nil {
+		return c.scrub.text(text)
+	}
+	return c.read(sec, text).scrubbed(c.scrub)
 }
 
 // shownJSON is shown for JSON text, which stays JSON.
 func (c *call) shownJSON(text string) string {
-	return c.scrub.json(c.secrets().shown(text))
+	sec := c.secrets()
+	if sec == nil {
+		return c.scrub.json(text)
+	}
+	rd := c.read(sec, text)
+	return c.scrub.jsonOf(rd.masked().Text, rd.scrubbed(c.scrub))
+}
+
+// textRead is what the secret handling reads of one argument text, each
+// reading done once, when first needed: where the text masks (see
+// secretSchema.maskText), its decoding (readArgumentsStrict), and the masked
+// text scrubbed by a run's scrubber. A call keeps the reads of its texts
+// (call.read), so that collecting its secret values, its report, the
+// history and the scrub read each text once per run.
+type textRead struct {
+	text string
+	sec  *secretSchema
+
+	mask     lenient.Masked
+	maskDone bool
+
+	value     any  // readArgumentsStrict(text); shared: read it, never change it
+	valueOK   bool // value is set
+	strict    bool // value is the JSON decoding of text (decodeJSON), not a repair
+	valueDone bool
+
+	shown   string // mask.Text scrubbed by shownBy
+	shownBy *scrubber
+	shownOK bool
+}
+
+// callReads are the reads of a call's texts: its raw arguments and the
+// arguments it ended with (the same text for a call valid as sent).
+type callReads [2]textRead
+
+// read returns the read of text, one of the call's argument texts, by
+// sec. The call keeps two: a third text (arguments corrected again)
+// takes the place of the second. It is not safe for concurrent use: the
+// node reads a call's texts from one goroutine at a time.
+func (c *call) read(sec *secretSchema, text string) *textRead {
+	if c.reads == nil {
+		c.reads = new(callReads)
+	}
+	rs := c.reads
+	for i := range rs {
+		if r := &rs[i]; r.sec == sec && r.sec != nil && r.text == text {
+			return r
+		}
+	}
+	r := &rs[1]
+	if rs[0].sec == nil {
+		r = &rs[0]
+	}
+	*r = textRead{text: text, sec: sec}
+	return r
+}
+
+// masked returns the text masked (see secretSchema.maskText).
+func (r *textRead) masked() *lenient.Masked {
+	if !r.maskDone {
+		r.mask, r.maskDone = r.sec.maskText(r.text), true
+	}
+	return &r.mask
+}
+
+// decoded returns the text's decoding (see readArgumentsStrict), which the
+// caller must not change, and whether it is the JSON decoding of the
+// text (decodeJSON's) rather than a repair's.
+func (r *textRead) decoded() (v any, ok, strict bool) {
+	if !r.valueDone {
+		r.value, r.valueOK, r.strict = readArgumentsStrict(r.text)
+		r.valueDone = true
+	}
+	return r.value, r.valueOK, r.strict
+}
+
+// scrubbed returns the masked text scrubbed by s.
+func (r *textRead) scrubbed(s *scrubber) string {
+	if !r.shownOK || r.shownBy != s {
+		r.shown, r.shownBy, r.shownOK = s.text(r.masked().Text), s, true
+	}
+	return r.shown
 }
 
 // shownArguments returns the arguments of a call of tool name as they may
@@ -105,8 +253,9 @@ func (n *ToolNode) shownArguments(name, args string) string {
 		return args
 	}
 	vals := map[string]bool{}
-	sec.collect(args, vals)
-	return newScrubber(vals).text(sec.shown(args))
+	rd := &textRead{text: args, sec: sec}
+	sec.collectRead(rd, vals, 0)
+	return newScrubber(vals).text(rd.masked().Text)
 }
 
 // maskedPrompt returns the arguments a correction prompt shows and the
@@ -338,11 +487,18 @@ func (l nameLoc) at(schema lenient.Secrets) lenient.Secrets {
 }
 
 // loc returns where the arguments of s's tool keep secrets: by the schema
-// and by name.
+// and by name. It is computed once, by newSecretSchema.
 func (s *secretSchema) loc() lenient.Secrets {
+	if s.built {
+		return s.where
+	}
+	return s.computeLoc()
+}
+
+func (s *secretSchema) computeLoc() lenient.Secrets {
 	var schema lenient.Secrets
 	if s.root != nil {
-		schema = locOf(schemawalk.Of(s.root).Possible())
+		schema = locOf(schemawalk.Of(s.root).Possible(), new(locMemo))
 	}
 	if len(s.names) == 0 {
 		return schema
@@ -378,26 +534,33 @@ func (n *ToolNode) secretsFor(name string) *secretSchema {
 	if len(n.names.secret) == 0 {
 		return nil
 	}
-	s := &secretSchema{names: n.names.secret}
+	var root *santhosh.Schema
 	if t := n.tools[n.suggest(name)]; t != nil && t.secret != nil {
-		s.root = t.secret.root
+		root = t.secret.root
 	}
-	return s
+	return newSecretSchema(root, n.names.secret)
 }
 
-// collect adds to vals the secret values of one argument text, read every
-// way the node reads arguments: the values lenient.Mask masks at secret
+// collectAt adds to vals the secret values of one argument text (at
+// depth layers of string encoding), read every way the node reads
+// arguments: the values lenient.Mask masks at secret
 // locations (schema paths and secret names, in text that may not parse);
 // in the decoding of the text (or of its repair), the values at secret
 // locations and the strings that decode as JSON holding one (a
 // double-encoded parent); and, in text that decodes in no way, every
 // string literal that holds JSON with a secret name in it. Each value is
 // added with its encodings as JSON string content.
-func (s *secretSchema) collect(text string, vals map[string]bool) {
-	s.collectAt(text, vals, 0)
+func (s *secretSchema) collectAt(text string, vals map[string]bool, depth int) {
+	if s == nil || text == "" {
+		return
+	}
+	s.collectRead(&textRead{text: text, sec: s}, vals, depth)
 }
 
-func (s *secretSchema) collectAt(text string, vals map[string]bool, depth int) {
+// collectRead is collectAt of the text rd reads (by s), reading it
+// through rd.
+func (s *secretSchema) collectRead(rd *textRead, vals map[string]bool, depth int) {
+	text := rd.text
 	if s == nil || text == "" {
 		return
 	}
@@ -406,11 +569,10 @@ func (s *secretSchema) collectAt(text string, vals map[string]bool, depth int) {
 		addTokens(text, vals, depth)
 		return
 	}
-	m := lenient.Mask(text, loc, quotedMask)
-	for _, v := range m.Values {
+	for _, v := range rd.masked().Values {
 		addValueText(v.Text, vals)
 	}
-	if v, ok := readArguments(text); ok {
+	if v, ok, _ := rd.decoded(); ok {
 		collectValue(loc, v, vals, depth)
 	}
 	if depth < maxSecretEncodings && len(s.names) > 0 {
@@ -505,7 +667,7 @@ func collectEncoded(text string, names map[string]bool, vals map[string]bool, de
 			continue
 		}
 		found := map[string]bool{}
-		(&secretSchema{names: names}).collectAt(inner, found, depth+1)
+		newSecretSchema(nil, names).collectAt(inner, found, depth+1)
 		if len(found) > 0 {
 			for v := range found {
 				vals[v] = true
@@ -559,18 +721,19 @@ func encodedJSON(s string) (any, bool) {
 	return v, err == nil
 }
 
-// readArguments decodes an argument text: as JSON, else as repair reads
-// it.
-func readArguments(text string) (any, bool) {
-	if v, err := jsonread.Decode(text); err == nil {
-		return v, true
+// readArgumentsStrict decodes an argument text: as JSON, else as repair
+// reads it. strict reports whether the value is the text's JSON decoding
+// (decodeJSON's) rather than its repair's.
+func readArgumentsStrict(text string) (v any, ok, strict bool) {
+	if v, err := decodeJSON(text); err == nil {
+		return v, true, true
 	}
 	res, err := lenient.Repair(text, lenient.Options{StripThinking: true, FixSyntax: true})
 	if err != nil {
-		return nil, false
+		return nil, false, false
 	}
-	v, err := jsonread.Read(res.JSON)
-	return v, err == nil
+	v, err = jsonread.Read(res.JSON)
+	return v, err == nil, false
 }
 
 // addValueText adds the text of one masked value as written (a string's
@@ -623,22 +786,84 @@ func addString(s string, vals map[string]bool) {
 	vals[s] = true
 	plain, html := s, s
 	for range maxSecretEncodings {
-		plain, html = quoteContent(plain, false), quoteContent(html, true)
+		p, h := quoteContent(plain, false), quoteContent(html, true)
+		if p == plain && h == html {
+			break // nothing to escape: every further layer is the same
+		}
+		plain, html = p, h
 		vals[plain], vals[html] = true, true
 	}
 }
 
 // quoteContent returns s encoded as the content of a JSON string (without
-// the quotes), with encoding/json's HTML escaping when html.
+// the quotes) exactly as encoding/json encodes it, with its HTML escaping
+// when html; s itself, without allocating, when nothing in it is escaped.
 func quoteContent(s string, html bool) string {
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(html)
-	if err := enc.Encode(s); err != nil {
+	i := 0
+	for i < len(s) && jsonSafe(s[i], html) {
+		i++
+	}
+	if i == len(s) {
 		return s
 	}
-	t := strings.TrimSuffix(b.String(), "\n")
-	return t[1 : len(t)-1]
+	const hex = "0123456789abcdef"
+	b := make([]byte, 0, len(s)+16)
+	b = append(b, s[:i]...)
+	start := i
+	for i < len(s) {
+		if c := s[i]; c < utf8.RuneSelf {
+			if jsonSafe(c, html) {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '\\', '"':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default: // other control bytes, and <, > and & when html
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1: // invalid UTF-8
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029': // escaped for JSONP, as encoding/json does
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	b = append(b, s[start:]...)
+	return string(b)
+}
+
+// jsonSafe reports whether encoding/json writes byte c of a string as it
+// is: printable ASCII but '"' and '\\' (and, when html, '<', '>' and
+// '&'), DEL included.
+func jsonSafe(c byte, html bool) bool {
+	if c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' {
+		return false
+	}
+	return !html || (c != '<' && c != '>' && c != '&')
 }
 
 // toolIndex is what the node knows of its tools' names, computed once in

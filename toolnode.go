@@ -607,6 +607,7 @@ type call struct {
 
 	unknownSecrets *secretSchema // for an unknown tool: where its call may keep secrets (secret.go)
 	scrub          *scrubber     // the run's, set when the call's texts leave the node (scrub.go)
+	reads          *callReads    // what the secret handling read of its texts, once (secret.go)
 }
 
 // collect lists the tool calls of the AI message and drops repeated ids.
