@@ -82,7 +82,10 @@ type MiddlewareConfig struct {
 //     gave for each tool since that tool last ran, for
 //     [saidex.WithFeedbackLimit] and for telling the model that a call
 //     repeats one already refused: there is no conversation on the server
-//     side, so the session is the conversation. A session's record is
+//     side, so the session is the conversation. What it keeps per tool is
+//     bounded whatever the size of the calls (the last 8 refused calls in
+//     full, arguments over 4 KiB as a digest, and a count and digests of
+//     the earlier ones; see docs/mcp-server.md). A session's record is
 //     dropped once the session is garbage.
 //
 // A tool whose schema saidex cannot compile (or whose name is not one that

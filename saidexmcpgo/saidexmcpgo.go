@@ -23,6 +23,7 @@
 package saidexmcpgo
 
 import (
+	"container/list"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -68,12 +69,20 @@ type Config struct {
 //     saidex's feedback;
 //   - keeps, per client session (by session ID), the feedback it gave for
 //     each tool since that tool last ran, for [saidex.WithFeedbackLimit]
-//     and for telling the model that a call repeats one already refused.
-//     A session's record stays until the server registers a new session
-//     past the bound of 10,000 remembered sessions, oldest first. A call
-//     without a session ID (the stateless streamable HTTP of protocol
-//     version 2026-07-28, which mcp-go's client negotiates by default) is
-//     checked on its own: there is no session to count in.
+//     and for telling the model that a call repeats one already refused
+//     (bounded per tool: the last 8 refused calls in full, arguments over
+//     4 KiB as a digest, and a count and digests of the earlier ones; see
+//     docs/mcp-server.md). A session's record is dropped when mcp-go
+//     unregisters the session (the client closed it: a DELETE, the end of
+//     a stdio or SSE connection, mcp-go's idle sweep), and otherwise when
+//     10,000 sessions are remembered, oldest first. A call without a
+//     session ID (the stateless streamable HTTP of protocol version
+//     2026-07-28, which mcp-go's client negotiates by default) is checked
+//     on its own: there is no session to count in.
+//
+// Middleware adds an OnUnregisterSession hook to s's hooks (s.GetHooks,
+// or new hooks installed with server.WithHooks when s has none), so call
+// it before s serves: mcp-go's hooks are not safe to change while it runs.
 //
 // A tool whose schema saidex cannot compile passes unguarded, logged once
 // per schema. Calls of unknown tools never reach a tool middleware (mcp-go
@@ -85,16 +94,36 @@ type Config struct {
 // error of Middleware wraps [saidex.ErrInvalidConfig] when
 // saidex.NewToolNode refuses opts.
 func (c Config) Middleware(s *server.MCPServer, opts ...saidex.Option) (server.ToolHandlerMiddleware, error) {
+	g, err := newGuard(c, s, opts)
+	if err != nil {
+		return nil, err
+	}
+	return g.middleware, nil
+}
+
+// newGuard returns the guard of Middleware, its unregister hook added to
+// s's hooks.
+func newGuard(c Config, s *server.MCPServer, opts []saidex.Option) (*guard, error) {
 	if s == nil {
 		return nil, fmt.Errorf("saidexmcpgo: nil server")
 	}
-	g := &guard{cfg: c, server: s, order: make([]string, 0, 16)}
+	g := &guard{cfg: c, server: s, order: list.New(), seen: map[string]*list.Element{}}
 	core, err := guardcore.New(opts, g.log)
 	if err != nil {
 		return nil, fmt.Errorf("saidexmcpgo: %w", err)
 	}
 	g.core = core
-	return g.middleware, nil
+	hooks := s.GetHooks()
+	if hooks == nil {
+		hooks = &server.Hooks{}
+		server.WithHooks(hooks)(s)
+	}
+	hooks.AddOnUnregisterSession(func(_ context.Context, cs server.ClientSession) {
+		if cs != nil {
+			g.forget(cs.SessionID())
+		}
+	})
+	return g, nil
 }
 
 type guard struct {
@@ -103,8 +132,8 @@ type guard struct {
 	core   *guardcore.Guard
 
 	mu    sync.Mutex
-	order []string // session IDs seen, oldest first
-	seen  map[string]bool
+	order *list.List               // session IDs seen, oldest first
+	seen  map[string]*list.Element // their elements in order
 }
 
 // maxSessions bounds the sessions a guard remembers.
@@ -128,7 +157,11 @@ func (g *guard) middleware(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 		if err != nil {
 			return next(ctx, req)
 		}
-		v, err := g.core.Check(ctx, g.sessionKey(ctx), name, nil, func() ([]byte, error) { return inputSchema(tool) }, args)
+		sess := g.sessionKey(ctx)
+		v, err := g.core.Check(ctx, sess, name, nil, func() ([]byte, error) { return inputSchema(tool) }, args)
+		if id, ok := sess.(string); ok {
+			g.forgetIfGone(id) // the session ended during the check
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -178,19 +211,36 @@ func (g *guard) sessionKey(ctx context.Context) any {
 func (g *guard) track(id string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.seen == nil {
-		g.seen = map[string]bool{}
-	}
-	if g.seen[id] {
+	if g.seen[id] != nil {
 		return
 	}
-	g.seen[id] = true
-	g.order = append(g.order, id)
-	if len(g.order) > maxSessions {
-		old := g.order[0]
-		g.order = g.order[1:]
+	g.seen[id] = g.order.PushBack(id)
+	if g.order.Len() > maxSessions {
+		old := g.order.Remove(g.order.Front()).(string)
 		delete(g.seen, old)
 		g.core.Forget(old)
+	}
+}
+
+// forget drops what session id left: mcp-go unregistered it.
+func (g *guard) forget(id string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if e := g.seen[id]; e != nil {
+		g.order.Remove(e)
+		delete(g.seen, id)
+	}
+	g.core.Forget(id)
+}
+
+// forgetIfGone drops what session id left when it was unregistered while
+// one of its calls was being checked, so that the check's record does not
+// outlive the session.
+func (g *guard) forgetIfGone(id string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.seen[id] == nil {
+		g.core.Forget(id)
 	}
 }
 

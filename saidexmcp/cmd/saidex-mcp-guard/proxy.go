@@ -30,7 +30,7 @@ type proxy struct {
 	refusedLog  map[string]bool      // name+schema of refused tools already logged
 	inFlight    map[*mcp.ServerSession]int
 	last        *mcp.ServerSession // the session of the latest request
-	syncing     chan struct{}      // closed when a sync in progress ends
+	resync      chan struct{}      // holds a token when the upstream said its tools changed
 	gone        chan struct{}      // closed when the upstream session has ended
 }
 
@@ -44,6 +44,7 @@ func newProxy(log *slog.Logger, callTimeout time.Duration) *proxy {
 		passthrough: map[string]*mcp.Tool{},
 		refusedLog:  map[string]bool{},
 		inFlight:    map[*mcp.ServerSession]int{},
+		resync:      make(chan struct{}, 1),
 		gone:        make(chan struct{}),
 	}
 }
@@ -51,8 +52,7 @@ func newProxy(log *slog.Logger, callTimeout time.Duration) *proxy {
 // watch waits for the upstream session to end, which close or the
 // upstream's exit does, and logs the exit.
 func (p *proxy) watch(ctx context.Context, upstream string) {
-	_ = p.upstream().Wait()
-	close(p.gone)
+	<-p.gone
 	if ctx.Err() == nil {
 		p.log.Error("saidex-mcp-guard: the upstream server is gone; every request is answered with an error", "upstream", upstream)
 	}
@@ -66,9 +66,14 @@ func (p *proxy) client() *mcp.Client {
 		// Input requests of a multi round-trip call are the client's to
 		// answer: the result goes to it as it is, and its retry upstream.
 		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
-		ToolListChangedHandler: func(ctx context.Context, _ *mcp.ToolListChangedRequest) {
-			if err := p.syncTools(ctx); err != nil {
-				p.log.Warn("saidex-mcp-guard: could not list the upstream's tools after it said they changed", "error", err)
+		// The SDK handles the upstream's notifications one at a time, in
+		// order: listing the tools here would hold up every later
+		// notification and request of the upstream until the list came.
+		// syncLoop lists them instead.
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
+			select {
+			case p.resync <- struct{}{}:
+			default: // a sync is already due; it lists the tools as they are then
 			}
 		},
 		PromptListChangedHandler: func(context.Context, *mcp.PromptListChangedRequest) {
@@ -183,11 +188,41 @@ func (p *proxy) connect(ctx context.Context, t mcp.Transport, guard mcp.Middlewa
 	p.mu.Lock()
 	p.up, p.server = up, server
 	p.mu.Unlock()
+	go func() {
+		_ = up.Wait()
+		close(p.gone)
+	}()
 	if err := p.syncTools(ctx); err != nil {
 		_ = up.Close()
 		return fmt.Errorf("list the upstream's tools: %w", err)
 	}
+	go p.syncLoop()
 	return nil
+}
+
+// syncLoop mirrors the upstream's tools again each time it says they
+// changed (notices that come during a sync make one more sync, not one
+// each), each sync bounded by the call timeout, until the upstream session
+// ends. A sync that fails is logged; the mirror keeps the tools it had.
+func (p *proxy) syncLoop() {
+	for {
+		select {
+		case <-p.gone:
+			return
+		case <-p.resync:
+		}
+		_, err := withTimeout(context.Background(), p, "tools/list", func(ctx context.Context) (struct{}, error) {
+			return struct{}{}, p.syncTools(ctx)
+		})
+		select {
+		case <-p.gone:
+			return
+		default:
+		}
+		if err != nil {
+			p.log.Warn("saidex-mcp-guard: could not list the upstream's tools after it said they changed", "error", err)
+		}
+	}
 }
 
 // close closes the upstream session, which stops an upstream command.
@@ -212,28 +247,10 @@ func (p *proxy) upstream() *mcp.ClientSession {
 // new and changed tools are registered (the SDK then notifies the
 // downstream clients), and tools gone are removed. A tool the SDK refuses
 // to register is served by forward, unguarded, and logged once.
+//
+// connect runs it once, then syncLoop, one sync at a time.
 func (p *proxy) syncTools(ctx context.Context) error {
-	p.mu.Lock()
-	for p.syncing != nil {
-		wait := p.syncing
-		p.mu.Unlock()
-		select {
-		case <-wait:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-		p.mu.Lock()
-	}
-	done := make(chan struct{})
-	p.syncing = done
-	up := p.up
-	p.mu.Unlock()
-	defer func() {
-		p.mu.Lock()
-		p.syncing = nil
-		p.mu.Unlock()
-		close(done)
-	}()
+	up := p.upstream()
 
 	var tools []*mcp.Tool
 	for t, err := range up.Tools(ctx, nil) {
