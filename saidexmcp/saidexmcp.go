@@ -56,6 +56,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/saidex/saidex-go"
+	"github.com/saidex/saidex-go/internal/guardcore"
 	"github.com/tmc/langchaingo/tools"
 )
 
@@ -125,7 +126,7 @@ var _ saidex.Tool = (*Tool)(nil)
 // saidex.NewToolNode compiles every tool's schema and refuses the whole
 // set when one does not compile, naming the tool.
 func NewTool(session *mcp.ClientSession, t *mcp.Tool) *Tool {
-	return &Tool{session: session, tool: t, name: modelName(t.Name)}
+	return &Tool{session: session, tool: t, name: guardcore.ModelName(t.Name)}
 }
 
 // Name returns the name the model calls the tool by: the server's name
@@ -142,20 +143,6 @@ func (t *Tool) Name() string { return t.name }
 
 // ServerName returns the server's name of the tool, which Call sends.
 func (t *Tool) ServerName() string { return t.tool.Name }
-
-// modelName replaces the characters of an MCP tool name that the
-// providers' rule does not allow by '_'.
-func modelName(name string) string {
-	ok := func(r rune) bool {
-		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '_' || r == '-'
-	}
-	return strings.Map(func(r rune) rune {
-		if ok(r) {
-			return r
-		}
-		return '_'
-	}, name)
-}
 
 // Description returns the server's description of the tool, or its title
 // when the description is empty.

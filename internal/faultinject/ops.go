@@ -287,7 +287,7 @@ func unquoted(t Text) []edit {
 		if t := strings.TrimFunc(c, func(r rune) bool { return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) }); t == "True" || t == "False" || t == "None" {
 			continue
 		}
-		if t := trimEscapedSpace(c); t != c {
+		if t := faultmodel.TrimEscapedSpace(c); t != c {
 			if _, err := DecodeOrdered(t); err == nil || t == "True" || t == "False" || t == "None" {
 				continue // null  \t: a literal and escaped white space
 			}
@@ -776,19 +776,4 @@ func punctuation(t Text) []edit {
 		}
 	}
 	return out
-}
-
-// trimEscapedSpace trims the white space, and the escaped white space
-// (\n, \r, \t written as two characters), around s.
-func trimEscapedSpace(s string) string {
-	for {
-		t := strings.TrimSpace(s)
-		for _, e := range []string{`\n`, `\r`, `\t`} {
-			t = strings.TrimSuffix(strings.TrimPrefix(t, e), e)
-		}
-		if t == s {
-			return t
-		}
-		s = t
-	}
 }

@@ -235,15 +235,15 @@ func bareToken(s string, i, j int) (Edit, bool) {
 	}
 	key := k < len(s) && s[k] == ':'
 	if tok == "" || tok[0] == ':' || tok[len(tok)-1] == ':' || strings.ContainsAny(tok, "'“”‘’#") || lineComment(tok) || strings.Contains(tok, "/*") ||
-		!key && (numberLike.MatchString(trimEscapedSpace(tok)) || otherValue.MatchString(trimEscapedSpace(tok))) {
+		!key && (numberLike.MatchString(TrimEscapedSpace(tok)) || otherValue.MatchString(TrimEscapedSpace(tok))) {
 		return Edit{}, false
 	}
 	return Edit{i, j, `"` + tok + `"`}, true
 }
 
-// trimEscapedSpace trims the white space, and the escaped white space
+// TrimEscapedSpace trims the white space, and the escaped white space
 // (\n, \r, \t written as two characters), around s.
-func trimEscapedSpace(s string) string {
+func TrimEscapedSpace(s string) string {
 	for {
 		t := strings.TrimSpace(s)
 		for _, e := range []string{`\n`, `\r`, `\t`} {
