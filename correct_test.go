@@ -7,15 +7,21 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/saidex/saidex-go/internal/fakeprovider"
+	"github.com/saidex/saidex-go/internal/schemawalk"
 	"github.com/saidex/saidex-go/saidextest"
 	"github.com/tmc/langchaingo/callbacks"
 	"github.com/tmc/langchaingo/llms"
+	"github.com/tmc/langchaingo/llms/openai"
 	"github.com/tmc/langchaingo/tools"
 	"go.uber.org/goleak"
 )
@@ -793,4 +799,416 @@ func TestMaxConcurrencyOneCorrectsAndResolvesOnTheCallingGoroutine(t *testing.T)
 			t.Errorf("step %d ran on goroutine %s, not on the caller's %s", i, id, caller)
 		}
 	}
+}
+
+// missingRequired and hasUnknownKey judge the root, nested objects and
+// array items the schema describes, and nothing the schema does not.
+func TestMissingRequiredAndUnknownKey(t *testing.T) {
+	set := schemawalk.Of(mustCompile(t, `{"type":"object","required":["city"],
+		"properties":{"city":{"type":"string"},
+			"loc":{"type":"object","required":["lat"],"properties":{"lat":{},"lon":{}}},
+			"stops":{"type":"array","items":{"type":"object","required":["name"],"properties":{"name":{}}}},
+			"free":{"type":"object"},
+			"pat":{"type":"object","properties":{"a":{}},"patternProperties":{"^x":{}}},
+			"any":true}}`).schema)
+	tests := []struct {
+		name             string
+		value            string
+		missing, unknown bool
+	}{
+		{"complete", `{"city":"Oslo","loc":{"lat":1},"stops":[{"name":"a"}]}`, false, false},
+		{"root required missing", `{"loc":{"lat":1}}`, true, false},
+		{"nested required missing", `{"city":"Oslo","loc":{"lon":1}}`, true, false},
+		{"item required missing", `{"city":"Oslo","stops":[{"name":"a"},{}]}`, true, false},
+		{"root unknown key", `{"city":"Oslo","town":"x"}`, false, true},
+		{"nested unknown key", `{"city":"Oslo","loc":{"lat":1,"alt":2}}`, false, true},
+		{"item unknown key", `{"city":"Oslo","stops":[{"name":"a","when":1}]}`, false, true},
+		{"object without properties is not judged", `{"city":"Oslo","free":{"k":1}}`, false, false},
+		{"pattern properties are not judged", `{"city":"Oslo","pat":{"zz":1}}`, false, false},
+		{"a non-object schema is not descended", `{"city":"Oslo","any":{"k":{}}}`, false, false},
+		{"not an object", `[1,2]`, false, false},
+		{"both", `{"loc":{"lat":1,"alt":2}}`, true, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var v any
+			if err := json.Unmarshal([]byte(tt.value), &v); err != nil {
+				t.Fatal(err)
+			}
+			if got := missingRequired(set, v); got != tt.missing {
+				t.Errorf("missingRequired = %v, want %v", got, tt.missing)
+			}
+			if got := hasUnknownKey(set, v); got != tt.unknown {
+				t.Errorf("hasUnknownKey = %v, want %v", got, tt.unknown)
+			}
+		})
+	}
+}
+
+// cxChatServer is a local chat-completions endpoint that answers every
+// request with a tool call (or, with status set, an error) and records the
+// request bodies.
+type cxChatServer struct {
+	mu       sync.Mutex
+	bodies   []map[string]any
+	answer   string // arguments of the tool call it answers with
+	status   int    // non-zero: answer with this HTTP status
+	requests int
+}
+
+func (s *cxChatServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	var body map[string]any
+	_ = json.NewDecoder(r.Body).Decode(&body)
+	s.mu.Lock()
+	s.bodies = append(s.bodies, body)
+	s.requests++
+	s.mu.Unlock()
+	w.Header().Set("Content-Type", "application/json")
+	if s.status != 0 {
+		w.WriteHeader(s.status)
+		_, _ = w.Write([]byte(`{"error":{"message":"Rate limit reached","type":"requests","code":"rate_limit_exceeded"}}`))
+		return
+	}
+	name := ""
+	if tc, ok := body["tool_choice"].(map[string]any); ok {
+		if f, ok := tc["function"].(map[string]any); ok {
+			name, _ = f["name"].(string)
+		}
+	}
+	resp := map[string]any{
+		"id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": body["model"],
+		"choices": []any{map[string]any{
+			"index": 0, "finish_reason": "tool_calls",
+			"message": map[string]any{
+				"role": "assistant", "content": nil,
+				"tool_calls": []any{map[string]any{
+					"id": "call_fix", "type": "function",
+					"function": map[string]any{"name": name, "arguments": s.answer},
+				}},
+			},
+		}},
+		"usage": map[string]any{"prompt_tokens": 120, "completion_tokens": 15, "total_tokens": 135},
+	}
+	_ = json.NewEncoder(w).Encode(resp)
+}
+
+func cxOpenAI(t *testing.T, srv *httptest.Server) *openai.LLM {
+	t.Helper()
+	llm, err := openai.New(openai.WithBaseURL(srv.URL), openai.WithToken("test"), openai.WithModel("gpt-test-mini"),
+		openai.WithHTTPClient(srv.Client()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return llm
+}
+
+func TestCorrectionThroughOpenAIClient(t *testing.T) {
+	cs := &cxChatServer{answer: `{"city":"Paris","days":3}`}
+	srv := httptest.NewServer(cs)
+	defer srv.Close()
+	rec := &cxRecorder{}
+	n := cxNode(t, []tools.Tool{rec.tool()}, WithCorrectionModel(cxOpenAI(t, srv), llms.WithModel("gpt-test-mini")))
+
+	res, err := n.Run(context.Background(), cxConversation(cxCall("call_1", "forecast", `{"city":"Paris","days":"three"}`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := res.Calls[0]
+	if rep.Outcome != OutcomeCorrected || rep.Output != "Paris: sunny for 3 days" {
+		t.Fatalf("report = %+v, want the corrected call executed", rep)
+	}
+	if got := rec.ran(); len(got) != 1 || got[0] != (cxForecastArgs{"Paris", 3}) {
+		t.Errorf("tool ran with %+v", got)
+	}
+	if got, want := rep.Tokens["gpt-test-mini"], (TokenUsage{120, 15, 135}); got != want || len(rep.Tokens) != 1 {
+		t.Errorf("Tokens = %v, want gpt-test-mini: %v", rep.Tokens, want)
+	}
+
+	if cs.requests != 1 {
+		t.Fatalf("%d requests, want 1", cs.requests)
+	}
+	body := cs.bodies[0]
+	choice, _ := json.Marshal(body["tool_choice"])
+	if string(choice) != `{"function":{"name":"forecast"},"type":"function"}` {
+		t.Errorf("tool_choice = %s, want the forecast function forced", choice)
+	}
+	toolsJSON, _ := json.Marshal(body["tools"])
+	var sent []struct {
+		Type     string `json:"type"`
+		Function struct {
+			Name       string         `json:"name"`
+			Parameters map[string]any `json:"parameters"`
+		} `json:"function"`
+	}
+	if err := json.Unmarshal(toolsJSON, &sent); err != nil || len(sent) != 1 || sent[0].Function.Name != "forecast" || sent[0].Function.Parameters["properties"] == nil {
+		t.Errorf("tools = %s, want only forecast with its schema", toolsJSON)
+	}
+	msgs, _ := body["messages"].([]any)
+	if len(msgs) != 1 {
+		t.Errorf("%d messages sent, want one prompt", len(msgs))
+	}
+}
+
+func TestCorrectionThroughOpenAIClientRateLimited(t *testing.T) {
+	cs := &cxChatServer{status: http.StatusTooManyRequests}
+	srv := httptest.NewServer(cs)
+	defer srv.Close()
+	rec := &cxRecorder{}
+	n := cxNode(t, []tools.Tool{rec.tool()}, WithCorrectionModel(cxOpenAI(t, srv)))
+
+	res, err := n.Run(context.Background(), cxConversation(cxCall("call_1", "forecast", `{"city":"Paris","days":"three"}`)))
+	if err != nil {
+		t.Fatalf("Run = %v; an HTTP 429 must not fail the node", err)
+	}
+	if rep := res.Calls[0]; rep.Outcome != OutcomeFeedback || rep.CorrectionErr == nil {
+		t.Fatalf("report = %+v, want feedback", rep)
+	}
+	if cs.requests != 1 || len(rec.ran()) != 0 {
+		t.Errorf("%d requests, %d tool runs; want 1 and 0 (no network retries)", cs.requests, len(rec.ran()))
+	}
+}
+
+// Correction tokens are keyed by the model name: the response's, else the
+// one passed with llms.WithModel, else (langchaingo's clients expose the
+// configured model through no method, and saidex reads no unexported
+// field) the client's Go type.
+func TestCorrectionTokensKeyedByModelName(t *testing.T) {
+	cs := &cxChatServer{answer: `{"city":"Paris","days":3}`}
+	srv := httptest.NewServer(cs)
+	defer srv.Close()
+	bare, err := openai.New(openai.WithBaseURL(srv.URL), openai.WithToken("test"), openai.WithHTTPClient(srv.Client()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		model llms.Model
+		opts  []llms.CallOption
+		want  string
+	}{
+		{"a configured client without llms.WithModel: its Go type", cxOpenAI(t, srv), nil, "*openai.LLM"},
+		{"llms.WithModel first", cxOpenAI(t, srv), []llms.CallOption{llms.WithModel("gpt-override")}, "gpt-override"},
+		{"a client configured without a model", bare, nil, "*openai.LLM"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n := cxNode(t, []tools.Tool{(&cxRecorder{}).tool()}, WithCorrectionModel(tt.model, tt.opts...))
+			res, err := n.Run(context.Background(), cxConversation(cxCall("call_1", "forecast", `{"city":"Paris","days":"three"}`)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep := res.Calls[0]
+			if got, want := rep.Tokens[tt.want], (TokenUsage{120, 15, 135}); rep.Outcome != OutcomeCorrected || got != want || len(rep.Tokens) != 1 {
+				t.Errorf("outcome %s, Tokens = %v, want %s: %v", rep.Outcome, rep.Tokens, tt.want, want)
+			}
+		})
+	}
+}
+
+// correctionTurn is one scripted answer of the correction model, in a
+// provider-neutral form: text, and calls as (name, arguments).
+type correctionTurn struct {
+	text  string
+	calls [][2]string
+}
+
+func anthropicTurn(c correctionTurn) []map[string]any {
+	var blocks []map[string]any
+	if c.text != "" {
+		blocks = append(blocks, map[string]any{"type": "text", "text": c.text})
+	}
+	for i, call := range c.calls {
+		var input map[string]any
+		_ = json.Unmarshal([]byte(call[1]), &input)
+		blocks = append(blocks, map[string]any{"type": "tool_use", "id": "toolu_fix" + string(rune('a'+i)), "name": call[0], "input": input})
+	}
+	return blocks
+}
+
+func openAITurn(c correctionTurn) fakeprovider.OpenAIReply {
+	r := fakeprovider.OpenAIReply{Text: c.text}
+	for i, call := range c.calls {
+		r.Calls = append(r.Calls, [3]string{"call_fix" + string(rune('a'+i)), call[0], call[1]})
+	}
+	return r
+}
+
+// correctionProvider starts a fake provider answering turns and returns
+// its real langchaingo client and a function returning the text of each
+// prompt it received.
+type correctionProvider func(t *testing.T, turns []correctionTurn) (llms.Model, func() []string)
+
+var correctionProviders = map[string]correctionProvider{
+	"anthropic": func(t *testing.T, turns []correctionTurn) (llms.Model, func() []string) {
+		var replies [][]map[string]any
+		for _, c := range turns {
+			replies = append(replies, anthropicTurn(c))
+		}
+		srv, llm := fakeprovider.NewAnthropic(t, replies...)
+		return llm, func() []string {
+			var out []string
+			for _, req := range srv.Requests() {
+				var b strings.Builder
+				for _, m := range req {
+					for _, blk := range m.Content {
+						b.WriteString(blk.Text)
+					}
+				}
+				out = append(out, b.String())
+			}
+			return out
+		}
+	},
+	"openai": func(t *testing.T, turns []correctionTurn) (llms.Model, func() []string) {
+		var replies []fakeprovider.OpenAIReply
+		for _, c := range turns {
+			replies = append(replies, openAITurn(c))
+		}
+		srv, llm := fakeprovider.NewOpenAI(t, replies...)
+		return llm, func() []string {
+			var out []string
+			for _, req := range srv.Requests() {
+				var b strings.Builder
+				for _, m := range req {
+					var s string
+					if json.Unmarshal(m.Content, &s) == nil {
+						b.WriteString(s)
+						continue
+					}
+					var parts []struct {
+						Text string `json:"text"`
+					}
+					_ = json.Unmarshal(m.Content, &parts)
+					for _, p := range parts {
+						b.WriteString(p.Text)
+					}
+				}
+				out = append(out, b.String())
+			}
+			return out
+		}
+	},
+}
+
+func TestCorrectionModelAnswerShapes(t *testing.T) {
+	fixed := `{"city": "Paris", "days": 3}`
+	sameTool := correctionTurn{calls: [][2]string{{"forecast", fixed}}}
+	otherTool := correctionTurn{calls: [][2]string{{"teleport", fixed}}}
+	tests := []struct {
+		name      string
+		providers []string
+		turns     []correctionTurn
+		want      Outcome
+		wantReqs  int
+		wantRetry string // text the second prompt must contain
+	}{
+		{
+			name: "a call of the tool being corrected", providers: []string{"anthropic", "openai"},
+			turns: []correctionTurn{sameTool}, want: OutcomeCorrected, wantReqs: 1,
+		},
+		{
+			name: "text holding the object in a fence is repaired and validated", providers: []string{"anthropic", "openai"},
+			turns: []correctionTurn{{text: "Here are the corrected arguments:\n```json\n" + fixed + "\n```"}},
+			want:  OutcomeCorrected, wantReqs: 1,
+		},
+		{
+			name: "text with single quotes and a trailing comma is repaired", providers: []string{"anthropic", "openai"},
+			turns: []correctionTurn{{text: `{'city': 'Paris', 'days': 3,}`}},
+			want:  OutcomeCorrected, wantReqs: 1,
+		},
+		{
+			name: "a call of another tool with arguments that would validate is never taken", providers: []string{"anthropic", "openai"},
+			turns: []correctionTurn{otherTool, otherTool}, want: OutcomeFeedback, wantReqs: 2,
+			wantRetry: "teleport",
+		},
+		{
+			name: "a call of another tool, then of the right one", providers: []string{"anthropic", "openai"},
+			turns: []correctionTurn{otherTool, sameTool}, want: OutcomeCorrected, wantReqs: 2,
+			wantRetry: "teleport",
+		},
+		{
+			name: "text and a call of another tool: the text is the answer", providers: []string{"anthropic"},
+			turns: []correctionTurn{{text: fixed, calls: [][2]string{{"teleport", `{"to": "Mars"}`}}}},
+			want:  OutcomeCorrected, wantReqs: 1,
+		},
+		{
+			name: "prose only is a failed attempt", providers: []string{"anthropic", "openai"},
+			turns: []correctionTurn{{text: "I cannot help with that."}, {text: "Sorry."}}, want: OutcomeFeedback, wantReqs: 2,
+			wantRetry: "I cannot help with that.",
+		},
+		{
+			name: "text whose object still breaks the schema is a failed attempt", providers: []string{"anthropic", "openai"},
+			turns: []correctionTurn{{text: `{"city": "Paris", "days": "three"}`}, {text: `{"city": "Paris", "days": "3 days"}`}},
+			want:  OutcomeFeedback, wantReqs: 2, wantRetry: "days",
+		},
+	}
+	for _, tt := range tests {
+		for _, p := range tt.providers {
+			t.Run(p+"/"+tt.name, func(t *testing.T) {
+				llm, prompts := correctionProviders[p](t, tt.turns)
+				rec := &correctionRecorder{}
+				var teleports atomic.Int64
+				teleport := plainTool{name: "teleport", fn: func(context.Context, string) (string, error) {
+					teleports.Add(1)
+					return "teleported", nil
+				}}
+				node := mustNode(t, []tools.Tool{rec.tool(), teleport},
+					WithCorrectionModel(llm), WithMaxCorrectionRetries(2))
+
+				conv := conversation(tc("call_1", "forecast", `{"city": "Paris", "days": "three"}`))
+				res, err := node.Run(context.Background(), conv)
+				if err != nil {
+					t.Fatalf("Run: %v", err)
+				}
+				rep := res.Calls[0]
+				if rep.Outcome != tt.want {
+					t.Errorf("outcome = %v, want %v (report %+v)", rep.Outcome, tt.want, rep)
+				}
+				if n := teleports.Load(); n != 0 {
+					t.Errorf("teleport ran %d times; a correction must never execute another tool", n)
+				}
+				ran := rec.ran()
+				if tt.want == OutcomeCorrected && (len(ran) != 1 || ran[0] != (correctionArgs{"Paris", 3})) {
+					t.Errorf("forecast ran with %+v, want once with Paris, 3", ran)
+				}
+				if tt.want != OutcomeCorrected && len(ran) != 0 {
+					t.Errorf("forecast ran with %+v, want not at all", ran)
+				}
+				got := prompts()
+				if len(got) != tt.wantReqs {
+					t.Fatalf("%d correction requests, want %d", len(got), tt.wantReqs)
+				}
+				if tt.wantRetry != "" && !strings.Contains(got[1], tt.wantRetry) {
+					t.Errorf("retry prompt does not mention %q:\n%s", tt.wantRetry, got[1])
+				}
+			})
+		}
+	}
+}
+
+type correctionArgs struct {
+	City string `json:"city"`
+	Days int    `json:"days"`
+}
+
+// correctionRecorder is a forecast tool that records the arguments it ran
+// with.
+type correctionRecorder struct {
+	mu   sync.Mutex
+	args []correctionArgs
+}
+
+func (rec *correctionRecorder) tool() Tool {
+	return NewTool("forecast", "Weather forecast for a city.", func(_ context.Context, a correctionArgs) (string, error) {
+		rec.mu.Lock()
+		defer rec.mu.Unlock()
+		rec.args = append(rec.args, a)
+		return "sunny", nil
+	})
+}
+
+func (rec *correctionRecorder) ran() []correctionArgs {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	return append([]correctionArgs(nil), rec.args...)
 }

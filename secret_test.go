@@ -3,18 +3,20 @@ package saidex
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/saidex/saidex-go/saidextest"
 	"github.com/tmc/langchaingo/callbacks"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/tools"
-
-	"github.com/saidex/saidex-go/saidextest"
 )
 
 // The secret every input of TestSecretsNeverLeaveTheNode carries.
@@ -369,4 +371,600 @@ func TestScrubLeavesKeysAlone(t *testing.T) {
 			}
 		}
 	}
+}
+
+// maskRun runs one invalid call of login (nestedAuthSchema) carrying
+// shapeSecret, corrected by a model that answers answer every time, and
+// returns what the tool received and the call's report.
+func maskRun(t *testing.T, answer string) ([]string, CallReport, []saidextest.Request) {
+	t.Helper()
+	var mu sync.Mutex
+	var got []string
+	login := ToolWithSchema(plainTool{name: "login", fn: func(_ context.Context, in string) (string, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		got = append(got, in)
+		return "done", nil
+	}}, nestedAuthSchema)
+	model := saidextest.NewModel(saidextest.ForcedToolCall(answer))
+	node := mustNode(t, []tools.Tool{login}, WithCorrectionModel(model), WithLogger(sanDiscard))
+	raw := `{"user":5,"auth":{"password":"` + shapeSecret + `"}}`
+	res, err := node.Run(context.Background(), conversation(tc("c1", "login", raw)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got, res.Calls[0], model.Requests()
+}
+
+// TestMaskIsNeverExecuted: a corrected call runs only where the mask is
+// the whole value of a secret field, with the real value put back; the
+// mask anywhere else (another field, padded, glued, inside a longer
+// string, in a key, inside a secret object) refuses the correction, and
+// the call is answered with feedback naming no secret.
+func TestMaskIsNeverExecuted(t *testing.T) {
+	m := SecretMask
+	tests := []struct {
+		name, answer string
+		runs         bool
+	}{
+		{"whole secret value", `{"user":"bob","auth":{"password":"` + m + `"}}`, true},
+		{"parent renamed back", `{"user":"bob","Auth":{"password":"` + m + `"}}`, true},
+		{"moved to another field", `{"user":"` + m + `","auth":{"password":"` + m + `"}}`, false},
+		{"moved to another field only", `{"user":"` + m + `"}`, false},
+		{"padded", `{"user":"bob","auth":{"password":" ` + m + ` "}}`, false},
+		{"glued", `{"user":"bob","auth":{"password":"x` + m + `"}}`, false},
+		{"inside a longer string", `{"user":"bob and ` + m + `","auth":{"password":"` + m + `"}}`, false},
+		{"in a key", `{"user":"bob","auth":{"password":"` + m + `"},"` + m + `":1}`, false},
+		{"inside a secret object", `{"user":"bob","auth":{"password":{"v":"` + m + `"}}}`, false},
+		{"in an array", `{"user":"bob","auth":{"password":"` + m + `"},"tags":["` + m + `"]}`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, rep, reqs := maskRun(t, tt.answer)
+			for _, in := range got {
+				if strings.Contains(in, m) {
+					t.Errorf("the tool received the mask: %s", in)
+				}
+			}
+			if tt.runs {
+				if len(got) != 1 || !strings.Contains(got[0], shapeSecret) || rep.Outcome != OutcomeCorrected {
+					t.Errorf("the tool received %q (outcome %s), want the real secret, corrected", got, rep.Outcome)
+				}
+				return
+			}
+			if len(got) != 0 || rep.Outcome != OutcomeFeedback {
+				t.Errorf("the tool received %q (outcome %s), want no run and feedback", got, rep.Outcome)
+			}
+			for _, s := range []string{rep.Output, rep.RawArguments, rep.CorrectionErr.Error()} {
+				if strings.Contains(s, shapeSecret) {
+					t.Errorf("a text names the secret: %s", s)
+				}
+			}
+			if len(reqs) < 2 || !strings.Contains(reqs[1].Text(), "placeholder") {
+				t.Errorf("the retry does not say the placeholder was misplaced")
+			}
+		})
+	}
+}
+
+// TestMaskPlacementProperty generates corrected answers that hold the mask
+// at random places and in random forms; every answer holding it other
+// than as the whole value of the secret field is refused, and every other
+// answer runs with the real secret.
+func TestMaskPlacementProperty(t *testing.T) {
+	rng := rand.New(rand.NewPCG(40, 1))
+	forms := []func(string) string{
+		func(s string) string { return s },
+		func(s string) string { return " " + s },
+		func(s string) string { return s + " " },
+		func(s string) string { return "x" + s },
+		func(s string) string { return s + "x" },
+		func(s string) string { return "a " + s + " b" },
+		func(s string) string { return s + s },
+		func(s string) string { return strings.ToUpper(s) }, // still the mask: '*' has no case
+	}
+	for i := range 60 {
+		// Each slot holds plain text, or the mask in one form.
+		slot := func() (string, bool) {
+			if rng.IntN(3) > 0 {
+				return "v" + strconv.Itoa(rng.IntN(100)), false
+			}
+			return forms[rng.IntN(len(forms))](SecretMask), true
+		}
+		user, userMask := slot()
+		pw, pwMask := slot()
+		note, noteMask := slot()
+		key, keyMask := slot()
+		if rng.IntN(2) == 0 {
+			key, keyMask = "k", false
+		}
+		answer := `{"user":` + strconv.Quote(user) + `,"auth":{"password":` + strconv.Quote(pw) + `},"note":` + strconv.Quote(note) + `,` + strconv.Quote(key) + `:1}`
+		misplaced := userMask || noteMask || keyMask || (pwMask && pw != SecretMask)
+		t.Run(strconv.Itoa(i), func(t *testing.T) {
+			got, rep, _ := maskRun(t, answer)
+			for _, in := range got {
+				if strings.Contains(in, SecretMask) {
+					t.Fatalf("answer %s: the tool received the mask: %s", answer, in)
+				}
+			}
+			if misplaced && len(got) != 0 {
+				t.Fatalf("answer %s: ran with %q", answer, got)
+			}
+			if !misplaced && (len(got) != 1 || rep.Outcome != OutcomeCorrected) {
+				t.Fatalf("answer %s: outcome %s, tool got %q; want it corrected", answer, rep.Outcome, got)
+			}
+			if !misplaced && pw == SecretMask && !strings.Contains(got[0], shapeSecret) {
+				t.Fatalf("answer %s: the secret was not put back: %s", answer, got[0])
+			}
+			if strings.Contains(rep.Output, shapeSecret) {
+				t.Fatalf("the feedback names the secret: %s", rep.Output)
+			}
+		})
+	}
+}
+
+// shapeGen generates the argument text of a call carrying a secret, in the
+// shapes a hostile model or a careless server sends: the secret's key and
+// its parent renamed (case, '_', '-'), the parent wrapped in an array,
+// encoded as a JSON string (once or twice), moved deeper or to the root.
+type shapeGen struct{ rng *rand.Rand }
+
+// secret returns a secret of at least MinScrubbedSecretLen bytes, with
+// characters JSON and HTML escaping change.
+func (g shapeGen) secret() string {
+	const alphabet = `abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"\<>&/é!`
+	runes := []rune(alphabet)
+	var b strings.Builder
+	b.WriteString("S3") // never a substring of the texts the node writes on its own
+	for range MinScrubbedSecretLen + g.rng.IntN(12) {
+		b.WriteRune(runes[g.rng.IntN(len(runes))])
+	}
+	return b.String()
+}
+
+// rename returns name with its case changed and '_' or '-' inserted.
+func (g shapeGen) rename(name string) string {
+	var b strings.Builder
+	for i, r := range name {
+		if g.rng.IntN(3) == 0 {
+			r = []rune(strings.ToUpper(string(r)))[0]
+		}
+		if i > 0 && g.rng.IntN(6) == 0 {
+			b.WriteByte("_-"[g.rng.IntN(2)])
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// args returns the arguments and a description of their shape.
+func (g shapeGen) args(secret string) (string, string) {
+	var shape []string
+	key := "password"
+	if g.rng.IntN(2) == 0 {
+		key = g.rename(key)
+		shape = append(shape, "key "+key)
+	}
+	var parent any = map[string]any{key: secret}
+	parentKey := "auth"
+	if g.rng.IntN(2) == 0 {
+		parentKey = g.rename(parentKey)
+		shape = append(shape, "parent "+parentKey)
+	}
+	if g.rng.IntN(3) == 0 {
+		parent = []any{parent}
+		shape = append(shape, "wrapped")
+	}
+	for range g.rng.IntN(3) {
+		b, _ := json.Marshal(parent)
+		parent = string(b)
+		shape = append(shape, "encoded")
+	}
+	for range g.rng.IntN(3) {
+		parent = map[string]any{"x" + strconv.Itoa(g.rng.IntN(9)): parent}
+		shape = append(shape, "deeper")
+	}
+	root := map[string]any{"user": "bob", parentKey: parent}
+	if g.rng.IntN(5) == 0 {
+		root = map[string]any{"user": "bob", key: secret}
+		shape = append(shape, "at the root")
+	}
+	if g.rng.IntN(4) == 0 {
+		root["user"] = 5 // invalid: feedback, correction, raise
+		shape = append(shape, "invalid")
+	}
+	b, _ := json.Marshal(root)
+	text := string(b)
+	if g.rng.IntN(4) == 0 { // the secret written with a \u escape, at whatever depth it sits
+		text = strings.ReplaceAll(text, "S3", `\u00533`)
+		shape = append(shape, "escaped")
+	}
+	if g.rng.IntN(6) == 0 {
+		text = text[:len(text)-1-g.rng.IntN(3)] // cut off: repair or feedback
+		shape = append(shape, "cut")
+	}
+	return text, strings.Join(shape, ", ")
+}
+
+// tool returns the tool a call names: the right one, a near miss, an
+// MCP-style name, an unknown one, or the root writeOnly tool.
+func (g shapeGen) tool() string {
+	return []string{"login", "login", "auth.login", "Login", "lgin", "nope", "vaultkey"}[g.rng.IntN(7)]
+}
+
+// TestSecretShapesProperty generates calls carrying a secret in random
+// shapes, to known, misnamed and unknown tools, and checks every text the
+// node writes, by every entry point and under each unresolved policy: the
+// secret's bytes appear in none of them.
+func TestSecretShapesProperty(t *testing.T) {
+	g := shapeGen{rng: rand.New(rand.NewPCG(40, 40))}
+	cases := 150
+	if testing.Short() {
+		cases = 30
+	}
+	for i := range cases {
+		secret := g.secret()
+		raw, shape := g.args(secret)
+		tool := g.tool()
+		opt := shapeOptions[i%len(shapeOptions)]
+		t.Run(strconv.Itoa(i)+"/"+opt.name, func(t *testing.T) {
+			var got sync.Map
+			mk := func(x *texts, logs *bytes.Buffer) *ToolNode {
+				login := ToolWithSchema(plainTool{name: "login", fn: func(_ context.Context, in string) (string, error) {
+					got.Store(in, true)
+					return "logged in as " + in, nil // a tool that echoes its input
+				}}, nestedAuthSchema)
+				opts := append(opt.opts(x, raw),
+					WithLogger(slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))),
+					WithObserver(func(ev ToolNodeEvent) { x.add("event", ev) }))
+				return mustNode(t, []tools.Tool{login, storingTool("vaultkey", rootSecretSchema, &got)}, opts...)
+			}
+			x := nodeTexts(t, mk, conversation(tc("c1", tool, raw)))
+			for _, s := range x.all {
+				if strings.Contains(s, secret) || strings.Contains(s, secret[2:]) { // [2:]: also as written with an escape
+					t.Fatalf("tool %s, shape [%s], arguments %s: the secret %q leaks through %.1500s", tool, shape, raw, secret, s)
+				}
+			}
+		})
+	}
+}
+
+// FuzzSecretShapes is TestSecretShapesProperty driven by the fuzzer's
+// seeds: each seed generates a secret, a shape of arguments and a tool,
+// run under the feedback policy; the secret must appear in no text the
+// node writes.
+func FuzzSecretShapes(f *testing.F) {
+	for _, seed := range []uint64{1, 2, 40, 1 << 40} {
+		f.Add(seed, seed>>3)
+	}
+	f.Fuzz(func(t *testing.T, s1, s2 uint64) {
+		g := shapeGen{rng: rand.New(rand.NewPCG(s1, s2))}
+		secret := g.secret()
+		raw, shape := g.args(secret)
+		tool := g.tool()
+		mk := func(x *texts, logs *bytes.Buffer) *ToolNode {
+			var got sync.Map
+			login := ToolWithSchema(plainTool{name: "login", fn: func(_ context.Context, in string) (string, error) {
+				return "logged in as " + in, nil
+			}}, nestedAuthSchema)
+			return mustNode(t, []tools.Tool{login, storingTool("vaultkey", rootSecretSchema, &got)},
+				WithLogger(slog.New(slog.NewTextHandler(logs, nil))), WithObserver(func(ev ToolNodeEvent) { x.add("event", ev) }))
+		}
+		x := nodeTexts(t, mk, conversation(tc("c1", tool, raw)))
+		for _, s := range x.all {
+			if strings.Contains(s, secret) {
+				t.Fatalf("tool %s, shape [%s], arguments %s: the secret %q leaks through %.1500s", tool, shape, raw, secret, s)
+			}
+		}
+	})
+}
+
+// The secret of the shape tests: long enough to be scrubbed as text.
+const shapeSecret = "Xq7-secret-Zp9"
+
+// nestedAuthSchema keeps its secret one level down: auth.password.
+const nestedAuthSchema = `{"type":"object","properties":{
+	"user":{"type":"string"},
+	"auth":{"type":"object","properties":{"password":{"type":"string","writeOnly":true}}}},
+	"required":["user"]}`
+
+// rootSecretSchema marks the whole arguments write-only.
+const rootSecretSchema = `{"type":"object","writeOnly":true,"properties":{
+	"key":{"type":"string"},"n":{"type":"integer"}},"required":["key","n"]}`
+
+// storingTool is a tool with a schema that records every input it gets
+// and answers with a fixed text.
+func storingTool(name, schema string, got *sync.Map) Tool {
+	return ToolWithSchema(plainTool{name: name, fn: func(_ context.Context, in string) (string, error) {
+		got.Store(in, true)
+		return "done", nil
+	}}, schema)
+}
+
+// nodeTexts runs node on conv by every entry point (Run, Invoke, Check,
+// WrapModel) and returns every text the node wrote: tool messages,
+// reports, the sanitized history, errors and their calls, events, logs,
+// correction prompts and callbacks (recorded by x, which the node's
+// options feed), and CheckedCalls.
+func nodeTexts(t *testing.T, mk func(x *texts, logs *bytes.Buffer) *ToolNode, conv []llms.MessageContent) *texts {
+	t.Helper()
+	x := &texts{}
+	var logs bytes.Buffer
+	node := mk(x, &logs)
+	ctx := context.Background()
+	res, err := node.Run(ctx, conv)
+	x.add("Run error", err)
+	if ve, ok := errors.AsType[*ToolCallValidationError](err); ok {
+		for _, c := range ve.Calls {
+			x.add("raised call", c.ToolName, c.CallID, c.RawArguments, c.Args, c.Issues, c.Error)
+		}
+	}
+	if te, ok := errors.AsType[*ToolError](err); ok && te.Partial != nil {
+		x.add("partial", te.Partial.ToolMessages, te.Partial.Calls, te.Partial.AIMessage)
+	}
+	if res != nil {
+		x.add("tool messages", res.ToolMessages)
+		x.add("sanitized AI message", res.AIMessage)
+		x.add("reports", res.Calls)
+		for _, r := range res.Calls {
+			x.add("report error", r.Err, r.CorrectionErr)
+		}
+	}
+	out, err := node.Invoke(ctx, conv)
+	x.add("Invoke error", err)
+	if len(out) > len(conv)-1 {
+		x.add("Invoke conversation", out[len(conv)-1:])
+	}
+	reps, err := node.Check(ctx, conv)
+	x.add("Check error", err)
+	for _, r := range reps {
+		x.add("Check report", r.RawArguments, r.Output, r.Issues, r.Flagged, r.Err, r.CorrectionErr)
+	}
+	ai := conv[len(conv)-1]
+	agent := saidextest.NewModel(saidextest.ToolCalls(toolCallsOf(ai)...))
+	resp, err := WrapModel(agent, node).GenerateContent(ctx, conv[:len(conv)-1])
+	x.add("WrapModel error", err)
+	if resp != nil {
+		for _, ch := range resp.Choices {
+			reps, _ := CheckedCalls(ch)
+			x.add("CheckedCalls", reps)
+		}
+	}
+	for _, c := range toolCallsOf(ai) {
+		cc, err := node.CheckCall(ctx, c.ID, c.FunctionCall.Name, c.FunctionCall.Arguments)
+		x.add("CheckCall", cc.Output, err)
+	}
+	x.add("logs", logs.String())
+	return x
+}
+
+// assertNoSecret fails for every text of x holding secret.
+func assertNoSecret(t *testing.T, x *texts, secret string) {
+	t.Helper()
+	for _, s := range x.all {
+		if strings.Contains(s, secret) {
+			t.Errorf("the secret leaks through %.1500s", s)
+		}
+	}
+}
+
+// shapeOptions are the node configurations every shape runs under.
+var shapeOptions = []struct {
+	name string
+	opts func(x *texts, answer string) []Option
+}{
+	{"feedback", func(*texts, string) []Option { return nil }},
+	{"raise", func(*texts, string) []Option { return []Option{WithOnUnresolved(UnresolvedRaise)} }},
+	{"correction", func(x *texts, answer string) []Option {
+		m := saidextest.NewModel(func(_ context.Context, req saidextest.Request) (*llms.ContentResponse, error) {
+			x.add("correction prompt", req.Text())
+			if name := req.ToolChoiceName(); name != "" {
+				return saidextest.ToolCallResponse(saidextest.Call("fix", name, answer)), nil
+			}
+			return saidextest.TextResponse(answer), nil
+		})
+		return []Option{WithCorrectionModel(m), WithCorrectMissingFields(true), WithCallbacks(chainTexts{x: x})}
+	}},
+}
+
+// TestSecretShapesFailClosed reproduces each shape of issue 40: a secret
+// sent under a parent that does not match the schema (renamed, wrapped
+// in an array, double-encoded), a root writeOnly schema, a call of an
+// unknown or misnamed tool, and a tool or validator that quotes the
+// arguments. The secret must appear in no text the node writes, by any
+// entry point and under any unresolved policy.
+func TestSecretShapesFailClosed(t *testing.T) {
+	s := shapeSecret
+	tests := []struct {
+		name, tool, raw string
+		answer          string // the correction model's answer
+		panics          bool   // the tool panics quoting its input
+		validator       bool   // a validator rejects quoting the value
+	}{
+		{name: "parent renamed", tool: "login", raw: `{"user":"bob","Auth":{"password":"` + s + `"}}`},
+		{name: "parent renamed, invalid", tool: "login", raw: `{"user":5,"Auth":{"password":"` + s + `"}}`},
+		{name: "parent as an array", tool: "login", raw: `{"user":"bob","auth":[{"password":"` + s + `"}]}`},
+		{name: "parent double-encoded", tool: "login", raw: `{"user":"bob","auth":"{\"password\":\"` + s + `\"}"}`},
+		{name: "secret key renamed deeper", tool: "login", raw: `{"user":"bob","x":{"y":{"PASS_WORD":"` + s + `"}}}`},
+		{name: "root writeOnly, invalid", tool: "vaultkey", raw: `{"key":"` + s + `","n":"x"}`},
+		{name: "root writeOnly, valid", tool: "vaultkey", raw: `{"key":"` + s + `","n":1}`},
+		{name: "unknown tool, near miss", tool: "auth.login", raw: `{"user":"bob","auth":{"password":"` + s + `"}}`},
+		{name: "unknown tool, far", tool: "zzz", raw: `{"user":"bob","pass":{"password":"` + s + `"}}`},
+		{name: "unknown tool, unparseable", tool: "logn", raw: `{"user":"bob","password":"` + s + ``},
+		{name: "MCP server's name, misnamed secret key", tool: "auth.login", raw: `{"user":"bob","passwd":"` + s + `"}`},
+		{name: "MCP server's name, short secret", tool: "auth.login", raw: `{"user":"bob","passwd":"ab1"}`},
+		{name: "tool panics with its input", tool: "login", raw: `{"user":"bob","auth":{"password":"` + s + `"}}`, panics: true},
+		{name: "validator quotes the value", tool: "login", raw: `{"user":"bob","auth":{"password":"` + s + `"}}`, validator: true},
+	}
+	for _, opt := range shapeOptions {
+		for _, tt := range tests {
+			t.Run(opt.name+"/"+tt.name, func(t *testing.T) {
+				answer := tt.raw
+				if tt.answer != "" {
+					answer = tt.answer
+				}
+				var got sync.Map
+				mk := func(x *texts, logs *bytes.Buffer) *ToolNode {
+					login := storingTool("login", nestedAuthSchema, &got)
+					if tt.panics {
+						login = ToolWithSchema(plainTool{name: "login", fn: func(_ context.Context, in string) (string, error) {
+							panic("cannot log in with " + in)
+						}}, nestedAuthSchema)
+					}
+					opts := append(opt.opts(x, answer),
+						WithLogger(slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))),
+						WithObserver(func(ev ToolNodeEvent) { x.add("event", ev) }),
+						WithHandleToolErrors(true))
+					if tt.validator {
+						opts = append(opts, WithValidator("login", func(_ context.Context, args map[string]any, _ ValidatorContext) error {
+							return &ValidationIssue{Path: "/auth", Message: fmt.Sprintf("%v is not accepted", args["auth"])}
+						}))
+					}
+					authLogin := storingTool("auth_login", `{"type":"object","properties":{"user":{"type":"string"},"password":{"type":"string","writeOnly":true}}}`, &got)
+					return mustNode(t, []tools.Tool{login, storingTool("vaultkey", rootSecretSchema, &got), authLogin}, opts...)
+				}
+				conv := conversation(tc("c1", tt.tool, tt.raw))
+				x := nodeTexts(t, mk, conv)
+				assertNoSecret(t, x, s)
+				if strings.Contains(tt.raw, "ab1") { // below MinScrubbedSecretLen: masked by location
+					for _, text := range x.all {
+						if strings.Contains(text, `"passwd":"ab1"`) {
+							t.Errorf("the short secret shows at its place: %.500s", text)
+						}
+					}
+				}
+			})
+		}
+	}
+}
+
+// A tool that panics, or fails, quoting its input stops the run (the
+// default of WithHandleToolErrors): the returned *ToolError, the
+// *PanicError it wraps and its Partial result name no secret, and
+// errors.As still reaches both.
+func TestToolErrorsAreScrubbed(t *testing.T) {
+	s := shapeSecret
+	raw := `{"user":"bob","auth":{"password":"` + s + `"}}`
+	tests := []struct {
+		name string
+		fn   func(context.Context, string) (string, error)
+	}{
+		{"panic", func(_ context.Context, in string) (string, error) { panic("cannot log in with " + in) }},
+		{"error", func(_ context.Context, in string) (string, error) { return "", fmt.Errorf("cannot log in with %s", in) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			login := ToolWithSchema(plainTool{name: "login", fn: tt.fn}, nestedAuthSchema)
+			node := mustNode(t, []tools.Tool{login}, WithLogger(sanDiscard))
+			_, err := node.Run(context.Background(), conversation(tc("c1", "login", raw)))
+			te, ok := errors.AsType[*ToolError](err)
+			if !ok || te.Partial == nil {
+				t.Fatalf("err = %v, want a *ToolError with a Partial result", err)
+			}
+			x := &texts{}
+			x.add("error", err, te.Err, te.Partial.Calls, te.Partial.ToolMessages, te.Partial.AIMessage)
+			if pe, ok := errors.AsType[*PanicError](err); ok {
+				x.add("panic value", pe.Value)
+			} else if tt.name == "panic" {
+				t.Errorf("errors.As finds no *PanicError in %v", err)
+			}
+			assertNoSecret(t, x, s)
+		})
+	}
+}
+
+// A root writeOnly makes the whole arguments secret: the raise policy's
+// error lists the call with RawArguments masked whole and no Args.
+func TestRootWriteOnlyRaise(t *testing.T) {
+	var got sync.Map
+	node := mustNode(t, []tools.Tool{storingTool("vaultkey", rootSecretSchema, &got)}, WithOnUnresolved(UnresolvedRaise), WithLogger(sanDiscard))
+	_, err := node.Run(context.Background(), conversation(tc("c1", "vaultkey", `{"key":"`+shapeSecret+`","n":"x"}`)))
+	ve, ok := errors.AsType[*ToolCallValidationError](err)
+	if !ok || len(ve.Calls) != 1 {
+		t.Fatalf("err = %v, want a *ToolCallValidationError listing the call", err)
+	}
+	if c := ve.Calls[0]; c.Args != nil || c.RawArguments != quotedMask || strings.Contains(ve.Error(), shapeSecret) {
+		t.Errorf("Args %v, RawArguments %s, Error %s; want nil, the mask, no secret", c.Args, c.RawArguments, ve.Error())
+	}
+}
+
+// Runs that share a node share its tools' memoized secret locations: run
+// concurrently (under -race), each reports the same masked arguments and
+// history as a run alone, and no text carries the secret.
+func TestSecretLocationsSharedByConcurrentRuns(t *testing.T) {
+	n := mustNode(t, []tools.Tool{ToolWithSchema(plainTool{name: "login", fn: func(context.Context, string) (string, error) {
+		return "ok", nil
+	}}, nestedAuthSchema)}, WithLogger(sanDiscard))
+	raw := func(i int) string {
+		return `{"user":"u` + strconv.Itoa(i) + `","auth":{"password":"` + shapeSecret + `","pass_` + strconv.Itoa(i) + `":1},"note":"n"}`
+	}
+	alone := func(i int) string {
+		res, err := n.Run(context.Background(), conversation(tc("c1", "login", raw(i))))
+		if err != nil {
+			t.Error(err)
+			return ""
+		}
+		return res.Calls[0].RawArguments + " " + string(res.Calls[0].Arguments) + " " + res.AIMessage.Parts[0].(llms.ToolCall).FunctionCall.Arguments
+	}
+	const runs = 8
+	var want [runs]string
+	for i := range runs {
+		want[i] = alone(i)
+		if strings.Contains(want[i], shapeSecret) {
+			t.Fatalf("run %d shows the secret: %s", i, want[i])
+		}
+	}
+	var wg sync.WaitGroup
+	for i := range runs {
+		wg.Go(func() {
+			if got := alone(i); got != want[i] {
+				t.Errorf("run %d concurrently: %s, alone: %s", i, got, want[i])
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// encoderContent is a string's content as a json.Encoder writes it: what
+// quoteContent must match byte for byte, since the scrub searches for the
+// encodings encoding/json (and the clients built on it) write.
+func encoderContent(t testing.TB, s string, html bool) string {
+	t.Helper()
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(html)
+	if err := enc.Encode(s); err != nil {
+		t.Fatal(err)
+	}
+	out := strings.TrimSuffix(b.String(), "\n")
+	return out[1 : len(out)-1]
+}
+
+var quoteSeeds = []string{
+	"", "plain", shapeSecret, `a"b`, `back\slash`, "tab\tnew\nret\rbs\bff\f",
+	"\x00\x01\x1f\x7f", "<script>&amp;</script>", "caf\u00e9 \u2028 \u2029 \u65e5\u672c",
+	"bad \xff utf8 \xc3", "\xe2\x80", `{"password":"Xq7-secret-Zp9"}`, "emoji \U0001F600",
+}
+
+func TestQuoteContentMatchesEncodingJSON(t *testing.T) {
+	for _, s := range quoteSeeds {
+		for _, html := range []bool{false, true} {
+			if got, want := quoteContent(s, html), encoderContent(t, s, html); got != want {
+				t.Errorf("quoteContent(%q, %v) = %q, want %q", s, html, got, want)
+			}
+		}
+	}
+}
+
+func FuzzQuoteContent(f *testing.F) {
+	for _, s := range quoteSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, html := range []bool{false, true} {
+			if got, want := quoteContent(s, html), encoderContent(t, s, html); got != want {
+				t.Fatalf("quoteContent(%q, %v) = %q, want %q", s, html, got, want)
+			}
+		}
+	})
 }

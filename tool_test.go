@@ -1,16 +1,24 @@
 package saidex
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
+	"maps"
+	"os"
 	"reflect"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/saidex/saidex-go/saidextest"
+	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/tools"
 )
 
@@ -219,5 +227,261 @@ func TestNewToolPanicsNamingTheUndescribableField(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+type tsLeaf struct {
+	X int `json:"x"`
+}
+
+type tsNode struct {
+	Name string   `json:"name"`
+	Kids []tsNode `json:"kids,omitempty"`
+}
+
+// tsRoot is not recursive, but reaches a recursive type.
+type tsRoot struct {
+	Leaf tsLeaf  `json:"leaf" jsonschema:"description=the leaf"`
+	Tree tsNode  `json:"tree"`
+	More *tsLeaf `json:"more,omitempty"`
+}
+
+// tsPing and tsPong are recursive through each other.
+type tsPing struct {
+	Pong *tsPong `json:"pong,omitempty"`
+	Leaf tsLeaf  `json:"leaf"`
+}
+
+type tsPong struct {
+	Ping *tsPing `json:"ping,omitempty"`
+}
+
+// schemaRefs returns the names of the $defs references anywhere in v.
+func schemaRefs(v any) []string {
+	var out []string
+	switch v := v.(type) {
+	case map[string]any:
+		if r, ok := v["$ref"].(string); ok {
+			out = append(out, strings.TrimPrefix(r, defsRef))
+		}
+		for _, x := range v {
+			out = append(out, schemaRefs(x)...)
+		}
+	case []any:
+		for _, x := range v {
+			out = append(out, schemaRefs(x)...)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// TestNewToolReferencesOnlyRecursiveTypes pins NewTool's doc: every type is
+// inlined except a recursive one, which is the only definition in $defs,
+// and the schema still validates (a recursive value passes, a bad leaf deep
+// in it is refused).
+func TestNewToolReferencesOnlyRecursiveTypes(t *testing.T) {
+	tests := []struct {
+		name     string
+		tool     Tool
+		wantDefs []string // the $defs entries, and the names referenced
+		valid    string
+		invalid  string
+	}{
+		{"no recursion", NewTool("t", "", func(context.Context, tsLeaf) (string, error) { return "", nil }), nil,
+			`{"x":1}`, `{"x":"1"}`},
+		{"recursive root", NewTool("t", "", func(context.Context, tsNode) (string, error) { return "", nil }), []string{"tsNode"},
+			`{"name":"a","kids":[{"name":"b","kids":[{"name":"c"}]}]}`, `{"name":"a","kids":[{"name":"b","kids":[{"name":1}]}]}`},
+		{"a recursive field", NewTool("t", "", func(context.Context, tsRoot) (string, error) { return "", nil }), []string{"tsNode"},
+			`{"leaf":{"x":1},"tree":{"name":"a","kids":[{"name":"b"}]},"more":{"x":2}}`, `{"leaf":{"x":1},"tree":{"name":"a"},"more":{"x":"2"}}`},
+		{"mutual recursion", NewTool("t", "", func(context.Context, tsPing) (string, error) { return "", nil }), []string{"tsPing", "tsPong"},
+			`{"leaf":{"x":1},"pong":{"ping":{"leaf":{"x":2}}}}`, `{"leaf":{"x":1},"pong":{"ping":{"leaf":{"y":2}}}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := tt.tool.Schema().(map[string]any)
+			defs, _ := s["$defs"].(map[string]any)
+			gotDefs := slices.Sorted(maps.Keys(defs))
+			if !slices.Equal(gotDefs, tt.wantDefs) {
+				b, _ := json.Marshal(s)
+				t.Errorf("$defs = %v, want %v: %s", gotDefs, tt.wantDefs, b)
+			}
+			if refs := schemaRefs(s); !slices.Equal(refs, tt.wantDefs) {
+				t.Errorf("references to %v, want %v", refs, tt.wantDefs)
+			}
+			n := mustNode(t, []tools.Tool{tt.tool})
+			for _, c := range []struct {
+				args string
+				want Outcome
+			}{{tt.valid, OutcomeExecuted}, {tt.invalid, OutcomeFeedback}} {
+				res, err := n.Run(context.Background(), conversation(tc("1", "t", c.args)))
+				if err != nil || res.Calls[0].Outcome != c.want {
+					t.Errorf("%s: outcome %v, %v; want %s", c.args, res.Calls[0].Outcome, err, c.want)
+				}
+			}
+		})
+	}
+	// A description beside a reference is kept on the inlined copy.
+	root := NewTool("t", "", func(context.Context, tsRoot) (string, error) { return "", nil }).Schema().(map[string]any)
+	leaf := root["properties"].(map[string]any)["leaf"].(map[string]any)
+	if leaf["description"] != "the leaf" || leaf["type"] != "object" {
+		t.Errorf("leaf = %v, want the inlined object with its description", leaf)
+	}
+}
+
+// TestNewToolTagVocabulary pins the struct-tag vocabulary NewTool's doc
+// and the struct-tag table of docs/tools.md: what each tag puts in the
+// schema.
+func TestNewToolTagVocabulary(t *testing.T) {
+	type args struct {
+		City   string   `json:"city" jsonschema:"description=City name\\, in English"`
+		Days   int      `json:"days,omitempty" jsonschema:"minimum=1,maximum=14,default=3"`
+		Unit   string   `json:"unit,omitempty" jsonschema:"enum=celsius,enum=fahrenheit"`
+		Email  string   `json:"email,omitempty" jsonschema:"format=email,required"`
+		Code   string   `json:"code,omitzero" jsonschema:"pattern=^[A-Z]{3}$,minLength=3,maxLength=3"`
+		Tags   []string `json:"tags,omitempty" jsonschema:"minItems=1,maxItems=3,uniqueItems=true,enum=a,enum=b"`
+		Note   *string  `json:"note,omitempty" jsonschema:"nullable"`
+		Step   float64  `json:"step,omitempty" jsonschema:"exclusiveMinimum=0,multipleOf=0.5"`
+		Prose  string   `json:"prose,omitempty" jsonschema_description:"Free text, commas allowed"`
+		Token  string   `json:"token,omitempty" jsonschema:"writeOnly=true,title=API token"`
+		Hidden string   `json:"hidden,omitempty" jsonschema:"-"`
+		Skip   string   `json:"-"`
+	}
+	tool := NewTool("probe", "Probe.", func(ctx context.Context, a args) (string, error) { return "", nil })
+	b, err := json.Marshal(tool.Schema())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]any
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	wantJSON := `{
+		"type": "object", "additionalProperties": false, "required": ["city", "email"],
+		"properties": {
+			"city": {"type": "string", "description": "City name, in English"},
+			"days": {"type": "integer", "minimum": 1, "maximum": 14, "default": 3},
+			"unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+			"email": {"type": "string", "format": "email"},
+			"code": {"type": "string", "pattern": "^[A-Z]{3}$", "minLength": 3, "maxLength": 3},
+			"tags": {"type": "array", "items": {"type": "string", "enum": ["a", "b"]}, "minItems": 1, "maxItems": 3, "uniqueItems": true},
+			"note": {"oneOf": [{"type": "string"}, {"type": "null"}]},
+			"step": {"type": "number", "exclusiveMinimum": 0, "multipleOf": 0.5},
+			"prose": {"type": "string", "description": "Free text, commas allowed"},
+			"token": {"type": "string", "writeOnly": true, "title": "API token"}
+		}}`
+	var want map[string]any
+	if err := json.Unmarshal([]byte(wantJSON), &want); err != nil {
+		t.Fatal(err)
+	}
+	gb, _ := json.Marshal(got)
+	wb, _ := json.Marshal(want)
+	if string(gb) != string(wb) {
+		t.Errorf("schema:\n got %s\nwant %s", gb, wb)
+	}
+}
+
+// TestToolsDocListsTheTagVocabulary: the struct-tag table of docs/tools.md
+// names every tag TestNewToolTagVocabulary pins.
+func TestToolsDocListsTheTagVocabulary(t *testing.T) {
+	b, err := os.ReadFile("docs/tools.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	_, table, ok := strings.Cut(doc, "## Struct tags")
+	if !ok {
+		t.Fatal("docs/tools.md has no Struct tags section")
+	}
+	for _, tag := range []string{"description=", "title=", "jsonschema_description", "enum=", "minimum=", "maximum=",
+		"exclusiveMinimum=", "multipleOf=", "minLength=", "maxLength=", "pattern=", "format=", "minItems=",
+		"maxItems=", "uniqueItems=", "default=", "nullable", "writeOnly=true", "omitempty", "omitzero",
+		`jsonschema:"required"`, `json:"-"`, `jsonschema:"-"`} {
+		if !strings.Contains(table, tag) {
+			t.Errorf("docs/tools.md's struct-tag table does not mention %s", tag)
+		}
+	}
+}
+
+// A plain tool (no schema) receives arguments that repair cleanly as the
+// repaired JSON text, unvalidated, and the history keeps them; anything
+// else reaches it as sent.
+func TestPlainToolReceivesRepairedArguments(t *testing.T) {
+	tests := []struct {
+		name        string
+		raw         string
+		wantInput   string // what the tool's Call receives
+		wantHistory string // the arguments of the sanitized AI message
+		wantSteps   []RepairStep
+	}{
+		{"python-style object", `{'city': 'Paris',}`, `{"city":"Paris"}`, `{"city":"Paris"}`, []RepairStep{RepairJSON}},
+		{"reasoning before the object", `<think>look it up</think>{"q":"weather"}`, `{"q":"weather"}`, `{"q":"weather"}`, []RepairStep{RepairStripThinking}},
+		{"the __arg1 object, repaired", `{__arg1: 'hi'}`, `hi`, `{"__arg1":"hi"}`, []RepairStep{RepairJSON}},
+		{"valid JSON, as sent", `{"b": 1, "a": 2}`, `{"b": 1, "a": 2}`, `{"b": 1, "a": 2}`, nil},
+		{"free text, as sent", `hello world`, `hello world`, `{"__arg1":"hello world"}`, nil},
+		{"a single-quoted string, as sent", `'hello'`, `'hello'`, `{"__arg1":"'hello'"}`, nil},
+		{"an unfinished string, as sent", `{"q": "wea`, `{"q": "wea`, `{"__arg1":"{\"q\": \"wea"}`, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			var mu sync.Mutex
+			echo := plainTool{name: "echo", fn: func(_ context.Context, in string) (string, error) {
+				mu.Lock()
+				got = append(got, in)
+				mu.Unlock()
+				return "ok", nil
+			}}
+			node := mustNode(t, []tools.Tool{echo}, WithLogger(sanDiscard))
+			conv := []llms.MessageContent{human, saidextest.AIMessage(saidextest.Call("c1", "echo", tt.raw))}
+			res, err := node.Run(context.Background(), conv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != 1 || got[0] != tt.wantInput {
+				t.Errorf("tool received %q, want %q", got, tt.wantInput)
+			}
+			rep := res.Calls[0]
+			if rep.Outcome != OutcomeExecuted || rep.Prevalidated || rep.Repaired != (tt.wantSteps != nil) || !slices.Equal(rep.RepairSteps, tt.wantSteps) {
+				t.Errorf("report: outcome %s prevalidated %v repaired %v steps %v, want executed, false, steps %v",
+					rep.Outcome, rep.Prevalidated, rep.Repaired, rep.RepairSteps, tt.wantSteps)
+			}
+			out, err := node.Invoke(context.Background(), conv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if args := toolCallsOf(out[1])[0].FunctionCall.Arguments; args != tt.wantHistory {
+				t.Errorf("history keeps %s, want %s", args, tt.wantHistory)
+			}
+		})
+	}
+}
+
+// NewToolNode warns once per plain tool that it is not validated; runs add
+// no warning.
+func TestPlainToolWarnsOnceAtConstruction(t *testing.T) {
+	var buf bytes.Buffer
+	logger := slog.New(slog.NewTextHandler(&buf, nil))
+	weather, _ := countingWeather()
+	plainA := plainTool{name: "plain_a", fn: func(context.Context, string) (string, error) { return "a", nil }}
+	plainB := plainTool{name: "plain_b", fn: func(context.Context, string) (string, error) { return "b", nil }}
+	node := mustNode(t, []tools.Tool{weather, plainA, plainB}, WithLogger(logger))
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], "tool=plain_a") || !strings.Contains(lines[1], "tool=plain_b") {
+		t.Fatalf("construction logged:\n%s\nwant one warning per plain tool", buf.String())
+	}
+	for _, l := range lines {
+		if !strings.Contains(l, "level=WARN") || !strings.Contains(l, "not validated") {
+			t.Errorf("warning %q does not say validation is off", l)
+		}
+	}
+	buf.Reset()
+	for range 2 {
+		if _, err := node.Run(context.Background(), conversation(tc("c1", "plain_a", `{'x': 1}`))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if buf.Len() != 0 {
+		t.Errorf("runs logged:\n%s", buf.String())
 	}
 }

@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
 	"reflect"
 	"runtime"
 	"strconv"
@@ -13,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/saidex/saidex-go/saidextest"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/tools"
 	"go.uber.org/goleak"
@@ -678,4 +682,358 @@ func TestPoolRunsEveryCallOnceWithinTheBound(t *testing.T) {
 			t.Errorf("limit %d: %d calls ran at once", limit, f.max)
 		}
 	}
+}
+
+// Tests in this file cross stages: validators inside the correction cycle,
+// hooks after a failed correction, events of flagged issues.
+
+func TestValidatorsRerunDuringCorrectionWithAttemptNumbers(t *testing.T) {
+	type seen struct {
+		phase        Phase
+		attempt, max int
+		final        bool
+		userID       string
+	}
+	var mu sync.Mutex
+	var calls []seen
+	// The validator rejects every user id but "u1".
+	v := func(_ context.Context, args map[string]any, vc ValidatorContext) error {
+		mu.Lock()
+		calls = append(calls, seen{vc.Phase, vc.Attempt, vc.MaxAttempts, vc.IsFinal, fmt.Sprint(args["user_id"])})
+		mu.Unlock()
+		if args["user_id"] != "u1" {
+			return &ValidationIssue{Path: "user_id", Message: "not the signed-in user"}
+		}
+		return nil
+	}
+	// The correction model first answers with the wrong user, then the right one.
+	model := saidextest.NewModel(saidextest.Sequence(
+		saidextest.ForcedToolCall(`{"order_id":"o1","user_id":"u2"}`),
+		saidextest.ForcedToolCall(`{"order_id":"o1","user_id":"u1"}`),
+	))
+	tool := newURTool("get_orders")
+	n := urNode(t, []tools.Tool{tool}, WithValidator("get_orders", v),
+		WithCorrectionModel(model), WithMaxCorrectionRetries(3))
+	res, err := n.Run(context.Background(), urConversation(urCall("c1", "get_orders", `{"order_id":"o1","user_id":"u9"}`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Calls[0]; got.Outcome != OutcomeCorrected || tool.calls.Load() != 1 || got.CorrectionRetries != 1 {
+		t.Fatalf("outcome %s, tool ran %d times, retries %d; want corrected, 1, 1", got.Outcome, tool.calls.Load(), got.CorrectionRetries)
+	}
+	want := []seen{
+		{PhaseInitial, 0, 0, false, "u9"},
+		{PhaseCorrection, 1, 3, false, "u2"},
+		{PhaseCorrection, 2, 3, false, "u1"},
+	}
+	if fmt.Sprint(calls) != fmt.Sprint(want) {
+		t.Errorf("validator saw %+v, want %+v", calls, want)
+	}
+	// The retry prompt carries the validator's issue for the previous answer.
+	reqs := model.Requests()
+	if len(reqs) != 2 || !strings.Contains(reqs[1].Text(), "not the signed-in user") {
+		t.Errorf("retry prompt lacks the validator issue: %d requests", len(reqs))
+	}
+}
+
+func TestHookAfterFailedCorrectionSeesTheModelsArguments(t *testing.T) {
+	model := saidextest.NewModel(saidextest.ForcedToolCall(`{"order_id":"o1","user_id":42}`)) // always wrong type
+	var got UnresolvedToolCall
+	hook := func(_ context.Context, c UnresolvedToolCall) (Resolution, error) {
+		got = c
+		return Resolution{}, nil
+	}
+	n := urNode(t, []tools.Tool{newURTool("get_orders")},
+		WithCorrectionModel(model), WithMaxCorrectionRetries(2), WithUnresolvedHook(hook))
+	res, err := n.Run(context.Background(), urConversation(urCall("c1", "get_orders", `{"order_id":"o1","user_id":7}`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Calls[0].Outcome != OutcomeFeedback || !got.CorrectionAttempted {
+		t.Fatalf("outcome %s, hook saw CorrectionAttempted=%v", res.Calls[0].Outcome, got.CorrectionAttempted)
+	}
+	if fmt.Sprint(got.Args["user_id"]) != "7" {
+		t.Errorf("hook Args = %v, want the model's own arguments (user_id 7)", got.Args)
+	}
+	if model.CallCount() != 2 {
+		t.Errorf("correction model called %d times, want 2 (the retry budget)", model.CallCount())
+	}
+}
+
+func TestEventMarksFlaggedIssues(t *testing.T) {
+	v := FlagOnly(func(context.Context, map[string]any, ValidatorContext) error {
+		return &ValidationIssue{Path: "order_id", Message: "unusually old order"}
+	})
+	n := urNode(t, []tools.Tool{newURTool("get_orders")}, WithValidator("get_orders", v))
+	ctx, sink := CollectStats(context.Background())
+	if _, err := n.Invoke(ctx, urConversation(urCall("c1", "get_orders", `{"order_id":"o1","user_id":"u1"}`))); err != nil {
+		t.Fatal(err)
+	}
+	calls := allCalls(sink)
+	if len(calls) != 1 || calls[0].Outcome != OutcomeExecuted {
+		t.Fatalf("stats = %+v", calls)
+	}
+	if is := calls[0].Flagged; len(is) != 1 || !is[0].Flagged || is[0].Path != "/order_id" || len(calls[0].Issues) != 0 {
+		t.Errorf("Issues = %+v, Flagged = %+v; want one flagged issue at /order_id and no other", calls[0].Issues, is)
+	}
+}
+
+func TestEventCarriesPerCallStageDurations(t *testing.T) {
+	const pause = time.Millisecond
+	slowTool := NewTool("get_orders", "", func(context.Context, urOrderArgs) (string, error) {
+		time.Sleep(pause)
+		return "ok", nil
+	})
+	model := saidextest.NewModel(saidextest.Delay(pause, saidextest.ForcedToolCall(`{"order_id":"o2","user_id":"u1"}`)))
+	n := urNode(t, []tools.Tool{slowTool}, WithCorrectionModel(model))
+	ctx, sink := CollectStats(context.Background())
+	if _, err := n.Invoke(ctx, urConversation(
+		urCall("c1", "get_orders", `{"order_id":"o1","user_id":"u1"}`),
+		urCall("c2", "get_orders", `{"order_id":5,"user_id":"u1"}`),
+	)); err != nil {
+		t.Fatal(err)
+	}
+	calls := allCalls(sink)
+	if len(calls) != 2 || calls[1].Outcome != OutcomeCorrected {
+		t.Fatalf("stats = %+v", calls)
+	}
+	if d := calls[0].Durations; d.Execute < pause || d.Correct != 0 {
+		t.Errorf("executed call durations %+v: want Execute >= %v and no Correct", d, pause)
+	}
+	if d := calls[1].Durations; d.Execute < pause || d.Correct < pause {
+		t.Errorf("corrected call durations %+v: want Execute and Correct >= %v", d, pause)
+	}
+}
+
+// invariantHarness is a node whose tools record which call ids ran.
+type invariantHarness struct {
+	node *ToolNode
+	mu   sync.Mutex
+	ran  map[string]int // "id|args" -> runs
+}
+
+func newInvariantHarness(t testing.TB) *invariantHarness {
+	h := &invariantHarness{ran: map[string]int{}}
+	record := func(ctx context.Context, in string) {
+		info, _ := CallFromContext(ctx)
+		h.mu.Lock()
+		h.ran[info.ID]++
+		h.mu.Unlock()
+	}
+	weather := NewTool("get_weather", "", func(ctx context.Context, a weatherArgs) (string, error) {
+		record(ctx, a.City)
+		switch a.City {
+		case "error":
+			return "", errors.New("tool failed")
+		case "panic":
+			panic("tool panicked")
+		}
+		return "ok " + a.City, nil
+	})
+	echo := plainTool{name: "echo", fn: func(ctx context.Context, in string) (string, error) {
+		record(ctx, in)
+		return in, nil
+	}}
+	// A correction model whose answers cycle through a valid correction, an
+	// invalid one, a provider error and unparseable text.
+	var turn atomic.Int64
+	corrector := saidextest.NewModel(func(ctx context.Context, req saidextest.Request) (*llms.ContentResponse, error) {
+		switch turn.Add(1) % 4 {
+		case 0:
+			return saidextest.ToolCallResponse(saidextest.Call("call", req.ToolChoiceName(), `{"city":"Fixed"}`)), nil
+		case 1:
+			return saidextest.ToolCallResponse(saidextest.Call("call", req.ToolChoiceName(), `{"city":5}`)), nil
+		case 2:
+			return nil, errors.New("HTTP 429: rate limited")
+		default:
+			return saidextest.TextResponse("I cannot help with that."), nil
+		}
+	})
+	h.node = mustNode(t, []tools.Tool{weather, echo}, WithHandleToolErrors(true),
+		WithCorrectionModel(corrector), WithLogger(slog.New(slog.DiscardHandler)))
+	return h
+}
+
+// callKinds are the argument shapes the invariant tests mix.
+var callKinds = []struct {
+	name, args string
+	valid      bool // the tool must run exactly once
+}{
+	{"get_weather", `{"city":"Paris"}`, true},
+	{"get_weather", `{"city":"error"}`, true},
+	{"get_weather", `{"city":"panic"}`, true},
+	{"get_weather", `{"city":"Rome","days":3}`, true},
+	{"get_weather", `{"city": "Rome",}`, true}, // repairable
+	{"get_weather", `{"days":3}`, false},       // missing city
+	{"get_weather", `{"city":"Oslo","unit":"kelvin"}`, false},
+	{"get_weather", `<<<garbage>>>`, false},
+	{"get_weather", ``, false},
+	{"echo", `anything`, true},
+	{"teleport", `{}`, false}, // unknown: the executor answers, no tool runs
+	{"", `{}`, false},         // unknown, empty name
+}
+
+type genCall struct {
+	part    llms.ContentPart
+	id      string
+	mustRun bool
+}
+
+// checkInvariant runs the node on calls and checks that every call whose
+// id is not a repeat gets exactly one tool message, in order, and that
+// every valid call ran exactly once.
+//
+// With cut, the run's reply was cut by the output limit: no call may run,
+// and every answered call has outcome output_limit.
+func (h *invariantHarness) checkInvariant(t testing.TB, calls []genCall, cut bool) *Result {
+	t.Helper()
+	h.mu.Lock()
+	clear(h.ran)
+	h.mu.Unlock()
+	parts := make([]llms.ContentPart, len(calls))
+	for i, c := range calls {
+		parts[i] = c.part
+	}
+	var opts []RunOption
+	if cut {
+		opts = append(opts, WithFinishReason("length"))
+	}
+	res, err := h.node.Run(context.Background(), conversation(parts...), opts...)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if len(res.Calls) != len(calls) {
+		t.Fatalf("%d reports for %d calls", len(res.Calls), len(calls))
+	}
+	seen := map[string]bool{}
+	var wantIDs []string
+	execs := map[string]int{}
+	ranOnce := map[string]bool{} // corrected calls must have run exactly once
+	for i, c := range calls {
+		dup := c.id != "" && seen[c.id]
+		seen[c.id] = true
+		if dup != (res.Calls[i].Outcome == OutcomeDropped) {
+			t.Fatalf("call %d (id %q, repeat %v) has outcome %s", i, c.id, dup, res.Calls[i].Outcome)
+		}
+		if dup {
+			continue
+		}
+		wantIDs = append(wantIDs, c.id)
+		if cut {
+			if res.Calls[i].Outcome != OutcomeOutputLimit {
+				t.Fatalf("call %d of a cut reply has outcome %s", i, res.Calls[i].Outcome)
+			}
+			continue
+		}
+		if c.mustRun {
+			execs[c.id]++
+		}
+		if res.Calls[i].Outcome == OutcomeCorrected {
+			ranOnce[c.id] = true
+		}
+	}
+	if len(res.ToolMessages) != len(wantIDs) {
+		t.Fatalf("%d tool messages for %d answerable calls", len(res.ToolMessages), len(wantIDs))
+	}
+	for i, m := range res.ToolMessages {
+		if r := response(t, m); r.ToolCallID != wantIDs[i] {
+			t.Fatalf("message %d answers %q, want %q", i, r.ToolCallID, wantIDs[i])
+		}
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for id, n := range execs {
+		if id != "" && h.ran[id] != n {
+			t.Fatalf("call %q ran %d times, want %d", id, h.ran[id], n)
+		}
+	}
+	for id := range ranOnce {
+		if id != "" && h.ran[id] != 1 {
+			t.Fatalf("corrected call %q ran %d times, want 1", id, h.ran[id])
+		}
+	}
+	if cut && len(h.ran) > 0 {
+		t.Fatalf("calls of a cut reply ran: %v", h.ran)
+	}
+	for id, n := range h.ran {
+		if id != "" && n > 1 {
+			t.Fatalf("call %q ran %d times", id, n)
+		}
+	}
+	return res
+}
+
+func randomCalls(r *rand.Rand) []genCall {
+	n := r.IntN(12)
+	calls := make([]genCall, n)
+	for i := range calls {
+		k := callKinds[r.IntN(len(callKinds))]
+		id := fmt.Sprintf("call_%d", i)
+		switch r.IntN(6) {
+		case 0:
+			id = "" // Gemini style
+		case 1:
+			if i > 0 {
+				id = fmt.Sprintf("call_%d", r.IntN(i)) // maybe a repeat
+			}
+		}
+		var part llms.ContentPart = tc(id, k.name, k.args)
+		if r.IntN(20) == 0 {
+			part, k.valid = llms.ToolCall{ID: id}, false // nil FunctionCall
+		}
+		calls[i] = genCall{part: part, id: id, mustRun: k.valid}
+	}
+	return calls
+}
+
+func TestInvariantEveryCallAnsweredOnce(t *testing.T) {
+	h := newInvariantHarness(t)
+	iterations := 10000
+	if testing.Short() {
+		iterations = 500
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	seen := map[Outcome]int{}
+	for range iterations {
+		for _, c := range h.checkInvariant(t, randomCalls(r), r.IntN(10) == 0).Calls {
+			seen[c.Outcome]++
+		}
+	}
+	// The mix must exercise every outcome the harness can produce.
+	for _, o := range []Outcome{OutcomeExecuted, OutcomeCorrected, OutcomeFeedback, OutcomeDropped, OutcomeOutputLimit} {
+		if seen[o] == 0 {
+			t.Errorf("no call had outcome %s: %v", o, seen)
+		}
+	}
+}
+
+func FuzzToolNodeInvariant(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 3}, `{"city":"x"`)
+	f.Add([]byte{5, 5, 9, 200, 17}, `<think>{"city":"a"}</think>{"city":"b"}`)
+	f.Add([]byte{0xff, 1, 2, 0x85}, `{"city": "Paris", "unit": "celsius"`)
+	h := newInvariantHarness(f)
+	f.Fuzz(func(t *testing.T, plan []byte, args string) {
+		if len(plan) > 64 {
+			plan = plan[:64]
+		}
+		var calls []genCall
+		for i, b := range plan {
+			id := fmt.Sprintf("id%d", b%8) // repeats are common
+			if b%7 == 0 {
+				id = ""
+			}
+			k := callKinds[int(b)%len(callKinds)]
+			name, a, valid := k.name, k.args, k.valid
+			if b&0x80 != 0 {
+				// Fuzzed arguments: whether they run depends on repair and validation.
+				a, valid = args, false
+				if i%2 == 1 {
+					name = "echo"
+					valid = true
+				}
+			}
+			calls = append(calls, genCall{part: tc(id, name, a), id: id, mustRun: valid && !strings.Contains(a, "\x00")})
+		}
+		h.checkInvariant(t, calls, len(plan) > 0 && plan[0] == 0xff) // a first byte of 255: the reply was cut
+	})
 }

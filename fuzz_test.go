@@ -1,18 +1,125 @@
 package saidex
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"maps"
 	"math/big"
 	"reflect"
 	"regexp"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/saidex/saidex-go/internal/jsonpointer"
 	"github.com/saidex/saidex-go/internal/jsonvalue"
+	"github.com/saidex/saidex-go/saidextest"
+	"github.com/tmc/langchaingo/llms"
+	"github.com/tmc/langchaingo/tools"
 )
+
+// fuzzSchemas are the schemas FuzzValidate checks arguments against: the
+// common keyword subset (with the precheck), and keywords only
+// santhosh-tekuri handles.
+var fuzzSchemas = []string{
+	orderSchema,
+	weatherSchema,
+	`{"type": "object", "properties": {
+		"n": {"type": "number", "minimum": -2.5, "exclusiveMaximum": 1e3},
+		"i": {"type": "integer", "exclusiveMinimum": 0, "maximum": 9007199254740993},
+		"s": {"type": "string", "minLength": 1, "maxLength": 4, "pattern": "^[a-zé]*$"},
+		"e": {"enum": ["a", true, null]},
+		"d": {"type": "string", "format": "date-time"},
+		"l": {"type": "array", "minItems": 1, "maxItems": 3, "items": {"anyOf": [{"type": "integer"}, {"type": "null"}]}},
+		"o": {"type": "object", "minProperties": 1, "maxProperties": 2, "additionalProperties": {"type": "boolean"}}},
+	  "required": ["n"], "additionalProperties": false}`,
+	`{"$ref": "#/$defs/node", "$defs": {"node": {"type": "object",
+		"properties": {"v": {"type": "integer"}, "kids": {"type": "array", "items": {"$ref": "#/$defs/node"}}},
+		"required": ["v"], "additionalProperties": false}}}`,
+	`{"type": "object", "patternProperties": {"^x_": {"type": "string"}}, "additionalProperties": false,
+	  "properties": {"u": {"type": "array", "uniqueItems": true}, "m": {"multipleOf": 0.5}, "c": {"const": {"k": [1]}},
+	  "n": {"not": {"type": "string"}}, "p": {"type": "object", "propertyNames": {"maxLength": 2}},
+	  "q": {"if": {"type": "string"}, "then": {"minLength": 2}, "else": {"type": "integer"}},
+	  "r": {"type": "object", "dependentRequired": {"a": ["b"]}}}}`,
+	`{"properties": {"a": {"type": "string"}}}`,
+}
+
+func FuzzValidate(f *testing.F) {
+	seeds := []string{
+		validOrder,
+		`{"city": "Oslo", "unit": "celsius"}`,
+		`{"town": "Oslo", "unit": "K", "days": 0, "include": {"wnd": 1}}`,
+		`{"n": 0, "i": 1, "s": "ab", "e": null, "d": "2024-01-31T09:00:00Z", "l": [1, null], "o": {"x": true}}`,
+		`{"n": -2.5, "i": 9007199254740993, "s": "", "l": [], "o": {}}`,
+		`{"n": 999.9999999999999999, "i": 1.0, "e": "A"}`,
+		`{"v": 1, "kids": [{"v": 2, "kids": [{"v": "3"}]}, {"w": 1}]}`,
+		`{"x_a": "s", "x_b": 1, "u": [1, 1.0], "m": 1.25, "c": {"k": [1]}, "n": "s", "p": {"abc": 1}, "q": "a", "r": {"a": 1}}`,
+		`{"a/b": {"~": []}}`,
+		`null`, `[]`, `"x"`, `1e400`,
+	}
+	for i, s := range seeds {
+		f.Add(uint8(i), s, i%2 == 0)
+	}
+	compiled := make([]*compiledSchema, len(fuzzSchemas))
+	for i, s := range fuzzSchemas {
+		compiled[i] = mustCompile(f, s)
+	}
+	f.Fuzz(func(t *testing.T, which uint8, args string, useNumber bool) {
+		s := compiled[int(which)%len(compiled)]
+		var v any
+		if useNumber {
+			var err error
+			if v, err = decodeJSON(args); err != nil {
+				return
+			}
+		} else if err := json.Unmarshal([]byte(args), &v); err != nil {
+			return
+		}
+		issues := s.validate(v)
+		if _, isObj := v.(map[string]any); !isObj {
+			if len(issues) != 1 || issues[0].Kind != IssueType || issues[0].Path != "" {
+				t.Fatalf("non-object arguments: issues %+v", issues)
+			}
+			return
+		}
+		fullErr, ok := s.schemaValidate(v)
+		if !ok { // the validator panicked (a number math/big cannot read): the call gets an issue
+			if len(issues) != 1 || issues[0].Kind != IssueOther {
+				t.Fatalf("the validator panicked, but issues are %+v", issues)
+			}
+			return
+		}
+		if (len(issues) == 0) != (fullErr == nil) {
+			t.Fatalf("issues %+v, but santhosh-tekuri says %v", issues, fullErr)
+		}
+		seen := map[string]bool{}
+		for i, is := range issues {
+			if is.Path != "" && !strings.HasPrefix(is.Path, "/") {
+				t.Fatalf("issue path %q is not a JSON pointer", is.Path)
+			}
+			if _, ok := kindRank[is.Kind]; !ok || is.Message == "" {
+				t.Fatalf("issue %+v has an unknown kind or no message", is)
+			}
+			if key := is.Path + "\x00" + string(is.Kind); seen[key] {
+				t.Fatalf("issue (%q, %s) reported twice", is.Path, is.Kind)
+			} else {
+				seen[key] = true
+			}
+			if i > 0 && compareIssues(issues[i-1], is) > 0 {
+				t.Fatalf("issues not sorted: %+v before %+v", issues[i-1], is)
+			}
+		}
+		if len(issues) > 0 {
+			c := &call{name: "fuzz_tool", raw: args, tool: &boundTool{schema: s}, value: v, issues: issues}
+			if fb := feedbackFor(c); !strings.HasSuffix(fb, "again with these fields corrected.") {
+				t.Fatalf("feedback does not end by asking for the call again:\n%s", fb)
+			}
+		}
+	})
+}
 
 // fuzzCoerceSchemas are the schemas FuzzCoerce picks from.
 var fuzzCoerceSchemas = []string{
@@ -321,4 +428,114 @@ func isNumberLiteral(s string) bool {
 func itoa(i int) string {
 	b, _ := json.Marshal(i)
 	return string(b)
+}
+
+// FuzzInvokeHistory builds histories from the fuzzer's bytes — an AI
+// message of calls (with ids, repeated ids, or none, as Gemini sends),
+// some already answered, in any order, and maybe a message after them —
+// and checks the node's contract on each: a refused history runs nothing
+// and is refused only for a non-tool message after pending calls; an
+// accepted one runs exactly the pending calls, answers every call exactly
+// once, and a second Invoke changes nothing and runs nothing.
+func FuzzInvokeHistory(f *testing.F) {
+	f.Add([]byte{3, 0, 0b010, 0, 0})
+	f.Add([]byte{4, 1, 0b1111, 2, 0})
+	f.Add([]byte{2, 2, 0b01, 1, 1})
+	f.Add([]byte{5, 0, 0b10101, 3, 2})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		at := func(i int) int {
+			if i < len(data) {
+				return int(data[i])
+			}
+			return 0
+		}
+		n, idMode, answeredMask, rotate, tail := at(0)%6+1, at(1)%3, at(2), at(3), at(4)%3
+		var runs atomic.Int64
+		mk := func(name string) tools.Tool {
+			return NewTool(name, "", func(context.Context, struct{}) (string, error) { runs.Add(1); return "ok", nil })
+		}
+		node := mustNode(t, []tools.Tool{mk("a"), mk("b")}, WithLogger(sanDiscard))
+
+		calls := make([]llms.ToolCall, n)
+		for i := range calls {
+			id := fmt.Sprintf("c%d", i)
+			switch idMode {
+			case 1: // no ids
+				id = ""
+			case 2: // an id repeated: the later call is dropped
+				id = fmt.Sprintf("c%d", i/2)
+			}
+			calls[i] = saidextest.Call(id, []string{"a", "b"}[at(5+i)%2], `{}`)
+		}
+		ai := saidextest.AIMessage(calls...)
+		var answers []llms.MessageContent
+		seen := map[string]bool{}
+		pending := 0
+		for i, c := range calls {
+			if c.ID != "" && seen[c.ID] {
+				continue // dropped
+			}
+			seen[c.ID] = c.ID != ""
+			if answeredMask&(1<<i) != 0 {
+				answers = append(answers, saidextest.ToolMessage(c.ID, c.FunctionCall.Name, "before"))
+			} else {
+				pending++
+			}
+		}
+		if len(answers) > 0 {
+			k := rotate % len(answers)
+			answers = append(answers[k:], answers[:k]...)
+		}
+		conv := append([]llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, "go")}, ai)
+		conv = append(conv, answers...)
+		switch tail {
+		case 1:
+			conv = append(conv, llms.TextParts(llms.ChatMessageTypeHuman, "next"))
+		case 2:
+			conv = append(conv, llms.TextParts(llms.ChatMessageTypeAI, "done"))
+		}
+
+		out, err := node.Invoke(context.Background(), conv)
+		if err != nil {
+			if !errors.Is(err, ErrMisplacedMessage) || tail == 0 || pending == 0 || runs.Load() != 0 {
+				t.Fatalf("Invoke: %v (tail %d, pending %d, runs %d)", err, tail, pending, runs.Load())
+			}
+			return
+		}
+		if tail != 0 && pending > 0 {
+			t.Fatalf("a %d-call history with %d pending and a message after them was accepted", n, pending)
+		}
+		if runs.Load() != int64(pending) {
+			t.Fatalf("ran %d calls, want the %d pending", runs.Load(), pending)
+		}
+		if pending == 0 && !reflect.DeepEqual(out, conv) {
+			t.Fatal("nothing pending, but the conversation changed")
+		}
+		// Every call not dropped is answered exactly once, right after the AI message.
+		block := out[2:]
+		for len(block) > 0 && block[len(block)-1].Role != llms.ChatMessageTypeTool {
+			block = block[:len(block)-1]
+		}
+		used := map[int]bool{}
+		seen = map[string]bool{}
+		kept := toolCallsOf(out[1]) // the sanitized message: dropped calls removed
+		for i, k := range matchResponses(out[1], block) {
+			c := kept[i]
+			if c.ID != "" && seen[c.ID] {
+				continue
+			}
+			seen[c.ID] = c.ID != ""
+			if k < 0 || used[k] {
+				t.Fatalf("call %d (%q) answered %d, used %v", i, c.ID, k, used[k])
+			}
+			used[k] = true
+		}
+		if len(toolResponses(block)) != len(used) {
+			t.Fatalf("%d responses for %d calls", len(toolResponses(block)), len(used))
+		}
+		again, err := node.Invoke(context.Background(), out)
+		if err != nil || !reflect.DeepEqual(again, out) || runs.Load() != int64(pending) {
+			t.Fatalf("second Invoke: err %v, changed %v, runs %d", err, !reflect.DeepEqual(again, out), runs.Load())
+		}
+	})
 }
