@@ -782,11 +782,11 @@ type statsExampleArgs struct {
 	City string `json:"city"`
 }
 
-func statsExampleNode() *saidex.ToolNode {
+func statsExampleNode(opts ...saidex.Option) *saidex.ToolNode {
 	weather := saidex.NewTool("weather", "Weather in a city.", func(_ context.Context, a statsExampleArgs) (string, error) {
 		return "sunny in " + a.City, nil
 	})
-	node, err := saidex.NewToolNode([]tools.Tool{weather})
+	node, err := saidex.NewToolNode([]tools.Tool{weather}, opts...)
 	if err != nil {
 		panic(err)
 	}
@@ -804,18 +804,15 @@ func statsExampleCalls(args ...string) []llms.MessageContent {
 	return []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, "weather?"), ai}
 }
 
-// A process-wide listener sees the event of every Run of every node, for
-// example to export metrics. Unsubscribe when done.
-func ExampleOnToolNode() {
-	unsubscribe := saidex.OnToolNode(func(ev saidex.ToolNodeEvent) {
+// An observer sees the event of every Run of its node, for example to
+// export metrics (examples/otel exports them to OpenTelemetry).
+func ExampleWithObserver() {
+	node := statsExampleNode(saidex.WithObserver(func(ev saidex.ToolNodeEvent) {
 		fmt.Printf("executed %d, feedback %d\n", ev.Count(saidex.OutcomeExecuted), ev.Count(saidex.OutcomeFeedback))
 		for _, c := range ev.Calls {
 			fmt.Println(c.ID, c.Name, c.Outcome, c.IsError)
 		}
-	})
-	defer unsubscribe()
-
-	node := statsExampleNode()
+	}))
 	if _, err := node.Invoke(context.Background(), statsExampleCalls(`{"city":"Paris"}`, `{"town":"Rome"}`)); err != nil {
 		panic(err)
 	}

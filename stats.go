@@ -7,7 +7,6 @@ import (
 	"maps"
 	"slices"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -52,13 +51,11 @@ type StageDurations struct {
 }
 
 // ToolNodeEvent is what one successful [ToolNode.Run] (or Invoke) reports
-// to observers: see [OnToolNode], [CollectStats] and [WithObserver]. A Run
-// that returns an error emits no event. Observers share one event value and
-// must treat it, including its slices and maps, as read-only.
-//
-// Times are measured only for a Run that had a listener when it started (a
-// Run nobody observes reads no clock); a listener added while a Run is in
-// flight receives that Run's event with a zero Start and zero durations.
+// to the node's observers ([WithObserver]) and to the sinks of
+// [CollectStats]. A Run that returns an error emits no event. Observers
+// share one event value and must treat it, including its slices and maps,
+// as read-only. Times are measured only for a Run that has a listener (a
+// Run nobody observes reads no clock).
 type ToolNodeEvent struct {
 	// Start is when the Run began, and Duration how long it took.
 	Start    time.Time
@@ -70,8 +67,7 @@ type ToolNodeEvent struct {
 	AIMessageIndex int
 	// Calls reports on every tool call of the AI message, in call order:
 	// the reports of [Result].Calls without the fields that can carry
-	// argument values or a tool's output, since events reach process-wide
-	// listeners and exporters. RawArguments, Arguments and Output are
+	// argument values or a tool's output, since events reach exporters. RawArguments, Arguments and Output are
 	// empty, and Err and CorrectionErr nil; the slices and maps are the
 	// event's own.
 	Calls []CallReport
@@ -99,15 +95,13 @@ func (e ToolNodeEvent) TokenUsage() map[string]TokenUsage {
 }
 
 // emit is the observability stage: it publishes the run's event to the
-// node's observers, the StatsSinks of ctx and the process-wide listeners,
-// in that order, on the goroutine that called Run. It builds no event when
-// nobody listens.
+// node's observers, then the StatsSinks of ctx, on the goroutine that
+// called Run. It builds no event when nobody listens.
 func (n *ToolNode) emit(ctx context.Context, r *run, res *Result, calls []*call) {
 	if !n.listened(ctx) {
 		return
 	}
 	sinks, _ := ctx.Value(sinkKey{}).(*sinkChain)
-	global := listeners.list.Load()
 	r.lap(&r.stages.Sanitize)
 	ev := ToolNodeEvent{
 		Start:          r.start,
@@ -131,30 +125,18 @@ func (n *ToolNode) emit(ctx context.Context, r *run, res *Result, calls []*call)
 	for s := sinks; s != nil; s = s.parent {
 		s.sink.add(ev)
 	}
-	if global != nil {
-		for _, l := range *global {
-			if !l.off.Load() {
-				n.deliver(l.fn, ev)
-			}
-		}
-	}
 }
 
 // listened reports whether a run's event has a listener: an observer of the
-// node, a StatsSink in ctx or a process-wide listener.
+// node or a StatsSink in ctx.
 func (n *ToolNode) listened(ctx context.Context) bool {
-	if len(n.cfg.observers) > 0 || ctx.Value(sinkKey{}) != nil {
-		return true
-	}
-	global := listeners.list.Load()
-	return global != nil && len(*global) > 0
+	return len(n.cfg.observers) > 0 || ctx.Value(sinkKey{}) != nil
 }
 
 // now returns the current time when the run is timed, and the zero time
-// otherwise. A run is timed when its event had a listener as it started
-// (Run sets r.timed): a run nobody observes reads no clock, which is a
-// measurable share of a valid call's cost. A listener added during a run
-// gets that run's event with zero times.
+// otherwise. A run is timed when its event has a listener (Run sets
+// r.timed): a run nobody observes reads no clock, which is a measurable
+// share of a valid call's cost.
 func (r *run) now() time.Time {
 	if !r.timed {
 		return time.Time{}
@@ -201,9 +183,9 @@ func (n *ToolNode) deliver(fn func(ToolNodeEvent), ev ToolNodeEvent) {
 
 // WithObserver adds fn to the node's observers: fn receives the
 // [ToolNodeEvent] of every successful Run of this node, before the sinks of
-// [CollectStats] and the listeners of [OnToolNode]. It is called
-// synchronously on the goroutine that called Run, possibly by several Runs
-// at once, so it must be safe for concurrent use and should return quickly.
+// [CollectStats]. It is called synchronously on the goroutine that called
+// Run, possibly by several Runs at once, so it must be safe for concurrent
+// use and should return quickly.
 // A panic in fn is recovered and logged; the Run still succeeds. The option
 // may be given several times; a nil fn is ignored. Default: none.
 func WithObserver(fn func(ToolNodeEvent)) Option {
@@ -212,57 +194,6 @@ func WithObserver(fn func(ToolNodeEvent)) Option {
 			c.observers = append(c.observers, fn)
 		}
 	})
-}
-
-// listeners is the process-wide registry of OnToolNode listeners: a
-// copy-on-write list, so Runs read it without locking.
-var listeners struct {
-	mu   sync.Mutex // serializes writers
-	list atomic.Pointer[[]*listener]
-}
-
-type listener struct {
-	fn  func(ToolNodeEvent)
-	off atomic.Bool
-}
-
-// OnToolNode registers fn to receive the [ToolNodeEvent] of every successful
-// Run of every [ToolNode] in the process, after the node's own observers
-// (see [WithObserver]) and the sinks of [CollectStats]. Listeners are called
-// synchronously, in registration order, on the goroutine that called Run,
-// possibly by several Runs at once: fn must be safe for concurrent use and
-// should return quickly. A panic in fn is recovered and logged; the Run
-// still succeeds.
-//
-// The returned function unregisters fn; it may be called more than once and
-// from within fn. A Run that is delivering its event when unsubscribe is
-// called may still call fn once. OnToolNode and unsubscribe are safe for
-// concurrent use. A nil fn registers nothing.
-func OnToolNode(fn func(ToolNodeEvent)) (unsubscribe func()) {
-	if fn == nil {
-		return func() {}
-	}
-	l := &listener{fn: fn}
-	listeners.mu.Lock()
-	var next []*listener
-	if cur := listeners.list.Load(); cur != nil {
-		next = slices.Clone(*cur)
-	}
-	next = append(next, l)
-	listeners.list.Store(&next)
-	listeners.mu.Unlock()
-
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			l.off.Store(true)
-			listeners.mu.Lock()
-			defer listeners.mu.Unlock()
-			cur := listeners.list.Load()
-			next := slices.DeleteFunc(slices.Clone(*cur), func(x *listener) bool { return x == l })
-			listeners.list.Store(&next)
-		})
-	}
 }
 
 // StatsSink collects the [ToolNodeEvent] values of the Runs given a context

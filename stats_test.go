@@ -223,56 +223,6 @@ func TestStatsSinkSumsTokenUsage(t *testing.T) {
 	}
 }
 
-func TestOnToolNodeUnsubscribeStopsDelivery(t *testing.T) {
-	n := sanNode(t)
-	msgs := []llms.MessageContent{sanAI(sanCall("unsub", "weather", `{"city":"Paris"}`))}
-	var a, b atomic.Int32
-	count := func(k *atomic.Int32) func(ToolNodeEvent) {
-		return func(ev ToolNodeEvent) {
-			if len(ev.Calls) == 1 && ev.Calls[0].ID == "unsub" {
-				k.Add(1)
-			}
-		}
-	}
-	unsubA := OnToolNode(count(&a))
-	unsubB := OnToolNode(count(&b))
-	defer unsubB()
-	if _, err := n.Run(context.Background(), msgs); err != nil {
-		t.Fatal(err)
-	}
-	unsubA()
-	unsubA() // idempotent
-	if _, err := n.Run(context.Background(), msgs); err != nil {
-		t.Fatal(err)
-	}
-	if a.Load() != 1 || b.Load() != 2 {
-		t.Errorf("deliveries: unsubscribed %d (want 1), subscribed %d (want 2)", a.Load(), b.Load())
-	}
-	OnToolNode(nil)() // a nil listener registers nothing
-}
-
-func TestOnToolNodeListenerMayUnsubscribeItself(t *testing.T) {
-	n := sanNode(t)
-	msgs := []llms.MessageContent{sanAI(sanCall("self", "weather", `{"city":"Paris"}`))}
-	var k atomic.Int32
-	var unsub func()
-	var once sync.Once
-	unsub = OnToolNode(func(ev ToolNodeEvent) {
-		if ev.Calls[0].ID == "self" {
-			k.Add(1)
-			once.Do(unsub)
-		}
-	})
-	for range 3 {
-		if _, err := n.Run(context.Background(), msgs); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if k.Load() != 1 {
-		t.Errorf("deliveries = %d, want 1", k.Load())
-	}
-}
-
 func TestPanickingListenerDoesNotFailRun(t *testing.T) {
 	var buf bytes.Buffer
 	var mu sync.Mutex

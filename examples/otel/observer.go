@@ -37,8 +37,7 @@ const (
 	runDurationDescription = "Duration of a saidex ToolNode run: repair, validation, correction and execution of one AI message's tool calls."
 )
 
-// observer returns a function for [saidex.WithObserver] (or
-// [saidex.OnToolNode]) that exports every [saidex.ToolNodeEvent] to
+// observer returns a function for [saidex.WithObserver] that exports every [saidex.ToolNodeEvent] to
 // OpenTelemetry:
 //
 //   - one span per run (saidex.toolnode.run), from ev.Start to
@@ -96,8 +95,8 @@ func observer(tracer trace.Tracer, meter metric.Meter) (func(saidex.ToolNodeEven
 		ctx := context.Background()
 		start, end := ev.Start, ev.Start.Add(ev.Duration)
 		if start.IsZero() {
-			// An untimed run (a process-wide listener added while the run
-			// was in flight) has no start: place it at the time of export.
+			// An event without times (one not emitted by a run) has no
+			// start: place it at the time of export.
 			now := time.Now()
 			start, end = now, now
 		}
