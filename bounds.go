@@ -6,6 +6,49 @@ import (
 	"unicode/utf8"
 )
 
+// Limits on what a node accepts (docs/limits.md). All are fixed but
+// DefaultMaxArgumentBytes, the default of [WithMaxArgumentBytes].
+const (
+	// DefaultMaxArgumentBytes is the default of [WithMaxArgumentBytes]:
+	// 1 MiB. A call whose argument string is longer is not parsed and is
+	// answered with feedback.
+	DefaultMaxArgumentBytes = 1 << 20
+
+	// MaxNestingDepth is the deepest nesting of objects and arrays the
+	// repair stage reads: 10,000 levels, the limit of encoding/json.
+	// Argument strings nested deeper are answered with feedback, never
+	// parsed recursively.
+	MaxNestingDepth = 10000
+
+	// MaxSchemaBytes (4 MiB), MaxSchemaDepth (64 levels) and
+	// MaxSchemaObjects (2,000) bound a tool schema, as JSON text:
+	// [NewToolNode] refuses a schema of more bytes,
+	// whose objects and arrays nest deeper, or that holds more JSON objects
+	// (each a possible subschema), with an error wrapping [ErrInvalidConfig]
+	// that names the tool, after one pass over its text. The compiler the
+	// node uses (santhosh-tekuri/jsonschema) checks a schema against its
+	// meta-schema at a cost that grows with the square of the depth for every
+	// value in it (it rebuilds each value's location from the root), and
+	// finds each subschema it compiles by a linear search of those compiled
+	// before; a schema at the bounds compiles in well under a second. A schema
+	// of 800 nested objects (1,600 levels of JSON) would take seconds and
+	// gigabytes; it is refused at once, at a cost linear in its size. Real
+	// schemas nest a few levels and hold tens of subschemas; $ref and $defs
+	// express recursion without depth; a large enum is one array, not many
+	// objects.
+	MaxSchemaBytes   = 4 << 20
+	MaxSchemaDepth   = 64
+	MaxSchemaObjects = 2000
+
+	// MinScrubbedSecretLen is the shortest secret value, in bytes, that the
+	// node scrubs from free text (tool output, errors, validator messages,
+	// feedback) wherever it appears. A shorter secret ("1234") would mask
+	// common words and numbers: it is masked by its location in the
+	// arguments only (the field that holds it, under a secret name or the
+	// schema's secret path), not searched for in other texts.
+	MinScrubbedSecretLen = 6
+)
+
 // The bounds on what the node writes, whatever the size of the schema,
 // the tool set or the arguments (docs/limits.md).
 const (

@@ -16,9 +16,9 @@ import (
 	"github.com/saidex/saidex-go/internal/schemawalk"
 )
 
-// DefaultCorrectionContextMessages is the default of
+// defaultCorrectionContextMessages is the default of
 // [WithCorrectionContextMessages].
-const DefaultCorrectionContextMessages = 10
+const defaultCorrectionContextMessages = 10
 
 // maxContextMessageChars caps each context message in a correction prompt.
 const maxContextMessageChars = 2000
@@ -34,7 +34,7 @@ type correctionConfig struct {
 func defaultCorrectionConfig() correctionConfig {
 	return correctionConfig{
 		extract:         defaultExtractSettings(),
-		contextMessages: DefaultCorrectionContextMessages,
+		contextMessages: defaultCorrectionContextMessages,
 	}
 }
 
@@ -104,7 +104,7 @@ func WithCorrectionModel(m llms.Model, opts ...llms.CallOption) Option {
 // each message is cut to 2,000 characters, tool results are included, and
 // the AI message's own text is added. 0 turns the conversation context off
 // (the AI message's text too). A negative value is a configuration error.
-// Default: [DefaultCorrectionContextMessages].
+// Default: 10.
 //
 // Privacy: everything quoted, tool results included, reaches the correction
 // model, which may be served by another provider than the agent's model.

@@ -744,7 +744,7 @@ func TestExtractionStopsOnCheckInterrupt(t *testing.T) {
 	if ie, ok := errors.AsType[*interruptError](err); !ok || !errors.Is(ie, errStop) {
 		t.Fatalf("err = %v, want the check's error as an interrupt", err)
 	}
-	if model.CallCount() != 1 || gotAttempt != 1 || gotMax != DefaultMaxCorrectionRetries {
+	if model.CallCount() != 1 || gotAttempt != 1 || gotMax != defaultMaxCorrectionRetries {
 		t.Errorf("calls %d, attempt %d of %d", model.CallCount(), gotAttempt, gotMax)
 	}
 }

@@ -43,9 +43,9 @@ func (m CorrectionMode) String() string {
 	return fmt.Sprintf("CorrectionMode(%d)", int(m))
 }
 
-// DefaultMaxCorrectionRetries is the default of [WithMaxCorrectionRetries]:
+// defaultMaxCorrectionRetries is the default of WithMaxCorrectionRetries:
 // two validation attempts.
-const DefaultMaxCorrectionRetries = 2
+const defaultMaxCorrectionRetries = 2
 
 // ExtractChainName is the name of the chain run that [Extract] and every
 // correction of a [ToolNode] report to a callbacks.Handler given with
@@ -134,9 +134,9 @@ func WithCorrectionMode(mode CorrectionMode) CorrectionOption {
 // WithMaxCorrectionRetries sets the number of validation attempts per
 // extraction (per corrected call): the first answer and, while it stays
 // invalid, retries that send the model its previous answer and that
-// answer's issues. Provider errors are never retried. Default:
-// [DefaultMaxCorrectionRetries]. A negative value, or 0 together with a
-// correction model (or for [Extract]), is a configuration error.
+// answer's issues. Provider errors are never retried. Default: 2. A
+// negative value, or 0 together with a correction model (or for
+// [Extract]), is a configuration error.
 func WithMaxCorrectionRetries(n int) CorrectionOption {
 	return correctionOption(func(s *extractSettings) { s.maxAttempts = n })
 }
@@ -186,7 +186,7 @@ type extractSettings struct {
 func defaultExtractSettings() extractSettings {
 	return extractSettings{
 		mode:        CorrectionToolCalling,
-		maxAttempts: DefaultMaxCorrectionRetries,
+		maxAttempts: defaultMaxCorrectionRetries,
 		name:        DefaultExtractFunction,
 		description: "Record the extracted data.",
 		repair: repairOptions{

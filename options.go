@@ -50,9 +50,6 @@ func defaultConfig() config {
 	}
 }
 
-// DefaultMaxArgumentBytes is the default of [WithMaxArgumentBytes]: 1 MiB.
-const DefaultMaxArgumentBytes = 1 << 20
-
 func (c *config) validate() error {
 	var errs []error
 	if c.maxConcurrency < 0 {

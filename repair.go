@@ -224,11 +224,6 @@ const (
 	RepairEmptyArguments RepairStep = "empty_arguments"
 )
 
-// MaxNestingDepth is the deepest nesting of objects and arrays the repair
-// stage reads: 10,000 levels, the limit of encoding/json. Argument strings
-// nested deeper are answered with feedback, never parsed recursively.
-const MaxNestingDepth = 10000
-
 // ErrMalformedArguments is wrapped by the error recorded for a call whose
 // argument string could not be turned into one JSON value without guessing.
 // The error is a [*MalformedArgumentsError], except for a plain tool's

@@ -161,27 +161,6 @@ func compileSchema(name string, schema any) (*compiledSchema, error) {
 	return cs, nil
 }
 
-// MaxSchemaBytes, MaxSchemaDepth and MaxSchemaObjects bound a tool
-// schema, as JSON text: [NewToolNode] refuses a schema of more bytes,
-// whose objects and arrays nest deeper, or that holds more JSON objects
-// (each a possible subschema), with an error wrapping [ErrInvalidConfig]
-// that names the tool, after one pass over its text. The compiler the
-// node uses (santhosh-tekuri/jsonschema) checks a schema against its
-// meta-schema at a cost that grows with the square of the depth for every
-// value in it (it rebuilds each value's location from the root), and
-// finds each subschema it compiles by a linear search of those compiled
-// before; a schema at the bounds compiles in well under a second. A schema
-// of 800 nested objects (1,600 levels of JSON) would take seconds and
-// gigabytes; it is refused at once, at a cost linear in its size. Real
-// schemas nest a few levels and hold tens of subschemas; $ref and $defs
-// express recursion without depth; a large enum is one array, not many
-// objects.
-const (
-	MaxSchemaBytes   = 4 << 20
-	MaxSchemaDepth   = 64
-	MaxSchemaObjects = 2000
-)
-
 // errSchemaBounds is wrapped by the error of a schema past MaxSchemaBytes,
 // MaxSchemaDepth or MaxSchemaObjects.
 var errSchemaBounds = errors.New("the schema is past the bounds of a tool schema")

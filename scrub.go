@@ -20,14 +20,6 @@ import (
 // arguments (secret.go), so the scrub does not depend on the arguments
 // matching the schema.
 
-// MinScrubbedSecretLen is the shortest secret value, in bytes, that the
-// node scrubs from free text (tool output, errors, validator messages,
-// feedback) wherever it appears. A shorter secret ("1234") would mask
-// common words and numbers: it is masked by its location in the
-// arguments only (the field that holds it, under a secret name or the
-// schema's secret path), not searched for in other texts.
-const MinScrubbedSecretLen = 6
-
 // maxSecretEncodings bounds how many layers of JSON string encoding
 // (a JSON document sent as a string inside a string...) the collection of
 // secret values reads and the scrub searches for.
