@@ -14,7 +14,6 @@ import (
 	"testing"
 
 	"github.com/invopop/jsonschema"
-	invopop "github.com/invopop/jsonschema"
 	"github.com/saidex/saidex-go/internal/benchfixture"
 	"github.com/saidex/saidex-go/internal/jsonvalue"
 	"github.com/saidex/saidex-go/internal/lenient"
@@ -336,8 +335,8 @@ func TestCompileSchemaAcceptsEveryForm(t *testing.T) {
 	if err := json.Unmarshal([]byte(raw), &asMap); err != nil {
 		t.Fatal(err)
 	}
-	reflected := (&invopop.Reflector{DoNotReference: true, ExpandedStruct: true}).Reflect(&shipArgs{})
-	referenced := (&invopop.Reflector{}).Reflect(&shipArgs{}) // {"$ref": "#/$defs/shipArgs", "$defs": …}
+	reflected := (&jsonschema.Reflector{DoNotReference: true, ExpandedStruct: true}).Reflect(&shipArgs{})
+	referenced := (&jsonschema.Reflector{}).Reflect(&shipArgs{}) // {"$ref": "#/$defs/shipArgs", "$defs": …}
 	tests := []struct {
 		name       string
 		schema     any
