@@ -86,7 +86,8 @@
 // langchaingo's Anthropic and Gemini clients. Package
 // github.com/saidex/saidex-go/agent runs a ToolNode in langchaingo's
 // agents.Executor (separate, so that this package imports neither agents
-// nor chains). The module github.com/saidex/saidex-go/saidexmcp hands the
+// nor chains); package github.com/saidex/saidex-go/extract runs the
+// correction loop on its own, for structured output. The module github.com/saidex/saidex-go/saidexmcp hands the
 // tools of an MCP server to a ToolNode, and the module
 // github.com/saidex/saidex-go/saidexeino guards the tool calls of
 // github.com/cloudwego/eino agents.

@@ -209,23 +209,6 @@ func Example_correction() {
 	// tool message: Paris: sunny for 3 days
 }
 
-// Extract asks a model for one value of a Go type, validating and retrying
-// its answer.
-func ExampleExtractInto() {
-	type person struct {
-		Name string `json:"name"`
-		Age  int    `json:"age"`
-	}
-	model := saidextest.NewModel(saidextest.ForcedToolCall(`{"name": "Ada", "age": 36}`))
-	p, err := saidex.ExtractInto[person](context.Background(), model, "Ada Lovelace was 36.")
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	fmt.Printf("%+v\n", p)
-	// Output: {Name:Ada Age:36}
-}
-
 // A call with a misnamed key and a value outside an enum is not executed;
 // the agent gets field-level feedback instead, naming what to change.
 func ExampleToolNode_feedback() {

@@ -7,14 +7,14 @@ import (
 	"fmt"
 	"strings"
 
-	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/saidex/saidex-go/internal/extractbridge"
 	"github.com/saidex/saidex-go/internal/jsonvalue"
 	"github.com/tmc/langchaingo/callbacks"
 	"github.com/tmc/langchaingo/llms"
 )
 
-// CorrectionMode is how a model is asked for structured output, by
-// [Extract] and by the correction stage of a [ToolNode].
+// CorrectionMode is how a model is asked for structured output, by the
+// correction stage of a [ToolNode] and by package extract.
 type CorrectionMode int
 
 // The correction modes.
@@ -47,21 +47,22 @@ func (m CorrectionMode) String() string {
 // two validation attempts.
 const defaultMaxCorrectionRetries = 2
 
-// ExtractChainName is the name of the chain run that [Extract] and every
-// correction of a [ToolNode] report to a callbacks.Handler given with
-// [WithCallbacks]. It is the value of the "chain" key of the inputs and
-// outputs maps.
+// ExtractChainName is the name of the chain run that every correction of
+// a [ToolNode] (and every extraction of package extract) reports to a
+// callbacks.Handler given with [WithCallbacks]. It is the value of the
+// "chain" key of the inputs and outputs maps.
 const ExtractChainName = "saidex.extract_data"
 
-// DefaultExtractFunction is the name of the function [Extract] binds in
-// [CorrectionToolCalling] mode unless [WithExtractFunction] names another.
-const DefaultExtractFunction = "extract_data"
+// defaultExtractFunction is the name of the function an extraction of
+// package extract binds in CorrectionToolCalling mode unless
+// extract.WithFunction names another.
+const defaultExtractFunction = "extract_data"
 
 // ErrExtraction is wrapped by every [*ExtractionError].
 var ErrExtraction = errors.New("saidex: extraction failed")
 
-// ExtractionError is returned by [Extract] and [ExtractInto] when the model
-// gave no valid answer: it failed (a provider error such as HTTP 429 or a
+// ExtractionError is a correction's error ([CallReport].CorrectionErr), and
+// what package extract returns, when the model gave no valid answer: it failed (a provider error such as HTTP 429 or a
 // timeout, which is never retried), or none of its answers parsed and
 // validated within the attempts. It matches [ErrExtraction] with errors.Is
 // and unwraps to the model's or the parse error.
@@ -103,31 +104,15 @@ func (e *ExtractionError) Unwrap() []error {
 	return []error{ErrExtraction, e.Err}
 }
 
-// ExtractOption configures [Extract] and [ExtractInto].
-type ExtractOption interface {
-	applyExtract(*extractSettings)
-}
-
-// CorrectionOption is an option that configures both a [ToolNode]'s
-// correction stage (it is an [Option]) and [Extract] (it is an
-// [ExtractOption]).
-type CorrectionOption interface {
-	Option
-	ExtractOption
-}
-
+// correctionOption is an Option that sets the extraction settings of the
+// correction stage.
 type correctionOption func(*extractSettings)
 
-func (f correctionOption) apply(c *config)                 { f(&c.correction.extract) }
-func (f correctionOption) applyExtract(s *extractSettings) { f(s) }
-
-type extractOptionFunc func(*extractSettings)
-
-func (f extractOptionFunc) applyExtract(s *extractSettings) { f(s) }
+func (f correctionOption) apply(c *config) { f(&c.correction.extract) }
 
 // WithCorrectionMode sets how the model is asked for arguments: [CorrectionToolCalling]
 // (the default) or [CorrectionJSON]. Another value is a configuration error.
-func WithCorrectionMode(mode CorrectionMode) CorrectionOption {
+func WithCorrectionMode(mode CorrectionMode) Option {
 	return correctionOption(func(s *extractSettings) { s.mode = mode })
 }
 
@@ -135,9 +120,9 @@ func WithCorrectionMode(mode CorrectionMode) CorrectionOption {
 // extraction (per corrected call): the first answer and, while it stays
 // invalid, retries that send the model its previous answer and that
 // answer's issues. Provider errors are never retried. Default: 2. A
-// negative value, or 0 together with a correction model (or for
-// [Extract]), is a configuration error.
-func WithMaxCorrectionRetries(n int) CorrectionOption {
+// negative value, or 0 together with a correction model, is a
+// configuration error.
+func WithMaxCorrectionRetries(n int) Option {
 	return correctionOption(func(s *extractSettings) { s.maxAttempts = n })
 }
 
@@ -151,23 +136,8 @@ func WithMaxCorrectionRetries(n int) CorrectionOption {
 // may see them. In a node's correction, secret values (see [Secret]) are
 // masked in both, as in the prompt the model sees. The model's own LLM callbacks are the model's business
 // (langchaingo binds them when the client is built). Default: none.
-func WithCallbacks(h callbacks.Handler) CorrectionOption {
+func WithCallbacks(h callbacks.Handler) Option {
 	return correctionOption(func(s *extractSettings) { s.handler = h })
-}
-
-// WithCallOptions adds llms.CallOption values to every model call of
-// [Extract], before the options extraction needs (tools, tool choice, JSON
-// mode), which win. A model name set with llms.WithModel names the model in
-// token counts. Default: none.
-func WithCallOptions(opts ...llms.CallOption) ExtractOption {
-	return extractOptionFunc(func(s *extractSettings) { s.callOpts = append(s.callOpts, opts...) })
-}
-
-// WithExtractFunction sets the name and description of the function
-// [Extract] binds in [CorrectionToolCalling] mode. With an empty name Extract returns
-// an error wrapping [ErrInvalidConfig]. Default: [DefaultExtractFunction] and a generic description.
-func WithExtractFunction(name, description string) ExtractOption {
-	return extractOptionFunc(func(s *extractSettings) { s.name, s.description = name, description })
 }
 
 // extractSettings configures one structured extraction.
@@ -187,7 +157,7 @@ func defaultExtractSettings() extractSettings {
 	return extractSettings{
 		mode:        CorrectionToolCalling,
 		maxAttempts: defaultMaxCorrectionRetries,
-		name:        DefaultExtractFunction,
+		name:        defaultExtractFunction,
 		description: "Record the extracted data.",
 		repair: repairOptions{
 			stripThinking: true,
@@ -208,38 +178,39 @@ func (s *extractSettings) validate(withModel bool) []error {
 	return errs
 }
 
-// Extract asks model for one JSON value matching schema (a JSON Schema in any
-// form [Tool.Schema] documents), with prompt as the only message (a human
-// message). Each answer goes through the same repair as a tool call's
-// arguments, then is validated; an invalid answer is retried (see
-// [WithMaxCorrectionRetries]) with the previous answer and its issues. It
-// returns the valid value as compact JSON.
-//
-// It returns an error wrapping [ErrInvalidConfig] for a nil model, a schema
-// that does not compile or an invalid option, ctx.Err() as soon as ctx is
-// done (a model call that ignores ctx is left running on a goroutine of
-// its own, which ends when the call returns), and an [*ExtractionError]
-// when the model fails or gives no valid answer. Nothing is logged.
-func Extract(ctx context.Context, model llms.Model, schema any, prompt string, opts ...ExtractOption) (json.RawMessage, error) {
+func init() { extractbridge.Run = extract }
+
+// extract is package extract's JSON, reached through internal/extractbridge:
+// the settings are the defaults, then opts. It asks model for one JSON
+// value matching schema with prompt as the only message, and returns it
+// as compact JSON.
+func extract(ctx context.Context, model llms.Model, schema any, prompt string, opts []func(*extractbridge.Settings)) (json.RawMessage, error) {
 	s := defaultExtractSettings()
+	b := extractbridge.Settings{Mode: int(s.mode), MaxAttempts: s.maxAttempts, Name: s.name, Description: s.description}
 	for _, o := range opts {
-		if o != nil {
-			o.applyExtract(&s)
-		}
+		o(&b)
 	}
+	s.mode, s.maxAttempts, s.handler, s.callOpts = CorrectionMode(b.Mode), b.MaxAttempts, b.Handler, b.CallOpts
+	s.name, s.description = b.Name, b.Description
 	if model == nil {
-		return nil, fmt.Errorf("%w: Extract: nil model", ErrInvalidConfig)
+		return nil, fmt.Errorf("%w: extract: nil model", ErrInvalidConfig)
 	}
-	errs := s.validate(true)
+	var errs []error
+	if s.mode != CorrectionToolCalling && s.mode != CorrectionJSON {
+		errs = append(errs, fmt.Errorf("extract.WithMode(%d): unknown mode", b.Mode))
+	}
+	if s.maxAttempts <= 0 {
+		errs = append(errs, fmt.Errorf("extract.WithMaxAttempts(%d): must be positive", s.maxAttempts))
+	}
 	if s.name == "" {
-		errs = append(errs, errors.New("WithExtractFunction: empty name"))
+		errs = append(errs, errors.New("extract.WithFunction: empty name"))
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidConfig, err)
 	}
 	cs, err := compileSchema(s.name, schema)
 	if err != nil {
-		return nil, fmt.Errorf("%w: Extract: %w", ErrInvalidConfig, err)
+		return nil, fmt.Errorf("%w: extract: %w", ErrInvalidConfig, err)
 	}
 	check := func(_ context.Context, value any, _, _ int) ([]Issue, error) {
 		return cs.validate(value), nil
@@ -249,21 +220,6 @@ func Extract(ctx context.Context, model llms.Model, schema any, prompt string, o
 		return nil, err
 	}
 	return json.RawMessage(res.json), nil
-}
-
-// ExtractInto is [Extract] with the schema reflected from T as [NewTool]
-// reflects a tool's argument type, decoding the valid answer into a T as
-// a NewTool tool decodes its arguments (encoding/json's semantics).
-func ExtractInto[T any](ctx context.Context, model llms.Model, prompt string, opts ...ExtractOption) (T, error) {
-	var out T
-	raw, err := Extract(ctx, model, reflectSchema[T](), prompt, opts...)
-	if err != nil {
-		return out, err
-	}
-	if err := jsonv2.Unmarshal(raw, &out, v1Options); err != nil { // NewTool's decoding (tool.go)
-		return out, &ExtractionError{Attempts: 1, Err: fmt.Errorf("decode into %T: %w", out, err)}
-	}
-	return out, nil
 }
 
 // extraction is the outcome of one extraction, valid or not.

@@ -1,0 +1,28 @@
+// Package extractbridge connects package extract to the extraction engine
+// of package saidex, which keeps the engine unexported because its
+// correction stage shares it.
+package extractbridge
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/tmc/langchaingo/callbacks"
+	"github.com/tmc/langchaingo/llms"
+)
+
+// Settings are the settings of one extraction. Package saidex fills in its
+// defaults before package extract's options apply.
+type Settings struct {
+	Mode        int // a saidex.CorrectionMode
+	MaxAttempts int
+	Handler     callbacks.Handler
+	CallOpts    []llms.CallOption
+	Name        string // the function bound in tool-calling mode
+	Description string
+}
+
+// Run asks model for one JSON value matching schema. It is set once, by an
+// init function of package saidex, which package extract imports: it is
+// set before any function of package extract can run, and never changed.
+var Run func(ctx context.Context, model llms.Model, schema any, prompt string, opts []func(*Settings)) (json.RawMessage, error)
