@@ -98,11 +98,6 @@ func (c *config) validateCoercion() error {
 	return fmt.Errorf("WithCoercion(%d): unknown mode; use CoercionNone or CoercionLax", int(c.coercion))
 }
 
-// RepairCoerce is the repair step of a call whose arguments [CoercionLax]
-// converted (see [WithCoercion]). It comes after the steps of the repair
-// stage.
-const RepairCoerce RepairStep = "coerce"
-
 // Coercion is one value that [CoercionLax] converted.
 type Coercion struct {
 	// Path is an RFC 6901 JSON Pointer to the value in the arguments the

@@ -36,6 +36,9 @@ const (
 	// output-token limit (see [WithFinishReason]); its Path is "" and it
 	// is the call's only issue.
 	IssueOutputLimit IssueKind = "output_limit"
+
+	// IssueValidator: a [Validator] rejected (or flagged) the value.
+	IssueValidator IssueKind = "validator"
 )
 
 // Issue is one field-level problem with a call's arguments.

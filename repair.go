@@ -222,6 +222,10 @@ const (
 	// is answered with feedback listing them. A plain tool (no schema)
 	// receives the text as sent: nothing says {} is meant.
 	RepairEmptyArguments RepairStep = "empty_arguments"
+
+	// RepairCoerce: [CoercionLax] converted values of the arguments (see
+	// [WithCoercion]). It comes after the steps of the repair stage.
+	RepairCoerce RepairStep = "coerce"
 )
 
 // ErrMalformedArguments is wrapped by the error recorded for a call whose

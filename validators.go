@@ -121,9 +121,6 @@ func TypedValidator[A any](fn func(ctx context.Context, args A, vc ValidatorCont
 	}
 }
 
-// IssueValidator is the kind of the issues a [Validator] reports.
-const IssueValidator IssueKind = "validator"
-
 // ValidationIssue is an error a [Validator] returns to reject one field.
 type ValidationIssue struct {
 	// Path is an RFC 6901 JSON Pointer to the field, such as "/order_id"
