@@ -81,16 +81,16 @@
 // [WrapModel] checks the calls right after the model call;
 // [ToolNode.Check] and [ToolNode.CheckCall] run the stages without
 // executing, for an executor or middleware that runs each call itself;
-// [ToolNode.StateNode] and [HasToolCalls] fit a state graph;
 // [SplitToolCalls] and [GroupToolResponses] adapt a conversation to
-// langchaingo's Anthropic and Gemini clients. Package
+// langchaingo's Anthropic and Gemini clients. Packages in this module:
 // github.com/saidex/saidex-go/agent runs a ToolNode in langchaingo's
 // agents.Executor (separate, so that this package imports neither agents
-// nor chains); package github.com/saidex/saidex-go/extract runs the
-// correction loop on its own, for structured output. The module github.com/saidex/saidex-go/saidexmcp hands the
-// tools of an MCP server to a ToolNode, and the module
-// github.com/saidex/saidex-go/saidexeino guards the tool calls of
-// github.com/cloudwego/eino agents.
+// nor chains); github.com/saidex/saidex-go/stategraph fits it into a
+// state graph; github.com/saidex/saidex-go/extract runs the correction
+// loop on its own, for structured output. Modules of their own:
+// github.com/saidex/saidex-go/saidexmcp hands the tools of an MCP server
+// to a ToolNode, and github.com/saidex/saidex-go/saidexeino guards the
+// tool calls of github.com/cloudwego/eino agents.
 //
 // Each topic (soundness of repair, correction, secrets, providers, cost,
 // limits, differences from the Python reference) has a page in the

@@ -124,13 +124,6 @@ func (s *scriptModel) Call(ctx context.Context, prompt string, options ...llms.C
 	return llms.GenerateFromSinglePrompt(ctx, s, prompt, options...)
 }
 
-// calls returns what the model received, per call.
-func (s *scriptModel) calls() ([][]llms.MessageContent, []llms.CallOptions) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.Clone(s.received), slices.Clone(s.options)
-}
-
 // callsResponse is a one-choice response with text and tool calls.
 func callsResponse(text string, calls ...llms.ToolCall) *llms.ContentResponse {
 	return &llms.ContentResponse{Choices: []*llms.ContentChoice{{Content: text, ToolCalls: calls}}}

@@ -378,14 +378,6 @@ func TestRunOnAnsweredHistoryReturnsNoToolMessages(t *testing.T) {
 	if n := sink.Count(OutcomeAlreadyAnswered); n != 1 {
 		t.Errorf("stats count %d already answered, want 1", n)
 	}
-	// StateNodeAppend adds nothing either.
-	upd, err := node.StateNodeAppend("messages")(context.Background(), map[string]any{"messages": conv})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if msgs := upd.(map[string]any)["messages"].([]llms.MessageContent); len(msgs) != 0 {
-		t.Errorf("StateNodeAppend appends %d messages, want 0", len(msgs))
-	}
 }
 
 func TestMisplacedMessageIsRefused(t *testing.T) {

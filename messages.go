@@ -136,7 +136,7 @@ func SplitToolCalls(messages []llms.MessageContent) []llms.MessageContent {
 //
 // Use it on the conversation just before calling the Google AI client —
 // after [ToolNode.Invoke], or in the model node of a graph whose state the
-// node's StateNode updated — and keep the ungrouped conversation as the
+// node updated — and keep the ungrouped conversation as the
 // history: the openai client requires exactly one response per tool
 // message.
 func GroupToolResponses(messages []llms.MessageContent) []llms.MessageContent {

@@ -23,7 +23,7 @@ import (
 //   - a call that is ready to execute carries clean arguments: its
 //     Arguments are the repaired, corrected or salvaged JSON;
 //   - a call that stays invalid keeps the model's arguments unchanged, so a
-//     node that receives it (node.Invoke, [ToolNode.StateNode], an agent.Agent)
+//     node that receives it (node.Invoke, a state graph's node, an agent.Agent)
 //     reaches the same verdict and answers it with feedback instead of
 //     executing it, and its feedback can quote what the model sent;
 //   - no other field changes: ids, names and Type stay as the model sent

@@ -7,8 +7,9 @@
 //     is the same thing.
 //  2. A state graph in the style of smallnest/langgraphgo's StateGraph (a
 //     map state, nodes func(ctx, state any) (any, error), a conditional edge):
-//     node.StateNode("messages") is the tools node and
-//     saidex.HasToolCalls("messages", "tools", END) the edge after the agent.
+//     stategraph.Node(node, "messages") is the tools node and
+//     stategraph.HasToolCalls("messages", "tools", END) the edge after the
+//     agent.
 //     A tiny local runner stands in for the library.
 //
 // What to notice: the model's first turn holds a call with broken JSON
@@ -35,6 +36,7 @@ import (
 
 	"github.com/saidex/saidex-go"
 	"github.com/saidex/saidex-go/saidextest"
+	"github.com/saidex/saidex-go/stategraph"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/llms/openai"
 	"github.com/tmc/langchaingo/tools"
@@ -102,7 +104,7 @@ func run(ctx context.Context, w io.Writer, loopModel, graphModel llms.Model) err
 	fmt.Fprintln(w, "== ReAct loop: model -> node.Invoke -> model ==")
 	printConversation(w, conv)
 
-	// 2. The state graph. StateNode hands the whole state to the node's
+	// 2. The state graph. stategraph.Node hands the whole state to the node's
 	// validators, hooks and tools as their state (see examples/validators).
 	agentNode := func(ctx context.Context, state any) (any, error) {
 		msgs, _ := state.(map[string]any)["messages"].([]llms.MessageContent)
@@ -115,12 +117,12 @@ func run(ctx context.Context, w io.Writer, loopModel, graphModel llms.Model) err
 		return map[string]any{"messages": append(slices.Clip(msgs), ai)}, nil
 	}
 	state := map[string]any{"messages": []llms.MessageContent{question}}
-	state, err = runStateGraph(ctx, state, agentNode, node.StateNode("messages"),
-		saidex.HasToolCalls("messages", "tools", END))
+	state, err = runStateGraph(ctx, state, agentNode, stategraph.Node(node, "messages"),
+		stategraph.HasToolCalls("messages", "tools", END))
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(w, "\n== state graph: agent -> HasToolCalls ? tools (node.StateNode) : END ==")
+	fmt.Fprintln(w, "\n== state graph: agent -> HasToolCalls ? tools (stategraph.Node) : END ==")
 	printConversation(w, state["messages"].([]llms.MessageContent))
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	saidex "github.com/saidex/saidex-go"
+	"github.com/saidex/saidex-go/stategraph"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/tools"
 )
@@ -51,7 +52,7 @@ func TestContractGeminiMultiCallTurn(t *testing.T) {
 	// stateNode is a state graph's tool node: the conversation under
 	// "messages", the update the node returns applied by replacement.
 	stateNode := func(node *saidex.ToolNode, conv []llms.MessageContent) ([]llms.MessageContent, error) {
-		out, err := node.StateNode("messages")(ctx, map[string]any{"messages": conv, "user": "u1"})
+		out, err := stategraph.Node(node, "messages")(ctx, map[string]any{"messages": conv, "user": "u1"})
 		if err != nil {
 			return nil, err
 		}

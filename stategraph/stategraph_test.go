@@ -1,4 +1,4 @@
-package saidex
+package stategraph_test
 
 import (
 	"context"
@@ -6,11 +6,64 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 
+	saidex "github.com/saidex/saidex-go"
+	"github.com/saidex/saidex-go/saidextest"
+	"github.com/saidex/saidex-go/stategraph"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/tools"
+	"go.uber.org/goleak"
 )
+
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m)
+}
+
+type weatherArgs struct {
+	City string `json:"city"`
+	Days int    `json:"days,omitempty" jsonschema:"minimum=1,maximum=14"`
+}
+
+// countingWeather is a get_weather tool and the number of times it ran.
+func countingWeather() (saidex.Tool, *atomic.Int64) {
+	runs := new(atomic.Int64)
+	weather := saidex.NewTool("get_weather", "Current weather for a city.", func(_ context.Context, a weatherArgs) (string, error) {
+		runs.Add(1)
+		return fmt.Sprintf("%s: sunny for %d days", a.City, a.Days), nil
+	})
+	return weather, runs
+}
+
+func mustNode(t *testing.T, ts []tools.Tool, opts ...saidex.Option) *saidex.ToolNode {
+	t.Helper()
+	node, err := saidex.NewToolNode(ts, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return node
+}
+
+// oneCall is a human turn, then an AI message with one get_weather call.
+func oneCall(id, args string) []llms.MessageContent {
+	return []llms.MessageContent{
+		llms.TextParts(llms.ChatMessageTypeHuman, "What is the weather?"),
+		saidextest.AIMessage(saidextest.Call(id, "get_weather", args)),
+	}
+}
+
+// toolResponses lists the tool results of msgs' tool messages, in order.
+func toolResponses(msgs []llms.MessageContent) (out []llms.ToolCallResponse) {
+	for _, m := range msgs {
+		for _, p := range m.Parts {
+			if r, ok := p.(llms.ToolCallResponse); ok && m.Role == llms.ChatMessageTypeTool {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
 
 // The node and edge types of github.com/smallnest/langgraphgo's StateGraph.
 type (
@@ -86,14 +139,14 @@ func appendMessages(current, new interface{}) (interface{}, error) {
 
 // modelStateNode is the agent node of a ReAct graph: it calls the model on
 // the messages and returns the conversation with the AI message appended.
-func modelStateNode(m llms.Model, node *ToolNode, appendOnly bool) sgNode {
+func modelStateNode(m llms.Model, node *saidex.ToolNode, appendOnly bool) sgNode {
 	return func(ctx context.Context, state interface{}) (interface{}, error) {
 		msgs := state.(map[string]interface{})["messages"].([]llms.MessageContent)
 		resp, err := m.GenerateContent(ctx, msgs, llms.WithTools(node.Definitions()))
 		if err != nil {
 			return nil, err
 		}
-		ai := AIMessageFromResponse(resp)
+		ai := saidex.AIMessageFromResponse(resp)
 		if appendOnly {
 			return map[string]interface{}{"messages": []llms.MessageContent{ai}}, nil
 		}
@@ -101,36 +154,36 @@ func modelStateNode(m llms.Model, node *ToolNode, appendOnly bool) sgNode {
 	}
 }
 
-func TestStateNodeInAReActLoop(t *testing.T) {
+func TestNodeInAReActLoop(t *testing.T) {
 	tests := []struct {
 		name      string
 		appending bool // messages key has an appending reducer
 	}{
-		{name: "overwriting key with StateNode"},
-		{name: "appending key with StateNodeAppend", appending: true},
+		{name: "overwriting key with Node"},
+		{name: "appending key with AppendNode", appending: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			weather, runs := countingWeather()
 			node := mustNode(t, []tools.Tool{weather})
-			model := newScriptModel(
-				callsResponse("Checking.",
-					tc("a", "get_weather", `{"city":"Paris","days":2}`),
-					tc("b", "get_weather", `<<not json>>`),
-					tc("c", "get_weather", `{"days":3}`),
-					tc("d", "teleport", `{}`),
-				),
-				textResponse("Sunny in Paris."),
-			)
+			model := saidextest.NewModel(saidextest.Sequence(
+				saidextest.Respond(&llms.ContentResponse{Choices: []*llms.ContentChoice{{Content: "Checking.", ToolCalls: []llms.ToolCall{
+					saidextest.Call("a", "get_weather", `{"city":"Paris","days":2}`),
+					saidextest.Call("b", "get_weather", `<<not json>>`),
+					saidextest.Call("c", "get_weather", `{"days":3}`),
+					saidextest.Call("d", "teleport", `{}`),
+				}}}}),
+				saidextest.Text("Sunny in Paris."),
+			))
 			g := newMiniStateGraph("agent")
 			g.nodes["agent"] = modelStateNode(model, node, tt.appending)
 			if tt.appending {
 				g.reducers["messages"] = appendMessages
-				g.nodes["tools"] = node.StateNodeAppend("messages")
+				g.nodes["tools"] = stategraph.AppendNode(node, "messages")
 			} else {
-				g.nodes["tools"] = node.StateNode("messages")
+				g.nodes["tools"] = stategraph.Node(node, "messages")
 			}
-			g.cond["agent"] = HasToolCalls("messages", "tools", sgEnd)
+			g.cond["agent"] = stategraph.HasToolCalls("messages", "tools", sgEnd)
 			g.edges["tools"] = "agent"
 
 			final, err := g.invoke(context.Background(), map[string]interface{}{
@@ -165,24 +218,24 @@ func TestStateNodeInAReActLoop(t *testing.T) {
 				t.Errorf("invalid call feedback %q does not name the missing field", resps[2].Content)
 			}
 			// The model's second turn saw every call answered.
-			received, _ := model.calls()
-			if len(received) != 2 || len(toolResponses(received[1])) != 4 {
+			received := model.Requests()
+			if len(received) != 2 || len(received[1].ToolResults()) != 4 {
 				t.Errorf("second model turn did not receive the 4 tool messages")
 			}
 		})
 	}
 }
 
-func TestStateNodeReturnsPartialUpdateWithoutMutatingState(t *testing.T) {
+func TestNodeReturnsPartialUpdateWithoutMutatingState(t *testing.T) {
 	weather, _ := countingWeather()
 	node := mustNode(t, []tools.Tool{weather})
-	msgs := conversation(tc("a", "get_weather", `{"city":"Oslo"}`))
+	msgs := oneCall("a", `{"city":"Oslo"}`)
 	state := map[string]any{"messages": msgs, "user_id": "u-1"}
-	before := deepCopy(msgs)
+	before := oneCall("a", `{"city":"Oslo"}`)
 
-	upd, err := node.StateNode("messages")(context.Background(), state)
+	upd, err := stategraph.Node(node, "messages")(context.Background(), state)
 	if err != nil {
-		t.Fatalf("StateNode: %v", err)
+		t.Fatalf("Node: %v", err)
 	}
 	m := upd.(map[string]any)
 	if len(m) != 1 {
@@ -193,25 +246,25 @@ func TestStateNodeReturnsPartialUpdateWithoutMutatingState(t *testing.T) {
 		t.Errorf("update is not the conversation plus one tool message: %+v", out)
 	}
 	if !reflect.DeepEqual(state["messages"], before) || len(state) != 2 {
-		t.Error("StateNode modified the state")
+		t.Error("Node modified the state")
 	}
 }
 
-func TestStateNodeAcceptsMessagesAsAnySlice(t *testing.T) {
+func TestNodeAcceptsMessagesAsAnySlice(t *testing.T) {
 	weather, runs := countingWeather()
 	node := mustNode(t, []tools.Tool{weather})
-	msgs := conversation(tc("a", "get_weather", `{"city":"Oslo"}`))
+	msgs := oneCall("a", `{"city":"Oslo"}`)
 	state := map[string]any{"messages": []any{msgs[0], &msgs[1]}}
-	upd, err := node.StateNode("messages")(context.Background(), state)
+	upd, err := stategraph.Node(node, "messages")(context.Background(), state)
 	if err != nil {
-		t.Fatalf("StateNode: %v", err)
+		t.Fatalf("Node: %v", err)
 	}
 	if got := len(upd.(map[string]any)["messages"].([]llms.MessageContent)); got != 3 || runs.Load() != 1 {
 		t.Errorf("got %d messages and %d runs, want 3 and 1", got, runs.Load())
 	}
 }
 
-func TestStateNodeRejectsOtherStateShapes(t *testing.T) {
+func TestNodeRejectsOtherStateShapes(t *testing.T) {
 	node := mustNode(t, nil)
 	tests := []struct {
 		name  string
@@ -226,24 +279,24 @@ func TestStateNodeRejectsOtherStateShapes(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			for name, fn := range map[string]func(context.Context, any) (any, error){
-				"StateNode": node.StateNode("messages"), "StateNodeAppend": node.StateNodeAppend("messages"),
+				"Node": stategraph.Node(node, "messages"), "AppendNode": stategraph.AppendNode(node, "messages"),
 			} {
-				if _, err := fn(context.Background(), tt.state); !errors.Is(err, ErrStateShape) {
-					t.Errorf("%s: err = %v, want ErrStateShape", name, err)
+				if _, err := fn(context.Background(), tt.state); !errors.Is(err, stategraph.ErrStateShape) {
+					t.Errorf("%s: err = %v, want stategraph.ErrStateShape", name, err)
 				}
 			}
 		})
 	}
-	if _, err := node.StateNode("messages")(context.Background(), map[string]any{}); !errors.Is(err, ErrNoAIMessage) {
-		t.Errorf("empty conversation: err = %v, want ErrNoAIMessage", err)
+	if _, err := stategraph.Node(node, "messages")(context.Background(), map[string]any{}); !errors.Is(err, saidex.ErrNoAIMessage) {
+		t.Errorf("empty conversation: err = %v, want saidex.ErrNoAIMessage", err)
 	}
 }
 
 func TestHasToolCalls(t *testing.T) {
 	human := llms.TextParts(llms.ChatMessageTypeHuman, "hi")
 	aiText := llms.TextParts(llms.ChatMessageTypeAI, "hello")
-	aiCall := llms.MessageContent{Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{llms.TextPart("x"), tc("a", "f", "{}")}}
-	call := tc("a", "f", "{}")
+	aiCall := llms.MessageContent{Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{llms.TextPart("x"), saidextest.Call("a", "f", "{}")}}
+	call := saidextest.Call("a", "f", "{}")
 	aiPtr := llms.MessageContent{Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{&call}}
 	toolMsg := llms.MessageContent{Role: llms.ChatMessageTypeTool, Parts: []llms.ContentPart{llms.ToolCallResponse{ToolCallID: "a"}}}
 	tests := []struct {
@@ -260,7 +313,7 @@ func TestHasToolCalls(t *testing.T) {
 		{"messages as []any", map[string]any{"messages": []any{human, aiCall}}, "tools"},
 		{"not a map", "state", "end"},
 	}
-	edge := HasToolCalls("messages", "tools", "end")
+	edge := stategraph.HasToolCalls("messages", "tools", "end")
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := edge(context.Background(), tt.state); got != tt.want {
@@ -270,9 +323,9 @@ func TestHasToolCalls(t *testing.T) {
 	}
 }
 
-func TestStateNodePassesTheWholeStateToValidatorsAndTools(t *testing.T) {
+func TestNodePassesTheWholeStateToValidatorsAndTools(t *testing.T) {
 	var seen []any
-	v := func(_ context.Context, _ map[string]any, vc ValidatorContext) error {
+	v := func(_ context.Context, _ map[string]any, vc saidex.ValidatorContext) error {
 		seen = append(seen, vc.State)
 		if st, _ := vc.State.(map[string]any); st["user_id"] != "u1" {
 			return errors.New("no signed-in user")
@@ -280,24 +333,50 @@ func TestStateNodePassesTheWholeStateToValidatorsAndTools(t *testing.T) {
 		return nil
 	}
 	var toolState any
-	weather := NewTool("get_weather", "", func(ctx context.Context, a weatherArgs) (string, error) {
-		toolState = StateFromContext(ctx)
+	weather := saidex.NewTool("get_weather", "", func(ctx context.Context, a weatherArgs) (string, error) {
+		toolState = saidex.StateFromContext(ctx)
 		return "ok", nil
 	})
-	n := mustNode(t, []tools.Tool{weather}, WithValidator("get_weather", v))
-	state := map[string]any{"user_id": "u1", "messages": conversation(tc("c1", "get_weather", `{"city":"Oslo"}`))}
-	upd, err := n.StateNode("messages")(context.Background(), state)
+	n := mustNode(t, []tools.Tool{weather}, saidex.WithValidator("get_weather", v))
+	state := map[string]any{"user_id": "u1", "messages": oneCall("c1", `{"city":"Oslo"}`)}
+	upd, err := stategraph.Node(n, "messages")(context.Background(), state)
 	if err != nil {
 		t.Fatal(err)
 	}
 	msgs := upd.(map[string]any)["messages"].([]llms.MessageContent)
-	if r := response(t, msgs[len(msgs)-1]); r.Content != "ok" {
-		t.Fatalf("answer = %q, want the tool's output", r.Content)
+	if r := toolResponses(msgs[len(msgs)-1:]); len(r) != 1 || r[0].Content != "ok" {
+		t.Fatalf("answer = %+v, want the tool's output", r)
 	}
 	if len(seen) != 1 || seen[0].(map[string]any)["user_id"] != "u1" {
 		t.Errorf("validator saw state %v", seen)
 	}
 	if st, _ := toolState.(map[string]any); st["user_id"] != "u1" {
 		t.Errorf("tool saw state %v", toolState)
+	}
+}
+
+// On a history whose calls are all answered, AppendNode runs nothing and
+// appends nothing (moved from the root's TestRunOnAnsweredHistoryReturnsNoToolMessages).
+func TestAppendNodeOnAnAnsweredHistoryAddsNothing(t *testing.T) {
+	weather, runs := countingWeather()
+	node := mustNode(t, []tools.Tool{weather})
+	conv := append(oneCall("a", `{"city":"Paris"}`), saidextest.ToolMessage("a", "get_weather", "done"))
+	upd, err := stategraph.AppendNode(node, "messages")(context.Background(), map[string]any{"messages": conv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if msgs := upd.(map[string]any)["messages"].([]llms.MessageContent); len(msgs) != 0 || runs.Load() != 0 {
+		t.Errorf("AppendNode appends %d messages and ran %d calls, want 0 and 0", len(msgs), runs.Load())
+	}
+}
+
+func TestNilNodeIsAConfigurationError(t *testing.T) {
+	state := map[string]any{"messages": oneCall("a", `{"city":"Paris"}`)}
+	for name, fn := range map[string]func(context.Context, any) (any, error){
+		"Node": stategraph.Node(nil, "messages"), "AppendNode": stategraph.AppendNode(nil, "messages"),
+	} {
+		if _, err := fn(context.Background(), state); !errors.Is(err, saidex.ErrInvalidConfig) {
+			t.Errorf("%s(nil): err = %v, want ErrInvalidConfig", name, err)
+		}
 	}
 }

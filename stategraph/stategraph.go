@@ -1,33 +1,34 @@
-package saidex
+// Package stategraph fits a [saidex.ToolNode] into a state graph: it
+// returns functions whose types are exactly the node and edge types of
+// github.com/smallnest/langgraphgo's StateGraph (a node is
+// func(context.Context, interface{}) (interface{}, error) over a
+// map[string]interface{} state whose keys have reducers; a conditional
+// edge is func(context.Context, interface{}) string), and imports no
+// graph framework.
+//
+//	g.AddNode("tools", stategraph.Node(node, "messages"))
+//	g.AddConditionalEdge("agent", stategraph.HasToolCalls("messages", "tools", graph.END))
+//
+// A message graph (github.com/tmc/langgraphgo's MessageGraph) needs no
+// adapter: [saidex.ToolNode.Invoke] has its node type.
+package stategraph
 
 import (
 	"context"
 	"errors"
 	"fmt"
 
+	saidex "github.com/saidex/saidex-go"
 	"github.com/tmc/langchaingo/llms"
 )
 
-// Graph frameworks. saidex imports neither Go LangGraph port; it offers
-// functions whose types are exactly their node types:
-//
-//   - github.com/tmc/langgraphgo MessageGraph: a node is
-//     func(context.Context, []llms.MessageContent) ([]llms.MessageContent, error)
-//     and returns the whole new conversation. [ToolNode.Invoke] has that type:
-//     graph.AddNode("tools", node.Invoke).
-//   - github.com/smallnest/langgraphgo StateGraph: a node is
-//     func(context.Context, interface{}) (interface{}, error) over a
-//     map[string]interface{} state whose keys have reducers; a conditional
-//     edge is func(context.Context, interface{}) string. Use
-//     [ToolNode.StateNode] and [HasToolCalls].
+// ErrStateShape is returned (wrapped) by the functions [Node] and
+// [AppendNode] return when the state is not a map[string]any or its
+// messages are not a slice of llms.MessageContent.
+var ErrStateShape = errors.New("stategraph: unexpected graph state")
 
-// ErrStateShape is returned (wrapped) by the function [ToolNode.StateNode]
-// returns when the state is not a map[string]any or its messages are not a
-// slice of llms.MessageContent.
-var ErrStateShape = errors.New("saidex: unexpected graph state")
-
-// StateNode returns a state-graph node (the node type of
-// github.com/smallnest/langgraphgo's StateGraph) that runs the tool node on
+// Node returns a state-graph node (the node type of
+// github.com/smallnest/langgraphgo's StateGraph) that runs node on
 // the conversation stored under key in a map[string]any state.
 //
 // The messages under key may be a []llms.MessageContent or a []any holding
@@ -36,49 +37,51 @@ var ErrStateShape = errors.New("saidex: unexpected graph state")
 //
 // The node returns a partial update, as smallnest's MapSchema expects: a
 // new map holding only key, whose value is the whole updated conversation
-// as a []llms.MessageContent — what [ToolNode.Invoke] returns: the input
-// messages, the AI message replaced by its updated copy (see the sanitize
-// stage), with one tool message per call answered by this run placed after
+// as a []llms.MessageContent — what [saidex.ToolNode.Invoke] returns: the input
+// messages, the AI message replaced by its updated copy (see
+// [saidex.WithSanitizeMessages]), with one tool message per call answered by this run placed after
 // it; the messages unchanged when no call was pending. Other keys of the
 // state are left to the graph.
 // Register no reducer (the MapSchema default overwrites) or an overwrite
 // reducer for key. An appending reducer, such as smallnest's AddMessages
 // (langchaingo messages carry no id, so it cannot replace one), would add
-// the conversation a second time: use [ToolNode.StateNodeAppend] there.
+// the conversation a second time: use [AppendNode] there.
 //
-// The state is not modified. Errors are those of [ToolNode.Run], and
-// ErrStateShape for a state of another shape.
-func (n *ToolNode) StateNode(key string) func(ctx context.Context, state any) (any, error) {
-	return n.stateNode(key, func(_ []llms.MessageContent, res *Result) []llms.MessageContent { return res.Messages() })
+// The state is not modified. Errors are those of [saidex.ToolNode.Run],
+// [ErrStateShape] for a state of another shape, and one wrapping
+// [saidex.ErrInvalidConfig] for a nil node.
+func Node(node *saidex.ToolNode, key string) func(ctx context.Context, state any) (any, error) {
+	return run(node, key, func(res *saidex.Result) []llms.MessageContent { return res.Messages() })
 }
 
-// StateNodeAppend is [ToolNode.StateNode] for a key whose reducer appends
+// AppendNode is [Node] for a key whose reducer appends
 // (smallnest's AddMessages): the partial update holds only the new tool
 // messages under key (none when no call was pending); on a half-answered
 // history they follow the tool messages already there, not in call order.
 // An appending state cannot replace the AI message, so
 // its arguments stay as the model sent them; where the conversation goes
 // back to a provider that parses past arguments (Anthropic, Gemini), prefer
-// StateNode with an overwriting key.
-func (n *ToolNode) StateNodeAppend(key string) func(ctx context.Context, state any) (any, error) {
-	return n.stateNode(key, func(_ []llms.MessageContent, res *Result) []llms.MessageContent {
-		return res.ToolMessages
-	})
+// Node with an overwriting key.
+func AppendNode(node *saidex.ToolNode, key string) func(ctx context.Context, state any) (any, error) {
+	return run(node, key, func(res *saidex.Result) []llms.MessageContent { return res.ToolMessages })
 }
 
-// stateNode runs the node on the messages under key, with the whole state as
-// the hook and validator state, and returns {key: update(messages, result)}.
-func (n *ToolNode) stateNode(key string, update func([]llms.MessageContent, *Result) []llms.MessageContent) func(ctx context.Context, state any) (any, error) {
+// run runs node on the messages under key, with the whole state as the
+// run's state, and returns {key: update(result)}.
+func run(node *saidex.ToolNode, key string, update func(*saidex.Result) []llms.MessageContent) func(ctx context.Context, state any) (any, error) {
 	return func(ctx context.Context, state any) (any, error) {
+		if node == nil {
+			return nil, fmt.Errorf("%w: stategraph: nil node", saidex.ErrInvalidConfig)
+		}
 		msgs, err := stateMessages(state, key)
 		if err != nil {
 			return nil, err
 		}
-		res, err := n.Run(ctx, msgs, WithState(state))
+		res, err := node.Run(ctx, msgs, saidex.WithState(state))
 		if err != nil {
 			return nil, err
 		}
-		return map[string]any{key: update(msgs, res)}, nil
+		return map[string]any{key: update(res)}, nil
 	}
 }
 
@@ -93,7 +96,7 @@ func HasToolCalls(key, ifTools, otherwise string) func(ctx context.Context, stat
 		if err != nil || len(msgs) == 0 {
 			return otherwise
 		}
-		if MessageHasToolCalls(msgs[len(msgs)-1]) { // messages.go
+		if saidex.MessageHasToolCalls(msgs[len(msgs)-1]) {
 			return ifTools
 		}
 		return otherwise
