@@ -74,7 +74,7 @@ type Issue struct {
 	// members. Empty otherwise.
 	Instead string
 	// Flagged reports that a tool validator recorded the issue with [Flag]
-	// or [FlagOnly] without rejecting the call.
+	// without rejecting the call.
 	Flagged bool
 }
 

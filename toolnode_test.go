@@ -761,9 +761,9 @@ func TestHookAfterFailedCorrectionSeesTheModelsArguments(t *testing.T) {
 }
 
 func TestEventMarksFlaggedIssues(t *testing.T) {
-	v := FlagOnly(func(context.Context, map[string]any, ValidatorContext) error {
-		return &ValidationIssue{Path: "order_id", Message: "unusually old order"}
-	})
+	v := func(context.Context, map[string]any, ValidatorContext) error {
+		return Flag(&ValidationIssue{Path: "order_id", Message: "unusually old order"})
+	}
 	n := urNode(t, []tools.Tool{newURTool("get_orders")}, WithValidator("get_orders", v))
 	ctx, sink := CollectStats(context.Background())
 	if _, err := n.Invoke(ctx, urConversation(urCall("c1", "get_orders", `{"order_id":"o1","user_id":"u1"}`))); err != nil {

@@ -179,14 +179,6 @@ func Flag(err error) error {
 	return &flaggedError{err: err}
 }
 
-// FlagOnly returns a validator that flags (see [Flag]) every error v
-// returns instead of rejecting the call.
-func FlagOnly(v Validator) Validator {
-	return func(ctx context.Context, args map[string]any, vc ValidatorContext) error {
-		return Flag(v(ctx, args, vc))
-	}
-}
-
 type flaggedError struct{ err error }
 
 func (e *flaggedError) Error() string { return e.err.Error() }

@@ -136,7 +136,6 @@ func TestValidatorFlagRecordsWithoutRejecting(t *testing.T) {
 		{name: "Flag", opt: WithValidator("get_orders", func(ctx context.Context, args map[string]any, vc ValidatorContext) error {
 			return Flag(large(ctx, args, vc))
 		})},
-		{name: "FlagOnly", opt: WithValidator("get_orders", FlagOnly(large))},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			tool := newURTool("get_orders")
