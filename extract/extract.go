@@ -93,15 +93,16 @@ func JSON(ctx context.Context, model llms.Model, schema any, prompt string, opts
 
 // Into is [JSON] with the schema reflected from T as [saidex.NewTool]
 // reflects a tool's argument type, decoding the valid answer into a T as
-// such a tool decodes its arguments. A decoding failure is a
-// [*saidex.ExtractionError]. Like NewTool, it panics for a T whose schema
-// cannot be reflected.
+// such a tool decodes its arguments. A T whose schema cannot be reflected
+// (a chan or func field, for example) is an error wrapping
+// [saidex.ErrInvalidConfig], returned before the model is called; a
+// decoding failure is a [*saidex.ExtractionError].
 func Into[T any](ctx context.Context, model llms.Model, prompt string, opts ...Option) (T, error) {
 	var out T
-	tool := saidex.NewTool("extract_data", "", func(_ context.Context, v T) (string, error) {
-		out = v
-		return "", nil
-	})
+	tool, err := decoder(&out)
+	if err != nil {
+		return out, err
+	}
 	raw, err := JSON(ctx, model, tool.Schema(), prompt, opts...)
 	if err != nil {
 		return out, err
@@ -110,4 +111,18 @@ func Into[T any](ctx context.Context, model llms.Model, prompt string, opts ...O
 		return out, &saidex.ExtractionError{Attempts: 1, Err: fmt.Errorf("decode into %T: %w", out, err)}
 	}
 	return out, nil
+}
+
+// decoder returns a NewTool tool whose call decodes its arguments into
+// *out, or the error of a T NewTool cannot describe (NewTool panics).
+func decoder[T any](out *T) (tool saidex.Tool, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("%w: extract.Into: %v", saidex.ErrInvalidConfig, v)
+		}
+	}()
+	return saidex.NewTool("extract_data", "", func(_ context.Context, v T) (string, error) {
+		*out = v
+		return "", nil
+	}), nil
 }

@@ -212,3 +212,18 @@ func TestExtractIntoDecodesTypedValue(t *testing.T) {
 		t.Errorf("bound schema %v lacks required", schema)
 	}
 }
+
+// A type Into cannot describe is a configuration error, and the model is
+// not called.
+func TestIntoRefusesAnUndescribableType(t *testing.T) {
+	type notify struct {
+		Done chan struct{} `json:"done"`
+	}
+	model := saidextest.NewModel(saidextest.ForcedToolCall(`{}`))
+	if _, err := extract.Into[notify](context.Background(), model, "x"); !errors.Is(err, saidex.ErrInvalidConfig) {
+		t.Errorf("err = %v, want ErrInvalidConfig", err)
+	}
+	if n := model.CallCount(); n != 0 {
+		t.Errorf("the model was called %d times, want 0", n)
+	}
+}
