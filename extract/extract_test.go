@@ -103,11 +103,11 @@ func TestExtractionErrorIssuesAreTheLastParsedAnswers(t *testing.T) {
 	}
 }
 
-// TestExtractWithCallOptions pins WithCallOptions' doc: its options reach
+// TestWithCallOptions pins WithCallOptions' doc: its options reach
 // every model call of JSON, before the options extraction needs (tools,
 // tool choice, JSON mode), which win; a model set with llms.WithModel names
 // the model in token counts.
-func TestExtractWithCallOptions(t *testing.T) {
+func TestWithCallOptions(t *testing.T) {
 	schema := map[string]any{
 		"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}, "required": []any{"name"},
 	}
@@ -143,7 +143,7 @@ func TestExtractWithCallOptions(t *testing.T) {
 	}
 }
 
-func TestExtract(t *testing.T) {
+func TestJSON(t *testing.T) {
 	schema := map[string]any{
 		"type":                 "object",
 		"properties":           map[string]any{"name": map[string]any{"type": "string"}, "age": map[string]any{"type": "integer"}},
@@ -178,7 +178,7 @@ func TestExtract(t *testing.T) {
 					t.Fatalf("err = %v, want %v", err, tt.wantErrIs)
 				}
 			} else if err != nil || string(got) != tt.want {
-				t.Fatalf("Extract = %s, %v; want %s", got, err, tt.want)
+				t.Fatalf("JSON = %s, %v; want %s", got, err, tt.want)
 			}
 			if model.CallCount() != tt.wantCalls {
 				t.Errorf("model called %d times, want %d", model.CallCount(), tt.wantCalls)
@@ -196,7 +196,7 @@ func TestExtract(t *testing.T) {
 	}
 }
 
-func TestExtractIntoDecodesTypedValue(t *testing.T) {
+func TestIntoDecodesTypedValue(t *testing.T) {
 	model := saidextest.NewModel(saidextest.ForcedToolCall(`{"city":"Oslo","days":"2"}`))
 	_, err := extract.Into[forecastArgs](context.Background(), model, "Oslo, two days")
 	var ee *saidex.ExtractionError
@@ -206,7 +206,7 @@ func TestExtractIntoDecodesTypedValue(t *testing.T) {
 	model = saidextest.NewModel(saidextest.ForcedToolCall(`{"city":"Oslo","days":2}`))
 	got, err := extract.Into[forecastArgs](context.Background(), model, "Oslo, two days")
 	if err != nil || got != (forecastArgs{"Oslo", 2}) {
-		t.Fatalf("ExtractInto = %+v, %v", got, err)
+		t.Fatalf("Into = %+v, %v", got, err)
 	}
 	if schema := model.Requests()[0].Options.Tools[0].Function.Parameters.(map[string]any); schema["required"] == nil {
 		t.Errorf("bound schema %v lacks required", schema)
