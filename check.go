@@ -102,7 +102,7 @@ type CallCheck struct {
 
 // Ready reports whether the call may run, with Arguments.
 func (c CallCheck) Ready() bool {
-	return c.Outcome == OutcomeExecuted || c.Outcome == OutcomeCorrected || c.Outcome == OutcomeSalvaged
+	return c.Outcome.Ready()
 }
 
 // CheckCall is [ToolNode.Check] for one tool call given by its id, tool

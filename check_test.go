@@ -213,3 +213,19 @@ func TestCheckCallErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestOutcomeReady: the outcomes of a call that runs (or may) are ready,
+// every other outcome is not.
+func TestOutcomeReady(t *testing.T) {
+	for o, want := range map[Outcome]bool{
+		OutcomeExecuted: true, OutcomeCorrected: true, OutcomeSalvaged: true, OutcomeReady: true,
+		OutcomeFeedback: false, OutcomeFeedbackLimit: false, OutcomeRepeatLimit: false,
+		OutcomeOutputLimit: false, OutcomeDropped: false, OutcomeUnknownTool: false,
+		OutcomeAlreadyAnswered: false, OutcomeUnanswered: false, OutcomeFailed: false,
+		OutcomeCanceled: false, OutcomeRunning: false, Outcome("other"): false,
+	} {
+		if got := o.Ready(); got != want {
+			t.Errorf("%s.Ready() = %v, want %v", o, got, want)
+		}
+	}
+}

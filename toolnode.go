@@ -166,6 +166,17 @@ var ErrNoAIMessage = errors.New("saidex: no AI message in the conversation")
 // Outcome is what happened to one tool call.
 type Outcome string
 
+// Ready reports whether o says that the call passed the node's checks
+// and runs with its arguments: [OutcomeExecuted], [OutcomeCorrected],
+// [OutcomeSalvaged] or [OutcomeReady]. It is how a caller of
+// [ToolNode.Check], [ToolNode.CheckCall] or [CheckedCalls] tells the calls
+// it may run from those it answers with their Output. The outcomes that
+// only a stopped run reports (failed, canceled, running, unanswered) are
+// not ready.
+func (o Outcome) Ready() bool {
+	return o == OutcomeExecuted || o == OutcomeCorrected || o == OutcomeSalvaged || o == OutcomeReady
+}
+
 // The outcomes of a tool call.
 const (
 	// OutcomeExecuted: the call ran on the executor with the model's own

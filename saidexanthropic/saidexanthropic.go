@@ -260,7 +260,7 @@ type CheckedCall struct {
 
 // Ready reports whether the call may run, with Input.
 func (c CheckedCall) Ready() bool {
-	return c.Outcome == saidex.OutcomeExecuted || c.Outcome == saidex.OutcomeCorrected || c.Outcome == saidex.OutcomeSalvaged
+	return c.Outcome.Ready()
 }
 
 // Checked is what [Guard.Check] found in one reply.

@@ -273,7 +273,7 @@ func (c *checkedModel) Generate(ctx context.Context, input []*schema.Message, op
 	}
 	var clean *schema.Message
 	for i, rep := range reps {
-		if !ready(rep.Outcome) || rep.Arguments == nil || string(rep.Arguments) == rep.RawArguments {
+		if !rep.Outcome.Ready() || rep.Arguments == nil || string(rep.Arguments) == rep.RawArguments {
 			continue
 		}
 		if clean == nil {

@@ -173,10 +173,6 @@ func (s *ChatStream) usable(calls []call, reason string, opts []saidex.RunOption
 	return out
 }
 
-func ready(o saidex.Outcome) bool {
-	return o == saidex.OutcomeExecuted || o == saidex.OutcomeCorrected || o == saidex.OutcomeSalvaged
-}
-
 // ErrIncompleteStream is returned by [ChatStream.Run] and
 // [ChatStream.Check] when the accumulated reply has tool calls but no
 // finish reason: the stream ended before its last chunk (openai-go's
@@ -228,7 +224,7 @@ func (s *ChatStream) Run(opts ...saidex.RunOption) (*ChatTurn, error) {
 	copy(sent, calls)
 	var answers []llms.MessageContent
 	for i, e := range early {
-		if ready(e.rep.Outcome) {
+		if e.rep.Outcome.Ready() {
 			if e.rep.Arguments != nil {
 				sent[i].args = string(e.rep.Arguments)
 			}
@@ -245,7 +241,7 @@ func (s *ChatStream) Run(opts ...saidex.RunOption) (*ChatTurn, error) {
 	for i, e := range early {
 		ran := c.reports[i]
 		rep := e.rep
-		if ready(e.rep.Outcome) {
+		if e.rep.Outcome.Ready() {
 			rep.Arguments, rep.Output, rep.IsError, rep.Err = ran.Arguments, ran.Output, ran.IsError, ran.Err
 			rep.Durations.Execute = ran.Durations.Execute
 			if ran.Outcome != saidex.OutcomeExecuted {
@@ -335,7 +331,7 @@ func (s *ChatStream) Check(opts ...saidex.RunOption) (*ChatCheck, error) {
 		rep := e.rep
 		rep.Index = i
 		c.reports[i], c.keep[i] = rep, true
-		if ready(rep.Outcome) {
+		if rep.Outcome.Ready() {
 			args := calls[i].args
 			if rep.Arguments != nil {
 				args = string(rep.Arguments)

@@ -92,7 +92,7 @@ func Score(ctx context.Context, c *corpusfile.Case, opts ...saidex.Option) Outco
 	}
 	cr := res.Calls[0]
 	o.Outcome, o.Coercions = cr.Outcome, cr.Coercions
-	executed := cr.Outcome == saidex.OutcomeExecuted || cr.Outcome == saidex.OutcomeCorrected || cr.Outcome == saidex.OutcomeSalvaged
+	executed := cr.Outcome.Ready()
 	if executed && (len(rec.got) != 1 || rec.got[0] != string(cr.Arguments)) {
 		o.Verdict, o.Detail = Broken, fmt.Sprintf("the tool received %q, the report says %s", rec.got, cr.Arguments)
 		return o
