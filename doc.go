@@ -59,7 +59,8 @@
 // # Tool errors
 //
 // With [WithHandleToolErrors](true), as above, a tool's error becomes an
-// "Error: ..." tool message and the run goes on. Without it only errors
+// "Error: ..." tool message (its report: [OutcomeExecuted], with IsError
+// and Err set) and the run goes on. Without it only errors
 // wrapping [ErrInvalidArguments] do: any other stops the run, which
 // returns a [*ToolError] and no conversation; its Partial result holds the
 // calls answered before it, and Partial.Messages() the conversation to
@@ -87,10 +88,16 @@
 // agents.Executor (separate, so that this package imports neither agents
 // nor chains); github.com/saidex/saidex-go/stategraph fits it into a
 // state graph; github.com/saidex/saidex-go/extract runs the correction
-// loop on its own, for structured output. Modules of their own:
+// loop on its own, for structured output. Modules of their own (each
+// needs its own replace directive until the module is published):
 // github.com/saidex/saidex-go/saidexmcp hands the tools of an MCP server
-// to a ToolNode, and github.com/saidex/saidex-go/saidexeino guards the
-// tool calls of github.com/cloudwego/eino agents.
+// to a ToolNode and guards an MCP server's tools/call requests (as
+// github.com/saidex/saidex-go/saidexmcpgo does for mark3labs/mcp-go),
+// github.com/saidex/saidex-go/saidexeino guards the tool calls of
+// github.com/cloudwego/eino agents, and
+// github.com/saidex/saidex-go/saidexanthropic and
+// github.com/saidex/saidex-go/saidexopenai run the same pipeline in tool
+// loops written on anthropic-sdk-go and openai-go.
 //
 // Each topic (soundness of repair, correction, secrets, providers, cost,
 // limits, differences from the Python reference) has a page in the
