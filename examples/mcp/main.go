@@ -43,7 +43,10 @@ func main() {
 }
 
 // ForecastArgs is the input of the server's get_forecast tool; the MCP SDK
-// infers the tool's inputSchema from it.
+// infers the tool's inputSchema from it. Its jsonschema tag is the MCP
+// SDK's (the description as free text), not the keyword list that
+// saidex.NewTool reads (jsonschema:"description=...,minimum=1"): see
+// docs/mcp.md, "Two struct-tag vocabularies".
 type ForecastArgs struct {
 	City string `json:"city" jsonschema:"the city name"`
 	Days int    `json:"days" jsonschema:"number of days"`
