@@ -133,7 +133,8 @@ func (g *Guard) Node() *saidex.ToolNode { return g.node }
 // ToolCallMiddlewares holds [Guard.Middleware] and UnknownToolsHandler is
 // [Guard.UnknownToolsHandler]. Set ExecuteSequentially, or add middlewares,
 // on the result as usual: middlewares appended after the Guard's see the
-// repaired arguments. Pass it to compose.NewToolNode, to
+// repaired arguments. Pass it to compose.NewToolNode (its address:
+// cfg := g.ToolsNodeConfig(); compose.NewToolNode(ctx, &cfg)), to
 // react.AgentConfig.ToolsConfig or to adk.ToolsConfig.ToolsNodeConfig.
 //
 // Eino keeps doing what its ToolsNode does: it runs the calls of a message
