@@ -159,7 +159,9 @@ func (t *Tool) Schema() any { return t.tool.InputSchema }
 
 // Call sends input, which must be one JSON object, to the server as the
 // arguments of a tools/call request, and returns the result's content as
-// text (see [ResultText]).
+// text (see [ResultText]). Its errors name the tool as the model calls it
+// ([Tool.Name]), since under saidex.WithHandleToolErrors the model reads
+// them.
 //
 // Input that is not one JSON object is refused with an error wrapping
 // [saidex.ErrInvalidArguments], without a request. A result the server
@@ -172,27 +174,27 @@ func (t *Tool) Schema() any { return t.tool.InputSchema }
 // the call on the server too.
 func (t *Tool) Call(ctx context.Context, input string) (string, error) {
 	if t.session == nil {
-		return "", fmt.Errorf("saidexmcp: call %s: nil session", t.tool.Name)
+		return "", fmt.Errorf("saidexmcp: call %s: nil session", t.name)
 	}
 	args := json.RawMessage(input)
 	if !isObject(args) {
-		return "", fmt.Errorf("%w: %s: the arguments are not one JSON object", saidex.ErrInvalidArguments, t.tool.Name)
+		return "", fmt.Errorf("%w: %s: the arguments are not one JSON object", saidex.ErrInvalidArguments, t.name)
 	}
 	res, err := t.session.CallTool(ctx, &mcp.CallToolParams{Name: t.tool.Name, Arguments: args})
 	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil && !errors.Is(err, ctxErr) {
 			err = fmt.Errorf("%w (%w)", ctxErr, err)
 		}
-		return "", fmt.Errorf("saidexmcp: call %s: %w", t.tool.Name, err)
+		return "", fmt.Errorf("saidexmcp: call %s: %w", t.name, err)
 	}
 	if res.NeedsInput() {
 		// The session's multi round-trip middleware, on by default,
 		// answers input requests itself; it was disabled.
-		return "", fmt.Errorf("saidexmcp: call %s: the server asks for client input (%d requests), which a tool call cannot give: keep the session's multi round-trip handling enabled", t.tool.Name, len(res.InputRequests))
+		return "", fmt.Errorf("saidexmcp: call %s: the server asks for client input (%d requests), which a tool call cannot give: keep the session's multi round-trip handling enabled", t.name, len(res.InputRequests))
 	}
 	text := ResultText(res)
 	if res.IsError {
-		return "", &ResultError{Tool: t.tool.Name, Text: text}
+		return "", &ResultError{Tool: t.name, Text: text}
 	}
 	return text, nil
 }
@@ -207,7 +209,9 @@ func isObject(b []byte) bool {
 // marked with IsError: the tool ran and failed, for example on an unknown
 // city.
 type ResultError struct {
-	// Tool is the name of the tool.
+	// Tool is the name the model calls the tool by ([Tool.Name]): the
+	// model reads this error, and a server name with a '.' is not one it
+	// knows (see [Tool.ServerName]).
 	Tool string
 	// Text is the result's content, as [ResultText] renders it.
 	Text string

@@ -487,6 +487,9 @@ func TestDottedServerNameIsCalledByAProviderValidName(t *testing.T) {
 	srv.AddTool(&mcp.Tool{Name: "weather.get_forecast", InputSchema: forecastSchema},
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			rec.record(req)
+			if strings.Contains(string(req.Params.Arguments), "Atlantis") {
+				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "unknown city"}}}, nil
+			}
 			return text(req.Params.Name + " ran"), nil
 		})
 	cs := start(t, srv)
@@ -516,6 +519,18 @@ func TestDottedServerNameIsCalledByAProviderValidName(t *testing.T) {
 	}
 	if got := rec.received(); len(got) != 1 {
 		t.Fatalf("server received %d calls", len(got))
+	}
+	// The model reads a failed call's error under the name it called.
+	hnode, err := saidex.NewToolNode(ts, saidex.WithHandleToolErrors(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err = runTurn(t, hnode, saidextest.Call("c2", "weather_get_forecast", `{"city":"Atlantis","days":2}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.ToolMessages[0].Parts[0].(llms.ToolCallResponse).Content; got != "Error: weather_get_forecast: unknown city" {
+		t.Errorf("failed call answered %q, want the name the model called", got)
 	}
 }
 
