@@ -92,13 +92,16 @@ type cfg struct {
 	out   int32 // the last segment of the compact text written
 	h     uint64
 	pend  string
-	fresh uint8  // len(pend) when the last edit wrote it (none read yet)
+	fresh uint8 // len(pend) when the last edit wrote it (none read yet)
 	// lastDel: the last edit wrote nothing, and nothing was read since:
 	// an insertion here is named at that edit's start, as the referee
 	// moves it.
 	lastDel bool
-	tok   string // a bare token read so far
-	ed    [maxEdits]edit
+	// mustDelim: a bare token ended here, before no delimiter: an edit
+	// must write one.
+	mustDelim bool
+	tok     string // a bare token read so far
+	ed      [maxEdits]edit
 }
 
 // seg is a piece of a compact text: buf[off:off+n] after its parent.
@@ -108,16 +111,16 @@ type seg struct {
 
 // seen is a configuration already expanded at the current position.
 type seen struct {
-	st     pstate
-	sh     uint64
-	sm     uint8
-	smAt   int32
-	cost   uint8
-	n      uint8
-	h      uint64
-	pend   string
-	tok    string
-	ed     [maxEdits]edit
+	st   pstate
+	sh   uint64
+	sm   uint8
+	smAt int32
+	cost uint8
+	n    uint8
+	h    uint64
+	pend string
+	tok  string
+	ed   [maxEdits]edit
 }
 
 // done is a configuration that read a whole object.
@@ -498,7 +501,6 @@ func (e *engine) complete(c *cfg) {
 	e.finish(&d, []edit{e.at(c, 0, kCut, 0, rCut)}, int(c.cost)+rowCost(rCut), unknown)
 }
 
-
 // vb returns byte k of c's view, or -1 past its end.
 func (e *engine) vb(c *cfg, k int) int {
 	if k < len(c.pend) {
@@ -628,6 +630,25 @@ func (e *engine) read(c *cfg) bool {
 // expand makes c's moves at its place: the readings it completes, the
 // inverse edits that start there, and the next byte read as it is.
 func (e *engine) expand(c *cfg) {
+	if c.mustDelim {
+		if c.pend == "" {
+			c.mustDelim = false
+			if int(c.cost) < e.budget {
+				e.charEdits(c, e.vb(c, 0), c.st.inString(), false)
+			}
+			return
+		}
+		c.mustDelim = false // (the token's own text is pending)
+		if e.read(c) {
+			c.mustDelim = true
+			if c.pend == "" {
+				e.pushCfg(*c)
+				return
+			}
+			e.pushCfg(*c)
+		}
+		return
+	}
 	if c.pend == "" {
 		e.complete(c)
 	}
@@ -885,9 +906,11 @@ func (e *engine) special(c *cfg) {
 			e.edits(c, true)
 		}
 		if tok, ok := e.bareEnd(c); ok && c.pend == "" {
-			// (A token ends at a delimiter of the text, never inside
-			// what an edit wrote.)
-			exit(*c, tok, 0)
+			// A token ends at a delimiter of the text (never inside
+			// what an edit wrote), or where an edit writes one.
+			d := *c
+			d.mustDelim = b >= 0 && strings.IndexByte("{}[],\":", byte(b)) < 0
+			exit(d, tok, 0)
 		}
 		if b < 0 || strings.IndexByte("{}[],\"'#", byte(b)) >= 0 || len(c.tok) >= maxToken {
 			if len(c.tok) >= maxToken {

@@ -216,7 +216,10 @@ func (e *engine) readingsOf(d done) []found {
 	for _, x := range faultmodel.Table[rRepKey].Inverse(d.text) {
 		t := x.Apply(d.text)
 		if !repeatsName(t) {
-			ed := append(append([]edit(nil), d.ed...), edit{start: int32(x.Start), end: int32(x.End), kind: kRepKey, row: rRepKey})
+			// Named by the ordinal of the member it drops, the same in
+			// every reading of the text that keeps its members.
+			k := int32(keysBefore(d.text, x.Start))
+			ed := append(append([]edit(nil), d.ed...), edit{start: -1 - k, end: -1 - k, kind: kRepKey, row: rRepKey})
 			out = append(out, mk(t, d.cost+rowCost(rRepKey), ed))
 		}
 	}
@@ -230,7 +233,7 @@ func (e *engine) readingsOf(d done) []found {
 func needed(fs []found) []found {
 	alone := map[uint8]bool{}
 	for _, f := range fs {
-		if len(f.ed) == 1 && f.ed[0].kind != kWhole {
+		if len(f.ed) == 1 {
 			alone[f.ed[0].row] = true
 		}
 	}
@@ -364,4 +367,39 @@ func repeatsName(t string) bool {
 			top.name = true
 		}
 	}
+}
+
+// Repair reads s: a text that is one JSON object with distinct member
+// names as it is (cost 0, no window computed), else by the decision rule
+// on its window.
+func Repair(s string) (Reading, Verdict) {
+	if json.Valid([]byte(s)) {
+		if t := strings.TrimLeft(s, " \t\r\n"); t != "" && t[0] == '{' && !repeatsName(s) {
+			return Reading{Text: s}, Run
+		}
+	}
+	return Read(s).Decide()
+}
+
+// keysBefore returns how many member names of the compact JSON text t
+// start before i (a member dropped at i, after its comma, is the next).
+func keysBefore(t string, i int) int {
+	n := 0
+	for j := 0; j < len(t); j++ {
+		if t[j] != '"' {
+			continue
+		}
+		k := j + 1
+		for k < len(t) && t[k] != '"' {
+			if t[k] == '\\' {
+				k++
+			}
+			k++
+		}
+		if k+1 < len(t) && t[k+1] == ':' && j <= i {
+			n++
+		}
+		j = k
+	}
+	return n
 }
