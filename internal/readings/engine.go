@@ -100,8 +100,8 @@ type cfg struct {
 	// mustDelim: a bare token ended here, before no delimiter: an edit
 	// must write one.
 	mustDelim bool
-	tok     string // a bare token read so far
-	ed      [maxEdits]edit
+	tok       string // a bare token read so far
+	ed        [maxEdits]edit
 }
 
 // seg is a piece of a compact text: buf[off:off+n] after its parent.
@@ -121,6 +121,7 @@ type seen struct {
 	pend string
 	tok  string
 	ed   [maxEdits]edit
+	next int32 // the next seen configuration of the same slot
 }
 
 // done is a configuration that read a whole object.
@@ -150,6 +151,9 @@ type engine struct {
 	dups bool // a reading held a repeated name
 
 	wrapEnd int // where the wrapper may end the object (-1: nowhere)
+
+	table     []tslot // the seen configurations by state, at e.cur
+	usedSlots []int32
 }
 
 // Row indices of faultmodel.Table.
@@ -242,6 +246,16 @@ func newEngine(s string, budget int, prune bool) *engine {
 }
 
 const defaultMaxLive = 4096
+
+// The work budget: at most stepsPerByte configurations expanded per byte
+// of the text (and minSteps for any text), and maxRoots places the
+// object may start at (a wrapper skipped before it, or re-sent heads);
+// past either the engine refuses, so its time is linear in the text.
+const (
+	stepsPerByte = 64
+	minSteps     = 1 << 16
+	maxRoots     = 64
+)
 
 // alloc returns a free configuration slot.
 func (e *engine) alloc() int32 {
@@ -361,6 +375,10 @@ func (e *engine) run(base int, pre []edit) {
 	root.n = uint8(len(pre))
 	e.pushCfg(root)
 	if base+rowCost(rAround) <= e.budget {
+		if len(starts) > maxRoots {
+			e.over = true
+			return
+		}
 		for _, i := range starts[1:] {
 			r := root
 			r.pos, r.root = int32(i), int32(i)
@@ -371,8 +389,13 @@ func (e *engine) run(base int, pre []edit) {
 		}
 	}
 	if base+rowCost(rResend) <= e.budget {
+		heads := 0
 		for i := 1; i < len(s); i++ {
 			if s[i] == '{' && faultmodel.ResendHead(s, i) {
+				if heads++; heads > maxRoots {
+					e.over = true
+					return
+				}
 				r := root
 				r.pos, r.root = int32(i), int32(i)
 				r.cost += uint8(rowCost(rResend))
@@ -383,13 +406,18 @@ func (e *engine) run(base int, pre []edit) {
 		}
 	}
 	e.cur = -1
+	steps, maxSteps := 0, stepsPerByte*len(s)+minSteps
 	for len(e.heap) > 0 && !e.over {
+		if steps++; steps > maxSteps {
+			e.over = true
+			return
+		}
 		i := e.popCfg()
 		c := e.cfgs[i]
 		e.free = append(e.free, i)
 		if c.pos != e.cur {
 			e.cur = c.pos
-			e.seen = e.seen[:0]
+			e.resetSeen()
 		}
 		if e.dominated(&c) {
 			continue
@@ -404,23 +432,121 @@ func (e *engine) run(base int, pre []edit) {
 
 // dominated reports whether a configuration seen at c's position has
 // c's parser state and a subset of its edits (with prune; without, the
-// same edits and text), and records c as seen when not.
+// same edits and text), and records c as seen when not. The seen
+// configurations are chained by a hash of their state in a small
+// open-addressing table, cleared at each position.
 func (e *engine) dominated(c *cfg) bool {
+	if (len(e.usedSlots)+2)*2 >= len(e.table) {
+		e.grow() // (so that slot never moves the table)
+	}
 	sh := e.stackHash(c.st.stack)
-	for k := range e.seen {
+	g := groupHash(c, sh)
+	// The same state, text and edits: a duplicate.
+	full := (g ^ c.h*0xC2B2AE3D27D4EB4F ^ editsHash(c.ed[:c.n])) | 1
+	fs := e.slot(full)
+	for k := e.table[fs].head; k >= 0; k = e.seen[k].next {
 		d := &e.seen[k]
-		if d.st.mode != c.st.mode || d.st.sub != c.st.sub || d.sh != sh || d.sm != c.sm || d.smAt != c.smAt || d.pend != c.pend || d.tok != c.tok {
-			continue
-		}
-		if d.n == c.n && d.h == c.h && sameEdits(d.ed[:d.n], c.ed[:c.n]) {
-			return true
-		}
-		if e.prune && !c.lastDel && d.n < c.n && subset(d.ed[:d.n], c.ed[:c.n]) {
+		if d.st == c.st && d.sh == sh && d.sm == c.sm && d.smAt == c.smAt && d.pend == c.pend && d.tok == c.tok && d.h == c.h && sameEdits(d.ed[:d.n], c.ed[:c.n]) {
 			return true
 		}
 	}
-	e.seen = append(e.seen, seen{st: c.st, sh: sh, sm: c.sm, smAt: c.smAt, cost: c.cost, n: c.n, h: c.h, pend: c.pend, tok: c.tok, ed: c.ed})
+	gs := e.slot(g &^ 1)
+	if e.prune && !c.lastDel && c.n > 0 {
+		for k := e.table[gs].head; k >= 0; k = e.seen[k].next {
+			d := &e.seen[k]
+			if d.n < c.n && d.st == c.st && d.sh == sh && d.sm == c.sm && d.smAt == c.smAt && d.pend == c.pend && d.tok == c.tok && subset(d.ed[:d.n], c.ed[:c.n]) {
+				return true
+			}
+		}
+	}
+	// Recorded under its full key, and, with fewer than two edits (the
+	// ones that can dominate), under its state.
+	rec := seen{st: c.st, sh: sh, sm: c.sm, smAt: c.smAt, cost: c.cost, n: c.n, h: c.h, pend: c.pend, tok: c.tok, ed: c.ed}
+	rec.next = e.table[fs].head
+	e.seen = append(e.seen, rec)
+	e.table[fs].head = int32(len(e.seen) - 1)
+	if c.n < 2 {
+		rec.next = e.table[gs].head
+		e.seen = append(e.seen, rec)
+		e.table[gs].head = int32(len(e.seen) - 1)
+	}
 	return false
+}
+
+// editsHash hashes a set of edits (in any order).
+func editsHash(ed []edit) uint64 {
+	var h uint64
+	for _, x := range ed {
+		v := uint64(uint32(x.start))<<32 ^ uint64(uint32(x.end))*31 ^ uint64(x.off)<<16 ^ uint64(x.kind)<<8 ^ uint64(x.arg)
+		h += v * 0x9E3779B97F4A7C15
+	}
+	return h
+}
+
+// groupHash hashes the parts of c's state a dominating configuration
+// shares.
+func groupHash(c *cfg, sh uint64) uint64 {
+	h := sh ^ uint64(c.st.mode)<<56 ^ uint64(c.st.sub)<<48 ^ uint64(c.sm)<<40 ^ uint64(uint32(c.smAt))
+	for i := 0; i < len(c.pend); i++ {
+		h = (h ^ uint64(c.pend[i])) * 1099511628211
+	}
+	h = (h ^ 0xff) * 1099511628211
+	for i := 0; i < len(c.tok); i++ {
+		h = (h ^ uint64(c.tok[i])) * 1099511628211
+	}
+	return h * 0x9E3779B97F4A7C15
+}
+
+// tslot is one slot of the seen table.
+type tslot struct {
+	key  uint64
+	head int32
+	used bool
+}
+
+// slot returns the slot of the seen table for key g, claiming a free one.
+func (e *engine) slot(g uint64) int {
+	mask := len(e.table) - 1
+	for i := int(g>>32) & mask; ; i = (i + 1) & mask {
+		t := &e.table[i]
+		if !t.used {
+			*t = tslot{key: g, head: -1, used: true}
+			e.usedSlots = append(e.usedSlots, int32(i))
+			return i
+		}
+		if t.key == g {
+			return i
+		}
+	}
+}
+
+// grow doubles the seen table, keeping its chains.
+func (e *engine) grow() {
+	old := e.table
+	e.table = make([]tslot, max(64, 2*len(old)))
+	e.usedSlots = e.usedSlots[:0]
+	mask := len(e.table) - 1
+	for _, t := range old {
+		if !t.used {
+			continue
+		}
+		for i := int(t.key>>32) & mask; ; i = (i + 1) & mask {
+			if !e.table[i].used {
+				e.table[i] = t
+				e.usedSlots = append(e.usedSlots, int32(i))
+				break
+			}
+		}
+	}
+}
+
+// resetSeen empties the seen table for a new position.
+func (e *engine) resetSeen() {
+	for _, i := range e.usedSlots {
+		e.table[i] = tslot{}
+	}
+	e.usedSlots = e.usedSlots[:0]
+	e.seen = e.seen[:0]
 }
 
 func sameEdits(a, b []edit) bool {
@@ -581,6 +707,9 @@ func (e *engine) spawn(c *cfg, ed edit, k int, repl string, sm uint8) {
 	cost := int(c.cost) + rowCost(ed.row)
 	if cost > e.budget || int(c.n) >= maxEdits {
 		return
+	}
+	if (ed.kind == kIns || ed.kind == kRep) && c.sm == smNone && !e.accepts(c.st, repl[0]) {
+		return // the parser refuses the character written: no reading
 	}
 	d := *c
 	d.own = false
@@ -743,6 +872,9 @@ func pieceAt(v string) int {
 // only where their character is structure (outside a string's content,
 // or a string's closing quote), and not on a character an edit wrote.
 func (e *engine) charEdits(c *cfg, b int, inStr, pendOnly bool) {
+	if c.st.mode == mStrEsc || c.st.mode == mStrU {
+		return // a quote here is content, not the string's closing one
+	}
 	for _, ch := range []byte(faultmodel.Structural) {
 		if (!inStr || ch == '"') && insRow[ch] >= 0 && !(ch == '"' && b == ':') {
 			e.spawn(c, e.at(c, 0, kIns, ch, uint8(insRow[ch])), 0, string(ch), smNone)
@@ -1012,4 +1144,22 @@ func jsonByte(b byte) string {
 		return `\u00` + string(hex[b>>4]) + string(hex[b&15])
 	}
 	return string([]byte{b})
+}
+
+// accepts reports whether the parser in st reads b (without pushing a
+// bracket: a bracket opener is read wherever a value may start).
+func (e *engine) accepts(st pstate, b byte) bool {
+	if b == '{' || b == '[' {
+		switch st.mode {
+		case mStart:
+			return b == '{'
+		case mValue, mArrFirst:
+			return true
+		case mNumZero, mNumInt, mNumFrac, mNumExp, mStr:
+			return st.mode == mStr
+		}
+		return false
+	}
+	ok, _ := e.feed(&st, b)
+	return ok
 }
