@@ -829,7 +829,7 @@ func (e *engine) edits(c *cfg, inner bool) {
 		e.spawn(c, e.at(c, 1, kSQ, 0, rQuoteStyle), 1, "", smSQ)
 	}
 	// A quote moved back over the piece before it.
-	for _, k := range [3]int{1, 2, 6} {
+	for k := 1; k <= 6; k++ { // a character of 1 to 4 bytes, an escape, \uXXXX
 		if e.vb(c, k) == '"' {
 			v := e.vstr(c, k+1)
 			for _, n := range faultmodel.PiecesBefore(v, k) {
