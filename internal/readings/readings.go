@@ -32,6 +32,7 @@ package readings
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"sort"
 	"strings"
 
@@ -57,6 +58,9 @@ type Reading struct {
 	// where each starts in the broken text (for a whole-text reading, 0).
 	Ops []string
 	At  []int
+	// Steps names the repair steps of those rows (faultmodel's Step),
+	// each once, in the order of Ops.
+	Steps []string
 	// Unknown: the reading cuts the text inside a string or a number, so
 	// what the value held is unknown.
 	Unknown bool
@@ -201,7 +205,10 @@ func (e *engine) readingsOf(d done) []found {
 		r := Reading{Text: text, Cost: cost, Unknown: d.unknown, key: canonical(text)}
 		for _, x := range ed {
 			r.Ops = append(r.Ops, faultmodel.Table[x.row].Name)
-			r.At = append(r.At, int(x.start))
+			r.At = append(r.At, max(0, int(x.start)))
+			if st := faultmodel.Table[x.row].Step; !slices.Contains(r.Steps, st) {
+				r.Steps = append(r.Steps, st)
+			}
 		}
 		return found{r, ed}
 	}
@@ -403,3 +410,8 @@ func keysBefore(t string, i int) int {
 	}
 	return n
 }
+
+// Canonical returns the canonical text of the JSON text t (members sorted
+// by name, strings re-encoded, numbers as written): two texts of equal
+// values have equal canonical texts.
+func Canonical(t string) string { return canonical(t) }

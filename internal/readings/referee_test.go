@@ -1,4 +1,4 @@
-package readings
+package readings_test
 
 import (
 	"encoding/json"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/saidex/saidex-go/internal/faultinject"
+	. "github.com/saidex/saidex-go/internal/readings"
 )
 
 var refereeObjects = flag.Int("referee-objects", 2, "objects whose single faults TestWindowAgreesWithTheReferee judges")
@@ -31,7 +32,7 @@ func compare(s string) (same, ran, unsafe bool, note string, err error) {
 	w := Read(s)
 	var refVals []string
 	for _, r := range ref.Readings {
-		refVals = append(refVals, canonical(mustText(r.Value)))
+		refVals = append(refVals, Canonical(mustText(r.Value)))
 	}
 	sort.Strings(refVals)
 	engVals := append([]string(nil), w.Values()...)
@@ -40,7 +41,7 @@ func compare(s string) (same, ran, unsafe bool, note string, err error) {
 	r, v := w.Decide()
 	ran = v == Run
 	if ran {
-		unsafe = len(refVals) != 1 || refVals[0] != r.key
+		unsafe = len(refVals) != 1 || refVals[0] != Canonical(r.Text)
 	}
 	if !same {
 		note = fmt.Sprintf("%q\n    engine min %d %v (%v)\n    referee min %d %v", s, w.Min, describe(w), v, ref.Min, describeRef(ref))
