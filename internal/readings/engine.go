@@ -52,11 +52,12 @@ type edit struct {
 	start, end int32
 	off        uint8 // bytes of written text still pending where it starts
 	kind, arg  uint8
-	row        uint8 // the row of faultmodel.Table it undoes
+	row        uint8  // the row of faultmodel.Table it undoes
+	th         uint32 // a bare token's text, hashed (edits inside it change it)
 }
 
 func (a edit) same(b edit) bool {
-	return a.start == b.start && a.end == b.end && a.off == b.off && a.kind == b.kind && a.arg == b.arg
+	return a.start == b.start && a.end == b.end && a.off == b.off && a.kind == b.kind && a.arg == b.arg && a.th == b.th
 }
 
 // Special modes: an edit that spans text still being read.
@@ -477,7 +478,7 @@ func (e *engine) dominated(c *cfg) bool {
 func editsHash(ed []edit) uint64 {
 	var h uint64
 	for _, x := range ed {
-		v := uint64(uint32(x.start))<<32 ^ uint64(uint32(x.end))*31 ^ uint64(x.off)<<16 ^ uint64(x.kind)<<8 ^ uint64(x.arg)
+		v := uint64(uint32(x.start))<<32 ^ uint64(uint32(x.end))*31 ^ uint64(x.off)<<16 ^ uint64(x.kind)<<8 ^ uint64(x.arg) ^ uint64(x.th)<<24
 		h += v * 0x9E3779B97F4A7C15
 	}
 	return h
@@ -1041,6 +1042,7 @@ func (e *engine) special(c *cfg) {
 			// A token ends at a delimiter of the text (never inside
 			// what an edit wrote), or where an edit writes one.
 			d := *c
+			d.ed[d.smEd].th = hashString(tok)
 			d.mustDelim = b >= 0 && strings.IndexByte("{}[],\":", byte(b)) < 0
 			exit(d, tok, 0)
 		}
@@ -1162,4 +1164,12 @@ func (e *engine) accepts(st pstate, b byte) bool {
 	}
 	ok, _ := e.feed(&st, b)
 	return ok
+}
+
+func hashString(s string) uint32 {
+	h := uint32(2166136261)
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint32(s[i])) * 16777619
+	}
+	return h
 }
