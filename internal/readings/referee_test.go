@@ -17,7 +17,7 @@ var refereeObjects = flag.Int("referee-objects", 2, "objects whose single faults
 // agreement counts, per operator, how the engine's window compares with
 // the brute-force referee's (faultinject.Read).
 type agreement struct {
-	texts, same, run, unsafe, ambiguousBoth int
+	texts, same, run, unsafe int
 	examples                                []string
 }
 
