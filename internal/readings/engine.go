@@ -709,8 +709,15 @@ func (e *engine) spawn(c *cfg, ed edit, k int, repl string, sm uint8) {
 	if cost > e.budget || int(c.n) >= maxEdits {
 		return
 	}
-	if (ed.kind == kIns || ed.kind == kRep) && c.sm == smNone && !e.accepts(c.st, repl[0]) {
-		return // the parser refuses the character written: no reading
+	if cost == e.budget && sm == smNone && c.sm == smNone {
+		// No edit can follow: the parser must read the next byte.
+		first := e.vb(c, k)
+		if repl != "" {
+			first = int(repl[0])
+		}
+		if first >= 0 && !e.accepts(c.st, byte(first)) {
+			return
+		}
 	}
 	d := *c
 	d.own = false
