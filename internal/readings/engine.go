@@ -246,7 +246,7 @@ func newEngine(s string, budget int, prune bool) *engine {
 	return e
 }
 
-const defaultMaxLive = 4096
+const defaultMaxLive = MaxLive
 
 // The work budget: at most stepsPerByte configurations expanded per byte
 // of the text (and minSteps for any text), and maxRoots places the
