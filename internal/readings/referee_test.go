@@ -18,7 +18,7 @@ var refereeObjects = flag.Int("referee-objects", 2, "objects whose single faults
 // the brute-force referee's (faultinject.Read).
 type agreement struct {
 	texts, same, run, unsafe int
-	examples                                []string
+	examples                 []string
 }
 
 // compare judges one broken text: same (equal minimum and equal value
