@@ -261,6 +261,16 @@ func needed(fs []found) []found {
 			if (f.ed[0].kind == kWhole && i > 0 || f.ed[i].off == rewrite) && alone[f.ed[i].row] {
 				ok = false
 			}
+			// An edit inside a bare token (not reaching its end) is
+			// needed only when no bare token alone reads the text, as
+			// the referee judges an edit that rewrites another's text.
+			if b := f.ed[i]; b.kind == kBare && alone[b.row] {
+				for _, x := range f.ed {
+					if x != b && x.start >= b.start && x.start < b.end && x.end < b.end {
+						ok = false
+					}
+				}
+			}
 			if !ok {
 				break
 			}
