@@ -206,7 +206,7 @@ func invBare(s string) []Edit {
 		}
 		for _, i := range starts {
 			for _, j := range ends {
-				if e, ok := bareToken(s, i, j); ok {
+				if e, ok := BareToken(s, i, j); ok {
 					out = append(out, e)
 				}
 			}
@@ -216,9 +216,9 @@ func invBare(s string) []Edit {
 	return out
 }
 
-// bareToken returns the edit quoting s[i:j] without its white space, and
+// BareToken returns the edit quoting s[i:j] without its white space, and
 // false when that is no bare string (see invBare).
-func bareToken(s string, i, j int) (Edit, bool) {
+func BareToken(s string, i, j int) (Edit, bool) {
 	if i >= j {
 		return Edit{}, false
 	}
@@ -430,18 +430,18 @@ func invQuoteMoved(s string) []Edit {
 			continue
 		}
 		if i+1 < len(s) { // over the piece after it
-			n := pieceAfter(s, i+1)
+			n := PieceAfter(s, i+1)
 			out = append(out, Edit{i, i + 1 + n, s[i+1:i+1+n] + `"`})
 		}
-		for _, n := range piecesBefore(s, i) {
+		for _, n := range PiecesBefore(s, i) {
 			out = append(out, Edit{i - n, i + 1, `"` + s[i-n:i]})
 		}
 	}
 	return out
 }
 
-// pieceAfter returns the length of the character or escape at s[i:].
-func pieceAfter(s string, i int) int {
+// PieceAfter returns the length of the character or escape at s[i:].
+func PieceAfter(s string, i int) int {
 	if s[i] == '\\' && i+1 < len(s) {
 		if s[i+1] == 'u' && i+6 <= len(s) {
 			return 6
@@ -452,9 +452,9 @@ func pieceAfter(s string, i int) int {
 	return n
 }
 
-// piecesBefore returns the lengths the character or escape ending at
+// PiecesBefore returns the lengths the character or escape ending at
 // s[:i] may have.
-func piecesBefore(s string, i int) []int {
+func PiecesBefore(s string, i int) []int {
 	if i == 0 {
 		return nil
 	}
@@ -561,10 +561,14 @@ func jsonQuote(s string) string {
 const wrapperSkips = "before the object: any text up to a '{', when the text does not open with '{' or a quote (after white space); " +
 	"after the object: the text after its last '}', when it opens with white space, a backtick or '<' and holds no quote, colon, comma or bracket"
 
-// invWrapper: the text before the object and after it dropped together,
-// as wrapperSkips says.
-func invWrapper(s string) []Edit {
-	starts := []int{0}
+// WrapperBounds returns where the wrapper catch-all may cut s, as
+// wrapperSkips says: the places the object may start (0, and each '{'
+// when the text does not open with '{' or a quote after white space) and
+// end (len(s), and after the last '}' when the text after it opens with
+// white space, a backtick or '<' and holds no quote, colon, comma or
+// bracket).
+func WrapperBounds(s string) (starts, ends []int) {
+	starts = []int{0}
 	if t := strings.TrimLeft(s, " \t\r\n"); t != "" && t[0] != '{' && t[0] != '"' {
 		for i := 1; i < len(s); i++ {
 			if s[i] == '{' {
@@ -572,7 +576,7 @@ func invWrapper(s string) []Edit {
 			}
 		}
 	}
-	ends := []int{len(s)}
+	ends = []int{len(s)}
 	for j := len(s); j > 0; j-- {
 		if s[j-1] == '}' && j < len(s) && strings.IndexByte(" \t\r\n`<", s[j]) >= 0 {
 			ends = append(ends, j)
@@ -581,6 +585,13 @@ func invWrapper(s string) []Edit {
 			break
 		}
 	}
+	return starts, ends
+}
+
+// invWrapper: the text before the object and after it dropped together,
+// as wrapperSkips says.
+func invWrapper(s string) []Edit {
+	starts, ends := WrapperBounds(s)
 	var out []Edit
 	for _, i := range starts {
 		for _, j := range ends {
@@ -596,30 +607,46 @@ func invWrapper(s string) []Edit {
 const resendSkips = "after the object: a copy of its text or of a prefix of it (white space before it); " +
 	"before the object: one or two prefixes of its text, each opening with '{'"
 
+// ResendTail reports whether the text of s from j on, white space before
+// it aside, is a copy of the text before j or of a prefix of it: the tail
+// the re-send catch-all may drop.
+func ResendTail(s string, j int) bool {
+	tail := strings.TrimLeft(s[j:], " \t\r\n")
+	return tail != "" && strings.HasPrefix(s[:j], tail)
+}
+
+// ResendHead reports whether the text of s before i is one or two
+// prefixes of the text from i on, each opening with '{': the head the
+// re-send catch-all may drop.
+func ResendHead(s string, i int) bool {
+	if i <= 0 || i >= len(s) || s[i] != '{' || s[0] != '{' {
+		return false
+	}
+	head, tail := s[:i], s[i:]
+	if strings.HasPrefix(tail, head) {
+		return true
+	}
+	for k := 1; k < len(head) && k <= len(tail) && tail[k-1] == head[k-1]; k++ {
+		if head[k] == '{' && strings.HasPrefix(tail, head[k:]) {
+			return true
+		}
+	}
+	return false
+}
+
 // invResend: a trailing copy (or prefix) of the text before it dropped,
 // or the one or two prefixes of the text after them dropped (a stream's
 // cumulative re-sends).
 func invResend(s string) []Edit {
 	var out []Edit
 	for j := 1; j < len(s); j++ {
-		if tail := strings.TrimLeft(s[j:], " \t\r\n"); tail != "" && strings.HasPrefix(s[:j], tail) {
+		if ResendTail(s, j) {
 			out = append(out, Edit{j, len(s), ""})
 		}
 	}
 	for i := 1; i < len(s); i++ {
-		if s[i] != '{' || s[0] != '{' {
-			continue
-		}
-		head, tail := s[:i], s[i:]
-		if strings.HasPrefix(tail, head) {
+		if ResendHead(s, i) {
 			out = append(out, Edit{0, i, ""})
-			continue
-		}
-		for k := 1; k < len(head); k++ {
-			if head[k] == '{' && strings.HasPrefix(tail, head[:k]) && strings.HasPrefix(tail, head[k:]) {
-				out = append(out, Edit{0, i, ""})
-				break
-			}
 		}
 	}
 	return out

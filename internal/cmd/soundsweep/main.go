@@ -27,6 +27,10 @@
 //
 //	go run ./internal/cmd/soundsweep -window -n 300
 //
+// With -window -engine readings, the engine judged is the readings engine
+// (internal/readings) alone: it runs a text's value exactly when every
+// reading in its window gives that value.
+//
 // It exits with status 1 when any value reached the tool different.
 package main
 
@@ -59,6 +63,7 @@ func main() {
 	corpusSchema := flag.Bool("corpus-schema", false, "give the tool of each object generated from a corpus schema that schema (others: {\"type\":\"object\"}, or their -schema-of-value schema)")
 	window := flag.Bool("window", false, "judge single faults of small texts against the brute-force reader's window (see the package doc); -n counts objects")
 	maxBytes := flag.Int("max-bytes", 40, "with -window: the longest object text judged")
+	engine := flag.String("engine", "node", "with -window: the engine judged: node (a real node, today's lenient engine) or readings (the readings engine alone, internal/readings, deciding by its window)")
 	flag.Parse()
 	ops := faultinject.Ops
 	if *only != "" {
@@ -74,7 +79,11 @@ func main() {
 	}
 
 	if *window {
-		os.Exit(runWindow(ops, *n, *seed, *workers, *maxBytes, *maxEx, *schemaOf))
+		if *engine != "node" && *engine != "readings" {
+			fmt.Fprintf(os.Stderr, "soundsweep: no engine %q\n", *engine)
+			os.Exit(2)
+		}
+		os.Exit(runWindow(ops, *n, *seed, *workers, *maxBytes, *maxEx, *schemaOf, *engine == "readings"))
 	}
 	schemas := loadSchemas(*corpus)
 	start := time.Now()

@@ -9,13 +9,14 @@ import (
 	"time"
 
 	"github.com/saidex/saidex-go/internal/faultinject"
+	"github.com/saidex/saidex-go/internal/readings"
 )
 
 // runWindow judges the single faults of n objects (of at most maxBytes
 // bytes, random objects only, seeds from seed on) against the brute-force
 // reader's window, prints the table and the examples, and returns the
 // exit status: 1 when a value reached the tool different.
-func runWindow(ops []faultinject.Op, n int, seed uint64, workers, maxBytes, maxEx int, schemaOf bool) int {
+func runWindow(ops []faultinject.Op, n int, seed uint64, workers, maxBytes, maxEx int, schemaOf, useReadings bool) int {
 	start := time.Now()
 	total := faultinject.NewWindowTally()
 	total.MaxExamples = maxEx
@@ -42,7 +43,10 @@ func runWindow(ops []faultinject.Op, n int, seed uint64, workers, maxBytes, maxE
 				mu.Unlock()
 				g := faultinject.NewGen(s, nil)
 				repair := plain
-				if schemaOf {
+				if useReadings {
+					repair = readingsRepair
+				}
+				if schemaOf && !useReadings {
 					// The object the generator makes next, for its schema.
 					probe := faultinject.NewGen(s, nil)
 					v, _ := faultinject.DecodeOrdered(faultinject.Encode(probe.Object(), probe.RandomLayout()).S)
@@ -71,6 +75,14 @@ func runWindow(ops []faultinject.Op, n int, seed uint64, workers, maxBytes, maxE
 		return 1
 	}
 	return 0
+}
+
+// readingsRepair is the readings engine as a repairer: a text that is
+// one JSON object as it is, else the window's value when every reading in
+// it agrees.
+func readingsRepair(raw string) (string, bool) {
+	r, verdict := readings.Repair(raw)
+	return r.Text, verdict == readings.Run
 }
 
 func printWindow(t *faultinject.WindowTally) {

@@ -1,0 +1,1182 @@
+package readings
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/saidex/saidex-go/internal/faultmodel"
+)
+
+// The search: configurations (position in the broken text, parser state,
+// cost, edits made) advance left to right. At each position a
+// configuration reads the next byte (cost 0) and tries every inverse edit
+// of the table that starts there, each feeding its replacement to the
+// parser at the row's cost. Configurations are kept in a heap ordered by
+// (position, cost); at one position, a configuration whose parser state
+// equals one already seen there with a subset of its edits is dropped: it
+// reads on exactly as that one does, so each of its readings holds an
+// edit that is not needed, or costs two more (outside the window).
+
+// maxEdits bounds the edits of one configuration (each costs at least 1).
+const maxEdits = 4
+
+// Edit kinds.
+const (
+	kIns      uint8 = iota // arg inserted
+	kDel                   // the byte deleted
+	kRep                   // the byte written as arg
+	kQuoteEsc              // a quote escaped
+	kSQ                    // a single-quoted string read
+	kTypo                  // a typographic pair read
+	kTmpl                  // a template quote-token pair read
+	kBare                  // a bare token quoted (end: its end)
+	kLine                  // a line comment dropped
+	kBlock                 // a block comment dropped
+	kEsc                   // an escape undone (arg: which)
+	kEscSpace              // an escaped white space dropped
+	kWord                  // a literal's spelling (arg: which word)
+	kLoose                 // a loose number (arg: which)
+	kNumKey                // a numeric key quoted
+	kSplit                 // a space in a number dropped
+	kMoved                 // a quote moved (arg: which)
+	kWrap                  // the wrapper dropped
+	kHead                  // a re-sent head dropped
+	kTail                  // a re-sent tail dropped
+	kCut                   // closers added at the end
+	kRepKey                // a repeated member dropped
+	kWhole                 // a whole-text reading (arg: which)
+)
+
+// edit is one inverse edit a configuration made.
+type edit struct {
+	start, end int32
+	off        uint8 // bytes of written text still pending where it starts
+	kind, arg  uint8
+	row        uint8  // the row of faultmodel.Table it undoes
+	th         uint32 // a bare token's text, hashed (edits inside it change it)
+}
+
+func (a edit) same(b edit) bool {
+	return a.start == b.start && a.end == b.end && a.off == b.off && a.kind == b.kind && a.arg == b.arg && a.th == b.th
+}
+
+// Special modes: an edit that spans text still being read.
+const (
+	smNone uint8 = iota
+	smSQ
+	smTypo
+	smTmpl
+	smLine
+	smBlock
+	smBare
+)
+
+// cfg is one configuration. It reads the view: pend (the text its last
+// edit wrote, still to be read) and then the broken text from pos on, so
+// a later edit applies to what an earlier one wrote, as the table's
+// inverses apply to the text a first edit made.
+type cfg struct {
+	st    pstate
+	pos   int32
+	cost  uint8
+	sm    uint8
+	n     uint8
+	own   bool  // out's last segment is this configuration's alone
+	prev  byte  // the last byte of the view read (0 at the start)
+	bsOdd bool  // an odd run of backslashes was read last
+	smAt  int32 // where the special mode's edit started
+	smEd  uint8 // the index of the special mode's edit
+	osm   uint8 // the special mode a comment inside it suspended
+	osmAt int32
+	osmEd uint8
+	root  int32 // where the object's text starts
+	out   int32 // the last segment of the compact text written
+	h     uint64
+	pend  string
+	fresh uint8 // len(pend) when the last edit wrote it (none read yet)
+	// lastDel: the last edit wrote nothing, and nothing was read since:
+	// an insertion here is named at that edit's start, as the referee
+	// moves it.
+	lastDel bool
+	// mustDelim: a bare token ended here, before no delimiter: an edit
+	// must write one.
+	mustDelim bool
+	tok       string // a bare token read so far
+	ed        [maxEdits]edit
+}
+
+// seg is a piece of a compact text: buf[off:off+n] after its parent.
+type seg struct {
+	parent, off, n int32
+}
+
+// seen is a configuration already expanded at the current position.
+type seen struct {
+	st   pstate
+	sh   uint64
+	sm   uint8
+	smAt int32
+	cost uint8
+	n    uint8
+	h    uint64
+	pend string
+	tok  string
+	ed   [maxEdits]edit
+	next int32 // the next seen configuration of the same slot
+}
+
+// done is a configuration that read a whole object.
+type done struct {
+	text    string
+	cost    int
+	ed      []edit
+	unknown bool
+}
+
+type engine struct {
+	s       string
+	budget  int
+	prune   bool
+	maxLive int
+
+	stk  []snode
+	segs []seg
+	buf  []byte
+	cfgs []cfg
+	free []int32
+	heap []int32
+	seen []seen
+	cur  int32
+	done []done
+	over bool // the live set passed maxLive
+	dups bool // a reading held a repeated name
+
+	wrapEnd int // where the wrapper may end the object (-1: nowhere)
+
+	table     []tslot // the seen configurations by state, at e.cur
+	usedSlots []int32
+}
+
+// Row indices of faultmodel.Table.
+var (
+	rQuoteStyle, rUnquoted, rComma, rColon, rQuote, rEscape, rStrayBrace, rPremature,
+	rDropped, rSwapped, rComment, rEscSpace, rPyJS, rRepKey, rLitCase, rLoose, rNumKey, rUnclosedKey,
+	rStrayBracket, rBareValue, rTemplate, rPunct, rSplit, rMoved, rAround, rDouble, rResend,
+	rCSV, rCut uint8
+)
+
+func rowOf(name string) uint8 {
+	for i, o := range faultmodel.Table {
+		if o.Name == name {
+			return uint8(i)
+		}
+	}
+	panic("readings: no row " + name) // the table is static: caught by every test
+}
+
+func init() {
+	for p, name := range map[*uint8]string{&rQuoteStyle: "quote_style", &rUnquoted: "unquoted", &rComma: "comma", &rColon: "colon",
+		&rQuote: "quote", &rEscape: "escape", &rStrayBrace: "stray_brace", &rPremature: "premature_closer", &rDropped: "dropped_closer",
+		&rSwapped: "swapped_closer", &rComment: "comment", &rEscSpace: "escaped_space", &rPyJS: "py_js_literal", &rRepKey: "repeated_key",
+		&rLitCase: "literal_case", &rLoose: "loose_number", &rNumKey: "numeric_key", &rUnclosedKey: "unclosed_key",
+		&rStrayBracket: "stray_bracket", &rBareValue: "bare_value", &rTemplate: "template_quotes", &rPunct: "punctuation",
+		&rSplit: "split_number", &rMoved: "quote_moved", &rAround: "around", &rDouble: "double_encoded", &rResend: "repeated_object",
+		&rCSV: "csv_quotes", &rCut: "cut"} {
+		*p = rowOf(name)
+	}
+	// The cheapest row making each character edit, the first of equals.
+	for i := range insRow {
+		insRow[i], delRow[i] = -1, -1
+		for j := range repRow[i] {
+			repRow[i][j] = -1
+		}
+	}
+	for _, c := range []byte(faultmodel.Structural + "'") {
+		insRow[c] = cheapest(c, func(r uint8) bool { return charRows[r].ins != "" && strings.IndexByte(charRows[r].ins, c) >= 0 })
+		delRow[c] = cheapest(c, func(r uint8) bool { return charRows[r].del != "" && strings.IndexByte(charRows[r].del, c) >= 0 })
+		for _, d := range []byte(faultmodel.Structural) {
+			if d != c {
+				repRow[c][d] = cheapest(c, func(r uint8) bool {
+					return charRows[r].rep != "" && strings.IndexByte(charRows[r].rep, c) >= 0 && strings.IndexByte(charRows[r].rep, d) >= 0
+				})
+			}
+		}
+	}
+}
+
+// charRows are the character edits each row's inverse makes everywhere:
+// the characters it inserts, deletes, and writes for one another.
+var charRows = map[uint8]struct{ ins, del, rep string }{}
+
+var insRow, delRow [256]int16
+var repRow [256][256]int16
+
+func cheapest(c byte, has func(r uint8) bool) int16 {
+	if len(charRows) == 0 {
+		charRows[rComma] = struct{ ins, del, rep string }{",", ",", ""}
+		charRows[rColon] = struct{ ins, del, rep string }{":", ":", ""}
+		charRows[rQuote] = struct{ ins, del, rep string }{`"`, `"`, ""}
+		charRows[rStrayBrace] = struct{ ins, del, rep string }{"", "{}", ""}
+		charRows[rPremature] = struct{ ins, del, rep string }{"", "}]", ""}
+		charRows[rDropped] = struct{ ins, del, rep string }{"}]", "", ""}
+		charRows[rSwapped] = struct{ ins, del, rep string }{"", "", "}]"}
+		charRows[rStrayBracket] = struct{ ins, del, rep string }{"", "]", ""}
+		charRows[rPunct] = struct{ ins, del, rep string }{faultmodel.Structural, faultmodel.Structural + "'", faultmodel.Structural + "'"}
+	}
+	best := int16(-1)
+	for r := range faultmodel.Table {
+		if _, ok := charRows[uint8(r)]; !ok || !has(uint8(r)) {
+			continue
+		}
+		if c == '\'' && uint8(r) != rPunct {
+			continue
+		}
+		if best < 0 || faultmodel.Table[r].Cost < faultmodel.Table[best].Cost {
+			best = int16(r)
+		}
+	}
+	return best
+}
+
+func rowCost(r uint8) int { return faultmodel.Table[r].Cost }
+
+// newEngine returns an engine for s.
+func newEngine(s string, budget int, prune bool) *engine {
+	e := &engine{s: s, budget: budget, prune: prune, maxLive: defaultMaxLive}
+	return e
+}
+
+const defaultMaxLive = MaxLive
+
+// The work budget: at most stepsPerByte configurations expanded per byte
+// of the text (and minSteps for any text), and maxRoots places the
+// object may start at (a wrapper skipped before it, or re-sent heads);
+// past either the engine refuses, so its time is linear in the text.
+const (
+	stepsPerByte = 64
+	minSteps     = 1 << 16
+	maxRoots     = 64
+)
+
+// alloc returns a free configuration slot.
+func (e *engine) alloc() int32 {
+	if n := len(e.free); n > 0 {
+		i := e.free[n-1]
+		e.free = e.free[:n-1]
+		return i
+	}
+	e.cfgs = append(e.cfgs, cfg{})
+	return int32(len(e.cfgs) - 1)
+}
+
+func (e *engine) less(a, b int32) bool {
+	x, y := &e.cfgs[a], &e.cfgs[b]
+	if x.pos != y.pos {
+		return x.pos < y.pos
+	}
+	return x.cost < y.cost
+}
+
+func (e *engine) pushCfg(c cfg) {
+	i := e.alloc()
+	e.cfgs[i] = c
+	e.heap = append(e.heap, i)
+	for k := len(e.heap) - 1; k > 0; {
+		p := (k - 1) / 2
+		if !e.less(e.heap[k], e.heap[p]) {
+			break
+		}
+		e.heap[k], e.heap[p] = e.heap[p], e.heap[k]
+		k = p
+	}
+	if len(e.heap) > e.maxLive {
+		e.over = true
+	}
+}
+
+func (e *engine) popCfg() int32 {
+	top := e.heap[0]
+	last := len(e.heap) - 1
+	e.heap[0] = e.heap[last]
+	e.heap = e.heap[:last]
+	for k := 0; ; {
+		l, r, m := 2*k+1, 2*k+2, k
+		if l < last && e.less(e.heap[l], e.heap[m]) {
+			m = l
+		}
+		if r < last && e.less(e.heap[r], e.heap[m]) {
+			m = r
+		}
+		if m == k {
+			break
+		}
+		e.heap[k], e.heap[m] = e.heap[m], e.heap[k]
+		k = m
+	}
+	return top
+}
+
+// emit writes b to c's compact text.
+func (e *engine) emit(c *cfg, b byte) {
+	c.h = (c.h ^ uint64(b)) * 1099511628211
+	if c.own && c.out >= 0 {
+		sg := &e.segs[c.out]
+		if int(sg.off+sg.n) == len(e.buf) {
+			e.buf = append(e.buf, b)
+			sg.n++
+			return
+		}
+	}
+	e.segs = append(e.segs, seg{c.out, int32(len(e.buf)), 1})
+	e.buf = append(e.buf, b)
+	c.out = int32(len(e.segs) - 1)
+	c.own = true
+}
+
+// feedStr feeds r to c; false when the parser refuses it.
+func (e *engine) feedStr(c *cfg, r string) bool {
+	for i := 0; i < len(r); i++ {
+		ok, em := e.feed(&c.st, r[i])
+		if !ok {
+			return false
+		}
+		if em {
+			e.emit(c, r[i])
+		}
+	}
+	return true
+}
+
+// text returns c's compact text.
+func (e *engine) text(c *cfg) string {
+	n := 0
+	for i := c.out; i >= 0; i = e.segs[i].parent {
+		n += int(e.segs[i].n)
+	}
+	b := make([]byte, n)
+	for i := c.out; i >= 0; i = e.segs[i].parent {
+		sg := e.segs[i]
+		n -= int(sg.n)
+		copy(b[n:], e.buf[sg.off:sg.off+sg.n])
+	}
+	return string(b)
+}
+
+// run reads e.s from the roots at cost base, with the edits pre made
+// first, and appends what reads a whole object to e.done.
+func (e *engine) run(base int, pre []edit) {
+	s := e.s
+	starts, ends := faultmodel.WrapperBounds(s)
+	e.wrapEnd = -1
+	if len(ends) > 1 {
+		e.wrapEnd = ends[1]
+	}
+	root := cfg{pos: 0, st: pstate{stack: -1}, out: -1, cost: uint8(base), root: 0}
+	copy(root.ed[:], pre)
+	root.n = uint8(len(pre))
+	e.pushCfg(root)
+	if base+rowCost(rAround) <= e.budget {
+		if len(starts) > maxRoots {
+			e.over = true
+			return
+		}
+		for _, i := range starts[1:] {
+			r := root
+			r.pos, r.root = int32(i), int32(i)
+			r.cost += uint8(rowCost(rAround))
+			r.ed[r.n] = edit{start: 0, end: int32(i), kind: kWrap, row: rAround}
+			r.n++
+			e.pushCfg(r)
+		}
+	}
+	if base+rowCost(rResend) <= e.budget {
+		heads := 0
+		for i := 1; i < len(s); i++ {
+			if s[i] == '{' && faultmodel.ResendHead(s, i) {
+				if heads++; heads > maxRoots {
+					e.over = true
+					return
+				}
+				r := root
+				r.pos, r.root = int32(i), int32(i)
+				r.cost += uint8(rowCost(rResend))
+				r.ed[r.n] = edit{start: 0, end: int32(i), kind: kHead, row: rResend}
+				r.n++
+				e.pushCfg(r)
+			}
+		}
+	}
+	e.cur = -1
+	steps, maxSteps := 0, stepsPerByte*len(s)+minSteps
+	for len(e.heap) > 0 && !e.over {
+		if steps++; steps > maxSteps {
+			e.over = true
+			return
+		}
+		i := e.popCfg()
+		c := e.cfgs[i]
+		e.free = append(e.free, i)
+		if c.pos != e.cur {
+			e.cur = c.pos
+			e.resetSeen()
+		}
+		if e.dominated(&c) {
+			continue
+		}
+		if c.sm != smNone {
+			e.special(&c)
+			continue
+		}
+		e.expand(&c)
+	}
+}
+
+// dominated reports whether a configuration seen at c's position has
+// c's parser state and a subset of its edits (with prune; without, the
+// same edits and text), and records c as seen when not. The seen
+// configurations are chained by a hash of their state in a small
+// open-addressing table, cleared at each position.
+func (e *engine) dominated(c *cfg) bool {
+	if (len(e.usedSlots)+2)*2 >= len(e.table) {
+		e.grow() // (so that slot never moves the table)
+	}
+	sh := e.stackHash(c.st.stack)
+	g := groupHash(c, sh)
+	// The same state, text and edits: a duplicate.
+	full := (g ^ c.h*0xC2B2AE3D27D4EB4F ^ editsHash(c.ed[:c.n])) | 1
+	fs := e.slot(full)
+	for k := e.table[fs].head; k >= 0; k = e.seen[k].next {
+		d := &e.seen[k]
+		if d.st == c.st && d.sh == sh && d.sm == c.sm && d.smAt == c.smAt && d.pend == c.pend && d.tok == c.tok && d.h == c.h && sameEdits(d.ed[:d.n], c.ed[:c.n]) {
+			return true
+		}
+	}
+	gs := e.slot(g &^ 1)
+	if e.prune && !c.lastDel && c.n > 0 {
+		for k := e.table[gs].head; k >= 0; k = e.seen[k].next {
+			d := &e.seen[k]
+			if d.n < c.n && d.st == c.st && d.sh == sh && d.sm == c.sm && d.smAt == c.smAt && d.pend == c.pend && d.tok == c.tok && subset(d.ed[:d.n], c.ed[:c.n]) {
+				return true
+			}
+		}
+	}
+	// Recorded under its full key, and, with fewer than two edits (the
+	// ones that can dominate), under its state.
+	rec := seen{st: c.st, sh: sh, sm: c.sm, smAt: c.smAt, cost: c.cost, n: c.n, h: c.h, pend: c.pend, tok: c.tok, ed: c.ed}
+	rec.next = e.table[fs].head
+	e.seen = append(e.seen, rec)
+	e.table[fs].head = int32(len(e.seen) - 1)
+	if c.n < 2 {
+		rec.next = e.table[gs].head
+		e.seen = append(e.seen, rec)
+		e.table[gs].head = int32(len(e.seen) - 1)
+	}
+	return false
+}
+
+// editsHash hashes a set of edits (in any order).
+func editsHash(ed []edit) uint64 {
+	var h uint64
+	for _, x := range ed {
+		v := uint64(uint32(x.start))<<32 ^ uint64(uint32(x.end))*31 ^ uint64(x.off)<<16 ^ uint64(x.kind)<<8 ^ uint64(x.arg) ^ uint64(x.th)<<24
+		h += v * 0x9E3779B97F4A7C15
+	}
+	return h
+}
+
+// groupHash hashes the parts of c's state a dominating configuration
+// shares.
+func groupHash(c *cfg, sh uint64) uint64 {
+	h := sh ^ uint64(c.st.mode)<<56 ^ uint64(c.st.sub)<<48 ^ uint64(c.sm)<<40 ^ uint64(uint32(c.smAt))
+	for i := 0; i < len(c.pend); i++ {
+		h = (h ^ uint64(c.pend[i])) * 1099511628211
+	}
+	h = (h ^ 0xff) * 1099511628211
+	for i := 0; i < len(c.tok); i++ {
+		h = (h ^ uint64(c.tok[i])) * 1099511628211
+	}
+	return h * 0x9E3779B97F4A7C15
+}
+
+// tslot is one slot of the seen table.
+type tslot struct {
+	key  uint64
+	head int32
+	used bool
+}
+
+// slot returns the slot of the seen table for key g, claiming a free one.
+func (e *engine) slot(g uint64) int {
+	mask := len(e.table) - 1
+	for i := int(g>>32) & mask; ; i = (i + 1) & mask {
+		t := &e.table[i]
+		if !t.used {
+			*t = tslot{key: g, head: -1, used: true}
+			e.usedSlots = append(e.usedSlots, int32(i))
+			return i
+		}
+		if t.key == g {
+			return i
+		}
+	}
+}
+
+// grow doubles the seen table, keeping its chains.
+func (e *engine) grow() {
+	old := e.table
+	e.table = make([]tslot, max(64, 2*len(old)))
+	e.usedSlots = e.usedSlots[:0]
+	mask := len(e.table) - 1
+	for _, t := range old {
+		if !t.used {
+			continue
+		}
+		for i := int(t.key>>32) & mask; ; i = (i + 1) & mask {
+			if !e.table[i].used {
+				e.table[i] = t
+				e.usedSlots = append(e.usedSlots, int32(i))
+				break
+			}
+		}
+	}
+}
+
+// resetSeen empties the seen table for a new position.
+func (e *engine) resetSeen() {
+	for _, i := range e.usedSlots {
+		e.table[i] = tslot{}
+	}
+	e.usedSlots = e.usedSlots[:0]
+	e.seen = e.seen[:0]
+}
+
+func sameEdits(a, b []edit) bool {
+	return len(a) == len(b) && subset(a, b)
+}
+
+// subset reports whether every edit of a is one of b.
+func subset(a, b []edit) bool {
+	for _, x := range a {
+		found := false
+		for _, y := range b {
+			if x.same(y) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// finish records c, at the end of its object's text, as a reading.
+func (e *engine) finish(c *cfg, extra []edit, cost int, unknown bool) {
+	if cost > e.budget || int(c.n)+len(extra) > maxEdits {
+		return
+	}
+	ed := append(append([]edit(nil), c.ed[:c.n]...), extra...)
+	e.done = append(e.done, done{text: e.text(c), cost: cost, ed: ed, unknown: unknown})
+}
+
+// complete records the readings c gives at its position.
+func (e *engine) complete(c *cfg) {
+	s, p := e.s, int(c.pos)
+	if c.pend != "" {
+		return
+	}
+	if c.st.mode == mDone {
+		switch {
+		case p == len(s):
+			e.finish(c, nil, int(c.cost), false)
+			return
+		case p == e.wrapEnd:
+			if c.n > 0 && c.ed[0].kind == kWrap || c.n > 1 && c.ed[1].kind == kWrap {
+				e.finish(c, nil, int(c.cost), false)
+			} else {
+				e.finish(c, []edit{{start: int32(p), end: int32(len(s)), kind: kWrap, row: rAround}}, int(c.cost)+rowCost(rAround), false)
+			}
+		}
+		if !isWS(s[p]) && faultmodel.ResendTail(s[c.root:], p-int(c.root)) {
+			e.finish(c, []edit{{start: int32(p), end: int32(len(s)), kind: kTail, row: rResend}}, int(c.cost)+rowCost(rResend), false)
+		}
+		return
+	}
+	if p != len(s) || c.st.mode == mStart {
+		return
+	}
+	// cut: the closers of what is open at the end (and a string's quote).
+	d := *c
+	d.own, c.own = false, false
+	unknown := d.st.inString() || d.st.inNumber()
+	if d.st.mode == mStr && !e.feedStr(&d, `"`) {
+		return
+	}
+	for d.st.mode != mDone {
+		if d.st.stack < 0 {
+			return
+		}
+		closer := "}"
+		if e.stk[d.st.stack].kind == '[' {
+			closer = "]"
+		}
+		if !e.feedStr(&d, closer) {
+			return
+		}
+	}
+	e.finish(&d, []edit{e.at(c, 0, kCut, 0, rCut)}, int(c.cost)+rowCost(rCut), unknown)
+}
+
+// vb returns byte k of c's view, or -1 past its end.
+func (e *engine) vb(c *cfg, k int) int {
+	if k < len(c.pend) {
+		return int(c.pend[k])
+	}
+	k += int(c.pos) - len(c.pend)
+	if k < len(e.s) {
+		return int(e.s[k])
+	}
+	return -1
+}
+
+// vhas reports whether c's view opens with w.
+func (e *engine) vhas(c *cfg, w string) bool {
+	for k := 0; k < len(w); k++ {
+		if e.vb(c, k) != int(w[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+// vstr returns the first k bytes of c's view (fewer at its end).
+func (e *engine) vstr(c *cfg, k int) string {
+	if k <= len(c.pend) {
+		return c.pend[:k]
+	}
+	end := min(int(c.pos)+k-len(c.pend), len(e.s))
+	return c.pend + e.s[c.pos:end]
+}
+
+// consume moves c past k bytes of its view.
+func (e *engine) consume(c *cfg, k int) {
+	for ; k > 0; k-- {
+		var b byte
+		if c.pend != "" {
+			b = c.pend[0]
+			c.pend = c.pend[1:]
+		} else {
+			b = e.s[c.pos]
+			c.pos++
+		}
+		c.bsOdd = b == '\\' && !c.bsOdd
+		c.prev = b
+		c.lastDel = false
+	}
+}
+
+// at returns the edit of kind and arg at c's place, over k bytes of its
+// view, undoing a fault of row.
+//
+// An edit made on text an earlier edit wrote is named as the table's
+// referee names it: an insertion before all of that text is the same
+// insertion at the earlier edit's start; any other edit there rewrites
+// the earlier edit's text (off rewrite).
+func (e *engine) at(c *cfg, k int, kind, arg, row uint8) edit {
+	ed := edit{start: c.pos, kind: kind, arg: arg, row: row}
+	ed.end = int32(int(c.pos) + max(0, k-len(c.pend)))
+	switch {
+	case c.pend == "" && (kind == kIns || kind == kCut) && c.lastDel && c.n > 0:
+		ed.start, ed.end = c.ed[c.n-1].start, c.ed[c.n-1].start
+	case c.pend == "":
+	case kind == kIns && len(c.pend) == int(c.fresh) && c.n > 0:
+		ed.start, ed.end = c.ed[c.n-1].start, c.ed[c.n-1].start
+	default:
+		ed.off = rewrite
+	}
+	return ed
+}
+
+// rewrite marks an edit made on text an earlier edit wrote.
+const rewrite = 255
+
+// spawn makes from c the configuration that makes ed over k bytes of
+// the view at the row's cost, writing repl (read next), in special mode
+// sm.
+func (e *engine) spawn(c *cfg, ed edit, k int, repl string, sm uint8) {
+	cost := int(c.cost) + rowCost(ed.row)
+	if cost > e.budget || int(c.n) >= maxEdits {
+		return
+	}
+	if cost == e.budget && sm == smNone && c.sm == smNone {
+		// No edit can follow: the parser must read the next byte.
+		first := e.vb(c, k)
+		if repl != "" {
+			first = int(repl[0])
+		}
+		if first >= 0 && !e.accepts(c.st, byte(first)) {
+			return
+		}
+	}
+	d := *c
+	d.own = false
+	c.own = false
+	e.consume(&d, k)
+	switch sm {
+	case smSQ, smTypo, smTmpl: // the string's opening quote
+		if !e.feedStr(&d, `"`) {
+			return
+		}
+	default:
+		if repl != "" {
+			d.pend = repl + d.pend
+		}
+	}
+	d.fresh = uint8(min(len(d.pend), 254))
+	d.lastDel = repl == "" && sm == smNone && k > 0
+	d.cost = uint8(cost)
+	d.ed[d.n] = ed
+	d.n++
+	if sm != smNone {
+		if d.sm != smNone {
+			d.osm, d.osmAt, d.osmEd = d.sm, d.smAt, d.smEd
+		}
+		d.sm, d.smAt, d.smEd = sm, ed.start, d.n-1
+	}
+	e.pushCfg(d)
+}
+
+// read reads the view's next byte in c's parser; false when it refuses.
+func (e *engine) read(c *cfg) bool {
+	b := e.vb(c, 0)
+	if b < 0 {
+		return false
+	}
+	ok, em := e.feed(&c.st, byte(b))
+	if !ok {
+		return false
+	}
+	if em {
+		e.emit(c, byte(b))
+	}
+	e.consume(c, 1)
+	return true
+}
+
+// expand makes c's moves at its place: the readings it completes, the
+// inverse edits that start there, and the next byte read as it is.
+func (e *engine) expand(c *cfg) {
+	if c.mustDelim {
+		if c.pend == "" {
+			c.mustDelim = false
+			if int(c.cost) < e.budget {
+				e.charEdits(c, e.vb(c, 0), c.st.inString(), false)
+			}
+			return
+		}
+		c.mustDelim = false // (the token's own text is pending)
+		if e.read(c) {
+			c.mustDelim = true
+			if c.pend == "" {
+				e.pushCfg(*c)
+				return
+			}
+			e.pushCfg(*c)
+		}
+		return
+	}
+	if c.pend == "" {
+		e.complete(c)
+	}
+	if int(c.cost) < e.budget {
+		e.edits(c, false)
+	}
+	if e.read(c) {
+		e.pushCfg(*c)
+	}
+}
+
+// The spellings the literal rows read.
+var words = []struct {
+	from, to string
+	row      *uint8
+}{
+	{"True", "true", &rPyJS}, {"False", "false", &rPyJS}, {"None", "null", &rPyJS}, {"undefined", "null", &rPyJS},
+	{"TRUE", "true", &rLitCase}, {"FALSE", "false", &rLitCase}, {"NULL", "null", &rLitCase}, {"Null", "null", &rLitCase},
+	{"none", "null", &rLitCase}, {"NONE", "null", &rLitCase},
+}
+
+const quoteToken = `<|"|>`
+
+// edits spawns every inverse edit of the table that starts at c's place.
+// inner: c is inside a string it is writing (a quote style, a bare
+// token), where only the edits of the string's content apply.
+func (e *engine) edits(c *cfg, inner bool) {
+	b := e.vb(c, 0)
+	inStr := inner || c.st.inString()
+	pendOnly := len(c.pend) > 0 // the next byte is written by an edit
+	if !inner {
+		e.charEdits(c, b, inStr, pendOnly)
+	}
+	if b < 0 {
+		return
+	}
+	e.contentEdits(c, byte(b))
+	if inner {
+		return
+	}
+	switch byte(b) {
+	case '"':
+		e.spawn(c, e.at(c, 1, kQuoteEsc, 0, rQuote), 1, `\"`, smNone)
+		if e.vb(c, 1) >= 0 {
+			n := pieceAt(e.vstr(c, 7)[1:])
+			e.spawn(c, e.at(c, 1+n, kMoved, 0, rMoved), 1+n, e.vstr(c, 1+n)[1:]+`"`, smNone)
+		}
+	case '\'':
+		e.spawn(c, e.at(c, 1, kSQ, 0, rQuoteStyle), 1, "", smSQ)
+	}
+	// A quote moved back over the piece before it.
+	for k := 1; k <= 6; k++ { // a character of 1 to 4 bytes, an escape, \uXXXX
+		if e.vb(c, k) == '"' {
+			v := e.vstr(c, k+1)
+			for _, n := range faultmodel.PiecesBefore(v, k) {
+				if n == k {
+					e.spawn(c, e.at(c, k+1, kMoved, uint8(k), rMoved), k+1, `"`+v[:k], smNone)
+				}
+			}
+		}
+	}
+	if e.vhas(c, "“") {
+		e.spawn(c, e.at(c, len("“"), kTypo, 0, rQuoteStyle), len("“"), `"`, smTypo)
+	}
+	if e.vhas(c, quoteToken) {
+		e.spawn(c, e.at(c, len(quoteToken), kTmpl, 0, rTemplate), len(quoteToken), `"`, smTmpl)
+	}
+	// A run of digits quoted (the runs the table's regexp finds).
+	if isDigit(byte(b)) && !isDigit(c.prev) && c.prev != '-' || b == '-' && e.vb(c, 1) >= 0 && isDigit(byte(e.vb(c, 1))) {
+		k := 1
+		for e.vb(c, k) >= 0 && isDigit(byte(e.vb(c, k))) {
+			k++
+		}
+		e.spawn(c, e.at(c, k, kNumKey, 0, rNumKey), k, `"`+e.vstr(c, k)+`"`, smNone)
+	}
+	// A bare token quoted: read as a token from here.
+	switch c.st.mode {
+	case mValue, mArrFirst, mObjFirst, mObjKey:
+		e.spawn(c, e.at(c, 0, kBare, 0, rUnquoted), 0, "", smBare)
+	}
+}
+
+// pieceAt returns the length of the character or escape v opens with.
+func pieceAt(v string) int {
+	if v == "" {
+		return 0
+	}
+	return faultmodel.PieceAfter(v, 0)
+}
+
+// charEdits spawns the structural character edits at c's place: made
+// only where their character is structure (outside a string's content,
+// or a string's closing quote), and not on a character an edit wrote.
+func (e *engine) charEdits(c *cfg, b int, inStr, pendOnly bool) {
+	if c.st.mode == mStrEsc || c.st.mode == mStrU {
+		return // a quote here is content, not the string's closing one
+	}
+	for _, ch := range []byte(faultmodel.Structural) {
+		if (!inStr || ch == '"') && insRow[ch] >= 0 && !(ch == '"' && b == ':') {
+			e.spawn(c, e.at(c, 0, kIns, ch, uint8(insRow[ch])), 0, string(ch), smNone)
+		}
+	}
+	if b == ':' {
+		e.spawn(c, e.at(c, 0, kIns, '"', rUnclosedKey), 0, `"`, smNone)
+	}
+	if c.st.mode == mStr && c.st.sub&1 == 1 && int(c.cost)+rowCost(rColon)+rowCost(rUnclosedKey) <= e.budget {
+		// A colon inserted where a key's closing quote is then
+		// inserted before it: the colon is structure in the reading.
+		d := *c
+		d.own, c.own = false, false
+		d.pend = ":" + d.pend
+		d.cost += uint8(rowCost(rColon))
+		d.ed[d.n] = e.at(c, 0, kIns, ':', rColon)
+		d.n++
+		d.fresh = uint8(min(len(d.pend), 254))
+		e.spawn(&d, e.at(&d, 0, kIns, '"', rUnclosedKey), 0, `"`, smNone)
+	}
+	if b < 0 || pendOnly {
+		return
+	}
+	if r := delRow[b]; r >= 0 && !inStr {
+		e.spawn(c, e.at(c, 1, kDel, 0, uint8(r)), 1, "", smNone)
+	}
+	for _, ch := range []byte(faultmodel.Structural) {
+		if r := repRow[b][ch]; r >= 0 && ch != byte(b) && (!inStr || ch == '"') {
+			e.spawn(c, e.at(c, 1, kRep, ch, uint8(r)), 1, string(ch), smNone)
+		}
+	}
+}
+
+// contentEdits spawns the edits that apply inside a string's content as
+// well as outside: escapes, escaped white space, comments, literal
+// spellings, loose and split numbers.
+func (e *engine) contentEdits(c *cfg, b byte) {
+	switch b {
+	case '"':
+		if v := e.vstr(c, 3); len(v) == 3 && v[1] == '\\' && strings.IndexByte("ntr", v[2]) >= 0 {
+			e.spawn(c, e.at(c, 3, kEsc, 5, rEscape), 3, v[1:3]+`"`, smNone)
+		}
+	case '\n', '\t', '\r':
+		if !c.bsOdd {
+			e.spawn(c, e.at(c, 1, kEsc, 0, rEscape), 1, escOf(b), smNone)
+		}
+	case '\\':
+		n1 := e.vb(c, 1)
+		if !c.bsOdd && (n1 < 0 || strings.IndexByte(`"\/bfnrtu`, byte(n1)) < 0) {
+			e.spawn(c, e.at(c, 1, kEsc, 1, rEscape), 1, `\\`, smNone)
+		}
+		if e.vhas(c, `\\"`) {
+			e.spawn(c, e.at(c, 3, kEsc, 2, rEscape), 3, `\"`, smNone)
+		}
+		if v := e.vstr(c, 5); len(v) == 5 && isHex4(v[1:]) {
+			e.spawn(c, e.at(c, 1, kEsc, 3, rEscape), 1, `\u`, smNone)
+		}
+		if n1 == '\n' {
+			e.spawn(c, e.at(c, 2, kEsc, 4, rEscape), 2, "", smNone)
+		}
+		if n1 >= 0 && strings.IndexByte("ntr", byte(n1)) >= 0 {
+			e.spawn(c, e.at(c, 2, kEscSpace, 0, rEscSpace), 2, "", smNone)
+		}
+	case '/':
+		if e.vhas(c, "/*") {
+			e.spawn(c, e.at(c, 2, kBlock, 0, rComment), 2, "", smBlock)
+		} else if e.vhas(c, "//") {
+			e.spawn(c, e.at(c, 1, kLine, 0, rComment), 1, "", smLine)
+		}
+	case '#':
+		e.spawn(c, e.at(c, 1, kLine, 0, rComment), 1, "", smLine)
+	case '.':
+		if !isDigit(c.prev) {
+			e.spawn(c, e.at(c, 0, kLoose, 0, rLoose), 0, "0", smNone)
+		}
+		if n1 := e.vb(c, 1); n1 < 0 || !isDigit(byte(n1)) {
+			e.spawn(c, e.at(c, 1, kLoose, 1, rLoose), 1, "", smNone)
+		}
+	case '+':
+		e.spawn(c, e.at(c, 1, kLoose, 2, rLoose), 1, "", smNone)
+	case ' ':
+		if n1 := e.vb(c, 1); (isDigit(c.prev) || c.prev == '.') && n1 >= 0 && isDigit(byte(n1)) {
+			e.spawn(c, e.at(c, 1, kSplit, 0, rSplit), 1, "", smNone)
+		}
+	}
+	for i, w := range words {
+		if b == w.from[0] && e.vhas(c, w.from) {
+			e.spawn(c, e.at(c, len(w.from), kWord, uint8(i), *w.row), len(w.from), w.to, smNone)
+		}
+	}
+}
+
+func escOf(b byte) string {
+	switch b {
+	case '\n':
+		return `\n`
+	case '\t':
+		return `\t`
+	}
+	return `\r`
+}
+
+func isHex4(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isHexDigit(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// maxToken bounds a bare token's length; a longer one puts the text
+// over the budget.
+const maxToken = 512
+
+// special moves c, inside an edit that spans text, one step.
+func (e *engine) special(c *cfg) {
+	b := e.vb(c, 0)
+	exit := func(d cfg, repl string, k int) {
+		d.own = false
+		c.own = false
+		e.consume(&d, k)
+		if repl != "" {
+			d.pend = repl + d.pend
+		}
+		d.ed[d.smEd].end = d.pos
+		d.lastDel = d.sm == smLine || d.sm == smBlock
+		if d.osm != smNone {
+			d.sm, d.smAt, d.smEd, d.osm, d.osmAt, d.osmEd = d.osm, d.osmAt, d.osmEd, smNone, 0, 0
+		} else {
+			d.sm, d.smAt, d.smEd, d.tok = smNone, 0, 0, ""
+		}
+		e.pushCfg(d)
+	}
+	switch c.sm {
+	case smLine:
+		if b < 0 || c.pend == "" && utf8.RuneStart(byte(b)) || c.pend != "" {
+			exit(*c, "", 0)
+		}
+		if b < 0 || b == '\n' || b == '\r' {
+			return
+		}
+		e.consume(c, 1)
+	case smBlock:
+		if c.prev == '/' && int(c.pos) >= int(c.smAt)+4 && e.s[c.pos-2] == '*' {
+			exit(*c, "", 0)
+		}
+		if b < 0 {
+			return
+		}
+		e.consume(c, 1)
+	case smSQ, smTypo, smTmpl:
+		if int(c.cost) < e.budget {
+			e.edits(c, true)
+		}
+		if !e.quoted(c, b, exit) {
+			return
+		}
+	case smBare:
+		if int(c.cost) < e.budget {
+			e.edits(c, true)
+		}
+		if tok, ok := e.bareEnd(c); ok && c.pend == "" {
+			// A token ends at a delimiter of the text (never inside
+			// what an edit wrote), or where an edit writes one.
+			d := *c
+			d.ed[d.smEd].th = hashString(tok)
+			d.mustDelim = b >= 0 && strings.IndexByte("{}[],\":", byte(b)) < 0
+			exit(d, tok, 0)
+		}
+		if b < 0 || strings.IndexByte("{}[],\"'#", byte(b)) >= 0 || len(c.tok) >= maxToken {
+			if len(c.tok) >= maxToken {
+				e.over = true
+			}
+			return
+		}
+		c.tok += string([]byte{byte(b)})
+		e.consume(c, 1)
+	}
+	e.pushCfg(*c)
+}
+
+// quoted moves c one step inside a string written in single quotes, in
+// typographic ones or between template quote tokens; false when it ends
+// there.
+func (e *engine) quoted(c *cfg, b int, exit func(cfg, string, int)) bool {
+	if b < 0 {
+		return false
+	}
+	var repl string
+	k := 1
+	switch c.sm {
+	case smSQ:
+		switch {
+		case b == '\'':
+			exit(*c, `"`, 1)
+			repl = "'"
+		case b == '\\' && e.vb(c, 1) == '\'':
+			exit(*c, `\"`, 2) // the pair closed at this apostrophe
+			repl, k = "'", 2
+		case b == '\\' && e.vb(c, 1) >= 0:
+			repl, k = e.vstr(c, 2), 2
+		case b == '"':
+			repl = `\"`
+		default:
+			repl = string([]byte{byte(b)})
+		}
+	case smTypo:
+		if e.vhas(c, "”") {
+			exit(*c, `"`, len("”"))
+		}
+		repl = string([]byte{byte(b)})
+	case smTmpl:
+		if e.vhas(c, quoteToken) {
+			exit(*c, `"`, len(quoteToken))
+			repl, k = `<|\"|>`, len(quoteToken)
+		} else {
+			repl = jsonByte(byte(b))
+		}
+	}
+	e.consume(c, k)
+	for i := 0; i < len(repl); i++ {
+		ok, em := e.feed(&c.st, repl[i])
+		if !ok {
+			return false
+		}
+		if em {
+			e.emit(c, repl[i])
+		}
+	}
+	return true
+}
+
+// bareEnd returns the string c's bare token makes when it ends here, as
+// the table's bare rows read it, and false when it is none.
+func (e *engine) bareEnd(c *cfg) (string, bool) {
+	if strings.TrimSpace(c.tok) == "" {
+		return "", false
+	}
+	next := byte(0)
+	for k := 0; ; k++ {
+		b := e.vb(c, k)
+		if b < 0 {
+			break
+		}
+		if !isWS(byte(b)) {
+			next = byte(b)
+			break
+		}
+	}
+	probe := c.tok
+	if next != 0 {
+		probe += string([]byte{next})
+	}
+	ed, ok := faultmodel.BareToken(probe, 0, len(c.tok))
+	return ed.Repl, ok
+}
+
+// jsonByte returns b as JSON string content.
+func jsonByte(b byte) string {
+	switch {
+	case b == '"':
+		return `\"`
+	case b == '\\':
+		return `\\`
+	case b < 0x20:
+		const hex = "0123456789abcdef"
+		return `\u00` + string(hex[b>>4]) + string(hex[b&15])
+	}
+	return string([]byte{b})
+}
+
+// accepts reports whether the parser in st reads b (without pushing a
+// bracket: a bracket opener is read wherever a value may start).
+func (e *engine) accepts(st pstate, b byte) bool {
+	if b == '{' || b == '[' {
+		switch st.mode {
+		case mStart:
+			return b == '{'
+		case mValue, mArrFirst:
+			return true
+		case mNumZero, mNumInt, mNumFrac, mNumExp, mStr:
+			return st.mode == mStr
+		}
+		return false
+	}
+	ok, _ := e.feed(&st, b)
+	return ok
+}
+
+func hashString(s string) uint32 {
+	h := uint32(2166136261)
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint32(s[i])) * 16777619
+	}
+	return h
+}

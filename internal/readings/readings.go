@@ -1,0 +1,427 @@
+// Package readings is the readings engine of the repair stage: for a
+// broken text it computes the window, the set of values the text reads
+// back to by undoing faults of faultmodel.Table at the cheapest cost and
+// at one fault more, each with the operators and places of its edits.
+//
+// The model: every row of the table is an inverse edit with a cost;
+// a reading is the text those edits make, read by strict JSON as one
+// object, and its cost is the sum of the edits' costs. Each edit must be
+// needed (with one left out the text is not a reading), and a character
+// edit is made only where its character is structure in the reading.
+// Repair runs a value exactly when every reading in the window gives it;
+// a reading that leaves a value unknown (a cut inside a string or a
+// number) refuses when it is among the cheapest; past the budget (cost
+// Budget, MaxLive configurations live at once) it refuses.
+//
+// The engine is an error-correcting parser in the manner of Aho and
+// Peterson's minimum-distance parsing and CPCT+: a left-to-right JSON
+// pushdown parser whose configurations (position, parser state with its
+// bracket stack as an index into a shared arena, cost, the edits made,
+// the compact text written as a chain of shared segments) advance byte by
+// byte; at each position every inverse edit that starts there is tried
+// (character insertions, deletions and replacements, quote styles, bare
+// tokens, literal spellings, escapes, comments, moved quotes, and at the
+// end the cut), and whole-text readings (double encoding, CSV quotes,
+// template quotes throughout) are read as texts of their own at their
+// row's cost. A configuration whose parser state equals one already at
+// its position with a subset of its edits is dropped: it reads on the
+// same way, so its readings hold an edit that is not needed or lie
+// outside the window.
+package readings
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/saidex/saidex-go/internal/faultmodel"
+)
+
+// Budget is the highest cost the engine looks at: the cheapest reading
+// and one fault more, when the cheapest costs at most Budget-1.
+const Budget = 2
+
+// MaxLive bounds the configurations alive at once; past it the engine
+// refuses (Window.Over).
+const MaxLive = 4096
+
+// Reading is one value a broken text reads back to.
+type Reading struct {
+	// Text is the value's compact JSON text, as the cheapest edits that
+	// reach it write it.
+	Text string
+	// Cost is the cost of those edits.
+	Cost int
+	// Ops names the rows of faultmodel.Table those edits undo, and At
+	// where each starts in the broken text (for a whole-text reading, 0).
+	Ops []string
+	At  []int
+	// Steps names the repair steps of those rows (faultmodel's Step),
+	// each once, in the order of Ops.
+	Steps []string
+	// Unknown: the reading cuts the text inside a string or a number, so
+	// what the value held is unknown.
+	Unknown bool
+	key     string // the value's canonical text
+}
+
+// Window is what a broken text means under the fault model.
+type Window struct {
+	// Min is the cost of the cheapest reading (0 when there is none).
+	Min int
+	// Readings are the window's values, each once at its cheapest cost,
+	// cheapest first.
+	Readings []Reading
+	// Over: the live set passed MaxLive, so the window is unknown.
+	Over bool
+}
+
+// Verdict is what the decision rule makes of a window.
+type Verdict int
+
+// The verdicts.
+const (
+	// Run: every reading in the window gives one value.
+	Run Verdict = iota
+	// Ambiguous: the readings in the window differ.
+	Ambiguous
+	// Cut: a cheapest reading cuts a value, which is unknown.
+	Cut
+	// NoReading: no reading within the budget.
+	NoReading
+	// OverBudget: more configurations than MaxLive.
+	OverBudget
+)
+
+// String names the verdict.
+func (v Verdict) String() string {
+	return [...]string{"run", "ambiguous", "cut", "no reading", "over budget"}[v]
+}
+
+// Decide applies the decision rule: the window's one value, or why not.
+func (w Window) Decide() (Reading, Verdict) {
+	switch {
+	case w.Over:
+		return Reading{}, OverBudget
+	case len(w.Readings) == 0:
+		return Reading{}, NoReading
+	}
+	for _, r := range w.Readings {
+		if r.Cost == w.Min && r.Unknown {
+			return r, Cut
+		}
+	}
+	if len(w.Readings) > 1 {
+		return w.Readings[0], Ambiguous
+	}
+	return w.Readings[0], Run
+}
+
+// Values returns the canonical text of each reading's value (members
+// sorted by name, strings and numbers as written), in order.
+func (w Window) Values() []string {
+	out := make([]string, len(w.Readings))
+	for i, r := range w.Readings {
+		out[i] = r.key
+	}
+	return out
+}
+
+// Read returns the window of s. A text that is itself one JSON object
+// has no window here (the caller's fast path reads it): Read reads it
+// as it is, at cost 0.
+func Read(s string) Window {
+	w, dups := read(s, true)
+	if dups {
+		// A repeated name: the subset rule assumed values never change
+		// which readings exist; read again without it.
+		w, _ = read(s, false)
+	}
+	return w
+}
+
+// read computes the window, dropping dominated configurations when
+// prune is set; dups reports a reading that held a repeated name.
+func read(s string, prune bool) (Window, bool) {
+	var found []found
+	over, dups := false, false
+	var walk func(text string, base int, pre []edit)
+	walk = func(text string, base int, pre []edit) {
+		e := newEngine(text, Budget, prune)
+		e.run(base, pre)
+		for _, d := range e.done {
+			found = append(found, e.readingsOf(d)...)
+		}
+		over = over || e.over
+		dups = dups || e.dups
+		if base+1 > Budget {
+			return
+		}
+		seen := map[string]bool{text: true}
+		for i, v := range wholeTexts(text) {
+			if seen[v.Repl] || base+rowCost(v.row) > Budget {
+				continue
+			}
+			seen[v.Repl] = true
+			walk(v.Repl, base+rowCost(v.row), append(pre[:len(pre):len(pre)], edit{kind: kWhole, arg: uint8(i), row: v.row, start: int32(len(pre))}))
+		}
+	}
+	walk(s, 0, nil)
+	return window(needed(found), over), dups
+}
+
+// whole is a whole-text inverse edit and its row.
+type whole struct {
+	faultmodel.Edit
+	row uint8
+}
+
+// wholeTexts returns the whole-text readings of the rows that rewrite a
+// text throughout: double encoding, CSV quotes, template quotes.
+func wholeTexts(s string) []whole {
+	var out []whole
+	for _, r := range []uint8{rDouble, rCSV, rTemplate} {
+		for _, ed := range faultmodel.Table[r].Inverse(s) {
+			if ed.Start == 0 && ed.End == len(s) && ed.Repl != s {
+				out = append(out, whole{ed, r})
+			}
+		}
+	}
+	return out
+}
+
+// found is one reading before the window is taken.
+type found struct {
+	Reading
+	ed []edit
+}
+
+// readingsOf returns the readings d gives: itself, or, when it repeats a
+// name, each text that drops one of the members repeated (repeated_key).
+func (e *engine) readingsOf(d done) []found {
+	mk := func(text string, cost int, ed []edit) found {
+		r := Reading{Text: text, Cost: cost, Unknown: d.unknown, key: canonical(text)}
+		for _, x := range ed {
+			r.Ops = append(r.Ops, faultmodel.Table[x.row].Name)
+			r.At = append(r.At, max(0, int(x.start)))
+			if st := faultmodel.Table[x.row].Step; !slices.Contains(r.Steps, st) {
+				r.Steps = append(r.Steps, st)
+			}
+		}
+		return found{r, ed}
+	}
+	if !repeatsName(d.text) {
+		return []found{mk(d.text, d.cost, d.ed)}
+	}
+	e.dups = true
+	var out []found
+	if d.cost+rowCost(rRepKey) > Budget {
+		return nil
+	}
+	for _, x := range faultmodel.Table[rRepKey].Inverse(d.text) {
+		t := x.Apply(d.text)
+		if !repeatsName(t) {
+			// Named by the ordinal of the member it drops, the same in
+			// every reading of the text that keeps its members.
+			k := int32(keysBefore(d.text, x.Start))
+			ed := append(append([]edit(nil), d.ed...), edit{start: -1 - k, end: -1 - k, kind: kRepKey, row: rRepKey})
+			out = append(out, mk(t, d.cost+rowCost(rRepKey), ed))
+		}
+	}
+	return out
+}
+
+// needed drops the readings one of whose edits is not needed: the
+// reading without it is a reading too. A whole-text reading's later edit
+// is not needed when its row alone reads the text (it would have been
+// made without the whole-text edit).
+func needed(fs []found) []found {
+	alone := map[uint8]bool{}
+	for _, f := range fs {
+		if len(f.ed) == 1 {
+			alone[f.ed[0].row] = true
+		}
+	}
+	var out []found
+	for _, f := range fs {
+		ok := true
+		for i := range f.ed {
+			if len(f.ed) < 2 {
+				break
+			}
+			rest := append(append([]edit(nil), f.ed[:i]...), f.ed[i+1:]...)
+			for _, g := range fs {
+				if sameEdits(g.ed, rest) {
+					ok = false
+					break
+				}
+			}
+			if (f.ed[0].kind == kWhole && i > 0 || f.ed[i].off == rewrite) && alone[f.ed[i].row] {
+				ok = false
+			}
+			// An edit inside a bare token (not reaching its end) is
+			// needed only when no bare token alone reads the text, as
+			// the referee judges an edit that rewrites another's text.
+			if b := f.ed[i]; b.kind == kBare && alone[b.row] {
+				for _, x := range f.ed {
+					if x != b && x.start >= b.start && x.start < b.end && x.end < b.end {
+						ok = false
+					}
+				}
+			}
+			if !ok {
+				break
+			}
+		}
+		if ok {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// window keeps each value once at its cheapest, and the values at the
+// cheapest cost and one more.
+func window(fs []found, over bool) Window {
+	w := Window{Over: over}
+	best := map[string]int{}
+	for i, f := range fs {
+		j, ok := best[f.key]
+		if !ok || f.Cost < fs[j].Cost || f.Cost == fs[j].Cost && f.Unknown && !fs[j].Unknown {
+			best[f.key] = i
+		}
+	}
+	for _, i := range best {
+		if w.Min == 0 || fs[i].Cost < w.Min {
+			w.Min = fs[i].Cost
+		}
+	}
+	hasZero := false
+	for _, i := range best {
+		hasZero = hasZero || fs[i].Cost == 0
+	}
+	if hasZero {
+		w.Min = 0
+	}
+	for _, i := range best {
+		if fs[i].Cost <= w.Min+1 {
+			w.Readings = append(w.Readings, fs[i].Reading)
+		}
+	}
+	sort.Slice(w.Readings, func(i, j int) bool {
+		a, b := w.Readings[i], w.Readings[j]
+		if a.Cost != b.Cost {
+			return a.Cost < b.Cost
+		}
+		return a.key < b.key
+	})
+	return w
+}
+
+// canonical returns the canonical text of the JSON text t: members sorted
+// by name, strings re-encoded, numbers as written.
+func canonical(t string) string {
+	d := json.NewDecoder(strings.NewReader(t))
+	d.UseNumber()
+	var v any
+	if d.Decode(&v) != nil {
+		return t
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(v) != nil {
+		return t
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// repeatsName reports whether an object of the JSON text t repeats a
+// member name.
+func repeatsName(t string) bool {
+	d := json.NewDecoder(strings.NewReader(t))
+	type level struct {
+		obj, name bool // an object, whose next string is a name
+		names     map[string]bool
+	}
+	var stack []*level
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			return false
+		}
+		var top *level
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		switch x := tok.(type) {
+		case json.Delim:
+			if x == '{' || x == '[' {
+				stack = append(stack, &level{obj: x == '{', name: true, names: map[string]bool{}})
+				continue
+			}
+			stack = stack[:len(stack)-1]
+			if len(stack) == 0 {
+				return false
+			}
+			if p := stack[len(stack)-1]; p.obj {
+				p.name = true
+			}
+			continue
+		case string:
+			if top != nil && top.obj && top.name {
+				if top.names[x] {
+					return true
+				}
+				top.names[x] = true
+				top.name = false
+				continue
+			}
+		}
+		if top != nil && top.obj {
+			top.name = true
+		}
+	}
+}
+
+// Repair reads s: a text that is one JSON object with distinct member
+// names as it is (cost 0, no window computed), else by the decision rule
+// on its window.
+func Repair(s string) (Reading, Verdict) {
+	if json.Valid([]byte(s)) {
+		if t := strings.TrimLeft(s, " \t\r\n"); t != "" && t[0] == '{' && !repeatsName(s) {
+			return Reading{Text: s}, Run
+		}
+	}
+	return Read(s).Decide()
+}
+
+// keysBefore returns how many member names of the compact JSON text t
+// start before i (a member dropped at i, after its comma, is the next).
+func keysBefore(t string, i int) int {
+	n := 0
+	for j := 0; j < len(t); j++ {
+		if t[j] != '"' {
+			continue
+		}
+		k := j + 1
+		for k < len(t) && t[k] != '"' {
+			if t[k] == '\\' {
+				k++
+			}
+			k++
+		}
+		if k+1 < len(t) && t[k+1] == ':' && j <= i {
+			n++
+		}
+		j = k
+	}
+	return n
+}
+
+// Canonical returns the canonical text of the JSON text t (members sorted
+// by name, strings re-encoded, numbers as written): two texts of equal
+// values have equal canonical texts.
+func Canonical(t string) string { return canonical(t) }

@@ -1,0 +1,63 @@
+package readings
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The decision rule on texts whose windows are known by hand.
+func TestDecide(t *testing.T) {
+	tests := []struct {
+		name, raw string
+		verdict   Verdict
+		want      string // the value run (canonical), for Run
+		op        string // an operator of the reading run
+	}{
+		{"a comma dropped", `{"a":1 "b":2}`, Run, `{"a":1,"b":2}`, "comma"},
+		{"two trailing commas (the cheapest costs the budget: its window is that cost alone)", `{"a":[1,2,],}`, Run, `{"a":[1,2]}`, "comma"},
+		{"two Python literals", `{"x": None, "y": True}`, Run, `{"x":null,"y":true}`, "py_js_literal"},
+		{"one Python literal", `{"x": None}`, Run, `{"x":null}`, "py_js_literal"},
+		{"single quotes on one string", `{"k": 'v'}`, Run, `{"k":"v"}`, "quote_style"},
+		{"a space in a number, or a comma dropped", `{"a":[1 2]}`, Ambiguous, "", ""},
+		{"a cut inside a string", `{"a":"xy`, Cut, "", ""},
+		{"a cut after a complete value and its comma", `{"a":"xy",`, Run, `{"a":"xy"}`, "cut"},
+		{"single quotes throughout: one pair spanning both strings reads too", `{'a': 'x', 'b': 'y'}`, Ambiguous, "", ""},
+		{"more faults than the budget", `{"a":1 "b":2 "c":3 "d":4}`, NoReading, "", ""},
+		{"a member repeated with another value", `{"a":1,"a":2}`, Ambiguous, "", ""},
+		{"a member repeated with its value", `{"a":1,"a":1}`, Run, `{"a":1}`, "repeated_key"},
+		{"prose around the object", "Sure:\n{\"a\": 1}\n", Run, `{"a":1}`, "around"},
+		{"the object encoded as a string", `"{\"a\": 1}"`, Run, `{"a":1}`, "double_encoded"},
+		{"no object", `hello`, NoReading, "", ""},
+		{"a closer dropped inside", `{"a": [{"b": 1}, {"c": 2}}`, Run, `{"a":[{"b":1},{"c":2}]}`, "dropped_closer"},
+		{"a periodic deep text cut", strings.Repeat(`{"a":[`, 400), OverBudget, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := Read(tt.raw)
+			r, v := w.Decide()
+			if v != tt.verdict {
+				t.Fatalf("Read(%q): %v (window %v), want %v", tt.raw, v, w.Values(), tt.verdict)
+			}
+			if v != Run {
+				return
+			}
+			if got := Canonical(r.Text); got != tt.want {
+				t.Errorf("Read(%q) runs %s, want %s", tt.raw, got, tt.want)
+			}
+			if !slices.Contains(r.Ops, tt.op) {
+				t.Errorf("Read(%q): operators %v, want %s among them", tt.raw, r.Ops, tt.op)
+			}
+		})
+	}
+}
+
+// A valid object is read as it is by Repair, without a window.
+func TestRepairKeepsAValidObject(t *testing.T) {
+	for _, s := range []string{`{"a": 1}`, " {\"a\": [true, null]}\n"} {
+		r, v := Repair(s)
+		if v != Run || r.Text != s || r.Cost != 0 {
+			t.Errorf("Repair(%q) = %q %v cost %d, want it as it is", s, r.Text, v, r.Cost)
+		}
+	}
+}

@@ -1,0 +1,132 @@
+package readings_test
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/saidex/saidex-go/internal/faultinject"
+	. "github.com/saidex/saidex-go/internal/readings"
+)
+
+var refereeObjects = flag.Int("referee-objects", 2, "objects whose single faults TestWindowAgreesWithTheReferee judges")
+
+// agreement counts, per operator, how the engine's window compares with
+// the brute-force referee's (faultinject.Read).
+type agreement struct {
+	texts, same, run, unsafe int
+	examples                 []string
+}
+
+// compare judges one broken text: same (equal minimum and equal value
+// sets), and unsafe (the engine runs a value the referee's window does
+// not hold alone).
+func compare(s string) (same, ran, unsafe bool, note string, err error) {
+	ref, err := faultinject.Read(s)
+	if err != nil {
+		return false, false, false, "", err
+	}
+	w := Read(s)
+	var refVals []string
+	for _, r := range ref.Readings {
+		refVals = append(refVals, Canonical(mustText(r.Value)))
+	}
+	sort.Strings(refVals)
+	engVals := append([]string(nil), w.Values()...)
+	sort.Strings(engVals)
+	same = ref.Min == w.Min && strings.Join(refVals, "\x00") == strings.Join(engVals, "\x00")
+	r, v := w.Decide()
+	ran = v == Run
+	if ran {
+		unsafe = len(refVals) != 1 || refVals[0] != Canonical(r.Text)
+	}
+	if !same {
+		note = fmt.Sprintf("%q\n    engine min %d %v (%v)\n    referee min %d %v", s, w.Min, describe(w), v, ref.Min, describeRef(ref))
+	}
+	return same, ran, unsafe, note, nil
+}
+
+func mustText(v faultinject.Value) string {
+	return faultinject.Encode(v, faultinject.Layout{}).S
+}
+
+func describe(w Window) []string {
+	var out []string
+	for _, r := range w.Readings {
+		out = append(out, fmt.Sprintf("%d%v%v:%s", r.Cost, r.Ops, r.At, r.Text))
+	}
+	return out
+}
+
+func describeRef(w faultinject.Window) []string {
+	var out []string
+	for _, r := range w.Readings {
+		out = append(out, fmt.Sprintf("%d%v:%s", r.Cost, r.Ops, mustText(r.Value)))
+	}
+	return out
+}
+
+// The key correctness test: for every single fault, by every operator,
+// of small generated objects, the engine's window is compared with the
+// brute-force referee's, and the engine never runs a value unless the
+// referee's window holds that value alone. Disagreements on the window
+// itself (where the engine refuses) are reported per operator.
+func TestWindowAgreesWithTheReferee(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the referee takes about 20 ms a text")
+	}
+	per := map[string]*agreement{}
+	done := 0
+	for seed := uint64(1); done < *refereeObjects; seed++ {
+		g := faultinject.NewGen(seed, nil)
+		tx := faultinject.Encode(g.Object(), g.RandomLayout())
+		if len(tx.S) > 40 {
+			continue
+		}
+		done++
+		for _, op := range faultinject.Ops {
+			a := per[op.Name]
+			if a == nil {
+				a = &agreement{}
+				per[op.Name] = a
+			}
+			for _, m := range op.Singles(tx, g.Rand()) {
+				if len(m.Text) > faultinject.MaxReadBytes || json.Valid([]byte(m.Text)) {
+					continue
+				}
+				same, ran, unsafe, note, err := compare(m.Text)
+				if err != nil {
+					continue
+				}
+				a.texts++
+				if same {
+					a.same++
+				} else if len(a.examples) < 2 {
+					a.examples = append(a.examples, note)
+				}
+				if ran {
+					a.run++
+				}
+				if unsafe {
+					a.unsafe++
+					t.Errorf("%s: the engine runs a value the referee's window does not hold alone: %s", op.Name, note)
+				}
+			}
+		}
+	}
+	var names []string
+	for n := range per {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		a := per[n]
+		t.Logf("%-16s texts %5d  same window %5d  run %5d  unsafe %d", n, a.texts, a.same, a.run, a.unsafe)
+		for _, ex := range a.examples {
+			t.Logf("  %s", ex)
+		}
+	}
+}
