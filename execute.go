@@ -341,7 +341,7 @@ func (n *ToolNode) executeOne(ctx context.Context, r *run, c *call, p *pool) err
 	tctx := &c.ctx // in the call, so that running it allocates no context
 	*tctx = callContext{Context: ctx, info: CallInfo{ID: c.id, Name: c.name, Messages: r.messages}}
 	start := r.now()
-	out, err := callTool(tctx, c.tool, input)
+	out, err := callTool(tctx, c.tool, input, c.decoded)
 	took := r.since(start)
 	canceled := err != nil && ctx.Err() != nil
 	var stop error
@@ -500,13 +500,20 @@ func watchCall(ctx context.Context, fn func()) bool {
 	}
 }
 
-// callTool calls the tool, turning a panic into a *PanicError.
-func callTool(ctx context.Context, bt *boundTool, input string) (out string, err error) {
+// callTool calls the tool, turning a panic into a *PanicError. decoded is
+// the call's arguments as the repair stage decoded them for a NewTool tool
+// (see validAsSent), nil when it did not.
+func callTool(ctx context.Context, bt *boundTool, input string, decoded any) (out string, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			err = &PanicError{Value: v, Stack: debug.Stack()}
 		}
 	}()
+	if decoded != nil {
+		if dc, ok := bt.tool.(decodedCaller); ok {
+			return dc.callDecoded(ctx, decoded)
+		}
+	}
 	if vc, ok := bt.tool.(validatedCaller); ok && bt.schema != nil {
 		return vc.callValidated(ctx, input) // a NewTool tool, validated by its own schema
 	}

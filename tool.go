@@ -12,6 +12,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 	jsonv1 "github.com/go-json-experiment/json/v1"
 	"github.com/invopop/jsonschema"
+	"github.com/saidex/saidex-go/internal/precheck"
 	"github.com/tmc/langchaingo/tools"
 )
 
@@ -208,6 +209,23 @@ func (t *typedTool[A]) callValidated(ctx context.Context, input string) (string,
 		return "", err
 	}
 	return t.fn(ctx, args)
+}
+
+// decodedCaller is implemented by tools made with NewTool. The node calls
+// callDecoded with the arguments precheck.Checker.Decode read, checked and
+// decoded in one pass (a pointer to a new A): the value the decoder of
+// callValidated would have produced from the same text.
+type decodedCaller interface {
+	argTarget() *precheck.Target // nil when A is outside what Decode reads
+	callDecoded(ctx context.Context, args any) (string, error)
+}
+
+func (t *typedTool[A]) argTarget() *precheck.Target {
+	return precheck.NewTarget(reflect.TypeFor[A]())
+}
+
+func (t *typedTool[A]) callDecoded(ctx context.Context, args any) (string, error) {
+	return t.fn(ctx, *args.(*A))
 }
 
 // v1Options are encoding/json's semantics on the go-json-experiment engine:

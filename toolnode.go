@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/saidex/saidex-go/internal/jsonread"
+	"github.com/saidex/saidex-go/internal/precheck"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/tools"
 )
@@ -44,6 +45,10 @@ type boundTool struct {
 	schema     *compiledSchema
 	validators []Validator   // from WithValidator, in the order given
 	secret     *secretSchema // where the schema keeps secrets; nil for none (sanitize.go)
+	// target is where a NewTool tool's arguments are decoded while they
+	// are checked (repair.go's validAsSent); nil for other tools, and for
+	// argument types precheck.Checker.Decode does not read.
+	target *precheck.Target
 }
 
 // NewToolNode returns a ToolNode that executes tools. Tools that implement
@@ -90,6 +95,9 @@ func NewToolNode(ts []tools.Tool, opts ...Option) (*ToolNode, error) {
 			}
 			bt.schema = s
 			bt.secret = secretsOf(s.schema)
+			if dc, ok := t.(decodedCaller); ok && s.precheck != nil {
+				bt.target = dc.argTarget()
+			}
 		} else {
 			n.cfg.log().Warn("saidex: the tool has no schema; its arguments are repaired but not validated (attach one with ToolWithSchema)",
 				slog.String("tool", name))
@@ -467,7 +475,7 @@ func (n *ToolNode) Run(ctx context.Context, messages []llms.MessageContent, opts
 	if aiIndex < 0 {
 		return nil, ErrNoAIMessage
 	}
-	r := &run{messages: messages, aiIndex: aiIndex, timed: n.listened(ctx),
+	r := &run{messages: messages, aiIndex: aiIndex, timed: n.listened(ctx), decode: true,
 		outputLimit: rcfg.outputLimit || markedCut(messages[aiIndex])} // cut.go
 	r.start = r.now()                  // zero when nobody listens (stats.go)
 	r.state, ctx = runState(ctx, rcfg) // unresolved.go
@@ -505,6 +513,10 @@ func (n *ToolNode) prepare(ctx context.Context, r *run, calls []*call) error {
 			continue
 		}
 		t0 := r.now()
+		if r.decode && n.decodeAsSent(c) { // repair.go: valid as sent, and decoded
+			c.durations.Repair = r.since(t0)
+			continue
+		}
 		n.repair(c) // repair.go
 		t1 := r.now()
 		if err := n.validate(ctx, r, c); err != nil { // validate.go
@@ -534,6 +546,7 @@ type run struct {
 	state    any // the caller's graph state: WithState or ContextWithState
 
 	outputLimit bool // the reply was cut by the output limit (WithFinishReason, cut.go)
+	decode      bool // the run executes its calls: the repair stage may decode them (validAsSent)
 
 	// Timing for the run's event (stats.go), measured only when timed.
 	timed       bool
@@ -575,6 +588,7 @@ type call struct {
 	args     string
 	repaired bool
 	rawValid bool // valid as sent, checked on the raw bytes: value is nil (repair.go)
+	decoded  any  // for a rawValid call of a NewTool tool: its arguments decoded (a *A), or nil
 	steps    []RepairStep
 	err      error // why the arguments could not be parsed
 
