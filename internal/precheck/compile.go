@@ -63,6 +63,7 @@ type node struct {
 	// Object keywords, merged over the set.
 	hasObj      bool
 	members     map[string]member // names some properties or required entry lists
+	few         []namedMember     // members as a list, when there are at most maxFewMembers (fastValid)
 	other       *node             // any other member; nil: unconstrained
 	rejectOther bool
 	reqMask     uint64 // the bits of every required name
@@ -164,7 +165,55 @@ func Compile(root *jsonschema.Schema) *Checker {
 	if !ok {
 		return nil
 	}
+	listMembers(n, map[*node]bool{})
 	return &Checker{root: n}
+}
+
+// namedMember is a member with its name, for the lookup of small objects.
+type namedMember struct {
+	name string
+	member
+}
+
+// maxFewMembers is the most members a node lists in few: a linear search
+// of a few names is quicker than hashing the name.
+const maxFewMembers = 8
+
+// listMembers fills few on every node n reaches that has at most
+// maxFewMembers members.
+func listMembers(n *node, done map[*node]bool) {
+	if n == nil || done[n] {
+		return
+	}
+	done[n] = true
+	if len(n.members) <= maxFewMembers {
+		for name, m := range n.members {
+			n.few = append(n.few, namedMember{name, m})
+		}
+	}
+	for _, m := range n.members {
+		listMembers(m.child, done)
+	}
+	listMembers(n.other, done)
+	listMembers(n.items, done)
+	for _, g := range n.anyOf {
+		for _, alt := range g {
+			listMembers(alt, done)
+		}
+	}
+}
+
+// member returns the member named name: from few when it lists them all.
+func (n *node) member(name []byte) member {
+	if len(n.members) <= maxFewMembers {
+		for i := range n.few {
+			if len(n.few[i].name) == len(name) && n.few[i].name == string(name) {
+				return n.few[i].member
+			}
+		}
+		return member{}
+	}
+	return n.members[string(name)]
 }
 
 type builder struct {

@@ -193,6 +193,15 @@ func (c *Checker) Decode(text string, plain bool, t *Target) (any, bool) {
 	if c == nil || t == nil || text == "" {
 		return nil, false
 	}
+	p := reflect.New(t.typ)
+	if fastDecode(c.root, text, plain, t, p.Elem()) {
+		return p.Interface(), true
+	}
+	return c.slowDecode(text, plain, t)
+}
+
+// slowDecode is Decode on the jsontext scan.
+func (c *Checker) slowDecode(text string, plain bool, t *Target) (any, bool) {
 	s := newScan(jsonread.NewStringDecoder(text, true), plain)
 	defer s.release()
 	if s.dec.PeekKind() != '{' {

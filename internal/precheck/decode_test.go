@@ -10,6 +10,7 @@ import (
 
 	jsonv2 "github.com/go-json-experiment/json"
 	jsonv1 "github.com/go-json-experiment/json/v1"
+	"github.com/saidex/saidex-go/internal/jsonread"
 )
 
 type decInner struct {
@@ -62,8 +63,11 @@ var decSchemas = []string{
 // (and so santhosh-tekuri) would not accept text.
 func decodeAgrees(t *testing.T, x compiled, text string, plain bool, got any) {
 	t.Helper()
-	if ok := x.c.valid(text, plain); !ok {
-		t.Fatalf("Decode accepted %s, which Valid (plain %v) refuses", text, plain)
+	if ok := slowValid(x.c, text, plain); !ok {
+		t.Fatalf("Decode accepted %s, which the jsontext scan (plain %v) refuses", text, plain)
+	}
+	if slow, ok := x.c.slowDecode(text, plain, decTarget); !ok || !reflect.DeepEqual(got, slow) {
+		t.Fatalf("Decode of %s: %+v; on the jsontext scan: %+v, %v", text, got, slow, ok)
 	}
 	agrees(t, x.s, []byte(text), plain)
 	v2 := new(decKinds)
@@ -162,13 +166,10 @@ func TestNewTargetRefuses(t *testing.T) {
 	type quoted struct {
 		A int `json:"'a'"`
 	}
-	type dupName struct {
-		A int `json:"a"`
-		B int `json:"a"`
-	}
-	type unexportedTagged struct {
-		a int `json:"a"`
-	}
+	dupName := reflect.StructOf([]reflect.StructField{ // two fields named "a": both ignored
+		{Name: "A", Type: reflect.TypeFor[int](), Tag: `json:"a"`},
+		{Name: "B", Type: reflect.TypeFor[int](), Tag: `json:"a"`},
+	})
 	for _, typ := range []reflect.Type{
 		reflect.TypeFor[int](), reflect.TypeFor[*decKinds](),
 		reflect.TypeFor[struct{ M map[string]int }](),
@@ -180,7 +181,7 @@ func TestNewTargetRefuses(t *testing.T) {
 		reflect.TypeFor[struct{ N json.Number }](),
 		reflect.TypeFor[struct{ N jsonv1.Number }](),
 		reflect.TypeFor[withMethod](), reflect.TypeFor[embedded](), reflect.TypeFor[stringOpt](),
-		reflect.TypeFor[quoted](), reflect.TypeFor[dupName](), reflect.TypeFor[unexportedTagged](),
+		reflect.TypeFor[quoted](), dupName,
 	} {
 		if NewTarget(typ) != nil {
 			t.Errorf("NewTarget(%v) is not nil", typ)
@@ -250,4 +251,101 @@ func FuzzDecode(f *testing.F) {
 			decodeAgrees(t, x, text, plain, got)
 		}
 	})
+}
+
+// slowValid is Checker.valid without fastValid: the jsontext scan alone.
+func slowValid(c *Checker, text string, plain bool) bool {
+	s := newScan(jsonread.NewStringDecoder(text, true), plain)
+	defer s.release()
+	if s.dec.PeekKind() != '{' {
+		return false
+	}
+	return s.value(c.root) && s.atEOF() && !s.loose
+}
+
+// TestFastValidTakesTheCommonShape checks that fastValid decides the
+// arguments of the usual shape itself.
+func TestFastValidTakesTheCommonShape(t *testing.T) {
+	all := compileAll(t)
+	text := `{"id": 3, "name": "été", "mail": "a@b.example", "kind": false, "ratio": 0.5, "tags": ["x"], "both": 6, "meta": {"k": true}}`
+	if !fastValid(all[0].c.root, text, false) {
+		t.Fatalf("fastValid refused %s", text)
+	}
+	for _, text := range []string{`{"id": 1, "id": 2}`, `{"id": 1, "name": "\u00e9"}`, "{\"id\": 1, \"name\": \"\xff\"}", `{"id": 01}`, `{"id": 1} x`, `{"id": 1,}`} {
+		if fastValid(all[0].c.root, text, false) {
+			t.Errorf("fastValid accepted %s", text)
+		}
+	}
+}
+
+// FuzzFastValid is the differential check of fastValid against the
+// jsontext scan: whatever it accepts, the scan accepts.
+func FuzzFastValid(f *testing.F) {
+	for i, s := range []string{
+		`{"id": 3, "name": "été", "mail": "a@b.example", "kind": false, "ratio": 0.5, "tags": ["x"], "both": 6, "meta": {"k": true}}`,
+		`{"addr": {"city": "Oslo"}, "stops": [{"name": "a", "count": 2}]}`,
+		`{"v": 1, "kids": [{"v": 2, "kids": [{"v": 3}]}]}`,
+		`{"n": -2.5, "i": 1, "s": "ab", "l": [], "o": {"x": true}}`,
+		`{"a": "x", "b": [1, -0, 1e5, 2.5E-3, true, null, {"c": []}]}`,
+		`{"id": 1, "id": 2}`, `{"id": 01}`, `{"id": 1.}`, `{"id": -}`, `{"id": tru}`,
+	} {
+		f.Add(uint8(i), s, i%2 == 0)
+	}
+	all := compileAll(f)
+	f.Fuzz(func(t *testing.T, which uint8, text string, plain bool) {
+		x := all[int(which)%len(all)]
+		if fastValid(x.c.root, text, plain) {
+			if !slowValid(x.c, text, plain) {
+				t.Fatalf("fastValid accepted %q (plain %v), which the jsontext scan refuses", text, plain)
+			}
+			agrees(t, x.s, []byte(text), plain)
+		}
+	})
+}
+
+// TestFastValidAgreesWithTheScan generates arguments (deterministically)
+// as TestNeverAcceptsWhatSanthoshRejects does, and checks that fastValid
+// accepts none that the jsontext scan refuses, and most that it accepts.
+func TestFastValidAgreesWithTheScan(t *testing.T) {
+	values := []string{"-2.5", "-3", "0", "-0", "1", "1.0", "1e3", "1000", "3", "6", "0.5", "01", "1.", "-", "1e", "1e+2", "12345678901234567890",
+		`""`, `"a"`, `"xy"`, `"été"`, `"\u00e9"`, `"A"`, `"a@b.example"`, `"2024-01-31T09:00:00Z"`, "\"\xff\"", "\"a\tb\"",
+		`null`, `true`, `false`, `tru`, `nul`, `[]`, `{}`, `["x"]`, `[1, null]`, `[1,]`, `{"x": true}`, `{"x": 1, "x": 2}`,
+		`{"city": "a"}`, `[{"name": "a"}]`, `[{"name": "a", "count": -1}]`, `{"v": 1}`, `[{"v": 2}]`}
+	keys := []string{"id", "name", "mail", "kind", "ratio", "tags", "either", "both", "meta", "free",
+		"n", "i", "s", "e", "d", "l", "o", "v", "kids", "addr", "stops", "a", "b", "\\u0069d"}
+	spaces := []string{"", " ", "\n\t"}
+	all := compileAll(t)
+	r := rand.New(rand.NewPCG(7, 8))
+	fast, slow := 0, 0
+	for range 20000 {
+		var b strings.Builder
+		b.WriteString(spaces[r.IntN(len(spaces))] + "{")
+		for j, n := 0, r.IntN(5); j < n; j++ {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(spaces[r.IntN(len(spaces))] + `"` + keys[r.IntN(len(keys))] + `":`)
+			b.WriteString(values[r.IntN(len(values))])
+		}
+		b.WriteString("}" + spaces[r.IntN(len(spaces))])
+		text := b.String()
+		for _, x := range all {
+			for _, plain := range []bool{false, true} {
+				s := slowValid(x.c, text, plain)
+				if s {
+					slow++
+				}
+				if fastValid(x.c.root, text, plain) {
+					fast++
+					if !s {
+						t.Fatalf("fastValid accepted %s (plain %v), which the jsontext scan refuses", text, plain)
+					}
+				}
+			}
+		}
+	}
+	if fast < slow*3/4 {
+		t.Fatalf("fastValid accepted %d of the %d texts the scan accepts", fast, slow)
+	}
+	t.Logf("fastValid accepted %d of the %d texts the scan accepts", fast, slow)
 }
