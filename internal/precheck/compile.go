@@ -203,17 +203,18 @@ func listMembers(n *node, done map[*node]bool) {
 	}
 }
 
-// member returns the member named name: from few when it lists them all.
-func (n *node) member(name []byte) member {
+// member returns the member named name and its index in few, -1 when
+// few does not hold it (or does not list the members).
+func (n *node) member(name []byte) (member, int) {
 	if len(n.members) <= maxFewMembers {
 		for i := range n.few {
 			if len(n.few[i].name) == len(name) && n.few[i].name == string(name) {
-				return n.few[i].member
+				return n.few[i].member, i
 			}
 		}
-		return member{}
+		return member{}, -1
 	}
-	return n.members[string(name)]
+	return n.members[string(name)], -1
 }
 
 type builder struct {

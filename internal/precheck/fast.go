@@ -8,7 +8,7 @@ import (
 
 // fastValid is the precheck of a text of the common shape, read by a
 // scanner of its own rather than by jsontext: member names and strings
-// without escapes, objects of at most maxFastMembers members, nesting at
+// without escapes, at most maxFastMembers members per object that its schema does not list, nesting at
 // most maxFastDepth levels, no anyOf to check. It reads the same JSON
 // grammar as jsontext in strict mode (white space, literals, numbers,
 // strings of valid UTF-8 without control characters, repeated names
@@ -113,14 +113,27 @@ func (f *fscan) literal(lit string) bool {
 	return true
 }
 
+// plainByte marks the bytes a string holds as they are: not '"', '\\', a
+// control character or a byte of a multi-byte UTF-8 sequence.
+var plainByte = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 // str reads a string without escapes and returns its content.
 func (f *fscan) str() ([]byte, bool) {
+	b := f.b
 	start := f.i + 1
 	high := false
-	for j := start; j < len(f.b); j++ {
-		switch c := f.b[j]; {
+	for j := start; j < len(b); j++ {
+		if plainByte[b[j]] {
+			continue
+		}
+		switch c := b[j]; {
 		case c == '"':
-			s := f.b[start:j]
+			s := b[start:j]
 			if high && !utf8.Valid(s) {
 				return nil, false
 			}
@@ -128,7 +141,7 @@ func (f *fscan) str() ([]byte, bool) {
 			return s, true
 		case c == '\\' || c < 0x20:
 			return nil, false // an escape (the scan decides), or a control character
-		case c >= 0x80:
+		default:
 			high = true
 		}
 	}
@@ -188,9 +201,10 @@ func (f *fscan) object(n *node) bool {
 	if f.depth++; f.depth > maxFastDepth {
 		return false
 	}
-	f.i++ // '{'
-	var names [maxFastMembers]struct{ start, end int32 }
-	count := 0
+	f.i++                                                 // '{'
+	var others [maxFastMembers]struct{ start, end int32 } // names not in n.few, for repeats
+	nOthers, count := 0, 0
+	var got uint64 // the members of n.few read
 	var seen uint64
 	f.ws()
 	if f.i < len(f.b) && f.b[f.i] == '}' {
@@ -198,7 +212,7 @@ func (f *fscan) object(n *node) bool {
 	} else {
 		for {
 			f.ws()
-			if f.i >= len(f.b) || f.b[f.i] != '"' || count == maxFastMembers {
+			if f.i >= len(f.b) || f.b[f.i] != '"' {
 				return false
 			}
 			start := f.i + 1
@@ -206,12 +220,28 @@ func (f *fscan) object(n *node) bool {
 			if !ok {
 				return false
 			}
-			for _, prev := range names[:count] {
-				if string(f.b[prev.start:prev.end]) == string(name) {
+			var m member
+			k := -1
+			if n != nil {
+				m, k = n.member(name)
+			}
+			if k >= 0 { // a listed name: its bit tells a repeat
+				if got&(1<<k) != 0 {
 					return false // a repeated name
 				}
+				got |= 1 << k
+			} else {
+				for _, prev := range others[:nOthers] {
+					if string(f.b[prev.start:prev.end]) == string(name) {
+						return false // a repeated name
+					}
+				}
+				if nOthers == maxFastMembers {
+					return false
+				}
+				others[nOthers] = struct{ start, end int32 }{int32(start), int32(start + len(name))}
+				nOthers++
 			}
-			names[count] = struct{ start, end int32 }{int32(start), int32(start + len(name))}
 			count++
 			f.ws()
 			if f.i >= len(f.b) || f.b[f.i] != ':' {
@@ -220,7 +250,6 @@ func (f *fscan) object(n *node) bool {
 			f.i++
 			var child *node
 			if n != nil {
-				m := n.member(name)
 				seen |= m.reqBit
 				child = m.child
 				if !m.listed {
@@ -392,9 +421,10 @@ func (f *fscan) objectInto(n *node, t *Target, dst reflect.Value) bool {
 	if f.depth++; f.depth > maxFastDepth {
 		return false
 	}
-	f.i++ // '{'
-	var names [maxFastMembers]struct{ start, end int32 }
-	count := 0
+	f.i++                                                 // '{'
+	var others [maxFastMembers]struct{ start, end int32 } // names not in n.few, for repeats
+	nOthers, count := 0, 0
+	var got uint64 // the members of n.few read
 	var seen uint64
 	f.ws()
 	if f.i < len(f.b) && f.b[f.i] == '}' {
@@ -402,7 +432,7 @@ func (f *fscan) objectInto(n *node, t *Target, dst reflect.Value) bool {
 	} else {
 		for {
 			f.ws()
-			if f.i >= len(f.b) || f.b[f.i] != '"' || count == maxFastMembers {
+			if f.i >= len(f.b) || f.b[f.i] != '"' {
 				return false
 			}
 			start := f.i + 1
@@ -410,12 +440,28 @@ func (f *fscan) objectInto(n *node, t *Target, dst reflect.Value) bool {
 			if !ok {
 				return false
 			}
-			for _, prev := range names[:count] {
-				if string(f.b[prev.start:prev.end]) == string(name) {
+			var m member
+			k := -1
+			if n != nil {
+				m, k = n.member(name)
+			}
+			if k >= 0 { // a listed name: its bit tells a repeat
+				if got&(1<<k) != 0 {
 					return false // a repeated name
 				}
+				got |= 1 << k
+			} else {
+				for _, prev := range others[:nOthers] {
+					if string(f.b[prev.start:prev.end]) == string(name) {
+						return false // a repeated name
+					}
+				}
+				if nOthers == maxFastMembers {
+					return false
+				}
+				others[nOthers] = struct{ start, end int32 }{int32(start), int32(start + len(name))}
+				nOthers++
 			}
-			names[count] = struct{ start, end int32 }{int32(start), int32(start + len(name))}
 			count++
 			fld, ok := t.fields[string(name)]
 			if !ok {
@@ -428,7 +474,6 @@ func (f *fscan) objectInto(n *node, t *Target, dst reflect.Value) bool {
 			f.i++
 			var child *node
 			if n != nil {
-				m := n.member(name)
 				seen |= m.reqBit
 				child = m.child
 				if !m.listed {
