@@ -665,8 +665,8 @@ func (n *ToolNode) collect(ai llms.MessageContent) []*call {
 		if !ok {
 			continue
 		}
-		c := &backing[len(calls)]
-		*c = call{index: len(calls), id: tc.ID, outcome: OutcomeExecuted}
+		c := &backing[len(calls)] // zero: set the fields, not the whole (large) struct
+		c.index, c.id, c.outcome = len(calls), tc.ID, OutcomeExecuted
 		if tc.FunctionCall == nil {
 			c.noFunc = true
 		} else {
@@ -731,7 +731,8 @@ func (n *ToolNode) assemble(r *run, calls []*call) *Result {
 	n.seal(r, calls) // scrub.go: the one exit of the calls' texts
 	var args []byte  // one backing array for every report's Arguments
 	for i, c := range calls {
-		rep := c.report()
+		rep := &res.Calls[i] // zero: filled in place
+		c.fillReport(rep)
 		if (c.ran() || c.started()) && c.hasJSONArguments() {
 			if args == nil {
 				args = make([]byte, 0, argumentsLen(calls))
@@ -740,7 +741,6 @@ func (n *ToolNode) assemble(r *run, calls []*call) *Result {
 			args = append(args, c.shownJSON(c.args)...)                      // secret values masked, as jsonArguments
 			rep.Arguments = json.RawMessage(args[start:len(args):len(args)]) // capped: appending never touches the next
 		}
-		res.Calls[i] = rep
 		if c.status != statusAnswered {
 			continue // dropped, already answered, or left unanswered by a stopped run
 		}
@@ -757,15 +757,33 @@ func (n *ToolNode) assemble(r *run, calls []*call) *Result {
 // for a call that ran, WrapModel for a call ready to run. Its RepairSteps
 // and Coercions are its own; Issues, Flagged and Tokens are the call's.
 func (c *call) report() CallReport {
-	return CallReport{
-		Index: c.index, ID: c.id, Name: c.name, RawArguments: c.shown(c.raw),
-		Outcome: c.outcome, Repaired: c.repaired, RepairSteps: slices.Clone(c.steps),
-		Prevalidated: c.tool != nil && c.tool.schema != nil && c.status != statusDropped && c.status != statusSkipped,
-		Issues:       c.issues, Flagged: c.flagged, Coercions: slices.Clone(c.coercions),
-		Repeated: c.repeated, Output: c.output, IsError: c.isError, Err: c.err,
-		CorrectionAttempted: c.correctionAttempted, CorrectionRetries: c.correctionRetries,
-		CorrectionErr: c.correctionErr, Tokens: c.tokens, Durations: c.durations,
+	var rep CallReport
+	c.fillReport(&rep)
+	return rep
+}
+
+// fillReport sets the fields of rep, a zero report, as report returns
+// them: in place, so that a report in a Result's slice is not copied, and
+// fields left zero are not written.
+func (c *call) fillReport(rep *CallReport) {
+	rep.Index, rep.ID, rep.Name, rep.RawArguments = c.index, c.id, c.name, c.shown(c.raw)
+	rep.Outcome, rep.Repaired = c.outcome, c.repaired
+	if c.steps != nil {
+		rep.RepairSteps = slices.Clone(c.steps)
 	}
+	rep.Prevalidated = c.tool != nil && c.tool.schema != nil && c.status != statusDropped && c.status != statusSkipped
+	if c.issues != nil || c.flagged != nil || c.coercions != nil {
+		rep.Issues, rep.Flagged, rep.Coercions = c.issues, c.flagged, slices.Clone(c.coercions)
+	}
+	rep.Repeated, rep.Output, rep.IsError = c.repeated, c.output, c.isError
+	if c.err != nil {
+		rep.Err = c.err
+	}
+	if c.correctionAttempted || c.correctionRetries != 0 || c.correctionErr != nil || c.tokens != nil {
+		rep.CorrectionAttempted, rep.CorrectionRetries = c.correctionAttempted, c.correctionRetries
+		rep.CorrectionErr, rep.Tokens = c.correctionErr, c.tokens
+	}
+	rep.Durations = c.durations
 }
 
 // jsonArguments returns the arguments the tool received when they are JSON
