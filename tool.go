@@ -89,7 +89,11 @@ var ErrInvalidArguments = errors.New("saidex: invalid tool arguments")
 // [ErrInvalidArguments]. A [ToolNode] runs the tool with arguments its
 // schema has accepted, which already rejects unknown fields, and decodes them
 // with encoding/json's Unmarshal semantics on the faster engine of
-// github.com/go-json-experiment/json (its v1 options).
+// github.com/go-json-experiment/json (its v1 options). When A is a struct
+// of strings, booleans, numbers, pointers, slices and structs of those
+// (no methods, no embedded fields, no json tag options but omitempty and
+// omitzero), arguments valid as sent are checked and decoded into A in one
+// pass over their text, to the same value, and fn runs with it.
 //
 // NewTool panics, like regexp.MustCompile, when no JSON Schema describes A:
 // a channel, function, complex number, uintptr or unsafe.Pointer reachable
