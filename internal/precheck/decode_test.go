@@ -36,8 +36,10 @@ type decKinds struct {
 	M     decName   `json:"m"`
 	NoTag int
 	Skip  int `json:"-"`
-	priv  int
+	priv  int // unexported: never decoded
 }
+
+var _ = decKinds{priv: 0} // priv is there to be left out by the decoders
 
 // decSchemas are the schemas decKinds is decoded under: one that
 // constrains nothing, one that describes it, and one that allows other
