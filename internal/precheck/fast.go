@@ -379,7 +379,11 @@ func (f *fscan) into(n *node, t *Target, dst reflect.Value) bool {
 		if !ok || n != nil && !(n.kinds&kString != 0 && n.stringOK(str)) {
 			return false
 		}
-		dst.SetString(string(str))
+		if v, ok := n.enumString(str); ok {
+			dst.SetString(v) // the enum's own string: equal, and no copy
+		} else {
+			dst.SetString(string(str))
+		}
 		return true
 	case 't', 'f':
 		if t.kind != tBool {
@@ -546,4 +550,23 @@ func (f *fscan) arrayInto(n *node, t *Target, dst reflect.Value) bool {
 	f.depth--
 	dst.Set(out)
 	return n == nil || (n.minI < 0 || count >= n.minI) && (n.maxI < 0 || count <= n.maxI)
+}
+
+// enumString returns the string of a small enum of n equal to str, if
+// there is one.
+func (n *node) enumString(str []byte) (string, bool) {
+	if n == nil {
+		return "", false
+	}
+	for _, o := range n.scalars {
+		if !o.hasEnum || o.strs != nil {
+			continue
+		}
+		for _, w := range o.enum {
+			if ws, ok := w.(string); ok && ws == string(str) {
+				return ws, true
+			}
+		}
+	}
+	return "", false
 }
