@@ -114,6 +114,25 @@ func BenchmarkRun(b *testing.B) {
 	}
 }
 
+// BenchmarkInvoke is BenchmarkRun's "valid" through [ToolNode.Invoke],
+// which returns the conversation with the tool messages appended: what an
+// agent loop calls. Compare with BenchmarkRun/stock in the same run.
+func BenchmarkInvoke(b *testing.B) {
+	ctx := context.Background()
+	n := mustNode(b, []tools.Tool{benchTool()})
+	for _, size := range []int{1, 8, 64} {
+		b.Run(fmt.Sprintf("valid/%d", size), func(b *testing.B) {
+			msgs := benchfixture.Conversation(benchfixture.Valid, size)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := n.Invoke(ctx, msgs); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 // BenchmarkRunScale reports the cost per call for 1 to 1,000 valid calls
 // in one message: it should stay flat.
 func BenchmarkRunScale(b *testing.B) {

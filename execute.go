@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unicode/utf8"
 
 	"github.com/tmc/langchaingo/llms"
@@ -129,14 +130,15 @@ func CallFromContext(ctx context.Context) (info CallInfo, ok bool) {
 // execute is the execution stage: every valid call runs on the stock
 // executor, concurrently, bounded by WithMaxConcurrency.
 //
-// Workers are started one at a time, only while calls are waiting: the
-// first worker starts one more when it is about to run a call, calls
-// remain, the bound allows and no worker started earlier is still waiting
-// to be scheduled. Calls that block (I/O) thus reach the full bound, each
+// Workers are started one at a time, only while calls are waiting. The
+// first worker runs calls alone until it has run for growDelay with calls
+// still waiting (a timer armed once per Run); from then on every worker
+// starts one more when it is about to run a call, calls remain, the bound
+// allows and no worker started earlier is still waiting to be scheduled.
+// Calls that block (I/O) thus reach the full bound after growDelay, each
 // new worker starting the next one as it takes its first call, while a
-// message of calls that finish at once (in-memory tools) runs mostly on
-// the first worker, without a goroutine, its stack growth and a wake-up
-// per call.
+// message of calls that finish at once (in-memory tools) runs on the first
+// worker, without a goroutine, its stack growth and a wake-up.
 //
 // When ctx cannot be cancelled (ctx.Done() is nil) the calling goroutine
 // is the first worker, and runs every call itself when at most one runs at
@@ -175,12 +177,16 @@ func (n *ToolNode) execute(ctx context.Context, r *run, calls []*call) error {
 	defer cancel(nil)
 	p := &pool{n: n, r: r, ctx: wctx, cancel: cancel, calls: valid, limit: int32(max(limit, 1)), watched: watched}
 	p.workers.Store(1) // the first worker
+	if limit > 1 {
+		p.timer = time.AfterFunc(growDelay, p.growLater)
+	}
 	if watched {
 		finished := make(chan struct{})
 		go func() {
 			defer close(finished)
 			defer p.wg.Wait()
 			p.work()
+			p.stopGrowing()
 		}()
 		select {
 		case <-finished:
@@ -189,6 +195,7 @@ func (n *ToolNode) execute(ctx context.Context, r *run, calls []*call) error {
 		}
 	} else {
 		p.work()
+		p.stopGrowing()
 		p.wg.Wait()
 	}
 	if ctxErr := ctx.Err(); ctxErr != nil && unfinished(valid) {
@@ -227,6 +234,12 @@ type pool struct {
 	failed   atomic.Bool  // a call returned an error (the cause of ctx)
 	wg       sync.WaitGroup
 
+	// Growth: the first worker runs alone until timer fires (growLater).
+	timer   *time.Timer // nil when one worker is the bound
+	eager   atomic.Bool // growLater ran: every worker grows the pool
+	growMu  sync.Mutex  // orders growLater before stopGrowing, so that wg.Add precedes wg.Wait
+	stopped bool        // the first worker returned: growLater starts no worker
+
 	mu        sync.Mutex // guards the calls' state, when watched
 	abandoned bool       // Run returned: no result is committed any more
 }
@@ -238,7 +251,9 @@ func (p *pool) work() {
 		if i >= len(p.calls) {
 			return
 		}
-		p.grow()
+		if p.eager.Load() {
+			p.grow()
+		}
 		if err := p.n.executeOne(p.ctx, p.r, p.calls[i], p); err != nil {
 			p.failed.Store(true)
 			p.cancel(err)
@@ -266,6 +281,37 @@ func (p *pool) grow() {
 		p.starting.Store(false)
 		p.work()
 	}()
+}
+
+// growDelay is how long the first worker runs calls alone, calls still
+// waiting, before the pool grows: a call that blocks (I/O, a tool waiting
+// on another call) takes longer, while in-memory calls, which take
+// microseconds, finish on the first worker without waking another.
+const growDelay = 50 * time.Microsecond
+
+// growLater is the timer's: calls are still waiting after growDelay, so
+// the pool grows from now on. It starts no worker once the first worker
+// has returned (stopGrowing).
+func (p *pool) growLater() {
+	p.growMu.Lock()
+	defer p.growMu.Unlock()
+	if p.stopped {
+		return
+	}
+	p.eager.Store(true)
+	p.grow()
+}
+
+// stopGrowing is called by the first worker when it returns, before the
+// pool waits for the other workers: no worker starts after it.
+func (p *pool) stopGrowing() {
+	if p.timer == nil {
+		return
+	}
+	p.timer.Stop()
+	p.growMu.Lock()
+	p.stopped = true
+	p.growMu.Unlock()
 }
 
 // commit applies set, which writes a call's state, unless the pool was
@@ -341,7 +387,7 @@ func (n *ToolNode) executeOne(ctx context.Context, r *run, c *call, p *pool) err
 	tctx := &c.ctx // in the call, so that running it allocates no context
 	*tctx = callContext{Context: ctx, info: CallInfo{ID: c.id, Name: c.name, Messages: r.messages}}
 	start := r.now()
-	out, err := callTool(tctx, c.tool, input)
+	out, err := callTool(tctx, c.tool, input, c.decoded)
 	took := r.since(start)
 	canceled := err != nil && ctx.Err() != nil
 	var stop error
@@ -500,13 +546,20 @@ func watchCall(ctx context.Context, fn func()) bool {
 	}
 }
 
-// callTool calls the tool, turning a panic into a *PanicError.
-func callTool(ctx context.Context, bt *boundTool, input string) (out string, err error) {
+// callTool calls the tool, turning a panic into a *PanicError. decoded is
+// the call's arguments as the repair stage decoded them for a NewTool tool
+// (see validAsSent), nil when it did not.
+func callTool(ctx context.Context, bt *boundTool, input string, decoded any) (out string, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			err = &PanicError{Value: v, Stack: debug.Stack()}
 		}
 	}()
+	if decoded != nil {
+		if dc, ok := bt.tool.(decodedCaller); ok {
+			return dc.callDecoded(ctx, decoded)
+		}
+	}
 	if vc, ok := bt.tool.(validatedCaller); ok && bt.schema != nil {
 		return vc.callValidated(ctx, input) // a NewTool tool, validated by its own schema
 	}

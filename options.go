@@ -115,8 +115,11 @@ func WithJSONRepair(on bool) Option {
 // is a configuration error.
 //
 // Calls run on workers started one at a time, only while calls are
-// waiting, so calls that block reach the bound while calls that finish at
-// once run mostly on the first worker. With a ctx that is never done
+// waiting: the first worker runs calls alone until they have been running
+// for 50 µs with calls still waiting, then each worker starts one more as
+// it takes a call. Calls that
+// block thus reach the bound after 50 µs, while calls that finish at once
+// run on the first worker. With a ctx that is never done
 // (context.Background()) the first worker is the goroutine that called
 // Run, so 1 runs every call on it. With a ctx that can be cancelled (its
 // Done method returns a channel) the calling goroutine only watches ctx

@@ -363,6 +363,26 @@ func (n *ToolNode) validAsSent(c *call) bool {
 	return n.acceptsAsSent(c.tool, c.raw) // check.go
 }
 
+// decodeAsSent is validAsSent fused with the tool's decode, for a call of
+// a NewTool tool in a run that executes its calls: the precheck checks
+// the arguments as sent and decodes them in the same pass
+// (precheck.Checker.Decode). When it vouches for them the call is valid
+// as sent, as after validAsSent, and c.decoded holds the value the tool
+// then runs with instead of decoding the text again. It reports whether
+// it did; when not, the call is untouched and goes through repair.
+func (n *ToolNode) decodeAsSent(c *call) bool {
+	t := c.tool
+	if c.status != statusPending || t == nil || t.target == nil || len(t.validators) > 0 || len(c.raw) > n.cfg.maxArgumentBytes {
+		return false
+	}
+	v, ok := t.schema.precheck.Decode(c.raw, n.cfg.coercion == CoercionLax, t.target)
+	if !ok {
+		return false
+	}
+	c.args, c.rawValid, c.decoded, c.status = c.raw, true, v, statusValid
+	return true
+}
+
 type repairOptions struct {
 	stripThinking bool
 	jsonRepair    bool

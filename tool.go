@@ -12,6 +12,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 	jsonv1 "github.com/go-json-experiment/json/v1"
 	"github.com/invopop/jsonschema"
+	"github.com/saidex/saidex-go/internal/precheck"
 	"github.com/tmc/langchaingo/tools"
 )
 
@@ -88,7 +89,11 @@ var ErrInvalidArguments = errors.New("saidex: invalid tool arguments")
 // [ErrInvalidArguments]. A [ToolNode] runs the tool with arguments its
 // schema has accepted, which already rejects unknown fields, and decodes them
 // with encoding/json's Unmarshal semantics on the faster engine of
-// github.com/go-json-experiment/json (its v1 options).
+// github.com/go-json-experiment/json (its v1 options). When A is a struct
+// of strings, booleans, numbers, pointers, slices and structs of those
+// (no methods, no embedded fields, no json tag options but omitempty and
+// omitzero), arguments valid as sent are checked and decoded into A in one
+// pass over their text, to the same value, and fn runs with it.
 //
 // NewTool panics, like regexp.MustCompile, when no JSON Schema describes A:
 // a channel, function, complex number, uintptr or unsafe.Pointer reachable
@@ -208,6 +213,23 @@ func (t *typedTool[A]) callValidated(ctx context.Context, input string) (string,
 		return "", err
 	}
 	return t.fn(ctx, args)
+}
+
+// decodedCaller is implemented by tools made with NewTool. The node calls
+// callDecoded with the arguments precheck.Checker.Decode read, checked and
+// decoded in one pass (a pointer to a new A): the value the decoder of
+// callValidated would have produced from the same text.
+type decodedCaller interface {
+	argTarget() *precheck.Target // nil when A is outside what Decode reads
+	callDecoded(ctx context.Context, args any) (string, error)
+}
+
+func (t *typedTool[A]) argTarget() *precheck.Target {
+	return precheck.NewTarget(reflect.TypeFor[A]())
+}
+
+func (t *typedTool[A]) callDecoded(ctx context.Context, args any) (string, error) {
+	return t.fn(ctx, *args.(*A))
 }
 
 // v1Options are encoding/json's semantics on the go-json-experiment engine:

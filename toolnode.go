@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/saidex/saidex-go/internal/jsonread"
+	"github.com/saidex/saidex-go/internal/precheck"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/tools"
 )
@@ -44,6 +45,10 @@ type boundTool struct {
 	schema     *compiledSchema
 	validators []Validator   // from WithValidator, in the order given
 	secret     *secretSchema // where the schema keeps secrets; nil for none (sanitize.go)
+	// target is where a NewTool tool's arguments are decoded while they
+	// are checked (repair.go's validAsSent); nil for other tools, and for
+	// argument types precheck.Checker.Decode does not read.
+	target *precheck.Target
 }
 
 // NewToolNode returns a ToolNode that executes tools. Tools that implement
@@ -90,6 +95,9 @@ func NewToolNode(ts []tools.Tool, opts ...Option) (*ToolNode, error) {
 			}
 			bt.schema = s
 			bt.secret = secretsOf(s.schema)
+			if dc, ok := t.(decodedCaller); ok && s.precheck != nil {
+				bt.target = dc.argTarget()
+			}
 		} else {
 			n.cfg.log().Warn("saidex: the tool has no schema; its arguments are repaired but not validated (attach one with ToolWithSchema)",
 				slog.String("tool", name))
@@ -478,7 +486,7 @@ func (n *ToolNode) Run(ctx context.Context, messages []llms.MessageContent, opts
 	if aiIndex < 0 {
 		return nil, ErrNoAIMessage
 	}
-	r := &run{messages: messages, aiIndex: aiIndex, timed: n.listened(ctx),
+	r := &run{messages: messages, aiIndex: aiIndex, timed: n.listened(ctx), decode: true,
 		outputLimit: rcfg.outputLimit || markedCut(messages[aiIndex])} // cut.go
 	r.start = r.now()                  // zero when nobody listens (stats.go)
 	r.state, ctx = runState(ctx, rcfg) // unresolved.go
@@ -516,6 +524,10 @@ func (n *ToolNode) prepare(ctx context.Context, r *run, calls []*call) error {
 			continue
 		}
 		t0 := r.now()
+		if r.decode && n.decodeAsSent(c) { // repair.go: valid as sent, and decoded
+			c.durations.Repair = r.since(t0)
+			continue
+		}
 		n.repair(c) // repair.go
 		t1 := r.now()
 		if err := n.validate(ctx, r, c); err != nil { // validate.go
@@ -545,6 +557,7 @@ type run struct {
 	state    any // the caller's graph state: WithState or ContextWithState
 
 	outputLimit bool // the reply was cut by the output limit (WithFinishReason, cut.go)
+	decode      bool // the run executes its calls: the repair stage may decode them (validAsSent)
 
 	// Timing for the run's event (stats.go), measured only when timed.
 	timed       bool
@@ -586,6 +599,7 @@ type call struct {
 	args     string
 	repaired bool
 	rawValid bool // valid as sent, checked on the raw bytes: value is nil (repair.go)
+	decoded  any  // for a rawValid call of a NewTool tool: its arguments decoded (a *A), or nil
 	steps    []RepairStep
 	err      error // why the arguments could not be parsed
 
@@ -662,8 +676,8 @@ func (n *ToolNode) collect(ai llms.MessageContent) []*call {
 		if !ok {
 			continue
 		}
-		c := &backing[len(calls)]
-		*c = call{index: len(calls), id: tc.ID, outcome: OutcomeExecuted}
+		c := &backing[len(calls)] // zero: set the fields, not the whole (large) struct
+		c.index, c.id, c.outcome = len(calls), tc.ID, OutcomeExecuted
 		if tc.FunctionCall == nil {
 			c.noFunc = true
 		} else {
@@ -728,7 +742,8 @@ func (n *ToolNode) assemble(r *run, calls []*call) *Result {
 	n.seal(r, calls) // scrub.go: the one exit of the calls' texts
 	var args []byte  // one backing array for every report's Arguments
 	for i, c := range calls {
-		rep := c.report()
+		rep := &res.Calls[i] // zero: filled in place
+		c.fillReport(rep)
 		if (c.ran() || c.started()) && c.hasJSONArguments() {
 			if args == nil {
 				args = make([]byte, 0, argumentsLen(calls))
@@ -737,7 +752,6 @@ func (n *ToolNode) assemble(r *run, calls []*call) *Result {
 			args = append(args, c.shownJSON(c.args)...)                      // secret values masked, as jsonArguments
 			rep.Arguments = json.RawMessage(args[start:len(args):len(args)]) // capped: appending never touches the next
 		}
-		res.Calls[i] = rep
 		if c.status != statusAnswered {
 			continue // dropped, already answered, or left unanswered by a stopped run
 		}
@@ -754,15 +768,33 @@ func (n *ToolNode) assemble(r *run, calls []*call) *Result {
 // for a call that ran, WrapModel for a call ready to run. Its RepairSteps
 // and Coercions are its own; Issues, Flagged and Tokens are the call's.
 func (c *call) report() CallReport {
-	return CallReport{
-		Index: c.index, ID: c.id, Name: c.name, RawArguments: c.shown(c.raw),
-		Outcome: c.outcome, Repaired: c.repaired, RepairSteps: slices.Clone(c.steps),
-		Prevalidated: c.tool != nil && c.tool.schema != nil && c.status != statusDropped && c.status != statusSkipped,
-		Issues:       c.issues, Flagged: c.flagged, Coercions: slices.Clone(c.coercions),
-		Repeated: c.repeated, Output: c.output, IsError: c.isError, Err: c.err,
-		CorrectionAttempted: c.correctionAttempted, CorrectionRetries: c.correctionRetries,
-		CorrectionErr: c.correctionErr, Tokens: c.tokens, Durations: c.durations,
+	var rep CallReport
+	c.fillReport(&rep)
+	return rep
+}
+
+// fillReport sets the fields of rep, a zero report, as report returns
+// them: in place, so that a report in a Result's slice is not copied, and
+// fields left zero are not written.
+func (c *call) fillReport(rep *CallReport) {
+	rep.Index, rep.ID, rep.Name, rep.RawArguments = c.index, c.id, c.name, c.shown(c.raw)
+	rep.Outcome, rep.Repaired = c.outcome, c.repaired
+	if c.steps != nil {
+		rep.RepairSteps = slices.Clone(c.steps)
 	}
+	rep.Prevalidated = c.tool != nil && c.tool.schema != nil && c.status != statusDropped && c.status != statusSkipped
+	if c.issues != nil || c.flagged != nil || c.coercions != nil {
+		rep.Issues, rep.Flagged, rep.Coercions = c.issues, c.flagged, slices.Clone(c.coercions)
+	}
+	rep.Repeated, rep.Output, rep.IsError = c.repeated, c.output, c.isError
+	if c.err != nil {
+		rep.Err = c.err
+	}
+	if c.correctionAttempted || c.correctionRetries != 0 || c.correctionErr != nil || c.tokens != nil {
+		rep.CorrectionAttempted, rep.CorrectionRetries = c.correctionAttempted, c.correctionRetries
+		rep.CorrectionErr, rep.Tokens = c.correctionErr, c.tokens
+	}
+	rep.Durations = c.durations
 }
 
 // jsonArguments returns the arguments the tool received when they are JSON

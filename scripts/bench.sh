@@ -42,7 +42,9 @@ run_rounds() { # dir binary
 
 {
 	echo "# go test -c . && $COUNT rounds of: ./saidex-go.test -test.run '^\$' -test.bench . -test.benchmem -test.count 1 -test.benchtime $BENCHTIME"
+	echo "# load average before the root rounds (1, 5, 15 min): $(cut -d' ' -f1-3 /proc/loadavg)"
 	run_rounds . "$OUT_DIR/root.test"
+	echo "# load average after the root rounds: $(cut -d' ' -f1-3 /proc/loadavg)"
 } >"$ROOT_OUT"
 {
 	echo "# cd internal/peerbench && go test -c . && $COUNT rounds of: ./peerbench.test -test.run '^\$' -test.bench . -test.benchmem -test.count 1 -test.benchtime $BENCHTIME"

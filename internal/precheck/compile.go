@@ -63,6 +63,8 @@ type node struct {
 	// Object keywords, merged over the set.
 	hasObj      bool
 	members     map[string]member // names some properties or required entry lists
+	few         []namedMember     // members as a list, when there are at most maxFewMembers (fastValid)
+	fewSlot     [fewSlots]uint8   // few's hash table (fewHash): index+1, 0 for an empty slot
 	other       *node             // any other member; nil: unconstrained
 	rejectOther bool
 	reqMask     uint64 // the bits of every required name
@@ -164,7 +166,76 @@ func Compile(root *jsonschema.Schema) *Checker {
 	if !ok {
 		return nil
 	}
+	listMembers(n, map[*node]bool{})
 	return &Checker{root: n}
+}
+
+// namedMember is a member with its name, for the lookup of small objects.
+type namedMember struct {
+	name string
+	member
+}
+
+// maxFewMembers is the most members a node lists in few: a linear search
+// of a few names is quicker than hashing the name.
+const maxFewMembers = 8
+
+// listMembers fills few (and its hash table) on every node n reaches
+// that has at most maxFewMembers members.
+func listMembers(n *node, done map[*node]bool) {
+	if n == nil || done[n] {
+		return
+	}
+	done[n] = true
+	if len(n.members) <= maxFewMembers {
+		for name, m := range n.members {
+			n.few = append(n.few, namedMember{name, m})
+		}
+		for i, nm := range n.few {
+			h := fewHash(nm.name)
+			for n.fewSlot[h] != 0 {
+				h = (h + 1) % fewSlots
+			}
+			n.fewSlot[h] = uint8(i + 1)
+		}
+	}
+	for _, m := range n.members {
+		listMembers(m.child, done)
+	}
+	listMembers(n.other, done)
+	listMembers(n.items, done)
+	for _, g := range n.anyOf {
+		for _, alt := range g {
+			listMembers(alt, done)
+		}
+	}
+}
+
+// fewSlots is the size of a node's table of few (open addressing, at
+// most half full).
+const fewSlots = 2 * maxFewMembers
+
+// fewHash hashes a member name by its length and its first and last
+// bytes.
+func fewHash[T string | []byte](name T) int {
+	if len(name) == 0 {
+		return 0
+	}
+	return (len(name)*131 + int(name[0])*31 + int(name[len(name)-1])) % fewSlots
+}
+
+// member returns the member named name and its index in few, -1 when
+// few does not hold it (or does not list the members).
+func (n *node) member(name []byte) (member, int) {
+	if len(n.members) > maxFewMembers {
+		return n.members[string(name)], -1
+	}
+	for h := fewHash(name); n.fewSlot[h] != 0; h = (h + 1) % fewSlots {
+		if i := int(n.fewSlot[h]) - 1; n.few[i].name == string(name) {
+			return n.few[i].member, i
+		}
+	}
+	return member{}, -1
 }
 
 type builder struct {

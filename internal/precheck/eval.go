@@ -32,6 +32,9 @@ func (c *Checker) valid(text string, plain bool) bool {
 	if c == nil {
 		return false
 	}
+	if fastValid(c.root, text, plain) {
+		return true
+	}
 	s := newScan(jsonread.NewStringDecoder(text, true), plain)
 	defer s.release()
 	if s.dec.PeekKind() != '{' {

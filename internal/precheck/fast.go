@@ -1,0 +1,572 @@
+package precheck
+
+import (
+	"reflect"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// fastValid is the precheck of a text of the common shape, read by a
+// scanner of its own rather than by jsontext: member names and strings
+// without escapes, at most maxFastMembers members per object that its schema does not list, nesting at
+// most maxFastDepth levels, no anyOf to check. It reads the same JSON
+// grammar as jsontext in strict mode (white space, literals, numbers,
+// strings of valid UTF-8 without control characters, repeated names
+// refused) and checks the same keywords with the same node methods, so
+// its true is the scan's true; its false means only that the scan must
+// decide (Checker.valid then runs it).
+func fastValid(root *node, text string, plain bool) bool {
+	f := fscan{b: unsafe.Slice(unsafe.StringData(text), len(text)), plain: plain}
+	f.ws()
+	if f.i >= len(f.b) || f.b[f.i] != '{' || !f.value(root) {
+		return false
+	}
+	f.ws()
+	return f.i == len(f.b) && !f.loose
+}
+
+// maxFastDepth and maxFastMembers bound what fastValid reads: deeper or
+// wider texts go to the jsontext scan.
+const (
+	maxFastDepth   = 32
+	maxFastMembers = 16
+)
+
+// fscan is one pass of fastValid over b, which it never writes (it may be
+// a string's bytes).
+type fscan struct {
+	b     []byte
+	i     int
+	depth int
+	plain bool // record numbers written with a fraction or exponent
+	loose bool // such a number was seen (plain only)
+}
+
+func (f *fscan) ws() {
+	for f.i < len(f.b) {
+		switch f.b[f.i] {
+		case ' ', '\t', '\n', '\r':
+			f.i++
+		default:
+			return
+		}
+	}
+}
+
+// value reads one value after white space and reports whether n (nil:
+// unconstrained) certainly accepts it, as scan.value does.
+func (f *fscan) value(n *node) bool {
+	if n != nil {
+		switch {
+		case n.never || len(n.anyOf) > 0:
+			return false
+		case n.free:
+			n = nil
+		}
+	}
+	f.ws()
+	if f.i >= len(f.b) {
+		return false
+	}
+	switch c := f.b[f.i]; c {
+	case '{':
+		return (n == nil || n.kinds&kObject != 0 && !n.compound) && f.object(n)
+	case '[':
+		return (n == nil || n.kinds&kArray != 0 && !n.compound) && f.array(n)
+	case '"':
+		str, ok := f.str()
+		return ok && (n == nil || n.kinds&kString != 0 && n.stringOK(str))
+	case 't', 'f':
+		lit := "false"
+		if c == 't' {
+			lit = "true"
+		}
+		if !f.literal(lit) {
+			return false
+		}
+		return n == nil || n.kinds&kBoolean != 0 && n.scalarOK(kBoolean, c == 't')
+	case 'n':
+		if !f.literal("null") {
+			return false
+		}
+		return n == nil || n.kinds&kNull != 0 && n.scalarOK(kNull, nil)
+	}
+	lit, ok := f.number()
+	if !ok {
+		return false
+	}
+	if f.plain {
+		for _, c := range lit {
+			if c == '.' || c == 'e' || c == 'E' {
+				f.loose = true
+			}
+		}
+	}
+	return n == nil || n.kinds&(kNumber|kInteger) != 0 && n.numberOK(lit)
+}
+
+func (f *fscan) literal(lit string) bool {
+	if len(f.b)-f.i < len(lit) || string(f.b[f.i:f.i+len(lit)]) != lit {
+		return false
+	}
+	f.i += len(lit)
+	return true
+}
+
+// plainByte marks the bytes a string holds as they are: not '"', '\\', a
+// control character or a byte of a multi-byte UTF-8 sequence.
+var plainByte = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// str reads a string without escapes and returns its content.
+func (f *fscan) str() ([]byte, bool) {
+	b := f.b
+	start := f.i + 1
+	high := false
+	for j := start; j < len(b); j++ {
+		if plainByte[b[j]] {
+			continue
+		}
+		switch c := b[j]; {
+		case c == '"':
+			s := b[start:j]
+			if high && !utf8.Valid(s) {
+				return nil, false
+			}
+			f.i = j + 1
+			return s, true
+		case c == '\\' || c < 0x20:
+			return nil, false // an escape (the scan decides), or a control character
+		default:
+			high = true
+		}
+	}
+	return nil, false
+}
+
+// number reads a number of the JSON grammar:
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func (f *fscan) number() ([]byte, bool) {
+	b, i := f.b, f.i
+	start := i
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && b[i] >= '1' && b[i] <= '9':
+		i = digits(b, i+1)
+	default:
+		return nil, false
+	}
+	if i < len(b) && b[i] == '.' {
+		j := digits(b, i+1)
+		if j == i+1 {
+			return nil, false
+		}
+		i = j
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		j := digits(b, i)
+		if j == i {
+			return nil, false
+		}
+		i = j
+	}
+	f.i = i
+	return b[start:i], true
+}
+
+func digits(b []byte, i int) int {
+	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+// object reads an object, as scan.object checks it.
+func (f *fscan) object(n *node) bool {
+	if n != nil && !n.hasObj {
+		n = nil
+	}
+	if f.depth++; f.depth > maxFastDepth {
+		return false
+	}
+	f.i++                                                 // '{'
+	var others [maxFastMembers]struct{ start, end int32 } // names not in n.few, for repeats
+	nOthers, count := 0, 0
+	var got uint64 // the members of n.few read
+	var seen uint64
+	f.ws()
+	if f.i < len(f.b) && f.b[f.i] == '}' {
+		f.i++
+	} else {
+		for {
+			f.ws()
+			if f.i >= len(f.b) || f.b[f.i] != '"' {
+				return false
+			}
+			start := f.i + 1
+			name, ok := f.str()
+			if !ok {
+				return false
+			}
+			var m member
+			k := -1
+			if n != nil {
+				m, k = n.member(name)
+			}
+			if k >= 0 { // a listed name: its bit tells a repeat
+				if got&(1<<k) != 0 {
+					return false // a repeated name
+				}
+				got |= 1 << k
+			} else {
+				for _, prev := range others[:nOthers] {
+					if string(f.b[prev.start:prev.end]) == string(name) {
+						return false // a repeated name
+					}
+				}
+				if nOthers == maxFastMembers {
+					return false
+				}
+				others[nOthers] = struct{ start, end int32 }{int32(start), int32(start + len(name))}
+				nOthers++
+			}
+			count++
+			f.ws()
+			if f.i >= len(f.b) || f.b[f.i] != ':' {
+				return false
+			}
+			f.i++
+			var child *node
+			if n != nil {
+				seen |= m.reqBit
+				child = m.child
+				if !m.listed {
+					if n.rejectOther {
+						return false
+					}
+					child = n.other
+				}
+			}
+			if !f.value(child) {
+				return false
+			}
+			f.ws()
+			if f.i >= len(f.b) {
+				return false
+			}
+			if f.b[f.i] == '}' {
+				f.i++
+				break
+			}
+			if f.b[f.i] != ',' {
+				return false
+			}
+			f.i++
+		}
+	}
+	f.depth--
+	return n == nil || seen == n.reqMask && (n.minP < 0 || count >= n.minP) && (n.maxP < 0 || count <= n.maxP)
+}
+
+// array reads an array, as scan.array checks it.
+func (f *fscan) array(n *node) bool {
+	if n != nil && !n.hasArr {
+		n = nil
+	}
+	if f.depth++; f.depth > maxFastDepth {
+		return false
+	}
+	f.i++ // '['
+	count := 0
+	var items *node
+	if n != nil {
+		items = n.items
+	}
+	f.ws()
+	if f.i < len(f.b) && f.b[f.i] == ']' {
+		f.i++
+	} else {
+		for {
+			count++
+			if !f.value(items) {
+				return false
+			}
+			f.ws()
+			if f.i >= len(f.b) {
+				return false
+			}
+			if f.b[f.i] == ']' {
+				f.i++
+				break
+			}
+			if f.b[f.i] != ',' {
+				return false
+			}
+			f.i++
+		}
+	}
+	f.depth--
+	return n == nil || (n.minI < 0 || count >= n.minI) && (n.maxI < 0 || count <= n.maxI)
+}
+
+// fastDecode is fastValid fused with decoding, as Checker.Decode is
+// scan.into: it reads the text and decodes it into dst, a settable zero
+// value of t's type. Its false means only that Checker.Decode must take
+// the jsontext scan (dst may then hold part of the value: use a new one).
+func fastDecode(root *node, text string, plain bool, t *Target, dst reflect.Value) bool {
+	f := fscan{b: unsafe.Slice(unsafe.StringData(text), len(text)), plain: plain}
+	f.ws()
+	if f.i >= len(f.b) || f.b[f.i] != '{' || !f.into(root, t, dst) {
+		return false
+	}
+	f.ws()
+	return f.i == len(f.b) && !f.loose
+}
+
+// into is scan.into on fscan.
+func (f *fscan) into(n *node, t *Target, dst reflect.Value) bool {
+	if n != nil {
+		switch {
+		case n.never || len(n.anyOf) > 0:
+			return false
+		case n.free:
+			n = nil
+		}
+	}
+	f.ws()
+	if f.i >= len(f.b) {
+		return false
+	}
+	c := f.b[f.i]
+	if c == 'n' {
+		if !f.literal("null") {
+			return false
+		}
+		// null leaves a value as it is, and sets a pointer or slice to
+		// nil: both are zero already.
+		return n == nil || n.kinds&kNull != 0 && n.scalarOK(kNull, nil)
+	}
+	if t.kind == tPointer {
+		p := reflect.New(t.elem.typ)
+		if !f.into(n, t.elem, p.Elem()) {
+			return false
+		}
+		dst.Set(p)
+		return true
+	}
+	switch c {
+	case '{':
+		return t.kind == tStruct && (n == nil || n.kinds&kObject != 0 && !n.compound) && f.objectInto(n, t, dst)
+	case '[':
+		return t.kind == tSlice && (n == nil || n.kinds&kArray != 0 && !n.compound) && f.arrayInto(n, t, dst)
+	case '"':
+		if t.kind != tString {
+			return false
+		}
+		str, ok := f.str()
+		if !ok || n != nil && !(n.kinds&kString != 0 && n.stringOK(str)) {
+			return false
+		}
+		if v, ok := n.enumString(str); ok {
+			dst.SetString(v) // the enum's own string: equal, and no copy
+		} else {
+			dst.SetString(string(str))
+		}
+		return true
+	case 't', 'f':
+		if t.kind != tBool {
+			return false
+		}
+		lit := "false"
+		if c == 't' {
+			lit = "true"
+		}
+		if !f.literal(lit) || n != nil && !(n.kinds&kBoolean != 0 && n.scalarOK(kBoolean, c == 't')) {
+			return false
+		}
+		dst.SetBool(c == 't')
+		return true
+	}
+	lit, ok := f.number()
+	if !ok {
+		return false
+	}
+	if f.plain {
+		for _, c := range lit {
+			if c == '.' || c == 'e' || c == 'E' {
+				f.loose = true
+			}
+		}
+	}
+	if n != nil && !(n.kinds&(kNumber|kInteger) != 0 && n.numberOK(lit)) {
+		return false
+	}
+	return setNumber(t, dst, lit)
+}
+
+// objectInto is object for a struct target: every member must name a
+// field exactly.
+func (f *fscan) objectInto(n *node, t *Target, dst reflect.Value) bool {
+	if n != nil && !n.hasObj {
+		n = nil
+	}
+	if f.depth++; f.depth > maxFastDepth {
+		return false
+	}
+	f.i++                                                 // '{'
+	var others [maxFastMembers]struct{ start, end int32 } // names not in n.few, for repeats
+	nOthers, count := 0, 0
+	var got uint64 // the members of n.few read
+	var seen uint64
+	f.ws()
+	if f.i < len(f.b) && f.b[f.i] == '}' {
+		f.i++
+	} else {
+		for {
+			f.ws()
+			if f.i >= len(f.b) || f.b[f.i] != '"' {
+				return false
+			}
+			start := f.i + 1
+			name, ok := f.str()
+			if !ok {
+				return false
+			}
+			var m member
+			k := -1
+			if n != nil {
+				m, k = n.member(name)
+			}
+			if k >= 0 { // a listed name: its bit tells a repeat
+				if got&(1<<k) != 0 {
+					return false // a repeated name
+				}
+				got |= 1 << k
+			} else {
+				for _, prev := range others[:nOthers] {
+					if string(f.b[prev.start:prev.end]) == string(name) {
+						return false // a repeated name
+					}
+				}
+				if nOthers == maxFastMembers {
+					return false
+				}
+				others[nOthers] = struct{ start, end int32 }{int32(start), int32(start + len(name))}
+				nOthers++
+			}
+			count++
+			fld, ok := t.fields[string(name)]
+			if !ok {
+				return false
+			}
+			f.ws()
+			if f.i >= len(f.b) || f.b[f.i] != ':' {
+				return false
+			}
+			f.i++
+			var child *node
+			if n != nil {
+				seen |= m.reqBit
+				child = m.child
+				if !m.listed {
+					if n.rejectOther {
+						return false
+					}
+					child = n.other
+				}
+			}
+			if !f.into(child, fld.t, dst.Field(fld.index)) {
+				return false
+			}
+			f.ws()
+			if f.i >= len(f.b) {
+				return false
+			}
+			if f.b[f.i] == '}' {
+				f.i++
+				break
+			}
+			if f.b[f.i] != ',' {
+				return false
+			}
+			f.i++
+		}
+	}
+	f.depth--
+	return n == nil || seen == n.reqMask && (n.minP < 0 || count >= n.minP) && (n.maxP < 0 || count <= n.maxP)
+}
+
+// arrayInto is array for a slice target.
+func (f *fscan) arrayInto(n *node, t *Target, dst reflect.Value) bool {
+	if n != nil && !n.hasArr {
+		n = nil
+	}
+	if f.depth++; f.depth > maxFastDepth {
+		return false
+	}
+	f.i++ // '['
+	count := 0
+	var items *node
+	if n != nil {
+		items = n.items
+	}
+	out := reflect.MakeSlice(t.typ, 0, 0)
+	f.ws()
+	if f.i < len(f.b) && f.b[f.i] == ']' {
+		f.i++
+	} else {
+		for {
+			count++
+			out = reflect.Append(out, reflect.Zero(t.elem.typ))
+			if !f.into(items, t.elem, out.Index(out.Len()-1)) {
+				return false
+			}
+			f.ws()
+			if f.i >= len(f.b) {
+				return false
+			}
+			if f.b[f.i] == ']' {
+				f.i++
+				break
+			}
+			if f.b[f.i] != ',' {
+				return false
+			}
+			f.i++
+		}
+	}
+	f.depth--
+	dst.Set(out)
+	return n == nil || (n.minI < 0 || count >= n.minI) && (n.maxI < 0 || count <= n.maxI)
+}
+
+// enumString returns the string of a small enum of n equal to str, if
+// there is one.
+func (n *node) enumString(str []byte) (string, bool) {
+	if n == nil {
+		return "", false
+	}
+	for _, o := range n.scalars {
+		if !o.hasEnum || o.strs != nil {
+			continue
+		}
+		for _, w := range o.enum {
+			if ws, ok := w.(string); ok && ws == string(str) {
+				return ws, true
+			}
+		}
+	}
+	return "", false
+}
