@@ -95,40 +95,42 @@ var ErrInvalidArguments = errors.New("saidex: invalid tool arguments")
 // omitzero), arguments valid as sent are checked and decoded into A in one
 // pass over their text, to the same value, and fn runs with it.
 //
-// NewTool panics, like regexp.MustCompile, when no JSON Schema describes A:
-// a channel, function, complex number, uintptr or unsafe.Pointer reachable
-// through its exported fields (a field tagged json:"-" is left out, as
-// encoding/json does). The message names the tool, the field path (JSON
-// names, "[]" for elements and ".*" for map values) and the Go type, for
-// example:
+// When no JSON Schema describes A (a channel, function, complex number,
+// uintptr or unsafe.Pointer reachable through its exported fields; a field
+// tagged json:"-" is left out, as encoding/json does), the tool is broken:
+// [NewToolNode] refuses it with an error wrapping [ErrInvalidConfig], and
+// its Call returns that error without calling fn. The error names the
+// tool, the field path (JSON names, "[]" for elements and ".*" for map
+// values) and the Go type, for example:
 //
-//	saidex: NewTool "notify": argument type main.NotifyArgs: field target.done has Go type chan struct {}, which no JSON Schema describes
-//
-// Such a type is a programming error, found when the tool is built.
+//	saidex: invalid configuration: NewTool "notify": argument type main.NotifyArgs: field target.done has Go type chan struct {}, which no JSON Schema describes
 func NewTool[A any](name, description string, fn func(ctx context.Context, args A) (string, error)) Tool {
-	return &typedTool[A]{name: name, description: description, fn: fn, schema: toolSchema[A](name)}
+	schema, err := toolSchema[A](name)
+	return &typedTool[A]{name: name, description: description, fn: fn, schema: schema, err: err}
 }
 
 // toolSchema reflects the schema of A for the tool named tool, turning
 // invopop's panic for a type it cannot describe ("unsupported type chan
-// int", with no location) into one that names the tool and the field.
-func toolSchema[A any](tool string) map[string]any {
+// int", with no location) into an error wrapping ErrInvalidConfig that
+// names the tool and the field.
+func toolSchema[A any](tool string) (schema map[string]any, err error) {
 	defer func() {
 		v := recover()
 		if v == nil {
 			return
 		}
+		schema = nil
 		typ := reflect.TypeFor[A]()
 		switch path, bad, ok := undescribable(typ); {
 		case !ok:
-			panic(fmt.Sprintf("saidex: NewTool %q: argument type %s: %v", tool, typ, v))
+			err = fmt.Errorf("%w: NewTool %q: argument type %s: %v", ErrInvalidConfig, tool, typ, v)
 		case path == "":
-			panic(fmt.Sprintf("saidex: NewTool %q: argument type %s is one no JSON Schema describes", tool, typ))
+			err = fmt.Errorf("%w: NewTool %q: argument type %s is one no JSON Schema describes", ErrInvalidConfig, tool, typ)
 		default:
-			panic(fmt.Sprintf("saidex: NewTool %q: argument type %s: field %s has Go type %s, which no JSON Schema describes", tool, typ, path, bad))
+			err = fmt.Errorf("%w: NewTool %q: argument type %s: field %s has Go type %s, which no JSON Schema describes", ErrInvalidConfig, tool, typ, path, bad)
 		}
 	}()
-	return reflectSchema[A]()
+	return reflectSchema[A](), nil
 }
 
 // schemaProvider is the method with which a type gives
@@ -185,6 +187,7 @@ type typedTool[A any] struct {
 	name, description string
 	fn                func(ctx context.Context, args A) (string, error)
 	schema            map[string]any
+	err               error // why no schema describes A (the tool is broken)
 }
 
 func (t *typedTool[A]) Name() string        { return t.name }
@@ -192,12 +195,19 @@ func (t *typedTool[A]) Description() string { return t.description }
 func (t *typedTool[A]) Schema() any         { return t.schema }
 
 func (t *typedTool[A]) Call(ctx context.Context, input string) (string, error) {
+	if t.err != nil {
+		return "", t.err
+	}
 	args, err := t.decode(input, v1Strict)
 	if err != nil {
 		return "", err
 	}
 	return t.fn(ctx, args)
 }
+
+// configErr reports why the tool is broken (no JSON Schema describes A),
+// for NewToolNode; nil for a tool it may register.
+func (t *typedTool[A]) configErr() error { return t.err }
 
 // validatedCaller is implemented by tools made with NewTool. The node calls
 // callValidated instead of Call with arguments the tool's own schema has

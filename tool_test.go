@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"log/slog"
 	"maps"
 	"os"
@@ -169,7 +168,11 @@ func TestNewToolDirectCallIsStrict(t *testing.T) {
 	}
 }
 
-func TestNewToolPanicsNamingTheUndescribableField(t *testing.T) {
+// TestNewToolRefusesAnUndescribableType: a NewTool tool whose argument
+// type no JSON Schema describes is refused by NewToolNode with an error
+// naming the tool and the field, and its Call returns that error; nothing
+// panics.
+func TestNewToolRefusesAnUndescribableType(t *testing.T) {
 	type target struct {
 		Done chan struct{} `json:"done"`
 	}
@@ -191,39 +194,48 @@ func TestNewToolPanicsNamingTheUndescribableField(t *testing.T) {
 	}
 	tests := []struct {
 		name  string
-		build func()
-		want  []string // substrings of the panic message; nil: no panic
+		build func() Tool
+		want  []string // substrings of the error; nil: no error
 	}{
-		{"chan in a nested struct", func() { NewTool("notify", "", func(context.Context, nested) (string, error) { return "", nil }) },
+		{"chan in a nested struct", func() Tool {
+			return NewTool("notify", "", func(context.Context, nested) (string, error) { return "", nil })
+		},
 			[]string{`NewTool "notify"`, "field target.done", "chan struct {}"}},
-		{"func in a map in a slice", func() { NewTool("hook", "", func(context.Context, hooks) (string, error) { return "", nil }) },
+		{"func in a map in a slice", func() Tool {
+			return NewTool("hook", "", func(context.Context, hooks) (string, error) { return "", nil })
+		},
 			[]string{`NewTool "hook"`, "field hooks[].*", "func()"}},
-		{"chan in an embedded struct", func() { NewTool("emb", "", func(context.Context, embedded) (string, error) { return "", nil }) },
+		{"chan in an embedded struct", func() Tool {
+			return NewTool("emb", "", func(context.Context, embedded) (string, error) { return "", nil })
+		},
 			[]string{`NewTool "emb"`, "field done", "chan struct {}"}},
-		{"complex argument type", func() { NewTool("cx", "", func(context.Context, complex128) (string, error) { return "", nil }) },
+		{"complex argument type", func() Tool {
+			return NewTool("cx", "", func(context.Context, complex128) (string, error) { return "", nil })
+		},
 			[]string{`NewTool "cx"`, "argument type complex128 is one no JSON Schema describes"}},
-		{"fields encoding/json skips", func() { NewTool("ok", "", func(context.Context, skipped) (string, error) { return "", nil }) }, nil},
+		{"fields encoding/json skips", func() Tool {
+			return NewTool("ok", "", func(context.Context, skipped) (string, error) { return "", nil })
+		}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var msg string
-			func() {
-				defer func() {
-					if v := recover(); v != nil {
-						msg = fmt.Sprint(v)
-					}
-				}()
-				tt.build()
-			}()
+			tool := tt.build()
+			_, nodeErr := NewToolNode([]tools.Tool{tool})
+			_, callErr := tool.Call(context.Background(), "{}")
 			if tt.want == nil {
-				if msg != "" {
-					t.Fatalf("panicked: %s", msg)
+				if nodeErr != nil {
+					t.Fatalf("NewToolNode: %v", nodeErr)
 				}
 				return
 			}
-			for _, w := range tt.want {
-				if !strings.Contains(msg, w) {
-					t.Errorf("panic %q does not contain %q", msg, w)
+			for _, err := range []error{nodeErr, callErr} {
+				if !errors.Is(err, ErrInvalidConfig) {
+					t.Fatalf("err = %v, want one wrapping ErrInvalidConfig", err)
+				}
+				for _, w := range tt.want {
+					if !strings.Contains(err.Error(), w) {
+						t.Errorf("error %q does not contain %q", err, w)
+					}
 				}
 			}
 		})

@@ -87,6 +87,9 @@ func NewToolNode(ts []tools.Tool, opts ...Option) (*ToolNode, error) {
 		if _, dup := n.tools[name]; dup {
 			return nil, fmt.Errorf("%w: duplicate tool name %q", ErrInvalidConfig, name)
 		}
+		if b, ok := t.(interface{ configErr() error }); ok && b.configErr() != nil {
+			return nil, b.configErr() // a NewTool type no schema describes
+		}
 		bt := &boundTool{tool: t}
 		if st, ok := t.(Tool); ok {
 			s, err := compileSchema(name, st.Schema())

@@ -18,6 +18,7 @@ import (
 	"github.com/saidex/saidex-go/internal/extractbridge"
 	"github.com/tmc/langchaingo/callbacks"
 	"github.com/tmc/langchaingo/llms"
+	"github.com/tmc/langchaingo/tools"
 )
 
 // Option configures one extraction. The options are [WithMode],
@@ -114,15 +115,15 @@ func Into[T any](ctx context.Context, model llms.Model, prompt string, opts ...O
 }
 
 // decoder returns a NewTool tool whose call decodes its arguments into
-// *out, or the error of a T NewTool cannot describe (NewTool panics).
-func decoder[T any](out *T) (tool saidex.Tool, err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			err = fmt.Errorf("%w: extract.Into: %v", saidex.ErrInvalidConfig, v)
-		}
-	}()
-	return saidex.NewTool("extract_data", "", func(_ context.Context, v T) (string, error) {
+// *out, or the error wrapping saidex.ErrInvalidConfig of a T that no JSON
+// Schema describes (NewToolNode refuses such a tool).
+func decoder[T any](out *T) (saidex.Tool, error) {
+	tool := saidex.NewTool("extract_data", "", func(_ context.Context, v T) (string, error) {
 		*out = v
 		return "", nil
-	}), nil
+	})
+	if _, err := saidex.NewToolNode([]tools.Tool{tool}); err != nil {
+		return nil, fmt.Errorf("extract.Into: %w", err)
+	}
+	return tool, nil
 }
