@@ -35,10 +35,10 @@ import (
 //
 // opts are the run options: [WithFinishReason] refuses every call of a
 // reply the output limit cut (an AI message carrying [WrapModel]'s notice
-// is refused without it), [WithState] has no effect here.
+// is refused without it).
 //
-// Check runs without graph state, as WrapModel does, and its reports carry
-// no durations. Errors: [ErrNoAIMessage] when the last message is not an
+// Validators and hooks see the state ctx carries ([ContextWithState]), as
+// in a run. Its reports carry no durations. Errors: [ErrNoAIMessage] when the last message is not an
 // AI message; ctx.Err(); and those the node returns before execution (a
 // *ToolCallValidationError, *FeedbackLimitError or *RepeatLimitError with
 // the raise policy, an interrupt, an unresolved hook's error).
@@ -62,7 +62,8 @@ func (n *ToolNode) checkCalls(ctx context.Context, messages []llms.MessageConten
 	if ai < 0 || messages[ai].Role != llms.ChatMessageTypeAI {
 		return nil, nil, ErrNoAIMessage
 	}
-	r := &run{messages: messages, aiIndex: ai, outputLimit: rcfg.outputLimit || markedCut(messages[ai])} // cut.go
+	r := &run{messages: messages, aiIndex: ai, outputLimit: rcfg.outputLimit || markedCut(messages[ai]), // cut.go
+		state: StateFromContext(ctx)} // unresolved.go
 	calls := n.collect(messages[ai])
 	if err := n.prepare(ctx, r, calls); err != nil {
 		return nil, nil, n.sealErr(r, calls, err)

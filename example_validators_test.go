@@ -56,7 +56,7 @@ func ExampleWithValidator() {
 	msgs := ordersConversation("cancel_order",
 		`{"order_id": "u1-100", "user_id": "u1"}`,
 		`{"order_id": "u2-200", "user_id": "u1"}`)
-	res, err := node.Run(context.Background(), msgs, saidex.WithState(sessionState{UserID: "u1"}))
+	res, err := node.Run(saidex.ContextWithState(context.Background(), sessionState{UserID: "u1"}), msgs)
 	if err != nil {
 		panic(err)
 	}

@@ -342,7 +342,7 @@ func TestNestedRunSharesStateAndSinks(t *testing.T) {
 	}}
 	outer := mustNode(t, []tools.Tool{outerTool})
 	ctx, sink := CollectStats(context.Background())
-	res, err := outer.Run(ctx, conversation(tc("o1", "outer", "y")), WithState("user-7"))
+	res, err := outer.Run(ContextWithState(ctx, "user-7"), conversation(tc("o1", "outer", "y")))
 	if err != nil || res.Calls[0].Output != "leaf done" {
 		t.Fatalf("outer run: %v, %+v", err, res)
 	}

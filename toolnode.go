@@ -442,8 +442,6 @@ type RunOption interface {
 }
 
 type runConfig struct {
-	state       any // WithState
-	hasState    bool
 	outputLimit bool // WithFinishReason: the reply was cut by the output limit (cut.go)
 }
 
@@ -491,8 +489,8 @@ func (n *ToolNode) Run(ctx context.Context, messages []llms.MessageContent, opts
 	}
 	r := &run{messages: messages, aiIndex: aiIndex, timed: n.listened(ctx), decode: true,
 		outputLimit: rcfg.outputLimit || markedCut(messages[aiIndex])} // cut.go
-	r.start = r.now()                  // zero when nobody listens (stats.go)
-	r.state, ctx = runState(ctx, rcfg) // unresolved.go
+	r.start = r.now()               // zero when nobody listens (stats.go)
+	r.state = StateFromContext(ctx) // unresolved.go
 	calls := n.collect(messages[aiIndex])
 	pending, err := skipAnswered(messages, aiIndex, calls) // history.go
 	if err != nil {
@@ -557,7 +555,7 @@ func (n *ToolNode) prepare(ctx context.Context, r *run, calls []*call) error {
 type run struct {
 	messages []llms.MessageContent
 	aiIndex  int
-	state    any // the caller's graph state: WithState or ContextWithState
+	state    any // the caller's graph state: ContextWithState
 
 	outputLimit bool // the reply was cut by the output limit (WithFinishReason, cut.go)
 	decode      bool // the run executes its calls: the repair stage may decode them (validAsSent)

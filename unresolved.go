@@ -123,7 +123,7 @@ type UnresolvedToolCall struct {
 	// Messages is the conversation the node was run on; read it, do not
 	// modify it.
 	Messages []llms.MessageContent
-	// State is the caller's graph state (see [WithState]), nil when none.
+	// State is the caller's graph state (see [ContextWithState]), nil when none.
 	State any
 }
 
@@ -198,48 +198,33 @@ func (e *ToolCallValidationError) Error() string {
 	return b.String()
 }
 
-// WithState passes the caller's graph state (for example a user id) to one
-// run: validators see it in [ValidatorContext].State, hooks in
-// [UnresolvedToolCall].State, and tools, validators and hooks through
-// [StateFromContext]. It overrides a state set with [ContextWithState].
-// The node never modifies the state; share it between goroutines only if it
-// is safe to read concurrently. Default: no state (nil).
-func WithState(state any) RunOption {
-	return runOptionFunc(func(c *runConfig) { c.state, c.hasState = state, true })
-}
-
 type runOptionFunc func(*runConfig)
 
 func (f runOptionFunc) applyRun(c *runConfig) { f(c) }
 
 type stateKey struct{}
 
-// ContextWithState returns a copy of ctx that carries state. [ToolNode.Run]
-// and [ToolNode.Invoke] use it as the run's state when no [WithState] is
-// given; it is the way to pass state to Invoke, whose graph-node signature
-// has no options. A tool that runs a ToolNode of its own with the ctx it was
-// given passes the outer run's state on the same way, unless that inner run
-// has its own WithState.
+// ContextWithState returns a copy of ctx that carries state: the caller's
+// graph state (for example a user id) for the runs of [ToolNode.Run],
+// [ToolNode.Invoke], [ToolNode.Check] and [ToolNode.CheckCall] with that
+// ctx. Validators see it in [ValidatorContext].State, hooks in
+// [UnresolvedToolCall].State, and tools, validators and hooks through
+// [StateFromContext]. The node never modifies the state; share it between
+// goroutines only if it is safe to read concurrently. A tool that runs a
+// ToolNode of its own with the ctx it was given passes the outer run's
+// state on, unless it sets another. Without it a run's state is nil.
 func ContextWithState(ctx context.Context, state any) context.Context {
 	return context.WithValue(ctx, stateKey{}, state)
 }
 
-// StateFromContext returns the state of the run ctx belongs to, set with
-// [WithState] or [ContextWithState], or nil. Tools, validators and hooks
+// StateFromContext returns the state ctx carries, set with
+// [ContextWithState], or nil. Tools, validators and hooks
 // called by a [ToolNode] receive a ctx that carries it, so a type
 // assertion reads it:
 //
 //	st, ok := saidex.StateFromContext(ctx).(MyState)
 func StateFromContext(ctx context.Context) any {
 	return ctx.Value(stateKey{})
-}
-
-// runState returns the run's state and a ctx carrying it.
-func runState(ctx context.Context, rc runConfig) (any, context.Context) {
-	if rc.hasState {
-		return rc.state, ContextWithState(ctx, rc.state)
-	}
-	return StateFromContext(ctx), ctx
 }
 
 // resolve is the resolve stage: every call still invalid follows the

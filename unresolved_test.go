@@ -124,7 +124,7 @@ func TestUnresolvedHookSalvageExecutesWithValidatedArguments(t *testing.T) {
 	n := urNode(t, []tools.Tool{tool}, WithUnresolvedHook(hook))
 	raw := `{"order_id": "u7-<1>"}`
 	msgs := urConversation(urCall("call_1", "get_orders", raw))
-	res, err := n.Run(context.Background(), msgs, WithState(urState{UserID: "u7"}))
+	res, err := n.Run(ContextWithState(context.Background(), urState{UserID: "u7"}), msgs)
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}
@@ -413,16 +413,16 @@ func TestStateReachesToolsThroughTheContext(t *testing.T) {
 		run  func(n *ToolNode, msgs []llms.MessageContent) error
 		want any
 	}{
-		{name: "WithState", want: urState{UserID: "u1"}, run: func(n *ToolNode, msgs []llms.MessageContent) error {
-			_, err := n.Run(context.Background(), msgs, WithState(urState{UserID: "u1"}))
+		{name: "ContextWithState with Run", want: urState{UserID: "u1"}, run: func(n *ToolNode, msgs []llms.MessageContent) error {
+			_, err := n.Run(ContextWithState(context.Background(), urState{UserID: "u1"}), msgs)
 			return err
 		}},
 		{name: "ContextWithState with Invoke", want: urState{UserID: "u2"}, run: func(n *ToolNode, msgs []llms.MessageContent) error {
 			_, err := n.Invoke(ContextWithState(context.Background(), urState{UserID: "u2"}), msgs)
 			return err
 		}},
-		{name: "WithState overrides the context", want: urState{UserID: "u3"}, run: func(n *ToolNode, msgs []llms.MessageContent) error {
-			_, err := n.Run(ContextWithState(context.Background(), urState{UserID: "u2"}), msgs, WithState(urState{UserID: "u3"}))
+		{name: "the innermost ContextWithState", want: urState{UserID: "u3"}, run: func(n *ToolNode, msgs []llms.MessageContent) error {
+			_, err := n.Run(ContextWithState(ContextWithState(context.Background(), urState{UserID: "u2"}), urState{UserID: "u3"}), msgs)
 			return err
 		}},
 		{name: "no state", want: nil, run: func(n *ToolNode, msgs []llms.MessageContent) error {

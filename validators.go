@@ -14,7 +14,7 @@ import (
 )
 
 // Validator checks a call's arguments with context a JSON Schema cannot
-// express: the conversation, the caller's state (see [WithState]), a
+// express: the conversation, the caller's state (see [ContextWithState]), a
 // database. It runs after the tool's schema accepted args, once on the
 // model's own arguments ([PhaseInitial]), on every candidate of the
 // correction model ([PhaseCorrection]) and on arguments returned by an
@@ -49,7 +49,7 @@ type ValidatorContext struct {
 	// Messages is the conversation the node was run on; read it, do not
 	// modify it.
 	Messages []llms.MessageContent
-	// State is the caller's graph state (see [WithState]), nil when none.
+	// State is the caller's graph state (see [ContextWithState]), nil when none.
 	State any
 	// Phase is where in the pipeline the arguments come from.
 	Phase Phase

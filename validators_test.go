@@ -35,27 +35,18 @@ func TestValidatorWithStateOrderBelongsToUser(t *testing.T) {
 	for _, tt := range []struct {
 		name     string
 		orderID  string
-		viaCtx   bool
 		wantRun  bool
 		wantPath string
 	}{
-		{name: "own order via WithState", orderID: "u1-17", wantRun: true},
-		{name: "own order via ContextWithState", orderID: "u1-17", viaCtx: true, wantRun: true},
-		{name: "foreign order via WithState", orderID: "u2-17", wantPath: "/order_id"},
-		{name: "foreign order via ContextWithState", orderID: "u2-17", viaCtx: true, wantPath: "/order_id"},
+		{name: "own order", orderID: "u1-17", wantRun: true},
+		{name: "foreign order", orderID: "u2-17", wantPath: "/order_id"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			tool := newURTool("cancel_order")
 			n := urNode(t, []tools.Tool{tool}, WithValidator("cancel_order", urOrderBelongsToUser))
 			msgs := urConversation(urCall("c1", "cancel_order", fmt.Sprintf(`{"order_id":%q,"user_id":"u1"}`, tt.orderID)))
-			ctx := context.Background()
-			var opts []RunOption
-			if tt.viaCtx {
-				ctx = ContextWithState(ctx, urState{UserID: "u1"})
-			} else {
-				opts = append(opts, WithState(urState{UserID: "u1"}))
-			}
-			res, err := n.Run(ctx, msgs, opts...)
+			ctx := ContextWithState(context.Background(), urState{UserID: "u1"})
+			res, err := n.Run(ctx, msgs)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -458,7 +449,7 @@ func TestValidatorContextPhases(t *testing.T) {
 	tool := newURTool("get_orders")
 	n := urNode(t, []tools.Tool{tool}, WithValidator("get_orders", rec), WithUnresolvedHook(hook))
 	msgs := urConversation(urCall("c1", "get_orders", `{"order_id":"o","user_id":"bad"}`))
-	res, err := n.Run(context.Background(), msgs, WithState("st"))
+	res, err := n.Run(ContextWithState(context.Background(), "st"), msgs)
 	if err != nil {
 		t.Fatal(err)
 	}

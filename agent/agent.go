@@ -227,7 +227,7 @@ func (a *Agent) Plan(ctx context.Context, steps []schema.AgentStep, inputs map[s
 	}
 	conv := append(msgs, ai)
 	// The executor's inputs are the state hooks and validators see.
-	res, err := a.node.Run(ctx, conv, saidex.WithState(inputs), saidex.WithFinishReason(finishReason(resp)))
+	res, err := a.node.Run(saidex.ContextWithState(ctx, inputs), conv, saidex.WithFinishReason(finishReason(resp)))
 	if err != nil {
 		return nil, nil, err
 	}

@@ -189,8 +189,9 @@ var ErrIncompleteStream = fmt.Errorf("%w: the stream ended before the reply's fi
 // reason "length") discards the early checks and runs no call. opts are
 // passed to the node's run. The early checks apply the node's rules to
 // each call with history as context, as RunChat does; their reports are
-// the ones Calls holds; with opts (saidex.WithState, for example), which
-// the early checks did not see, every call is checked again with them.
+// the ones Calls holds; with opts, which the early checks did not see,
+// every call is checked again with them. The state of the ctx given to
+// NewChatStream ([saidex.ContextWithState]) reaches every check.
 // Errors are those of RunChat, and
 // [ErrIncompleteStream] for a reply with calls and no finish reason.
 func (s *ChatStream) Run(opts ...saidex.RunOption) (*ChatTurn, error) {

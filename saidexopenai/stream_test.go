@@ -285,10 +285,10 @@ func TestChatStreamWithoutFinishReason(t *testing.T) {
 	}
 }
 
-// TestChatStreamRunOptionsReachEveryCheck: run options given to Run (here
-// a state a validator reads) reach the check of every call, early or not.
-func TestChatStreamRunOptionsReachEveryCheck(t *testing.T) {
-	ctx := context.Background()
+// TestChatStreamStateReachesEveryCheck: the state of the stream's ctx (one
+// a validator reads) reaches the check of every call, early or not.
+func TestChatStreamStateReachesEveryCheck(t *testing.T) {
+	ctx := saidex.ContextWithState(context.Background(), "user-7")
 	var sawState atomic.Int64
 	g, _ := newGuard(t, saidex.WithValidator("get_weather", func(ctx context.Context, args map[string]any, vc saidex.ValidatorContext) error {
 		if vc.State == "user-7" {
@@ -308,7 +308,7 @@ func TestChatStreamRunOptionsReachEveryCheck(t *testing.T) {
 	if err := stream.Close(); err != nil {
 		t.Fatal(err)
 	}
-	turn, err := s.Run(saidex.WithState("user-7"))
+	turn, err := s.Run()
 	if err != nil {
 		t.Fatal(err)
 	}

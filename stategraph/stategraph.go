@@ -77,7 +77,7 @@ func run(node *saidex.ToolNode, key string, update func(*saidex.Result) []llms.M
 		if err != nil {
 			return nil, err
 		}
-		res, err := node.Run(ctx, msgs, saidex.WithState(state))
+		res, err := node.Run(saidex.ContextWithState(ctx, state), msgs)
 		if err != nil {
 			return nil, err
 		}

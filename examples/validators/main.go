@@ -1,5 +1,5 @@
 // Command validators shows checks a JSON Schema cannot express, using the
-// caller's state (the signed-in user) passed with saidex.WithState:
+// caller's state (the signed-in user) passed with saidex.ContextWithState:
 //
 //   - a validator rejects cancelling an order that belongs to another user,
 //     or in another user's name;
@@ -146,7 +146,7 @@ func run(ctx context.Context, w io.Writer, agent llms.Model) error {
 	messages = append(messages, ai)
 
 	// The state is per run: the same node serves every user.
-	res, err := node.Run(ctx, messages, saidex.WithState(Session{UserID: "u1"}))
+	res, err := node.Run(saidex.ContextWithState(ctx, Session{UserID: "u1"}), messages)
 	if err != nil {
 		return err
 	}
