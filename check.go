@@ -114,7 +114,8 @@ func (c CallCheck) Ready() bool {
 // sent take the fast path of the repair stage and return at once, without
 // allocating; the validators, hooks and correction prompt of any other
 // call see as the conversation an AI message holding that call alone.
-// Like Check, it runs without graph state and reports no durations. opts
+// Like Check, its validators and hooks see the state ctx carries
+// ([ContextWithState]), and it reports no durations. opts
 // are Check's: with [WithFinishReason] saying the output limit cut the
 // reply, the call is refused whatever its arguments (no fast path). It
 // sees no earlier calls, so [WithRepeatLimit] never applies here.
@@ -166,7 +167,7 @@ func (n *ToolNode) checkCall(ctx context.Context, id, name, arguments string, rc
 	one.fc = llms.FunctionCall{Name: name, Arguments: arguments}
 	one.part[0] = llms.ToolCall{ID: id, Type: "function", FunctionCall: &one.fc}
 	one.msgs[0] = llms.MessageContent{Role: llms.ChatMessageTypeAI, Parts: one.part[:]}
-	r := &run{messages: one.msgs[:], outputLimit: rcfg.outputLimit}
+	r := &run{messages: one.msgs[:], outputLimit: rcfg.outputLimit, state: StateFromContext(ctx)} // unresolved.go
 	if err := n.prepare(ctx, r, one.p[:]); err != nil {
 		return CallCheck{}, n.sealErr(r, one.p[:], err)
 	}

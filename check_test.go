@@ -229,3 +229,29 @@ func TestOutcomeReady(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckSeesTheStateOfItsContext: Check's and CheckCall's validators
+// see the state of their ctx in ValidatorContext.State, as a run's do.
+func TestCheckSeesTheStateOfItsContext(t *testing.T) {
+	var seen []any
+	tool := newURTool("get_orders")
+	n := urNode(t, []tools.Tool{tool}, WithValidator("get_orders", func(ctx context.Context, _ map[string]any, vc ValidatorContext) error {
+		if StateFromContext(ctx) != vc.State {
+			return errors.New("StateFromContext disagrees with ValidatorContext.State")
+		}
+		seen = append(seen, vc.State)
+		return nil
+	}))
+	ctx := ContextWithState(context.Background(), urState{UserID: "u9"})
+	reps, err := n.Check(ctx, urConversation(urCall("a", "get_orders", `{"order_id":"o1","user_id":"u9"}`)))
+	if err != nil || len(reps) != 1 || !reps[0].Outcome.Ready() {
+		t.Fatalf("Check: %v %+v", err, reps)
+	}
+	chk, err := n.CheckCall(ctx, "b", "get_orders", `{"order_id":"o2","user_id":"u9"}`)
+	if err != nil || !chk.Ready() {
+		t.Fatalf("CheckCall: %v %+v", err, chk)
+	}
+	if len(seen) != 2 || seen[0] != (urState{UserID: "u9"}) || seen[1] != (urState{UserID: "u9"}) {
+		t.Errorf("validators saw states %v, want the ctx's twice", seen)
+	}
+}
