@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/saidex/saidex-go/internal/extractbridge"
 	"github.com/saidex/saidex-go/internal/jsonvalue"
 	"github.com/tmc/langchaingo/callbacks"
@@ -178,7 +179,12 @@ func (s *extractSettings) validate(withModel bool) []error {
 	return errs
 }
 
-func init() { extractbridge.Run = extract }
+func init() {
+	extractbridge.Run = extract
+	extractbridge.Decode = func(raw []byte, out any) error {
+		return jsonv2.Unmarshal(raw, out, v1Options) // as a node's NewTool tool decodes (tool.go)
+	}
+}
 
 // extract is package extract's JSON, reached through internal/extractbridge:
 // the settings are the defaults, then opts. It asks model for one JSON
