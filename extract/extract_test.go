@@ -240,8 +240,7 @@ func (openPerson) JSONSchema() *jsonschema.Schema {
 
 // Into decodes a valid answer as a node decodes a NewTool tool's
 // validated arguments: a member the schema allowed and T has no field for
-// is ignored, not an error (ExtractInto decoded so; a direct Tool.Call is
-// stricter).
+// is ignored, not an error (a direct Tool.Call is stricter).
 func TestIntoIgnoresMembersTheSchemaAllows(t *testing.T) {
 	tests := []struct {
 		name, answer string
