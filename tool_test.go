@@ -1,24 +1,24 @@
 package saidex
 
 import (
-	 "bytes"
-	 "context"
-	 "encoding/json"
-	 "errors"
-	 "log/slog"
-	 "maps"
-	 "os"
-	 "reflect"
-	 "slices"
-	 "strings"
-	 "sync"
-	 "testing"
-	 "time"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"maps"
+	"os"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
 
 	jsonv2 "github.com/go-json-experiment/json"
-	 "github.com/saidex/saidex-go/saidextest"
-	 "github.com/tmc/langchaingo/llms"
-	 "github.com/tmc/langchaingo/tools"
+	"github.com/saidex/saidex-go/saidextest"
+	"github.com/tmc/langchaingo/llms"
+	"github.com/tmc/langchaingo/tools"
 )
 
 // upperString decodes a JSON string upper-cased: a json.Unmarshaler.
