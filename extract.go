@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/saidex/saidex-go/internal/extractbridge"
 	"github.com/saidex/saidex-go/internal/jsonvalue"
 	"github.com/tmc/langchaingo/callbacks"
@@ -62,9 +63,10 @@ const defaultExtractFunction = "extract_data"
 var ErrExtraction = errors.New("saidex: extraction failed")
 
 // ExtractionError is a correction's error ([CallReport].CorrectionErr), and
-// what package extract returns, when the model gave no valid answer: it failed (a provider error such as HTTP 429 or a
-// timeout, which is never retried), or none of its answers parsed and
-// validated within the attempts. It matches [ErrExtraction] with errors.Is
+// what package extract returns, when the model gave no valid answer: it
+// failed (a provider error such as HTTP 429 or a timeout, which is never
+// retried), or none of its answers parsed and validated within the
+// attempts. It matches [ErrExtraction] with errors.Is
 // and unwraps to the model's or the parse error.
 //
 // Its message names no argument values; Issues may.
@@ -126,8 +128,9 @@ func WithMaxCorrectionRetries(n int) Option {
 	return correctionOption(func(s *extractSettings) { s.maxAttempts = n })
 }
 
-// WithCallbacks reports every extraction (and so every correction) to h as a
-// chain run: HandleChainStart with inputs {"chain": [ExtractChainName],
+// WithCallbacks reports every correction of the node's calls to h as a
+// chain run (package extract's WithCallbacks does the same for an
+// extraction): HandleChainStart with inputs {"chain": [ExtractChainName],
 // "function": the function or tool name, "mode": the mode, "prompt": the
 // first prompt}, then HandleChainEnd with outputs {"chain", "function",
 // "arguments" (the valid JSON), "attempts", "token_usage"
@@ -178,7 +181,12 @@ func (s *extractSettings) validate(withModel bool) []error {
 	return errs
 }
 
-func init() { extractbridge.Run = extract }
+func init() {
+	extractbridge.Run = extract
+	extractbridge.Decode = func(raw []byte, out any) error {
+		return jsonv2.Unmarshal(raw, out, v1Options) // as a node's NewTool tool decodes (tool.go)
+	}
+}
 
 // extract is package extract's JSON, reached through internal/extractbridge:
 // the settings are the defaults, then opts. It asks model for one JSON

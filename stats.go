@@ -67,9 +67,9 @@ type ToolNodeEvent struct {
 	AIMessageIndex int
 	// Calls reports on every tool call of the AI message, in call order:
 	// the reports of [Result].Calls without the fields that can carry
-	// argument values or a tool's output, since events reach exporters. RawArguments, Arguments and Output are
-	// empty, and Err and CorrectionErr nil; the slices and maps are the
-	// event's own.
+	// argument values or a tool's output, since events reach exporters.
+	// RawArguments, Arguments and Output are empty, and Err and
+	// CorrectionErr nil; the slices and maps are the event's own.
 	Calls []CallReport
 }
 

@@ -94,36 +94,35 @@ func JSON(ctx context.Context, model llms.Model, schema any, prompt string, opts
 
 // Into is [JSON] with the schema reflected from T as [saidex.NewTool]
 // reflects a tool's argument type, decoding the valid answer into a T as
-// such a tool decodes its arguments. A T whose schema cannot be reflected
+// a node decodes such a tool's validated arguments (encoding/json's
+// semantics: a member the schema allowed and T has no field for is
+// ignored). A T whose schema cannot be reflected
 // (a chan or func field, for example) is an error wrapping
 // [saidex.ErrInvalidConfig], returned before the model is called; a
 // decoding failure is a [*saidex.ExtractionError].
 func Into[T any](ctx context.Context, model llms.Model, prompt string, opts ...Option) (T, error) {
 	var out T
-	tool, err := decoder(&out)
+	schema, err := schemaOf[T]()
 	if err != nil {
 		return out, err
 	}
-	raw, err := JSON(ctx, model, tool.Schema(), prompt, opts...)
+	raw, err := JSON(ctx, model, schema, prompt, opts...)
 	if err != nil {
 		return out, err
 	}
-	if _, err := tool.Call(ctx, string(raw)); err != nil {
+	if err := extractbridge.Decode(raw, &out); err != nil {
 		return out, &saidex.ExtractionError{Attempts: 1, Err: fmt.Errorf("decode into %T: %w", out, err)}
 	}
 	return out, nil
 }
 
-// decoder returns a NewTool tool whose call decodes its arguments into
-// *out, or the error wrapping saidex.ErrInvalidConfig of a T that no JSON
-// Schema describes (NewToolNode refuses such a tool).
-func decoder[T any](out *T) (saidex.Tool, error) {
-	tool := saidex.NewTool("extract_data", "", func(_ context.Context, v T) (string, error) {
-		*out = v
-		return "", nil
-	})
+// schemaOf returns the schema [saidex.NewTool] reflects for T, or the
+// error wrapping saidex.ErrInvalidConfig of a T that no JSON Schema
+// describes (NewToolNode refuses such a tool).
+func schemaOf[T any]() (any, error) {
+	tool := saidex.NewTool("extract_data", "", func(context.Context, T) (string, error) { return "", nil })
 	if _, err := saidex.NewToolNode([]tools.Tool{tool}); err != nil {
 		return nil, fmt.Errorf("extract.Into: %w", err)
 	}
-	return tool, nil
+	return tool.Schema(), nil
 }

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/invopop/jsonschema"
 	saidex "github.com/saidex/saidex-go"
 	"github.com/saidex/saidex-go/extract"
 	"github.com/saidex/saidex-go/saidextest"
@@ -225,5 +226,36 @@ func TestIntoRefusesAnUndescribableType(t *testing.T) {
 	}
 	if n := model.CallCount(); n != 0 {
 		t.Errorf("the model was called %d times, want 0", n)
+	}
+}
+
+// openPerson's own schema allows members it has no field for.
+type openPerson struct {
+	Name string `json:"name"`
+}
+
+func (openPerson) JSONSchema() *jsonschema.Schema {
+	return &jsonschema.Schema{Type: "object", Required: []string{"name"}}
+}
+
+// Into decodes a valid answer as a node decodes a NewTool tool's
+// validated arguments: a member the schema allowed and T has no field for
+// is ignored, not an error (a direct Tool.Call is stricter).
+func TestIntoIgnoresMembersTheSchemaAllows(t *testing.T) {
+	tests := []struct {
+		name, answer string
+		want         openPerson
+	}{
+		{"exact", `{"name":"Ada"}`, openPerson{"Ada"}},
+		{"extra member", `{"name":"Ada","age":36}`, openPerson{"Ada"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			model := saidextest.NewModel(saidextest.ForcedToolCall(tt.answer))
+			got, err := extract.Into[openPerson](context.Background(), model, "Ada Lovelace was 36.")
+			if err != nil || got != tt.want {
+				t.Fatalf("Into = %+v, %v; want %+v, nil", got, err, tt.want)
+			}
+		})
 	}
 }

@@ -152,7 +152,6 @@ func (g *Guard) ToolsNodeConfig() compose.ToolsNodeConfig {
 	}
 }
 
-// ready reports whether a call with outcome o is ready to run.
 // Middleware returns the tool-call middleware that checks each call before
 // its tool runs, for invokable, streamable and enhanced tools alike. For a
 // call of one of the Guard's tools it runs the saidex node's stages before

@@ -26,3 +26,9 @@ type Settings struct {
 // init function of package saidex, which package extract imports: it is
 // set before any function of package extract can run, and never changed.
 var Run func(ctx context.Context, model llms.Model, schema any, prompt string, opts []func(*Settings)) (json.RawMessage, error)
+
+// Decode decodes a valid answer into out (a pointer) as a saidex.NewTool tool
+// run by a node decodes its arguments: encoding/json's semantics,
+// members the type has no field for ignored (the schema has judged them).
+// It is set with Run, by the same init function, and never changed.
+var Decode func(raw []byte, out any) error

@@ -68,7 +68,7 @@ func TestContractGeminiMultiCallTurn(t *testing.T) {
 		wantReq int                                               // requests the server received
 	}{
 		{name: "Invoke, then GroupToolResponses before the model call", execute: invoke, send: saidex.GroupToolResponses, wantReq: 2},
-		{name: "StateNode, then GroupToolResponses in the model node", execute: stateNode, send: saidex.GroupToolResponses, wantReq: 2},
+		{name: "stategraph.Node, then GroupToolResponses in the model node", execute: stateNode, send: saidex.GroupToolResponses, wantReq: 2},
 		{
 			name: "ungrouped, one Content per tool message is rejected", execute: invoke,
 			send:    func(m []llms.MessageContent) []llms.MessageContent { return m },
