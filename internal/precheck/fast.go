@@ -194,132 +194,10 @@ func digits(b []byte, i int) int {
 }
 
 // object reads an object, as scan.object checks it.
-func (f *fscan) object(n *node) bool {
-	if n != nil && !n.hasObj {
-		n = nil
-	}
-	if f.depth++; f.depth > maxFastDepth {
-		return false
-	}
-	f.i++                                                 // '{'
-	var others [maxFastMembers]struct{ start, end int32 } // names not in n.few, for repeats
-	nOthers, count := 0, 0
-	var got uint64 // the members of n.few read
-	var seen uint64
-	f.ws()
-	if f.i < len(f.b) && f.b[f.i] == '}' {
-		f.i++
-	} else {
-		for {
-			f.ws()
-			if f.i >= len(f.b) || f.b[f.i] != '"' {
-				return false
-			}
-			start := f.i + 1
-			name, ok := f.str()
-			if !ok {
-				return false
-			}
-			var m member
-			k := -1
-			if n != nil {
-				m, k = n.member(name)
-			}
-			if k >= 0 { // a listed name: its bit tells a repeat
-				if got&(1<<k) != 0 {
-					return false // a repeated name
-				}
-				got |= 1 << k
-			} else {
-				for _, prev := range others[:nOthers] {
-					if string(f.b[prev.start:prev.end]) == string(name) {
-						return false // a repeated name
-					}
-				}
-				if nOthers == maxFastMembers {
-					return false
-				}
-				others[nOthers] = struct{ start, end int32 }{int32(start), int32(start + len(name))}
-				nOthers++
-			}
-			count++
-			f.ws()
-			if f.i >= len(f.b) || f.b[f.i] != ':' {
-				return false
-			}
-			f.i++
-			var child *node
-			if n != nil {
-				seen |= m.reqBit
-				child = m.child
-				if !m.listed {
-					if n.rejectOther {
-						return false
-					}
-					child = n.other
-				}
-			}
-			if !f.value(child) {
-				return false
-			}
-			f.ws()
-			if f.i >= len(f.b) {
-				return false
-			}
-			if f.b[f.i] == '}' {
-				f.i++
-				break
-			}
-			if f.b[f.i] != ',' {
-				return false
-			}
-			f.i++
-		}
-	}
-	f.depth--
-	return n == nil || seen == n.reqMask && (n.minP < 0 || count >= n.minP) && (n.maxP < 0 || count <= n.maxP)
-}
+func (f *fscan) object(n *node) bool { return f.objectInto(n, nil, reflect.Value{}) }
 
 // array reads an array, as scan.array checks it.
-func (f *fscan) array(n *node) bool {
-	if n != nil && !n.hasArr {
-		n = nil
-	}
-	if f.depth++; f.depth > maxFastDepth {
-		return false
-	}
-	f.i++ // '['
-	count := 0
-	var items *node
-	if n != nil {
-		items = n.items
-	}
-	f.ws()
-	if f.i < len(f.b) && f.b[f.i] == ']' {
-		f.i++
-	} else {
-		for {
-			count++
-			if !f.value(items) {
-				return false
-			}
-			f.ws()
-			if f.i >= len(f.b) {
-				return false
-			}
-			if f.b[f.i] == ']' {
-				f.i++
-				break
-			}
-			if f.b[f.i] != ',' {
-				return false
-			}
-			f.i++
-		}
-	}
-	f.depth--
-	return n == nil || (n.minI < 0 || count >= n.minI) && (n.maxI < 0 || count <= n.maxI)
-}
+func (f *fscan) array(n *node) bool { return f.arrayInto(n, nil, reflect.Value{}) }
 
 // fastDecode is fastValid fused with decoding, as Checker.Decode is
 // scan.into: it reads the text and decodes it into dst, a settable zero
@@ -416,8 +294,9 @@ func (f *fscan) into(n *node, t *Target, dst reflect.Value) bool {
 	return setNumber(t, dst, lit)
 }
 
-// objectInto is object for a struct target: every member must name a
-// field exactly.
+// objectInto is object for a struct target t (nil: check only, as object):
+// every member must name a field exactly, and its value is decoded into
+// that field of dst.
 func (f *fscan) objectInto(n *node, t *Target, dst reflect.Value) bool {
 	if n != nil && !n.hasObj {
 		n = nil
@@ -467,9 +346,11 @@ func (f *fscan) objectInto(n *node, t *Target, dst reflect.Value) bool {
 				nOthers++
 			}
 			count++
-			fld, ok := t.fields[string(name)]
-			if !ok {
-				return false
+			var fld targetField
+			if t != nil {
+				if fld, ok = t.fields[string(name)]; !ok {
+					return false
+				}
 			}
 			f.ws()
 			if f.i >= len(f.b) || f.b[f.i] != ':' {
@@ -487,7 +368,12 @@ func (f *fscan) objectInto(n *node, t *Target, dst reflect.Value) bool {
 					child = n.other
 				}
 			}
-			if !f.into(child, fld.t, dst.Field(fld.index)) {
+			if t == nil {
+				ok = f.value(child)
+			} else {
+				ok = f.into(child, fld.t, dst.Field(fld.index))
+			}
+			if !ok {
 				return false
 			}
 			f.ws()
@@ -508,7 +394,8 @@ func (f *fscan) objectInto(n *node, t *Target, dst reflect.Value) bool {
 	return n == nil || seen == n.reqMask && (n.minP < 0 || count >= n.minP) && (n.maxP < 0 || count <= n.maxP)
 }
 
-// arrayInto is array for a slice target.
+// arrayInto is array for a slice target t (nil: check only, as array):
+// the items are decoded into a new slice, which dst is set to.
 func (f *fscan) arrayInto(n *node, t *Target, dst reflect.Value) bool {
 	if n != nil && !n.hasArr {
 		n = nil
@@ -522,15 +409,24 @@ func (f *fscan) arrayInto(n *node, t *Target, dst reflect.Value) bool {
 	if n != nil {
 		items = n.items
 	}
-	out := reflect.MakeSlice(t.typ, 0, 0)
+	var out reflect.Value
+	if t != nil {
+		out = reflect.MakeSlice(t.typ, 0, 0)
+	}
 	f.ws()
 	if f.i < len(f.b) && f.b[f.i] == ']' {
 		f.i++
 	} else {
 		for {
 			count++
-			out = reflect.Append(out, reflect.Zero(t.elem.typ))
-			if !f.into(items, t.elem, out.Index(out.Len()-1)) {
+			var ok bool
+			if t == nil {
+				ok = f.value(items)
+			} else {
+				out = reflect.Append(out, reflect.Zero(t.elem.typ))
+				ok = f.into(items, t.elem, out.Index(out.Len()-1))
+			}
+			if !ok {
 				return false
 			}
 			f.ws()
@@ -548,7 +444,9 @@ func (f *fscan) arrayInto(n *node, t *Target, dst reflect.Value) bool {
 		}
 	}
 	f.depth--
-	dst.Set(out)
+	if t != nil {
+		dst.Set(out)
+	}
 	return n == nil || (n.minI < 0 || count >= n.minI) && (n.maxI < 0 || count <= n.maxI)
 }
 
