@@ -378,7 +378,7 @@ func (s *scan) objectInto(n *node, t *Target, dst reflect.Value) bool {
 			if _, err := s.dec.ReadToken(); err != nil {
 				return false
 			}
-			return n == nil || seen == n.reqMask && (n.minP < 0 || count >= n.minP) && (n.maxP < 0 || count <= n.maxP)
+			return n == nil || n.objectCounts(seen, count)
 		case '"':
 		default:
 			return false
@@ -431,7 +431,7 @@ func (s *scan) arrayInto(n *node, t *Target, dst reflect.Value) bool {
 				return false
 			}
 			dst.Set(out)
-			return n == nil || (n.minI < 0 || count >= n.minI) && (n.maxI < 0 || count <= n.maxI)
+			return n == nil || n.arrayCount(count)
 		case 0:
 			return false
 		}

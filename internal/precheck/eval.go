@@ -440,7 +440,7 @@ func (s *scan) object(n *node) bool {
 			if _, err := s.dec.ReadToken(); err != nil {
 				return false
 			}
-			return seen == n.reqMask && (n.minP < 0 || count >= n.minP) && (n.maxP < 0 || count <= n.maxP)
+			return n.objectCounts(seen, count)
 		case '"':
 		default:
 			return false
@@ -488,7 +488,7 @@ func (s *scan) array(n *node) bool {
 			if _, err := s.dec.ReadToken(); err != nil {
 				return false
 			}
-			return (n.minI < 0 || count >= n.minI) && (n.maxI < 0 || count <= n.maxI)
+			return n.arrayCount(count)
 		case 0:
 			return false
 		}

@@ -193,6 +193,24 @@ func digits(b []byte, i int) int {
 	return i
 }
 
+// after reads what follows a member or an item, white space first: the
+// closer (end, read) or a comma (read); anything else is not ok.
+func (f *fscan) after(closer byte) (end, ok bool) {
+	f.ws()
+	if f.i >= len(f.b) {
+		return false, false
+	}
+	switch f.b[f.i] {
+	case closer:
+		f.i++
+		return true, true
+	case ',':
+		f.i++
+		return false, true
+	}
+	return false, false
+}
+
 // object reads an object, as scan.object checks it.
 func (f *fscan) object(n *node) bool { return f.objectInto(n, nil, reflect.Value{}) }
 
@@ -376,22 +394,15 @@ func (f *fscan) objectInto(n *node, t *Target, dst reflect.Value) bool {
 			if !ok {
 				return false
 			}
-			f.ws()
-			if f.i >= len(f.b) {
+			if end, ok := f.after('}'); !ok {
 				return false
-			}
-			if f.b[f.i] == '}' {
-				f.i++
+			} else if end {
 				break
 			}
-			if f.b[f.i] != ',' {
-				return false
-			}
-			f.i++
 		}
 	}
 	f.depth--
-	return n == nil || seen == n.reqMask && (n.minP < 0 || count >= n.minP) && (n.maxP < 0 || count <= n.maxP)
+	return n == nil || n.objectCounts(seen, count)
 }
 
 // arrayInto is array for a slice target t (nil: check only, as array):
@@ -429,25 +440,31 @@ func (f *fscan) arrayInto(n *node, t *Target, dst reflect.Value) bool {
 			if !ok {
 				return false
 			}
-			f.ws()
-			if f.i >= len(f.b) {
+			if end, ok := f.after(']'); !ok {
 				return false
-			}
-			if f.b[f.i] == ']' {
-				f.i++
+			} else if end {
 				break
 			}
-			if f.b[f.i] != ',' {
-				return false
-			}
-			f.i++
 		}
 	}
 	f.depth--
 	if t != nil {
 		dst.Set(out)
 	}
-	return n == nil || (n.minI < 0 || count >= n.minI) && (n.maxI < 0 || count <= n.maxI)
+	return n == nil || n.arrayCount(count)
+}
+
+// objectCounts reports whether an object of count members, with seen the
+// required bits of those it holds, meets n's required, minProperties and
+// maxProperties keywords: the last check of every scan of an object.
+func (n *node) objectCounts(seen uint64, count int) bool {
+	return seen == n.reqMask && (n.minP < 0 || count >= n.minP) && (n.maxP < 0 || count <= n.maxP)
+}
+
+// arrayCount reports whether an array of count items meets n's minItems
+// and maxItems keywords: the last check of every scan of an array.
+func (n *node) arrayCount(count int) bool {
+	return (n.minI < 0 || count >= n.minI) && (n.maxI < 0 || count <= n.maxI)
 }
 
 // enumString returns the string of a small enum of n equal to str, if
