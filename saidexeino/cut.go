@@ -2,6 +2,7 @@ package saidexeino
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"github.com/cloudwego/eino/schema"
 	"github.com/saidex/saidex-go"
@@ -16,6 +17,7 @@ const maxCutIDs = 4096
 // the reply, refuses them too. It holds at most maxCutIDs ids, dropping
 // the oldest first.
 type cutIDs struct {
+	any  atomic.Bool // an id was ever added: until then options takes no lock
 	mu   sync.Mutex
 	ids  map[string]string // call id -> finish reason
 	ring []string          // ids in the order added, for eviction
@@ -46,6 +48,7 @@ func (c *cutIDs) add(out *schema.Message) string {
 			delete(c.ids, old)
 		}
 		c.ring[c.next], c.ids[tc.ID] = tc.ID, reason
+		c.any.Store(true)
 		c.next = (c.next + 1) % maxCutIDs
 	}
 	return reason
@@ -54,7 +57,7 @@ func (c *cutIDs) add(out *schema.Message) string {
 // options returns the run options of the call id: the output limit's when
 // the id belongs to a reply the output limit cut.
 func (c *cutIDs) options(id string) []saidex.RunOption {
-	if id == "" {
+	if id == "" || !c.any.Load() {
 		return nil
 	}
 	c.mu.Lock()

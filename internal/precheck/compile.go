@@ -19,6 +19,7 @@
 package precheck
 
 import (
+	"encoding/binary"
 	"math"
 	"math/big"
 	"reflect"
@@ -173,6 +174,7 @@ func Compile(root *jsonschema.Schema) *Checker {
 // namedMember is a member with its name, for the lookup of small objects.
 type namedMember struct {
 	name string
+	head uint64 // nameHead of name
 	member
 }
 
@@ -189,10 +191,10 @@ func listMembers(n *node, done map[*node]bool) {
 	done[n] = true
 	if len(n.members) <= maxFewMembers {
 		for name, m := range n.members {
-			n.few = append(n.few, namedMember{name, m})
+			n.few = append(n.few, namedMember{name: name, head: nameHead([]byte(name)), member: m})
 		}
 		for i, nm := range n.few {
-			h := fewHash(nm.name)
+			h := fewHash(nm.head, len(nm.name))
 			for n.fewSlot[h] != 0 {
 				h = (h + 1) % fewSlots
 			}
@@ -215,13 +217,28 @@ func listMembers(n *node, done map[*node]bool) {
 // most half full).
 const fewSlots = 2 * maxFewMembers
 
-// fewHash hashes a member name by its length and its first and last
-// bytes.
-func fewHash[T string | []byte](name T) int {
-	if len(name) == 0 {
-		return 0
+// fewHash hashes a member name by its head (nameHead) and its length.
+func fewHash(head uint64, n int) int {
+	return int((head^uint64(n))*0x9e3779b97f4a7c15>>32) % fewSlots
+}
+
+// nameHead is the first 8 bytes of name, little-endian, 0 past its end:
+// equal heads and lengths are equal names when the length is at most 8.
+// It reads 8 bytes at once when name's capacity holds them (a name read
+// from a text usually has its closing quote and more after it).
+func nameHead(name []byte) uint64 {
+	if cap(name) >= 8 {
+		h := binary.LittleEndian.Uint64(name[:8])
+		if len(name) < 8 {
+			h &= 1<<(8*len(name)) - 1
+		}
+		return h
 	}
-	return (len(name)*131 + int(name[0])*31 + int(name[len(name)-1])) % fewSlots
+	var h uint64
+	for i := min(len(name), 8) - 1; i >= 0; i-- {
+		h = h<<8 | uint64(name[i])
+	}
+	return h
 }
 
 // member returns the member named name and its index in few, -1 when
@@ -230,9 +247,11 @@ func (n *node) member(name []byte) (member, int) {
 	if len(n.members) > maxFewMembers {
 		return n.members[string(name)], -1
 	}
-	for h := fewHash(name); n.fewSlot[h] != 0; h = (h + 1) % fewSlots {
-		if i := int(n.fewSlot[h]) - 1; n.few[i].name == string(name) {
-			return n.few[i].member, i
+	head := nameHead(name)
+	for h := fewHash(head, len(name)); n.fewSlot[h] != 0; h = (h + 1) % fewSlots {
+		i := int(n.fewSlot[h]) - 1
+		if nm := &n.few[i]; nm.head == head && len(nm.name) == len(name) && (len(name) <= 8 || nm.name[8:] == string(name[8:])) {
+			return nm.member, i
 		}
 	}
 	return member{}, -1
@@ -362,12 +381,12 @@ func newOwn(s *jsonschema.Schema) (*own, bool) {
 	o.pattern = s.Pattern
 	for _, r := range []struct {
 		rat *big.Rat
-		ok  func(c int) bool
+		ok  uint8
 	}{
-		{s.Minimum, func(c int) bool { return c >= 0 }},
-		{s.Maximum, func(c int) bool { return c <= 0 }},
-		{s.ExclusiveMinimum, func(c int) bool { return c > 0 }},
-		{s.ExclusiveMaximum, func(c int) bool { return c < 0 }},
+		{s.Minimum, at | above},
+		{s.Maximum, below | at},
+		{s.ExclusiveMinimum, above},
+		{s.ExclusiveMaximum, below},
 	} {
 		if r.rat != nil {
 			f, exact := r.rat.Float64()
@@ -458,29 +477,36 @@ func (b *builder) array(n *node, set schemawalk.Set) bool {
 type bound struct {
 	f     float64
 	exact bool
-	ok    func(c int) bool // c: -1, 0, +1 as the number is below, at or above f
+	ok    uint8 // the places of a number the bound accepts: below, at, above f
 }
+
+// The places of a number against a bound's f, as bits of bound.ok.
+const (
+	below uint8 = 1 << iota
+	at
+	above
+)
 
 // holds reports whether x certainly meets the bound; xExact says whether
 // x is exactly the number as written.
-func (b bound) holds(x float64, xExact bool) bool {
+func (b *bound) holds(x float64, xExact bool) bool {
 	if xExact && b.exact {
 		switch {
 		case x < b.f:
-			return b.ok(-1)
+			return b.ok&below != 0
 		case x > b.f:
-			return b.ok(1)
+			return b.ok&above != 0
 		}
-		return b.ok(0)
+		return b.ok&at != 0
 	}
 	// Both sides are within a relative 1e-15 of their true value; demand a
 	// clear gap.
 	gap := 1e-12*(math.Abs(x)+math.Abs(b.f)) + 1e-300
 	switch {
 	case x < b.f-gap:
-		return b.ok(-1)
+		return b.ok&below != 0
 	case x > b.f+gap:
-		return b.ok(1)
+		return b.ok&above != 0
 	}
 	return false
 }

@@ -1,7 +1,9 @@
 package precheck
 
 import (
+	"encoding/binary"
 	"encoding/json"
+	"math/bits"
 	"math/rand/v2"
 	"reflect"
 	"strings"
@@ -350,4 +352,36 @@ func TestFastValidAgreesWithTheScan(t *testing.T) {
 		t.Fatalf("fastValid accepted %d of the %d texts the scan accepts", fast, slow)
 	}
 	t.Logf("fastValid accepted %d of the %d texts the scan accepts", fast, slow)
+}
+
+// TestSpecialFindsTheFirstByteNotPlain checks the word scan of str
+// against plainByte: for every byte value at every place of a word of
+// plain bytes, and after another byte that is not plain, special's lowest
+// bit is the first byte that is not plain.
+func TestSpecialFindsTheFirstByteNotPlain(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		for p := 0; p < 8; p++ {
+			for _, later := range []byte{'a', '"', 0x00, 0xff, '\\'} {
+				w := []byte("abcdefgh")
+				w[p] = byte(c)
+				if p < 7 {
+					w[7] = later
+				}
+				want := 8
+				for i, b := range w {
+					if !plainByte[b] {
+						want = i
+						break
+					}
+				}
+				got := 8
+				if m := special(binary.LittleEndian.Uint64(w)); m != 0 {
+					got = bits.TrailingZeros64(m) >> 3
+				}
+				if got != want {
+					t.Fatalf("% x: first byte not plain at %d, special says %d", w, want, got)
+				}
+			}
+		}
+	}
 }

@@ -332,8 +332,8 @@ func (n *node) numberOK(lit []byte) bool {
 			}
 			x, parsed = f, true
 		}
-		for _, b := range o.bounds {
-			if !b.holds(x, plainInt) {
+		for i := range o.bounds {
+			if !o.bounds[i].holds(x, plainInt) {
 				return false
 			}
 		}

@@ -1,6 +1,8 @@
 package precheck
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"reflect"
 	"unicode/utf8"
 	"unsafe"
@@ -43,13 +45,8 @@ type fscan struct {
 }
 
 func (f *fscan) ws() {
-	for f.i < len(f.b) {
-		switch f.b[f.i] {
-		case ' ', '\t', '\n', '\r':
-			f.i++
-		default:
-			return
-		}
+	for f.i < len(f.b) && f.b[f.i] <= ' ' && (f.b[f.i] == ' ' || f.b[f.i] == '\n' || f.b[f.i] == '\r' || f.b[f.i] == '\t') {
+		f.i++
 	}
 }
 
@@ -122,12 +119,39 @@ var plainByte = func() (t [256]bool) {
 	return t
 }()
 
+// The bytes of a word, for reading 8 bytes of a string at once.
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// special marks the bytes of w (little-endian) that are not plain: '"',
+// '\\', a control character or a byte of a multi-byte UTF-8 sequence. Its
+// lowest set bit is the high bit of the first such byte; bits above it
+// may be false alarms (a borrow), never below it.
+func special(w uint64) uint64 {
+	zeroIn := func(x uint64) uint64 { return (x - ones) &^ x & highs }
+	return zeroIn(w^('"'*ones)) | zeroIn(w^('\\'*ones)) | (w-0x20*ones)&^w&highs | w&highs
+}
+
 // str reads a string without escapes and returns its content.
 func (f *fscan) str() ([]byte, bool) {
 	b := f.b
 	start := f.i + 1
 	high := false
 	for j := start; j < len(b); j++ {
+		for j+8 <= len(b) {
+			m := special(binary.LittleEndian.Uint64(b[j:]))
+			if m == 0 {
+				j += 8
+				continue
+			}
+			j += bits.TrailingZeros64(m) >> 3
+			break
+		}
+		if j >= len(b) {
+			break
+		}
 		if plainByte[b[j]] {
 			continue
 		}
