@@ -194,7 +194,11 @@ func read(s string, prune bool) (Window, error) {
 			continue
 		}
 		t := e.Apply(s)
-		if c, ok := seen[t]; ok && c <= e.cost {
+		// A character edit that makes a text another edit made at the
+		// same cost is kept too: the same character inserted on either
+		// side of its twin is structure at one place and not at the
+		// other, and the second edit decides which (structuralPair).
+		if c, ok := seen[t]; ok && (c < e.cost || c == e.cost && !e.char) {
 			continue
 		}
 		w.Candidates++

@@ -35,6 +35,10 @@ func TestReadFindsTheWindow(t *testing.T) {
 		{`"{\"a\":1}"`, 1, []string{`{"a":1}`}},
 		{`{"a":1}{"a":1}`, 1, []string{`{"a":1}`}},
 		{`{"a":.5}`, 1, []string{`{"a":0.5}`}},
+		// the key's quote dropped, or a colon dropped after a key that
+		// ends in a colon and that key's quote: the colon inserted
+		// after its twin is structure, before it is not
+		{`{"ab:1}`, 1, []string{`{"ab":1}`, `{"ab:":1}`}},
 		{`{"a":1}`, 0, []string{`{"a":1}`}}, // not broken
 		{`hello`, 0, nil},                   // nothing within two faults
 	}
@@ -64,7 +68,7 @@ func TestReadKeepsOnlyNeededEdits(t *testing.T) {
 // The two pruning rules drop no reading: on small broken texts, the
 // pruned reader's window is the unpruned one's.
 func TestReadPruningDropsNoReading(t *testing.T) {
-	texts := []string{`{"a":1 "b":2}`, `{"a":[1}`, `{"a" 1}`, `{"a":"b}`, `{a:1,}`, `["a":1]`, `{"a":{"b":1}`, `{"a"::1]`, `{"a":1]]`}
+	texts := []string{`{"a:1}`, `{"a":1 "b":2}`, `{"a":[1}`, `{"a" 1}`, `{"a":"b}`, `{a:1,}`, `["a":1]`, `{"a":{"b":1}`, `{"a"::1]`, `{"a":1]]`}
 	for seed := uint64(1); len(texts) < 30; seed++ {
 		g := NewGen(seed, nil)
 		tx := Encode(g.Object(), Layout{})
@@ -129,6 +133,32 @@ func TestJudgeWindow(t *testing.T) {
 	for _, tt := range tests {
 		if got, ok := JudgeWindow(orig, m, tt.w, tt.args, tt.ran); !ok || got != tt.want {
 			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
+		}
+	}
+	// A refusal the decision rule makes: the text may be cut inside its
+	// last number or string, and the cut is among the cheapest readings.
+	for _, tt := range []struct {
+		text string
+		want Verdict
+	}{
+		{`{"a":1,"b":2`, VValueCut},  // the number may have gone on
+		{`{"a":1,"b":"x`, VValueCut}, // so may the string
+		{`{"a":1,"b":2 `, VOverStrict},
+		{`{"a":1,"b":true`, VOverStrict},
+	} {
+		orig := Object{{"a", Number("1")}, {"b", Number("2")}}
+		if strings.Contains(tt.text, `"x`) {
+			orig = Object{{"a", Number("1")}, {"b", String("x")}}
+		}
+		if strings.Contains(tt.text, "true") {
+			orig = Object{{"a", Number("1")}, {"b", Literal("true")}}
+		}
+		w, err := Read(tt.text)
+		if err != nil || !w.Agree() {
+			t.Fatalf("%s: window %v, %v; want one reading", tt.text, w.Readings, err)
+		}
+		if got, _ := JudgeWindow(orig, Mutation{Op: "cut", Text: tt.text, Cut: true}, w, "", false); got != tt.want {
+			t.Errorf("%s refused: %v, want %v", tt.text, got, tt.want)
 		}
 	}
 	if _, ok := JudgeWindow(orig, Mutation{Text: `{"a":1,"b":2}`}, one, "", false); ok {

@@ -1,7 +1,10 @@
 package faultinject
 
 import (
+	"strings"
 	"time"
+
+	"github.com/saidex/saidex-go/internal/faultmodel"
 )
 
 // Verdict is what the brute-force reader's window (see [Read]) says of
@@ -31,15 +34,21 @@ const (
 	// VNoReading: refused, and the reader found no reading up to
 	// MaxReadCost.
 	VNoReading
+	// VValueCut: refused, the window's readings agree, and one of the
+	// cheapest is the cut row's: the text cut inside its last string or
+	// right after its last number, closed at its end. What followed the
+	// cut is unknown (the row's reason), so the decision rule refuses: not
+	// over-strict.
+	VValueCut
 	numVerdicts
 )
 
 // Verdicts lists the verdicts in table order.
-var Verdicts = []Verdict{VExact, VException, VAmbiguous, VOverStrict, VAlias, VDifferent, VNoReading}
+var Verdicts = []Verdict{VExact, VException, VAmbiguous, VValueCut, VOverStrict, VAlias, VDifferent, VNoReading}
 
 // String returns the verdict's column name.
 func (v Verdict) String() string {
-	return [...]string{"exact", "exception", "ambiguous", "over_strict", "alias", "different", "no_reading"}[v]
+	return [...]string{"exact", "exception", "ambiguous", "over_strict", "alias", "different", "no_reading", "value_cut"}[v]
 }
 
 // JudgeWindow returns the verdict on what the tool received (args, or
@@ -62,10 +71,44 @@ func JudgeWindow(orig Value, m Mutation, w Window, args string, ran bool) (Verdi
 		return VAlias, true
 	case len(w.Readings) == 0:
 		return VNoReading, true
+	case w.Agree() && valueCut(m.Text, w):
+		return VValueCut, true
 	case w.Agree():
 		return VOverStrict, true
 	}
 	return VAmbiguous, true
+}
+
+// valueCut reports whether a cheapest reading of text (whose window is
+// w) is the cut row's, made where the cut leaves a value unknown: inside a
+// string, or right after a number (which may have gone on).
+func valueCut(text string, w Window) bool {
+	row, _ := faultmodel.Lookup("cut")
+	if w.Min != row.Cost {
+		return false
+	}
+	if _, inString := faultmodel.OpenAtEnd(text); !inString && !endsInNumber(text) {
+		return false
+	}
+	for _, e := range row.Inverse(text) {
+		if _, ok := objectOf(e.Apply(text)); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// endsInNumber reports whether t ends with a number token: a minus sign
+// or a digit, then digits and the characters of a fraction or exponent,
+// after a delimiter or white space.
+func endsInNumber(t string) bool {
+	j := len(t)
+	for j > 0 && strings.IndexByte("0123456789.eE+-", t[j-1]) >= 0 {
+		j--
+	}
+	tok := t[j:]
+	return tok != "" && (tok[0] == '-' || tok[0] >= '0' && tok[0] <= '9') &&
+		(j == 0 || strings.IndexByte(" \t\r\n:,[", t[j-1]) >= 0)
 }
 
 // WindowTally counts verdicts per operator.

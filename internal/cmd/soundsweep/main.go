@@ -20,8 +20,11 @@
 // brute-force reader (faultinject.Read: every reading within one fault
 // of the cheapest, under the fault model's table), and prints per
 // operator: mutations, exact, exception (the two documented exceptions),
-// refused-ambiguous, over-strict (refused although every reading in the
-// window agrees), alias (the original not in the window), different (a
+// refused-ambiguous, value cut (refused, every reading in the window
+// agrees, and a cheapest one is the text cut inside its last string or
+// right after its last number: the decision rule refuses what followed
+// the cut, which is unknown), over-strict (refused although every reading
+// in the window agrees, otherwise), alias (the original not in the window), different (a
 // value other than the original although it is in the window: a bug), no
 // reading, and the time the engine and the reader took.
 //
