@@ -12,6 +12,7 @@ import (
 	"github.com/saidex/saidex-go/internal/jsonvalue"
 	"github.com/tmc/langchaingo/callbacks"
 	"github.com/tmc/langchaingo/llms"
+	"github.com/tmc/langchaingo/tools"
 )
 
 // CorrectionMode is how a model is asked for structured output, by the
@@ -185,6 +186,12 @@ func init() {
 	extractbridge.Run = extract
 	extractbridge.Decode = func(raw []byte, out any) error {
 		return jsonv2.Unmarshal(raw, out, v1Options) // as a node's NewTool tool decodes (tool.go)
+	}
+	extractbridge.ConfigErr = func(t tools.Tool) error {
+		if b, ok := t.(interface{ configErr() error }); ok {
+			return b.configErr()
+		}
+		return nil
 	}
 }
 

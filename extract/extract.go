@@ -18,7 +18,6 @@ import (
 	"github.com/saidex/saidex-go/internal/extractbridge"
 	"github.com/tmc/langchaingo/callbacks"
 	"github.com/tmc/langchaingo/llms"
-	"github.com/tmc/langchaingo/tools"
 )
 
 // Option configures one extraction. The options are [WithMode],
@@ -121,7 +120,7 @@ func Into[T any](ctx context.Context, model llms.Model, prompt string, opts ...O
 // describes (NewToolNode refuses such a tool).
 func schemaOf[T any]() (any, error) {
 	tool := saidex.NewTool("extract_data", "", func(context.Context, T) (string, error) { return "", nil })
-	if _, err := saidex.NewToolNode([]tools.Tool{tool}); err != nil {
+	if err := extractbridge.ConfigErr(tool); err != nil {
 		return nil, fmt.Errorf("extract.Into: %w", err)
 	}
 	return tool.Schema(), nil

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tmc/langchaingo/callbacks"
 	"github.com/tmc/langchaingo/llms"
+	"github.com/tmc/langchaingo/tools"
 )
 
 // Settings are the settings of one extraction. Package saidex fills in its
@@ -32,3 +33,9 @@ var Run func(ctx context.Context, model llms.Model, schema any, prompt string, o
 // members the type has no field for ignored (the schema has judged them).
 // It is set with Run, by the same init function, and never changed.
 var Decode func(raw []byte, out any) error
+
+// ConfigErr returns why a saidex.NewTool tool is broken (no JSON Schema
+// describes its argument type: the error NewToolNode refuses it with), nil
+// for any other tool. It is set with Run, by the same init function, and
+// never changed.
+var ConfigErr func(t tools.Tool) error
