@@ -308,32 +308,45 @@ func (n *node) stringOK(str []byte) bool {
 	return true
 }
 
+// num is a JSON number as a node's checks read it: its literal, whether
+// it is a plain integer of at most 15 digits (a float64 holds it
+// exactly), and its value once parsed.
+type num struct {
+	lit      []byte
+	plainInt bool
+	x        float64
+	parsed   bool
+}
+
+// numberOK reports whether n certainly accepts the JSON number lit.
 func (n *node) numberOK(lit []byte) bool {
-	plainInt := isPlainInteger(lit)
-	var x float64
-	parsed := false
+	return n.numOK(num{lit: lit, plainInt: isPlainInteger(lit)})
+}
+
+// numOK is numberOK on a number read already (parsed or not).
+func (n *node) numOK(v num) bool {
 	for _, o := range n.scalars {
-		if o.types != 0 && o.types&kNumber == 0 && (o.types&kInteger == 0 || !plainInt) {
+		if o.types != 0 && o.types&kNumber == 0 && (o.types&kInteger == 0 || !v.plainInt) {
 			return false
 		}
 		if o.hasEnum {
 			return false // the enum holds no numbers (supported)
 		}
-		if o.format != nil && o.format(json.Number(lit)) != nil {
+		if o.format != nil && o.format(json.Number(v.lit)) != nil {
 			return false
 		}
 		if len(o.bounds) == 0 {
 			continue
 		}
-		if !parsed {
-			f, ok := parseNumber(lit, plainInt)
+		if !v.parsed {
+			f, ok := parseNumber(v.lit, v.plainInt)
 			if !ok {
 				return false
 			}
-			x, parsed = f, true
+			v.x, v.parsed = f, true
 		}
 		for i := range o.bounds {
-			if !o.bounds[i].holds(x, plainInt) {
+			if !o.bounds[i].holds(v.x, v.plainInt) {
 				return false
 			}
 		}

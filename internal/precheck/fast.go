@@ -88,18 +88,8 @@ func (f *fscan) value(n *node) bool {
 		}
 		return n == nil || n.kinds&kNull != 0 && n.scalarOK(kNull, nil)
 	}
-	lit, ok := f.number()
-	if !ok {
-		return false
-	}
-	if f.plain {
-		for _, c := range lit {
-			if c == '.' || c == 'e' || c == 'E' {
-				f.loose = true
-			}
-		}
-	}
-	return n == nil || n.kinds&(kNumber|kInteger) != 0 && n.numberOK(lit)
+	v, ok := f.number()
+	return ok && (n == nil || n.kinds&(kNumber|kInteger) != 0 && n.numOK(v))
 }
 
 func (f *fscan) literal(lit string) bool {
@@ -172,42 +162,65 @@ func (f *fscan) str() ([]byte, bool) {
 	return nil, false
 }
 
-// number reads a number of the JSON grammar:
-// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
-func (f *fscan) number() ([]byte, bool) {
+// number reads a number of the JSON grammar,
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?, and converts it as it
+// goes when it has no exponent and at most 15 digits (as shortDecimal
+// does, so the checks need not read it again). A number written with a
+// fraction or an exponent sets loose under plain.
+func (f *fscan) number() (num, bool) {
 	b, i := f.b, f.i
 	start := i
-	if i < len(b) && b[i] == '-' {
+	neg := i < len(b) && b[i] == '-'
+	if neg {
 		i++
 	}
+	var m int64 // the digits read (garbage past 18 of them, unused past 15)
+	nd := 0
 	switch {
 	case i < len(b) && b[i] == '0':
-		i++
+		i, nd = i+1, 1
 	case i < len(b) && b[i] >= '1' && b[i] <= '9':
-		i = digits(b, i+1)
+		for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
+			m, nd = m*10+int64(b[i]-'0'), nd+1
+		}
 	default:
-		return nil, false
+		return num{}, false
 	}
+	frac := 0
 	if i < len(b) && b[i] == '.' {
-		j := digits(b, i+1)
-		if j == i+1 {
-			return nil, false
+		j := i + 1
+		for ; j < len(b) && b[j] >= '0' && b[j] <= '9'; j++ {
+			m, nd = m*10+int64(b[j]-'0'), nd+1
+		}
+		if frac = j - i - 1; frac == 0 {
+			return num{}, false
 		}
 		i = j
 	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+	exp := i < len(b) && (b[i] == 'e' || b[i] == 'E')
+	if exp {
 		i++
 		if i < len(b) && (b[i] == '+' || b[i] == '-') {
 			i++
 		}
 		j := digits(b, i)
 		if j == i {
-			return nil, false
+			return num{}, false
 		}
 		i = j
 	}
 	f.i = i
-	return b[start:i], true
+	if f.plain && (frac > 0 || exp) {
+		f.loose = true
+	}
+	v := num{lit: b[start:i], plainInt: frac == 0 && !exp && nd <= 15}
+	if !exp && nd <= 15 {
+		v.x, v.parsed = float64(m)/pow10[frac], true
+		if neg {
+			v.x = -v.x
+		}
+	}
+	return v, true
 }
 
 func digits(b []byte, i int) int {
@@ -319,21 +332,11 @@ func (f *fscan) into(n *node, t *Target, dst reflect.Value) bool {
 		dst.SetBool(c == 't')
 		return true
 	}
-	lit, ok := f.number()
-	if !ok {
+	v, ok := f.number()
+	if !ok || n != nil && !(n.kinds&(kNumber|kInteger) != 0 && n.numOK(v)) {
 		return false
 	}
-	if f.plain {
-		for _, c := range lit {
-			if c == '.' || c == 'e' || c == 'E' {
-				f.loose = true
-			}
-		}
-	}
-	if n != nil && !(n.kinds&(kNumber|kInteger) != 0 && n.numberOK(lit)) {
-		return false
-	}
-	return setNumber(t, dst, lit)
+	return setNumber(t, dst, v.lit)
 }
 
 // objectInto is object for a struct target t (nil: check only, as object):

@@ -52,4 +52,22 @@ func TestShortDecimalIsParseFloat(t *testing.T) {
 			t.Errorf("shortDecimal(%q) = %v, true; want a refusal", lit, got)
 		}
 	}
+	// The fast scanner converts as it reads: the same value for every
+	// literal shortDecimal converts and every plain integer, and no value
+	// (the checks then parse it) for a number with an exponent or more
+	// than 15 digits.
+	for _, lit := range append(fixed, "0", "-0", "7", "-42", "123456789012345", "-999999999999999") {
+		f := fscan{b: []byte(lit)}
+		v, ok := f.number()
+		want, _ := strconv.ParseFloat(lit, 64)
+		if !ok || f.i != len(lit) || !v.parsed || math.Float64bits(v.x) != math.Float64bits(want) || v.plainInt != isPlainInteger([]byte(lit)) {
+			t.Fatalf("fscan.number(%q) = %+v, %v; ParseFloat = %v", lit, v, ok, want)
+		}
+	}
+	for _, lit := range []string{"1e2", "1.5E-3", "1234567890123456", "1234567890123456.0", "0.1234567890123456"} {
+		f := fscan{b: []byte(lit)}
+		if v, ok := f.number(); !ok || v.parsed || v.plainInt {
+			t.Errorf("fscan.number(%q) = %+v, %v; want a number left to parse", lit, v, ok)
+		}
+	}
 }
