@@ -2,6 +2,7 @@ package readings
 
 import (
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/saidex/saidex-go/internal/faultmodel"
@@ -241,9 +242,31 @@ func cheapest(c byte, has func(r uint8) bool) int16 {
 func rowCost(r uint8) int { return faultmodel.Table[r].Cost }
 
 // newEngine returns an engine for s.
+// Its buffers are those of an engine released before, when one is free.
 func newEngine(s string, budget int, prune bool) *engine {
-	e := &engine{s: s, budget: budget, prune: prune, maxLive: defaultMaxLive}
+	e := enginePool.Get().(*engine)
+	*e = engine{s: s, budget: budget, prune: prune, maxLive: defaultMaxLive,
+		stk: e.stk[:0], segs: e.segs[:0], buf: e.buf[:0], cfgs: e.cfgs[:0], free: e.free[:0], heap: e.heap[:0],
+		seen: e.seen[:0], table: e.table, usedSlots: e.usedSlots[:0]}
 	return e
+}
+
+// enginePool holds released engines, for their buffers.
+var enginePool = sync.Pool{New: func() any { return new(engine) }}
+
+// maxPooledBytes bounds the byte buffer of an engine kept for reuse: an
+// engine that read a long text is left to the collector.
+const maxPooledBytes = 1 << 20
+
+// release returns e's buffers for reuse; e (and its done readings'
+// edits, which are its own) must not be used after it.
+func (e *engine) release() {
+	if cap(e.buf) > maxPooledBytes || cap(e.cfgs) > MaxLive*4 {
+		return
+	}
+	e.resetSeen()
+	e.done = nil
+	enginePool.Put(e)
 }
 
 const defaultMaxLive = MaxLive

@@ -156,6 +156,7 @@ func read(s string, prune bool) (Window, bool) {
 		}
 		over = over || e.over
 		dups = dups || e.dups
+		e.release()
 		if base+1 > Budget {
 			return
 		}
