@@ -11,7 +11,7 @@ import (
 // reader's reach, its cheapest reading costs one fault, and the original
 // is not among the readings within one fault of it.
 func TestJudgeNamesAliasesByTheWindow(t *testing.T) {
-	long := strings.Repeat("x", MaxReadBytes)
+	long := strings.Repeat("x", MaxJudgeBytes)
 	tests := []struct {
 		name, orig, op, text, args string
 		want                       Outcome

@@ -62,7 +62,8 @@ func (o Outcome) String() string {
 
 // AliasByWindow reports whether text, which a repair ran as a value other
 // than orig, is an alias by the model's window: text is at most
-// MaxReadBytes long, [Read] finds a reading of it, its cheapest reading
+// MaxJudgeBytes long, the brute-force reader ([Read], with that reach)
+// finds a reading of it, its cheapest reading
 // costs at most MaxReadCost-1 (so the reader's window, the cheapest cost
 // and one fault more, is complete), and orig is not in that window. The
 // original then costs at least two faults more than the cheapest reading
@@ -70,10 +71,7 @@ func (o Outcome) String() string {
 // or whose cheapest reading costs MaxReadCost (the window one fault
 // dearer unseen) is not: there only [IsAlias] may excuse a value.
 func AliasByWindow(text string, orig Value) bool {
-	if len(text) > MaxReadBytes {
-		return false
-	}
-	w, err := Read(text)
+	w, err := readLong(text, MaxJudgeBytes)
 	if err != nil || len(w.Readings) == 0 || w.Min < 1 || w.Min > MaxReadCost-1 {
 		return false
 	}

@@ -197,6 +197,11 @@ func Repair(raw string, opt Options) (Result, error) {
 			res.JSON, res.Steps = text, append(res.Steps, RepeatedKey)
 		}
 	}
+	if err != nil {
+		if r, ok := readByModel(raw, opt); ok { // model.go
+			res, err = r, nil
+		}
+	}
 	if err == nil && len(res.Steps) == 0 && res.JSON != raw {
 		// Only noise around the object was dropped (a byte order mark,
 		// Unicode white space).

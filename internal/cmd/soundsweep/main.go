@@ -15,8 +15,8 @@
 //
 // The alias (window) column is the model's own judgement of a value that
 // reached the tool different (faultinject.AliasByWindow): when the broken
-// text is within the brute-force reader's reach (faultinject.Read, at most
-// faultinject.MaxReadBytes bytes) and its cheapest reading costs one
+// text is within the brute-force reader's reach (faultinject.Read, here up
+// to faultinject.MaxJudgeBytes bytes) and its cheapest reading costs one
 // fault, the reader's window (the cheapest cost and one fault more) is
 // complete; when the original is not in it, the text has a reading
 // cheaper than the original by two faults or more, which no repair can
@@ -60,7 +60,12 @@ import (
 
 	"github.com/saidex/saidex-go/internal/corpusfile"
 	"github.com/saidex/saidex-go/internal/faultinject"
+	"github.com/saidex/saidex-go/internal/readings"
 )
+
+// readingsMaxBytes is the longest example text whose readings are
+// printed (the node reads at most 2 KiB by the model).
+const readingsMaxBytes = 2 << 10
 
 func main() {
 	n := flag.Int("n", 1_000_000, "mutations to run, at least")
@@ -234,6 +239,14 @@ func printExamples(t *faultinject.Tally, oneLine bool) {
 				continue
 			}
 			fmt.Printf("\n%s (%s):\n  original: %q\n  sent:     %q\n  tool got: %s\n", ex.Op, kind, ex.Original, ex.Text, ex.Args)
+			if len(ex.Text) <= readingsMaxBytes {
+				// What the readings engine makes of the text, and the rows
+				// its reading undoes: where the scanner refused, the node
+				// ran this reading when its rows are switched
+				// (internal/lenient/model.go).
+				r, v := readings.Repair(ex.Text)
+				fmt.Printf("  readings: %s %v %q\n", v, r.Ops, r.Text)
+			}
 		}
 	}
 }
