@@ -258,7 +258,7 @@ func needed(fs []found) []found {
 					break
 				}
 			}
-			if (f.ed[0].kind == kWhole && i > 0 || f.ed[i].off == rewrite) && alone[f.ed[i].row] {
+			if f.ed[i].off == rewrite && alone[f.ed[i].row] {
 				ok = false
 			}
 			// An edit inside a bare token (not reaching its end) is
