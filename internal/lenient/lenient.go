@@ -28,6 +28,13 @@
 // names the fault. The fault-injection oracle of package faultinject
 // checks this.
 //
+// Where the scanner refuses a short text, the fault model decides
+// (model.go): the readings engine (package readings) computes the values
+// the text reads back to by undoing faults of faultmodel.Table at the
+// cheapest cost and one fault more, and Repair returns the one value when
+// the cheapest costs one fault, every reading agrees, and the rows that
+// reading undoes are among those switched over so far.
+//
 // Every JSON text is checked with package jsonread. Repair is linear in the
 // length of its input.
 //

@@ -13,6 +13,13 @@ import (
 // or more; "the window holds one value").
 func TestRepairReadsByTheModelWhereTheScannerRefused(t *testing.T) {
 	checkRepairs(t, []repairCase{
+		// One comment, ended early (at the brace, or before the object), or a
+		// block comment from its opener to the first closer: the window holds
+		// one value.
+		{"the comment swallows the brace", `{"a": "x"//note}`, `{"a":"x"}`, FixSyntax},
+		{"a block comment holding a quote", `{"a": /*", "b": /* note */"x", "c": 1}`, `{"a":"x","c":1}`, FixSyntax},
+		{"a '#' glued to a string's quote, then another comment", "{\n\t\"a\": \"// x\"# // x\n}", `{"a":"// x"}`, FixSyntax},
+		{"an object on a comment line, after a slash comment", `// {"a": 1}`, `{"a":1}`, FixSyntax},
 		// TestRepairKeepsTheLastOfCumulativeResends
 		{"pieces getting shorter", `{"city": "Paris", "{"city": {"city": "Paris", "days": 3}`, `{"city":"Paris","days":3}`, RepeatedObject},
 		{"key touching a number", `{"a"2}`, `{"a":2}`, MissingColon},

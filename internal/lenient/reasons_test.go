@@ -146,7 +146,7 @@ func TestEveryRefusalReasonIsCovered(t *testing.T) {
 		{`{"a":"\00e9"}`, "a backslash before four hex digits", nil},
 		{"{\"a\":\"t\\\na\"}", "a backslash at the end of a line", nil},
 		{`id={"a": 1}`, "the value of a name written before it with '='", nil},
-		{`# {"a": 1}`, "the object is inside a comment", nil},
+		{`# {'a': 1}`, "the object is inside a comment", nil},
 		{`{'a':[9 0]}`, "follows a number on its line with no comma", nil},
 		{"{\\\"k\\\":\\\"3\\\n.14\\\"}", "holding a backslash at the end of a line", nil},
 		{`{"k": "v"\n, "m": 2}`, "follows a string's closing quote in a text that does not open with it", nil},
