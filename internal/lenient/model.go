@@ -20,7 +20,8 @@ import (
 
 // maxModelBytes bounds the texts the readings engine reads after the
 // scanner refused them: its work is bounded per byte, but each byte costs
-// far more than the scanner's, so only short texts are read.
+// far more than the scanner's (a refused text of 1.8 KB nested 900 deep
+// took about 80 ms), so only short texts are read.
 const maxModelBytes = 2 << 10
 
 // switchedRows are the rows of faultmodel.Table whose faults the readings

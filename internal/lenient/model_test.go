@@ -3,6 +3,8 @@ package lenient
 import (
 	"slices"
 	"testing"
+
+	"github.com/saidex/saidex-go/internal/faultmodel"
 )
 
 // Texts the scanner refuses whose window, under the fault model, holds
@@ -77,6 +79,21 @@ func TestRepairReportsTheModelsSteps(t *testing.T) {
 		}
 		if !slices.Equal(res.Steps, tt.steps) {
 			t.Errorf("Repair(%q): steps %v, want %v", tt.raw, res.Steps, tt.steps)
+		}
+	}
+}
+
+// Every switched row is a row of the fault model's table, and every step
+// the model reports is one of the package's steps.
+func TestSwitchedRowsAreRowsOfTheTable(t *testing.T) {
+	for _, name := range switchedRows {
+		i := slices.IndexFunc(faultmodel.Table, func(r faultmodel.Operator) bool { return r.Name == name })
+		if i < 0 {
+			t.Errorf("switched row %q is not in faultmodel.Table", name)
+			continue
+		}
+		if st := Step(faultmodel.Table[i].Step); !slices.Contains(stepOrder, st) {
+			t.Errorf("row %q reports step %q, which is not a Step", name, st)
 		}
 	}
 }
