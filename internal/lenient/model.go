@@ -2,6 +2,7 @@ package lenient
 
 import (
 	"slices"
+	"unicode/utf8"
 
 	"github.com/saidex/saidex-go/internal/jsonread"
 	engine "github.com/saidex/saidex-go/internal/readings"
@@ -16,7 +17,10 @@ import (
 // one fault (so the window, up to two, is complete within the engine's
 // budget), every reading in the window gives that one value, and every
 // fault that reading undoes is of a row in switchedRows. Anything else
-// keeps the scanner's refusal.
+// keeps the scanner's refusal. A text that is not UTF-8 is left to the
+// scanner, which decides how such bytes are written (its canonical text
+// writes them as U+FFFD, the engine's reading copies them), so that a text
+// repairs to one text whichever engine reads it.
 
 // maxModelBytes bounds the texts the readings engine reads after the
 // scanner refused them: its work is bounded per byte, but each byte costs
@@ -30,7 +34,7 @@ const maxModelBytes = 2 << 10
 // recalling more (docs/repair-model.md, "Step 2: switched").
 var switchedRows = []string{
 	"comma", "colon", "stray_brace", "premature_closer", "dropped_closer", "swapped_closer", "stray_closer", "stray_bracket",
-	"quote_style", "escaped_space", "py_js_literal", "repeated_key", "literal_case", "loose_number", "numeric_key", "unclosed_key",
+	"escaped_space", "py_js_literal", "repeated_key", "literal_case", "loose_number", "numeric_key", "unclosed_key",
 	"split_number", "double_encoded", "repeated_object", "csv_quotes", "comment",
 }
 
@@ -43,7 +47,7 @@ var syntaxSteps = []Step{JoinStrings, MissingColon, StrayComma, MismatchedBracke
 // its steps those of the rows the reading undoes; false when the model
 // does not decide it under opt.
 func readByModel(raw string, opt Options) (Result, bool) {
-	if !opt.FixSyntax || !opt.StripThinking || len(raw) > maxModelBytes {
+	if !opt.FixSyntax || !opt.StripThinking || len(raw) > maxModelBytes || !utf8.ValidString(raw) {
 		return Result{}, false
 	}
 	w := engine.Read(raw)
