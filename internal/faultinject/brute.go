@@ -163,12 +163,31 @@ func errorLimit(t string) int {
 // object alone, at cost 0.
 func Read(s string) (Window, error) { return read(s, true) }
 
+// MaxJudgeBytes is the longest text [AliasByWindow] reads. It reads only
+// the texts a repair ran as another value, few enough that a reach past
+// MaxReadBytes costs seconds per text (O(n³); measured, about 0.1 s for
+// 140 bytes), not hours per sweep.
+const MaxJudgeBytes = 512
+
+// readLong is Read up to limit bytes instead of MaxReadBytes.
+func readLong(s string, limit int) (Window, error) {
+	if len(s) > limit {
+		return Window{}, ErrTooLong
+	}
+	return readPruned(s, true)
+}
+
 // read is Read, with its two pruning rules (prune) or without them (a
 // test compares the two).
 func read(s string, prune bool) (Window, error) {
 	if len(s) > MaxReadBytes {
 		return Window{}, ErrTooLong
 	}
+	return readPruned(s, prune)
+}
+
+// readPruned is read without its bound on the text's length.
+func readPruned(s string, prune bool) (Window, error) {
 	var w Window
 	found := map[string]*Reading{} // by the value's canonical text
 	add := func(v Value, cost int, text string, ops ...string) {

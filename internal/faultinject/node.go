@@ -90,7 +90,7 @@ func CheckOpsUnder(g *Gen, under func(Value) (Repairer, error), ops []Op, pairs 
 			row = "pair:" + a // pairs are counted by their first operator
 		}
 		tally.Time[row] += took
-		tally.Add(row, out, Example{Op: m.Op, Original: t.S, Text: m.Text, Args: args, Aliased: out == Aliased})
+		tally.Add(row, out, Example{Op: m.Op, Original: t.S, Text: m.Text, Args: args, Aliased: out == Aliased || out == AliasedWindow, Window: out == AliasedWindow})
 	}
 	for _, op := range ops {
 		for _, m := range op.Singles(t, g.Rand()) {
@@ -139,13 +139,23 @@ func Pick(seed uint64, op, op2 uint8, pos uint16, pair bool) (p Picked, ok bool)
 
 // Judge classifies what the tool received (args; called false when it was
 // not called) for p as CheckOps does: a pair whose text is a single fault
-// of the value received is Aliased, not Different.
+// of the value received is Aliased, not Different; any other value that
+// reached the tool different is AliasedWindow when the model's window says
+// so ([AliasByWindow]: the original outside a complete window of a text
+// within the brute-force reader's reach), and Different otherwise. The
+// reader runs only for values that reached the tool different.
 func (p Picked) Judge(args string, called bool) Outcome {
 	out := Classify(p.Orig, p.M, args, called)
-	if _, _, isPair := strings.Cut(p.M.Op, "+"); isPair && out == Different {
+	if out != Different {
+		return out
+	}
+	if _, _, isPair := strings.Cut(p.M.Op, "+"); isPair {
 		if got, err := DecodeOrdered(args); err == nil && IsAlias(p.M.Text, got, args, p.Layout, rand.New(rand.NewPCG(1, 2))) {
 			return Aliased
 		}
+	}
+	if AliasByWindow(p.M.Text, p.Orig) {
+		return AliasedWindow
 	}
 	return out
 }

@@ -39,17 +39,43 @@ const (
 	// meant, so no repair can tell the two apart. Counted apart, with
 	// examples; never a single fault.
 	Aliased
+	// AliasedWindow: an alias by the model's window (see
+	// [AliasByWindow]): the tool received a value other than the
+	// original, the text is within the brute-force reader's reach, and
+	// the original is not in its window although the window is complete
+	// there (its cheapest reading costs at most MaxReadCost-1): the text
+	// has a reading cheaper than the original by two faults or more, which
+	// no repair can tell from it. Counted apart, with examples.
+	AliasedWindow
 	// Different: the tool received any other value. The goal is none.
 	Different
 	numOutcomes
 )
 
 // Outcomes lists the outcomes in table order.
-var Outcomes = []Outcome{Unbroken, Original, Refused, Truncated, ClosedAtEnd, Aliased, Different}
+var Outcomes = []Outcome{Unbroken, Original, Refused, Truncated, ClosedAtEnd, Aliased, AliasedWindow, Different}
 
 // String returns the outcome's column name.
 func (o Outcome) String() string {
-	return [...]string{"unbroken", "original", "refused", "truncated", "closed_at_end", "aliased", "different"}[o]
+	return [...]string{"unbroken", "original", "refused", "truncated", "closed_at_end", "aliased", "aliased_window", "different"}[o]
+}
+
+// AliasByWindow reports whether text, which a repair ran as a value other
+// than orig, is an alias by the model's window: text is at most
+// MaxJudgeBytes long, the brute-force reader ([Read], with that reach)
+// finds a reading of it, its cheapest reading
+// costs at most MaxReadCost-1 (so the reader's window, the cheapest cost
+// and one fault more, is complete), and orig is not in that window. The
+// original then costs at least two faults more than the cheapest reading
+// (the alias). A text past the reader's reach, with no reading,
+// or whose cheapest reading costs MaxReadCost (the window one fault
+// dearer unseen) is not: there only [IsAlias] may excuse a value.
+func AliasByWindow(text string, orig Value) bool {
+	w, err := readLong(text, MaxJudgeBytes)
+	if err != nil || len(w.Readings) == 0 || w.Min < 1 || w.Min > MaxReadCost-1 {
+		return false
+	}
+	return !w.Holds(orig)
 }
 
 // IsAlias reports whether text, a pair of faults, is also a single fault
@@ -314,7 +340,11 @@ type Tally struct {
 type Example struct {
 	Op                   string // the operator, or "a+b" for a pair
 	Original, Text, Args string
-	Aliased              bool // Aliased, else Different
+	// Aliased: Aliased or AliasedWindow (Window tells which), else
+	// Different.
+	Aliased bool
+	// Window: AliasedWindow, an alias by the model's window.
+	Window bool
 }
 
 // NewTally returns an empty tally.
@@ -330,7 +360,7 @@ func (t *Tally) Add(op string, o Outcome, ex Example) {
 		t.Counts[op] = c
 	}
 	c[o]++
-	if (o == Different || o == Aliased) && len(t.Examples[op]) < t.MaxExamples {
+	if (o == Different || o == Aliased || o == AliasedWindow) && len(t.Examples[op]) < t.MaxExamples {
 		t.Examples[op] = append(t.Examples[op], ex)
 	}
 }

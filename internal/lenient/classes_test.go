@@ -129,7 +129,6 @@ func TestRepairInsertsAMissingColon(t *testing.T) {
 		{"key without a value", `{"a"}`, "not followed by a colon and a value"},
 		{"key then a bare word", `{"a" b}`, "not followed by a colon and a value"},
 		{"cut after the key", `{"a" `, "cut off after a key"},
-		{"key touching a number", `{"a"2}`, "not followed by a colon and a value"},
 		{"cut inside a key", `{"ab`, "cut off inside a key"},
 	})
 }
@@ -145,7 +144,6 @@ func TestRepairDropsAStrayComma(t *testing.T) {
 		{"after a broken object", `{'a': 1},`, `{"a":1}`, StrayComma},
 	})
 	checkRefusals(t, []refusalCase{
-		{"two commas", `{"a": 1,, "b": 2}`, "unexpected character"},
 		{"a comma in place of a value", `{"a": , "b": 2}`, "unexpected character"},
 		{"a comma before a second object", `{"a": 1}, {"b": 2}`, "one item of a larger value"},
 		{"an object in a list", `[{"a": 1},`, "one item of a larger value"},
@@ -288,7 +286,6 @@ func TestRepairReadsACommentTouchingAValue(t *testing.T) {
 		{"a quote in the comment", `{"a": "x"//y", "b": 1}`, "a comment touches a quote"},
 		{"a block comment never closed", `{"a": 1 /* note`, "cut off inside a comment"},
 		{"the text ends in the comment", `{"a": "x"// note`, "a comment touches a quote"},
-		{"the comment swallows the brace", `{"a": "x"//note}`, "a comment touches a quote"},
 	})
 }
 
@@ -396,7 +393,6 @@ func TestRepairKeepsTheLastOfCumulativeResends(t *testing.T) {
 	})
 	checkRefusals(t, []refusalCase{
 		{"a piece that is no prefix", `{"city": "Rome", ` + whole, ""},
-		{"pieces getting shorter", whole[:19] + whole[:9] + whole, ""},
 		{"the last piece cut", whole[:9] + whole[:19], ""},
 		{"a cut stream or re-sends", `{"a": [1, {"a": [1, 2]}`, "ambiguous"},
 	})

@@ -28,6 +28,13 @@
 // names the fault. The fault-injection oracle of package faultinject
 // checks this.
 //
+// Where the scanner refuses a short text, the fault model decides
+// (model.go): the readings engine (package readings) computes the values
+// the text reads back to by undoing faults of faultmodel.Table at the
+// cheapest cost and one fault more, and Repair returns the one value when
+// the cheapest costs one fault, every reading agrees, and the rows that
+// reading undoes are among those switched over so far.
+//
 // Every JSON text is checked with package jsonread. Repair is linear in the
 // length of its input.
 //
@@ -179,22 +186,10 @@ const maxEncodingLayers = 8
 // repeated copies, then scan it, which fixes its syntax and produces its
 // canonical text.
 func Repair(raw string, opt Options) (Result, error) {
-	res, err := repairLayer(raw, opt, 0)
-	if err == nil {
-		// Every result holds each member name once: the tool receives
-		// the text that is validated, whatever it decodes first or last.
-		text, changed, rerr := repeatedNames(res.JSON)
-		if rerr != nil {
-			return Result{}, rerr
-		}
-		if changed && (res.closed || slices.Contains(res.Steps, MismatchedBracket) || slices.Contains(res.Steps, WrongCloser) || slices.Contains(res.Steps, StrayCloser)) {
-			// {"a": {"b": 1, "c": 2, "b": 1: a name repeated in an object
-			// whose closers were guessed may belong to an outer object.
-			return Result{}, malformed("a key repeats in an object whose closing brackets had to be guessed; where the members belong is ambiguous")
-		}
-		res.closed = false
-		if changed {
-			res.JSON, res.Steps = text, append(res.Steps, RepeatedKey)
+	res, err := scan(raw, opt)
+	if err != nil {
+		if r, ok := readByModel(raw, opt); ok { // model.go
+			res, err = r, nil
 		}
 	}
 	if err == nil && len(res.Steps) == 0 && res.JSON != raw {
@@ -206,6 +201,31 @@ func Repair(raw string, opt Options) (Result, error) {
 		return slices.Index(stepOrder, a) - slices.Index(stepOrder, b)
 	})
 	return res, err
+}
+
+// scan is the scanner's repair of raw: its layers, then the check that
+// every member name is held once.
+func scan(raw string, opt Options) (Result, error) {
+	res, err := repairLayer(raw, opt, 0)
+	if err != nil {
+		return res, err
+	}
+	// Every result holds each member name once: the tool receives the
+	// text that is validated, whatever it decodes first or last.
+	text, changed, rerr := repeatedNames(res.JSON)
+	if rerr != nil {
+		return Result{}, rerr
+	}
+	if changed && (res.closed || slices.Contains(res.Steps, MismatchedBracket) || slices.Contains(res.Steps, WrongCloser) || slices.Contains(res.Steps, StrayCloser)) {
+		// {"a": {"b": 1, "c": 2, "b": 1: a name repeated in an object
+		// whose closers were guessed may belong to an outer object.
+		return Result{}, malformed("a key repeats in an object whose closing brackets had to be guessed; where the members belong is ambiguous")
+	}
+	res.closed = false
+	if changed {
+		res.JSON, res.Steps = text, append(res.Steps, RepeatedKey)
+	}
+	return res, nil
 }
 
 // firstLine returns s up to its first tab or line break.

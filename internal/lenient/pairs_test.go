@@ -146,10 +146,7 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"a ']' after a trailing comma and escaped white space", `{"id":[42],\r\n]}`, "closes an object while no array is open"},
 		{"a trailing comma after an empty string", "{\"a\": \"\", \n}", "a trailing comma follows an empty string"},
 		{"a string in single quotes ending with an unpaired double quote", `{"u": '{\"a\": 1}"' "r": 100}`, "in single quotes starts or ends with a double quote it does not pair"},
-		{"an empty string after a run of spaces", "{\n  \"p\":    \"\"\n  \"t\": 1\n}", "an empty string at byte 12 follows a run of white space"},
 		{"a string ending with an escaped quote, a quote missing", `{"c": "x\"",d": 1}`, "a string ends with an escaped quote, and a quote is missing"},
-		{"an item ending with an escaped backslash, a comma missing", `{"a": ["\\" "y"]}`, "follows a string ending with an escaped backslash, with no comma"},
-		{"a ']' where a member's value belongs", `{"items": ] "x", "b": 1}`, "a ']' at byte 10 of the object closes an object"},
 		{"a tab at a key's end", "{\"key\t\": 'v'}", "is not followed by a colon and a value"},
 		{"a tab after a space in a key", "{\"a \tb\": 'v'}", "is not followed by a colon and a value"},
 		{"an empty object, then a string with no comma", `{"a": [{} "k"]}`, "follows an empty container or one closed after a trailing comma"},
@@ -169,9 +166,7 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		// Re-sends whose pieces nest: a stream sent again, or objects
 		// nested with their closers missing?
 		{"re-sends read as nested objects", "{\n \"a\": {\n  \"b\": [\n{\n \"a\": {\n  \"b\": [\n   1,{\n \"a\": {\n  \"b\": [\n   1,\n   2\n  ]\n }\n}\n]", "reads both as an unfinished stream and as a stream sent again"},
-		{"colon missing across a line break before a bracket", "{\"a\": [{\"b\": 1}],\n  \"x\"\n  []\n}", "followed on the next line by a bracket, with no colon"},
 		{"a word glued after the object", `{}d`, "a word is glued to the object's closing brace"},
-		{"an empty string, then an item with no comma", "{\"k\": [\"\" \"\"]}", "follows an empty string with no comma"},
 		{"a re-send starting where a value belongs", "{\"a\":{\"a\":null,\"b\":true}{\"a", "unexpected character"},
 		{"an extra brace after a colon after a bracket", `]"_id"]:{}}`, "may close an object whose opening brace is missing"},
 		{"an extra brace after a key and an escaped line break", `}"k"\n : {}}`, "may close an object whose opening brace is missing"},
@@ -211,15 +206,11 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		// A string right after its colon starting with the spaces the
 		// layout puts there: its quote moved past them ("k": 0.5)?
 		{"a single-quoted value holding the layout's space", "{\n    \"a\": 42,\n    \"c\":' 0.5',\n    \"b\": 3\n}", "a string value starts with the spaces the text's other values have after their colon"},
-		{"a value holding the layout's space, then a key", `{"k":" false" "c": 100, "u": 1}`, "a string value starts with the spaces the text's other values have after their colon"},
 		// An item ending in a comma, then another with no comma: the
 		// items' comma inside the string, its quote misplaced?
 		{"an item ending in a comma, then a string", `{"a": ["x," "b"]}`, "follows a string ending in a comma, with no comma between"},
-		{"an item ending in a comma and a space, then a string", `{"a": ["x, " "b"]}`, "follows a string ending in a comma, with no comma between"},
 		// In an array a quote then a number or a literal: a comma missing
 		// between two items, or quotes inside one?
-		{"inner quote, then a literal, in an array", `{"c": ["a" null, "b"]}`, "is followed by a number or a literal, and whether a comma is missing"},
-		{"inner quote, then a spaced number, in an array", `{"c": ["a" 1, "b"]}`, "is followed by a number or a literal, and whether a comma is missing"},
 		{"two numbers apart by a space, after a nested array's comma", `{"a":[[1,2] 9 0]}`, "follows a number on its line with no comma"},
 		{"a key glued to a string quoted with typographic quotes", "{\"k\":“42”\"c\":1}", "their quote marks of different kinds"},
 		{"inner quote after a comma and a block comment, in an array", `{"c": ["a, /* x */ "b"]}`, "follows a comma in an array"},
@@ -243,24 +234,19 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		// escaped white space: its quotes may have moved past it.
 		{"an invisible character after an empty string", "{\"a\": \"\"\u200b, \"b\": 1}", "an invisible character at byte 8 touches a string of white space"},
 		{"an invisible character before an empty string", "{\"a\": \u200b\"\"}", "an invisible character at byte 6 touches a string of white space"},
-		{"escaped white space after an empty string and spaces", `{"d":""  \n}`, "escaped white space at byte 9 touches a string of white space"},
 		// The text before the object: a name and '=', a comment opener.
 		{"a keyword argument", `id={"name": "x"}`, "the value of a name written before it with '='"},
 		{"an object on a comment line", `# {}`, "the object is inside a comment"},
-		{"an object on a comment line, after a slash comment", `// {"a": 1}`, "the object is inside a comment"},
 		// A quote inside a string after which the text reads on as
 		// JSON: a stray quote, or the string's end?
 		{"an inner quote, then a space and the closing quote", `{"a": "2" ", "b": ""}`, "is followed by another quoted string"},
 		{"an inner quote, then a comma at the end of a line", "{\"a\": [\"e\" x,\n\"\"]}", "runs over a comma at the end of a line"},
-		{"an empty string after a string with no comma", `{"a":["\\" ""]}`, "an empty string at byte 11 follows a string with no comma"},
 		// More readings the independent injector found on pairs.
 		{"closing braces alone before the object", `}   {"extra": 5}`, "the object is one item of a larger value"},
 		{"a key missing its closing quote, holding backquotes", "{\n  \"`x`: true,\n}", "a key at byte 4"},
 		{"a key missing its closing quote, holding &quot;", `{"&quot;z&quot;: 0.0,}`, "cut off inside a key"},
 		{"a stream sent again and a stray bracket", `{"a": 1, "b": {"a": 1, "b": 2}]`, "reads both as an unfinished stream and as a stream sent again"},
 		{"a string in a text laid out with escaped line breaks, ending with one", `{\n    "a": "x\n"\n}`, "ends with the escaped white space the text is laid out with"},
-		{"a key after a string holding only a brace, no comma", "{\"a\": \"{\"\n\t\t\"b\": true\n}", "follows a string holding only an opening bracket"},
-		{"a key ending with a colon and an invisible space", "{\n\t\"y:\u00a0\" -0\n}", "ends with a colon"},
 		{"a number ending with its point, then digits after a space", `{"c": [5, 99. 99]}`, "ends with a point and digits follow it"},
 		// A key holding white space, its opening quote missing after
 		// white space: the key's own spaces, or the layout?
@@ -275,7 +261,6 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"a closing reasoning tag between quotes, before the object", ",\n  \"k\": \"x</think>y\"\n{}", "a reasoning tag stands between quotes on its line"},
 		{"a reasoning block between quotes, before the object", "\"k\": \"<think>x</think>\"\n{}", "a reasoning tag stands between quotes on its line"},
 		{"a key read up to its colon, a quote after it, an extra brace", `{"s": "x", "e:""  }}`, "has a quote right after the colon"},
-		{"a '#' glued to a string's quote, then another comment", "{\n\t\"a\": \"// x\"# // x\n}", "or is empty or another comment's"},
 		{"closers missing at the end, a string ending with one", `{"a": {"b": "x}", "c": true`, "a string value ends with one"},
 		// The outer brace missing after a nested object: taken only where
 		// nothing else explains the text.
@@ -302,7 +287,6 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"two numbers apart by a space", `{'a':[9 0]}`, "follows a number on its line with no comma"},
 		{"a quote then a control character", "{\"u\": [1, \"e\" \x00,\r\n\"\", 1]}", "is followed by a control character"},
 		// Escapes written otherwise: each has two readings.
-		{"a quote escaped twice", `{"text":"see \\"hi\\" here"}`, "follows an escaped backslash; whether the quote was escaped twice"},
 		{"a \\u escape with its u lost", `{"text":"see \00e9 here"}`, "a backslash before four hex digits"},
 		{"a line continuation", "{\"a\":\"t\\\na\"}", "a backslash at the end of a line"},
 		// A re-send needs a piece longer than the two bytes pieces are
@@ -310,13 +294,11 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		// doubled.
 		{"a brace in a key, its quote doubled", `{"{"":1}`, "a key at byte 1 is not followed by a colon"},
 		{"a cut stream sent again and cut again", `{"a" : 1 ,"b"    {"a" : 1 ,"b" :false`, "reads both as an unfinished stream and as a stream sent again"},
-		{"a block comment holding a quote", `{"a": /*", "b": /* note */"x", "c": 1}`, "a block comment at byte 6 holds a double quote"},
 		// Escaped white space in an item's slot: the item "\n" unquoted?
 		{"escaped white space between a value and a comma, in an array", `{"c": [100 \n, ""]}`, "stands where an array item belongs"},
 		{"escaped white space after a trailing comma", `{"a": [1,\n]}`, "stands where an array item belongs"},
 		{"escaped white space alone in an array, a comment after it", "{\"n\": [\n  \\t\n  # note\n]}", "stands where an array item belongs"},
 		{"escaped white space before an empty string", `{"a": \r\n""}`, "escaped white space at byte 6 touches a string of white space"},
-		{"comma missing between objects, a nested one closed before members", `{"a": [{"b": {"c": 1}, "d": 2} {"e": 3}]}`, "a nested object was closed before more members"},
 		{"inner quotes, one escaped and one not", `{"a": "say \"hi" now", "b": 1}`, "escapes some quotes and not others"},
 		{"token strings double-encoded with an escape: a line break, or backslash-n?", `"{a:<|\"|>line\nnext<|\"|>}"`, "escapes read two ways"},
 		// A stream sent again, cut inside a key: its quotes' parity no

@@ -114,7 +114,6 @@ func TestRepairReadsEscapedWhitespaceBetweenTokens(t *testing.T) {
 		// The text's first escape, after a string's closing quote: the
 		// string's own ("v\n"), its quote moved?
 		{"after a string value, the text not opening with it", `{"k": "v"\n, "m": 2}`, "follows a string's closing quote in a text that does not open with it"},
-		{"after a string value and a space", `{"k": "v" \n}`, "follows a string's closing quote in a text that does not open with it"},
 		{"after a string value, other escapes before it", `{"k": [1],\n "m": "v"\t}`, "follows a string's closing quote in a text that does not open with it"},
 	})
 }
@@ -179,9 +178,6 @@ func TestRepairChangesTheOneWrongCloser(t *testing.T) {
 		{"a } in an array is not deleted", `{"k": [["a"}, []], "m"]}`, "closes an array"},
 		{"a stray opener after a value", `{"k": [1, 2{], "m": 3}`, "touch with no comma"},
 		{"a stray opener, or an object missing its }", `{"k": [1, {]}`, "closes an object"},
-		{"touching a value", `{"k": [["a", }7]]}`, "closes an array"},
-		{"} for ] after one item, members after: its [ may be stray, the } early", `{"k": [1}, "m": 2}`, "closes an array"},
-		{"the same, an apostrophe in the item: the items are not counted", `{"k": ["it's"}, "m": 2}`, "closes an array"},
 		{"] for } before members: or a stray ] and a } dropped at the end", `{"o": {"a": 1], "b": 2}`, "while no array is open"},
 		{"} for ] before members: or a stray } and a ] dropped at the end", `{"o": [1, 2}, "b": [3, 4]`, "closes an array"},
 		{"a reading that needs a comma besides", `{"a": [true, {"k" "v"]}`, "closes an object"},
@@ -283,9 +279,6 @@ func TestRepairQuotesABareValueTheSchemaReadsAsAString(t *testing.T) {
 		t.Errorf("literals and numbers: %s %v %v", res.JSON, res.Steps, err)
 	}
 	checkSchemaRefusals(t, only, []refusalCase{
-		{"a Python literal where a string is accepted", `{"w": None}`, "may be a string whose quotes are missing"},
-		{"a literal of another case", `{"w": TRUE}`, "may be a string whose quotes are missing"},
-		{"a loose number", `{"w": +5}`, "may be a string whose quotes are missing"},
 		// A stray ']' whose one reading holds one: that is the reason.
 		{"a loose number after a stray bracket", `{] "w": +5}`, "may be a string whose quotes are missing"},
 	})
@@ -302,7 +295,6 @@ func TestRepairQuotesABareValueTheSchemaReadsAsAString(t *testing.T) {
 		{"a quote inside", `{"mode": it's}`, "is not quoted"},
 		{"cut at the end", `{"mode": both`, "is not quoted"},
 		{"NaN", `{"v": NaN}`, "is not quoted"},
-		{"undefined", `{"v": undefined}`, "is not quoted"},
 		{"a comment after it", `{"v": x//y}`, "is not quoted"},
 		{"after another value", `{"tags": [1 b]}`, "is not quoted"},
 		{"a key", `{mode, "v": 1}`, "a bare word where a key or value belongs"},

@@ -32,6 +32,7 @@ package readings
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -218,19 +219,45 @@ func (e *engine) readingsOf(d done) []found {
 	}
 	e.dups = true
 	var out []found
-	if d.cost+rowCost(rRepKey) > Budget {
-		return nil
-	}
-	for _, x := range faultmodel.Table[rRepKey].Inverse(d.text) {
-		t := x.Apply(d.text)
-		if !repeatsName(t) {
-			// Named by the ordinal of the member it drops, the same in
-			// every reading of the text that keeps its members.
-			k := int32(keysBefore(d.text, x.Start))
-			ed := append(append([]edit(nil), d.ed...), edit{start: -1 - k, end: -1 - k, kind: kRepKey, row: rRepKey})
-			out = append(out, mk(t, d.cost+rowCost(rRepKey), ed))
+	// Each text that drops members repeated until no name repeats, one
+	// repeated_key fault per member dropped, within the budget. A member
+	// is named by the ordinal of its key in d.text, the same in every
+	// reading of the text that keeps its members.
+	seen := map[string]bool{}
+	var drop func(t string, cost int, ords []int32, back func(int) int)
+	drop = func(t string, cost int, ords []int32, back func(int) int) {
+		if cost+rowCost(rRepKey) > Budget {
+			return
+		}
+		for _, x := range faultmodel.Table[rRepKey].Inverse(t) {
+			u := x.Apply(t)
+			k := int32(keysBefore(d.text, back(x.Start)))
+			o := slices.Sorted(slices.Values(append(slices.Clone(ords), k)))
+			if !repeatsName(u) {
+				// The same members dropped in another order: one reading.
+				id := fmt.Sprint(o) + "\x00" + u
+				if seen[id] {
+					continue
+				}
+				seen[id] = true
+				ed := slices.Clone(d.ed)
+				for _, k := range o {
+					ed = append(ed, edit{start: -1 - k, end: -1 - k, kind: kRepKey, row: rRepKey})
+				}
+				out = append(out, mk(u, cost+rowCost(rRepKey), ed))
+				continue
+			}
+			// Still a repeat: drop another member (a second fault).
+			shift, at := x.End-x.Start-len(x.Repl), x.Start
+			drop(u, cost+rowCost(rRepKey), o, func(i int) int {
+				if i >= at {
+					i += shift
+				}
+				return back(i)
+			})
 		}
 	}
+	drop(d.text, d.cost, nil, func(i int) int { return i })
 	return out
 }
 
@@ -259,7 +286,7 @@ func needed(fs []found) []found {
 					break
 				}
 			}
-			if (f.ed[0].kind == kWhole && i > 0 || f.ed[i].off == rewrite) && alone[f.ed[i].row] {
+			if f.ed[i].off == rewrite && alone[f.ed[i].row] {
 				ok = false
 			}
 			// An edit inside a bare token (not reaching its end) is

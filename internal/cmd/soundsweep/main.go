@@ -10,8 +10,21 @@
 // per operator: broken texts, repaired to the original, refused, the two
 // documented exceptions, aliased pairs (two faults whose text is also one
 // fault of the value the tool received: a single fault of that value,
-// which no repair can tell apart), different (the goal is 0), and the time
-// the node took on them (summed over the workers).
+// which no repair can tell apart), alias (window), different (the goal is
+// 0), and the time the node took on them (summed over the workers).
+//
+// The alias (window) column is the model's own judgement of a value that
+// reached the tool different (faultinject.AliasByWindow): when the broken
+// text is within the brute-force reader's reach (faultinject.Read, here up
+// to faultinject.MaxJudgeBytes bytes) and its cheapest reading costs one
+// fault, the reader's window (the cheapest cost and one fault more) is
+// complete; when the original is not in it, the text has a reading
+// cheaper than the original by two faults or more, which no repair can
+// tell apart: an alias by the model, counted here. When the original is in
+// the window the value stays different (a bug); a text beyond the
+// reader's reach is excused only by the aliased column's test. The reader
+// runs only for values that reached the tool different. Examples of both
+// kinds of alias are printed as those of different values are.
 //
 //	go run ./internal/cmd/soundsweep -n 1000000
 //
@@ -50,7 +63,12 @@ import (
 
 	"github.com/saidex/saidex-go/internal/corpusfile"
 	"github.com/saidex/saidex-go/internal/faultinject"
+	"github.com/saidex/saidex-go/internal/readings"
 )
+
+// readingsMaxBytes is the longest example text whose readings are
+// printed (the node reads at most 2 KiB by the model).
+const readingsMaxBytes = 2 << 10
 
 func main() {
 	n := flag.Int("n", 1_000_000, "mutations to run, at least")
@@ -180,9 +198,9 @@ func print(t *faultinject.Tally, elapsed time.Duration, objects uint64, schemas 
 	}
 	sort.Strings(ops)
 	fmt.Printf("soundsweep: %d objects (%d corpus schemas), %s\n\n", objects, schemas, elapsed.Round(time.Millisecond))
-	fmt.Printf("| %-24s | %9s | %9s | %9s | %9s | %9s | %10s | %9s | %9s | %9s |\n", "operator", "mutations", "broken", "original", "refused", "truncated", "closed_end", "aliased", "different", "node time")
+	fmt.Printf("| %-24s | %9s | %9s | %9s | %9s | %9s | %10s | %9s | %14s | %9s | %9s |\n", "operator", "mutations", "broken", "original", "refused", "truncated", "closed_end", "aliased", "alias (window)", "different", "node time")
 	d := strings.Repeat("-", 11)
-	fmt.Printf("|%s|%s|%s|%s|%s|%s|%s-|%s|%s|%s|\n", strings.Repeat("-", 26), d, d, d, d, d, d, d, d, d)
+	fmt.Printf("|%s|%s|%s|%s|%s|%s|%s-|%s|%s|%s|%s|\n", strings.Repeat("-", 26), d, d, d, d, d, d, d, strings.Repeat("-", 16), d, d)
 	row := func(name, op string) {
 		all := 0
 		for _, o := range faultinject.Outcomes {
@@ -195,8 +213,8 @@ func print(t *faultinject.Tally, elapsed time.Duration, objects uint64, schemas 
 				took += tt
 			}
 		}
-		fmt.Printf("| %-24s | %9d | %9d | %9d | %9d | %9d | %10d | %9d | %9d | %9s |\n", name, all, all-c(faultinject.Unbroken),
-			c(faultinject.Original), c(faultinject.Refused), c(faultinject.Truncated), c(faultinject.ClosedAtEnd), c(faultinject.Aliased), c(faultinject.Different), took.Round(time.Millisecond))
+		fmt.Printf("| %-24s | %9d | %9d | %9d | %9d | %9d | %10d | %9d | %14d | %9d | %9s |\n", name, all, all-c(faultinject.Unbroken),
+			c(faultinject.Original), c(faultinject.Refused), c(faultinject.Truncated), c(faultinject.ClosedAtEnd), c(faultinject.Aliased), c(faultinject.AliasedWindow), c(faultinject.Different), took.Round(time.Millisecond))
 	}
 	for _, op := range ops {
 		row(op, op)
@@ -213,7 +231,10 @@ func printExamples(t *faultinject.Tally, oneLine bool) {
 	for _, op := range ops {
 		for _, ex := range t.Examples[op] {
 			kind := "different"
-			if ex.Aliased {
+			switch {
+			case ex.Window:
+				kind = "alias (window)"
+			case ex.Aliased:
 				kind = "aliased"
 			}
 			if oneLine {
@@ -221,6 +242,14 @@ func printExamples(t *faultinject.Tally, oneLine bool) {
 				continue
 			}
 			fmt.Printf("\n%s (%s):\n  original: %q\n  sent:     %q\n  tool got: %s\n", ex.Op, kind, ex.Original, ex.Text, ex.Args)
+			if len(ex.Text) <= readingsMaxBytes {
+				// What the readings engine makes of the text, and the rows
+				// its reading undoes: where the scanner refused, the node
+				// ran this reading when its rows are switched
+				// (internal/lenient/model.go).
+				r, v := readings.Repair(ex.Text)
+				fmt.Printf("  readings: %s %v %q\n", v, r.Ops, r.Text)
+			}
 		}
 	}
 }
