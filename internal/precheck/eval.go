@@ -320,7 +320,12 @@ type num struct {
 
 // numberOK reports whether n certainly accepts the JSON number lit.
 func (n *node) numberOK(lit []byte) bool {
-	return n.numOK(num{lit: lit, plainInt: isPlainInteger(lit)})
+	f := fscan{b: lit}
+	v, ok := f.number()
+	if !ok || f.i != len(lit) {
+		v = num{lit: lit} // (not a JSON number: the checks parse it)
+	}
+	return n.numOK(v)
 }
 
 // numOK is numberOK on a number read already (parsed or not).
@@ -339,9 +344,9 @@ func (n *node) numOK(v num) bool {
 			continue
 		}
 		if !v.parsed {
-			f, ok := parseNumber(v.lit, v.plainInt)
-			if !ok {
-				return false
+			f, err := strconv.ParseFloat(string(v.lit), 64)
+			if err != nil {
+				return false // out of range: ±Inf and an error
 			}
 			v.x, v.parsed = f, true
 		}
@@ -354,89 +359,9 @@ func (n *node) numOK(v num) bool {
 	return true
 }
 
-// parseNumber returns the float64 nearest to the JSON number lit; false
-// when it is out of range. plainInt says lit is a plain integer of at most
-// 15 digits, which converts exactly without strconv.
-func parseNumber(lit []byte, plainInt bool) (float64, bool) {
-	if !plainInt {
-		if f, ok := shortDecimal(lit); ok {
-			return f, true
-		}
-		f, err := strconv.ParseFloat(string(lit), 64)
-		return f, err == nil // out of range: ±Inf and an error
-	}
-	neg := lit[0] == '-'
-	if neg {
-		lit = lit[1:]
-	}
-	var v int64
-	for _, c := range lit {
-		v = v*10 + int64(c-'0')
-	}
-	if neg {
-		v = -v
-	}
-	return float64(v), true
-}
-
-// pow10 holds the powers of ten a float64 holds exactly that shortDecimal
-// divides by.
+// pow10 holds the powers of ten a float64 holds exactly that
+// fscan.number divides by.
 var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
-
-// shortDecimal converts the JSON number lit when it has a fraction, no
-// exponent and at most 15 digits (48.85, -0.5): its digits m and 10^k
-// (k the digits after the point) are both exact float64 values, so
-// m / 10^k is correctly rounded, the value strconv.ParseFloat returns. It
-// keeps ParseFloat, whose frame is near 1 KB, off the stack of the common
-// case (the check often runs on a fresh goroutine, whose stack would grow
-// for it). false for any other literal.
-func shortDecimal(lit []byte) (float64, bool) {
-	neg := len(lit) > 0 && lit[0] == '-'
-	if neg {
-		lit = lit[1:]
-	}
-	var m int64
-	digits, frac := 0, -1 // frac: digits after the point, -1 before it
-	for i, c := range lit {
-		switch {
-		case c >= '0' && c <= '9':
-			m = m*10 + int64(c-'0')
-			digits++
-			if frac >= 0 {
-				frac++
-			}
-		case c == '.' && frac < 0 && i > 0:
-			frac = 0
-		default:
-			return 0, false
-		}
-	}
-	if digits > 15 || frac <= 0 {
-		return 0, false
-	}
-	f := float64(m) / pow10[frac]
-	if neg {
-		f = -f
-	}
-	return f, true
-}
-
-// isPlainInteger reports whether b is an optional minus sign followed by
-// 1 to 15 digits: an integer a float64 holds exactly.
-func isPlainInteger(b []byte) bool {
-	if len(b) > 0 && b[0] == '-' {
-		b = b[1:]
-	}
-	if len(b) == 0 || len(b) > 15 {
-		return false
-	}
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
-}
 
 func (s *scan) object(n *node) bool {
 	if !n.hasObj {

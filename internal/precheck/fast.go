@@ -164,9 +164,14 @@ func (f *fscan) str() ([]byte, bool) {
 
 // number reads a number of the JSON grammar,
 // -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?, and converts it as it
-// goes when it has no exponent and at most 15 digits (as shortDecimal
-// does, so the checks need not read it again). A number written with a
-// fraction or an exponent sets loose under plain.
+// goes when it has no exponent and at most 15 digits: its digits m and
+// 10^k (k the digits after the point) are both exact float64 values, so
+// m / 10^k is correctly rounded, the value strconv.ParseFloat returns. That
+// keeps ParseFloat, whose frame is near 1 KB, off the stack of the common
+// case (the check often runs on a fresh goroutine, whose stack would grow
+// for it); numOK parses the rest. It is the one conversion of the checks:
+// numberOK reads the jsontext scan's literals with it too. A number
+// written with a fraction or an exponent sets loose under plain.
 func (f *fscan) number() (num, bool) {
 	b, i := f.b, f.i
 	start := i
