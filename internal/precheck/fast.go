@@ -163,15 +163,15 @@ func (f *fscan) str() ([]byte, bool) {
 }
 
 // number reads a number of the JSON grammar,
-// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?, and converts it as it
-// goes when it has no exponent and at most 15 digits: its digits m and
-// 10^k (k the digits after the point) are both exact float64 values, so
-// m / 10^k is correctly rounded, the value strconv.ParseFloat returns. That
-// keeps ParseFloat, whose frame is near 1 KB, off the stack of the common
-// case (the check often runs on a fresh goroutine, whose stack would grow
-// for it); numOK parses the rest. It is the one conversion of the checks:
-// numberOK reads the jsontext scan's literals with it too. A number
-// written with a fraction or an exponent sets loose under plain.
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?. When it has no exponent
+// and at most 15 digits, it keeps the number exactly as its digits m and
+// the count of digits after the point (num.dec): the checks compare that
+// with an integer bound in integers, and convert it only for another bound
+// (num.float). That keeps strconv.ParseFloat, whose frame is near 1 KB, off
+// the stack of the common case; numOK parses the rest. It is the one
+// number read of the checks: numberOK reads the jsontext scan's literals
+// with it too. A number written with a fraction or an exponent sets loose
+// under plain.
 func (f *fscan) number() (num, bool) {
 	b, i := f.b, f.i
 	start := i
@@ -218,14 +218,10 @@ func (f *fscan) number() (num, bool) {
 	if f.plain && (frac > 0 || exp) {
 		f.loose = true
 	}
-	v := num{lit: b[start:i], plainInt: frac == 0 && !exp && nd <= 15}
-	if !exp && nd <= 15 {
-		v.x, v.parsed = float64(m)/pow10[frac], true
-		if neg {
-			v.x = -v.x
-		}
+	if exp || nd > 15 {
+		return num{lit: b[start:i]}, true
 	}
-	return v, true
+	return num{lit: b[start:i], m: m, frac: int8(frac), neg: neg, dec: true}, true
 }
 
 func digits(b []byte, i int) int {
