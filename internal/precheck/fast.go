@@ -124,27 +124,30 @@ func special(w uint64) uint64 {
 	return zeroIn(w^('"'*ones)) | zeroIn(w^('\\'*ones)) | (w-0x20*ones)&^w&highs | w&highs
 }
 
-// str reads a string without escapes and returns its content.
+// str reads a string without escapes and returns its content. It skips
+// plain bytes 8 at a time (special) while 8 remain, then one at a time
+// (plainByte); a byte special finds is not plain, so it goes straight to
+// the test of what it is.
 func (f *fscan) str() ([]byte, bool) {
 	b := f.b
 	start := f.i + 1
 	high := false
-	for j := start; j < len(b); j++ {
+	j := start
+	for {
 		for j+8 <= len(b) {
-			m := special(binary.LittleEndian.Uint64(b[j:]))
-			if m == 0 {
-				j += 8
-				continue
+			if m := special(binary.LittleEndian.Uint64(b[j:])); m != 0 {
+				j += bits.TrailingZeros64(m) >> 3
+				goto notPlain
 			}
-			j += bits.TrailingZeros64(m) >> 3
-			break
+			j += 8
+		}
+		for j < len(b) && plainByte[b[j]] {
+			j++
 		}
 		if j >= len(b) {
-			break
+			return nil, false
 		}
-		if plainByte[b[j]] {
-			continue
-		}
+	notPlain:
 		switch c := b[j]; {
 		case c == '"':
 			s := b[start:j]
@@ -155,11 +158,10 @@ func (f *fscan) str() ([]byte, bool) {
 			return s, true
 		case c == '\\' || c < 0x20:
 			return nil, false // an escape (the scan decides), or a control character
-		default:
-			high = true
 		}
+		high = true // a byte of a multi-byte sequence: utf8.Valid checks them at the end
+		j++
 	}
-	return nil, false
 }
 
 // number reads a number of the JSON grammar,
