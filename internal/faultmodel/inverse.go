@@ -590,7 +590,7 @@ func jsonQuote(s string) string {
 const wrapperSkips = "before the object: any text up to a '{', when the text opens (after white space) with none of JSON's marks " +
 	"(a bracket, a quote or apostrophe, a comma or a colon; a '[' before a letter opens a template token), " +
 	"and the text skipped, after its last closing reasoning tag (</think>), opens no reasoning block (<think>), holds no object " +
-	"(a '{' followed by a ':' and then a '}', broken or not) and ends with no '=' after a name other than args, arguments, params, parameters or input; " +
+	"nor the start of one (a '{' followed by a ':' before any '}', or by a '}' after white space alone: broken or not) and ends with no '=' after a name other than args, arguments, params, parameters or input; " +
 	"after the object: the text after its last '}', when it opens with white space, a backtick or '<' and holds no quote, colon, comma, bracket or reasoning tag"
 
 var (
@@ -625,7 +625,10 @@ func WrapperBounds(s string) (starts, ends []int) {
 	starts = []int{0}
 	if !opensAsJSON(strings.TrimLeft(s, " \t\r\n")) {
 		tags := thinkTag.FindAllStringSubmatchIndex(s, -1)
-		obj, open, ti := 0, false, 0 // obj: 1 after a '{', 2 then a ':', 3 then a '}'
+		// obj: 1 after a '{' with no '}' after it, 2 when a ':' followed
+		// it or a '}' after white space alone (an object or its start:
+		// no object starts after it).
+		obj, open, ti, brace := 0, false, 0, 0
 		for i := 0; i < len(s); i++ {
 			if ti < len(tags) && tags[ti][0] == i {
 				open = tags[ti][2] == tags[ti][3] // no slash: an opening tag
@@ -638,17 +641,20 @@ func WrapperBounds(s string) (starts, ends []int) {
 			}
 			switch s[i] {
 			case '{':
-				if i > 0 && obj < 3 && !open && namedArgs(s[:i]) {
+				if i > 0 && obj < 2 && !open && namedArgs(s[:i]) {
 					starts = append(starts, i)
 				}
-				obj = max(obj, 1)
+				obj, brace = max(obj, 1), i
 			case ':':
 				if obj == 1 {
 					obj = 2
 				}
 			case '}':
-				if obj == 2 {
-					obj = 3
+				switch {
+				case obj == 1 && strings.TrimLeft(s[brace+1:i], " \t\r\n") == "":
+					obj = 2 // {}
+				case obj == 1:
+					obj = 0
 				}
 			}
 		}
