@@ -130,6 +130,10 @@ var Table = []Operator{
 		Reason: "the object commented out or named (args=) is one wrapper, written at once"},
 	{Name: "cut", Cost: 1, Step: "json_repair", Inverse: invCloseAtEnd,
 		Reason: "a stream cut off is one fault, however many closers it lost; what followed the cut is unknown"},
+	{Name: "backquotes", Cost: 1, Step: "json_repair", Inverse: invBackquotes,
+		Reason: "one string written in backquotes, as JavaScript's template strings are, is one habit of one writer"},
+	{Name: "entity_quotes", Cost: 1, Step: "json_repair", Inverse: invEntityQuotes,
+		Reason: "one string's quotes written as the HTML entity &quot; is one slip of an escaping layer"},
 }
 
 // Lookup returns the row named name.
