@@ -72,8 +72,8 @@ func (o Outcome) String() string {
 // dearer unseen) is not: there only [IsAlias] may excuse a value.
 func AliasByWindow(text string, orig Value) bool {
 	w, err := readLong(text, MaxJudgeBytes)
-	if err != nil || len(w.Readings) == 0 || w.Min < 1 || w.Min > MaxReadCost-1 {
-		return false
+	if err != nil || len(w.Readings) == 0 || w.Min < 1 || w.Min > MaxReadCost-1 || w.Unknown() {
+		return false // (a reading of unknown value may be the original)
 	}
 	return !w.Holds(orig)
 }
