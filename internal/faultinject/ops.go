@@ -50,37 +50,39 @@ func (o Op) Local() bool { return o.edits != nil }
 // forwards are the forward forms of the fault model's operators, by the
 // name of their row in faultmodel.Table.
 var forwards = map[string]Op{
-	"quote_style":      {edits: quoteStyle},
-	"unquoted":         {edits: unquoted},
-	"comma":            {edits: commas},
-	"colon":            {edits: colons},
-	"quote":            {edits: quotes},
-	"escape":           {edits: escapes},
-	"stray_brace":      {edits: strayBraces},
-	"premature_closer": {edits: prematureClosers},
-	"dropped_closer":   {edits: droppedClosers},
-	"swapped_closer":   {edits: swappedClosers},
-	"comment":          {edits: comments},
-	"escaped_space":    {edits: escapedSpace},
-	"py_js_literal":    {edits: literals},
-	"repeated_key":     {edits: repeatedKeys},
-	"literal_case":     {edits: literalCase},
-	"loose_number":     {edits: looseNumber},
-	"numeric_key":      {edits: numericKey},
-	"unclosed_key":     {edits: unclosedKey},
-	"stray_closer":     {edits: strayCloser},
-	"stray_bracket":    {edits: strayBracket},
-	"bare_value":       {edits: bareValue},
-	"template_quotes":  {edits: templateQuotes},
-	"punctuation":      {edits: punctuation},
-	"split_number":     {edits: splitNumbers},
-	"quote_moved":      {edits: quotesMoved},
-	"around":           {global: around},
-	"double_encoded":   {global: doubleEncoded},
-	"repeated_object":  {global: repeatedObject},
-	"csv_quotes":       {global: csvQuotes},
-	"commented":        {global: commented},
-	"cut":              {global: cutText, cut: true},
+	"quote_style":         {edits: quoteStyle},
+	"unquoted":            {edits: unquoted},
+	"comma":               {edits: commas},
+	"colon":               {edits: colons},
+	"quote":               {edits: quotes},
+	"escape":              {edits: escapes},
+	"stray_brace":         {edits: strayBraces},
+	"premature_closer":    {edits: prematureClosers},
+	"dropped_closer":      {edits: droppedClosers},
+	"swapped_closer":      {edits: swappedClosers},
+	"comment":             {edits: comments},
+	"escaped_space":       {edits: escapedSpace},
+	"py_js_literal":       {edits: literals},
+	"repeated_key":        {edits: repeatedKeys},
+	"literal_case":        {edits: literalCase},
+	"loose_number":        {edits: looseNumber},
+	"numeric_key":         {edits: numericKey},
+	"unclosed_key":        {edits: unclosedKey},
+	"stray_closer":        {edits: strayCloser},
+	"stray_bracket":       {edits: strayBracket},
+	"bare_value":          {edits: bareValue},
+	"template_quotes":     {edits: templateQuotes},
+	"punctuation":         {edits: punctuation},
+	"split_number":        {edits: splitNumbers},
+	"quote_moved":         {edits: quotesMoved},
+	"around":              {global: around},
+	"double_encoded":      {global: doubleEncoded},
+	"repeated_object":     {global: repeatedObject},
+	"csv_quotes":          {global: csvQuotes},
+	"commented":           {global: commented},
+	"cut":                 {global: cutText, cut: true},
+	"literal_backslashes": {global: literalBackslashes},
+	"single_quotes":       {global: singleQuotes},
 }
 
 // Ops are the fault operators: the rows of faultmodel.Table, in its
@@ -774,6 +776,94 @@ func punctuation(t Text) []edit {
 				}
 			}
 		}
+	}
+	return out
+}
+
+// literalBackslashes: every backslash of the text's strings written as
+// itself (\\ as \), the habit of a writer who does not escape them, when
+// the text holds no other escape but \" (a writer who escapes nothing else
+// but quotes), no backslash right before a closing quote (which the habit
+// would escape), and the habit shows: a backslash then starts no JSON
+// escape (else the habit writes a valid text of another value).
+func literalBackslashes(s string, _ *rand.Rand, _ bool) []string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' {
+			b.WriteByte(s[i])
+			continue
+		}
+		switch {
+		case i+1 < len(s) && s[i+1] == '"':
+			b.WriteString(`\"`)
+		case i+1 < len(s) && s[i+1] == '\\' && (i+2 == len(s) || s[i+2] != '"'):
+			b.WriteByte('\\')
+		default:
+			return nil
+		}
+		i++
+	}
+	if t := b.String(); faultmodel.StrayBackslash(t) {
+		return []string{t}
+	}
+	return nil
+}
+
+// singleQuotes: every string of the text (keys and values) in single
+// quotes, apostrophes escaped or (where a string holds one) bare, or in
+// typographic quotes: the habit of one writer. Strings are read as JSON
+// strings, left to right, so the habit applies to a broken text too.
+func singleQuotes(s string, r *rand.Rand, all bool) []string {
+	var esc, bare, typo strings.Builder
+	apostrophe := false
+	for i := 0; i < len(s); {
+		if s[i] != '"' {
+			esc.WriteByte(s[i])
+			bare.WriteByte(s[i])
+			typo.WriteByte(s[i])
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(s) && s[j] != '"' {
+			if s[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		if j >= len(s) {
+			return nil // a string left open: no habit to write
+		}
+		c := s[i+1 : j]
+		var e, w strings.Builder
+		walkContent(c, func(_ int, p string) {
+			switch p {
+			case `\"`:
+				e.WriteString(`"`)
+				w.WriteString(`"`)
+			case "'":
+				apostrophe = true
+				e.WriteString(`\'`)
+				w.WriteString(`'`)
+			default:
+				e.WriteString(p)
+				w.WriteString(p)
+			}
+		})
+		esc.WriteString("'" + e.String() + "'")
+		bare.WriteString("'" + w.String() + "'")
+		typo.WriteString("“" + c + "”")
+		i = j + 1
+	}
+	out := []string{esc.String(), typo.String()}
+	if apostrophe {
+		out = append(out, bare.String())
+	}
+	if out[0] == s {
+		return nil // no string
+	}
+	if !all {
+		return out[r.IntN(len(out)):][:1]
 	}
 	return out
 }

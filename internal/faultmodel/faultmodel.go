@@ -130,6 +130,10 @@ var Table = []Operator{
 		Reason: "the object commented out or named (args=) is one wrapper, written at once"},
 	{Name: "cut", Cost: 1, Step: "json_repair", Inverse: invCloseAtEnd,
 		Reason: "a stream cut off is one fault, however many closers it lost; what followed the cut is unknown"},
+	{Name: "literal_backslashes", Cost: 1, Step: "json_repair", Inverse: invLiteralBackslashes,
+		Reason: "every backslash written as itself (a Windows path, a regular expression) is one habit of one writer, priced once per text; seen only where a backslash starts no JSON escape"},
+	{Name: "single_quotes", Cost: 1, Step: "json_repair", Inverse: invSingleQuotes,
+		Reason: "every string written in single or typographic quotes is one habit of one writer, priced once per text"},
 }
 
 // Lookup returns the row named name.

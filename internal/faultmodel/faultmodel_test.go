@@ -91,6 +91,11 @@ func TestInversesUndoTheirFault(t *testing.T) {
 		{"csv_quotes", `"{""a"": 1}"`, `{"a": 1}`},
 		{"commented", `// {"a": 1}`, `{"a": 1}`},
 		{"cut", `{"a": [1, "x`, `{"a": [1, "x"]}`},
+		{"literal_backslashes", `{"p": "C:\new\app.exe"}`, `{"p": "C:\\new\\app.exe"}`},
+		{"literal_backslashes", `{"r": "\d+\.x", "q": "say \"hi\""}`, `{"r": "\\d+\\.x", "q": "say \"hi\""}`},
+		{"single_quotes", `{'a': 'it\'s "x"', "b": 'y'}`, `{"a": "it's \"x\"", "b": "y"}`},
+		{"single_quotes", `{'a': 'it's', 'b': 'y'}`, `{"a": "it's", "b": "y"}`},
+		{"single_quotes", `{“a”: “x”}`, `{"a": "x"}`},
 	}
 	for _, tt := range tests {
 		o, ok := faultmodel.Lookup(tt.op)
@@ -116,6 +121,37 @@ func TestWrappersSkipOnlyWhatTheirRowSays(t *testing.T) {
 			got := e.Apply(s)
 			if !strings.HasPrefix(got, "{\"a\"") || strings.Contains(s, `} "b"`) && !strings.Contains(got, `"b": 2`) {
 				t.Errorf("%q: skipped to %q", s, got)
+			}
+		}
+	}
+}
+
+// A habit is one edit of the whole text, and is proposed only where it
+// shows: a text whose every backslash starts a JSON escape, or that holds
+// no single or typographic quote outside its strings, has none.
+func TestHabitsReadTheWholeTextOnce(t *testing.T) {
+	tests := []struct {
+		op, text string
+		edits    int
+	}{
+		{"literal_backslashes", `{"p": "C:\new\app.exe"}`, 1},
+		{"literal_backslashes", `{"p": "a\nb\u00e9\"\\"}`, 0}, // every backslash an escape: no fault anyone could see
+		{"literal_backslashes", `{"p": "\u00zz"}`, 1},
+		{"single_quotes", `{'a': 'x', 'b': 'y'}`, 1},
+		{"single_quotes", `{'a': 'it's'}`, 1},            // apostrophes bare: escaped, the string is left open
+		{"single_quotes", `{'a': 'it\'s', 'b': 'x'}`, 1}, // both readings write one text
+		{"single_quotes", `{"a": "it's", "b": 1}`, 0},
+		{"single_quotes", `{'a': 'x`, 0}, // a string left open
+	}
+	for _, tt := range tests {
+		o, _ := faultmodel.Lookup(tt.op)
+		es := o.Inverse(tt.text)
+		if len(es) != tt.edits {
+			t.Errorf("%s(%q): %d edits, want %d", tt.op, tt.text, len(es), tt.edits)
+		}
+		for _, e := range es {
+			if e.Start != 0 || e.End != len(tt.text) {
+				t.Errorf("%s(%q): edit %d..%d, not the whole text", tt.op, tt.text, e.Start, e.End)
 			}
 		}
 	}

@@ -855,3 +855,132 @@ func (p *validParser) str() string {
 	_ = json.Unmarshal([]byte(p.s[start:p.i]), &name) // a valid text's string
 	return name
 }
+
+// The habits: a writer's way of writing every string of a text, one
+// fault for the whole text. Their inverses read the whole text again, as
+// the stacks' rows do, so that a text written in the habit reads at one
+// fault however many strings it holds, and the per-string rows
+// (quote_style, escape) never read it cheaper as something else alone.
+
+// StrayBackslash reports whether s holds a backslash that starts no JSON
+// escape (escapes read left to right: \" \\ \/ \b \f \n \r \t, and \u
+// with four hex digits).
+func StrayBackslash(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' {
+			continue
+		}
+		switch {
+		case i+1 == len(s):
+			return true
+		case s[i+1] == 'u':
+			if i+6 > len(s) || !isHex(s[i+2:i+6]) {
+				return true
+			}
+			i += 5
+		case strings.IndexByte(`"\/bfnrt`, s[i+1]) >= 0:
+			i++
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// invLiteralBackslashes: every backslash read as itself (doubled), but
+// one before a quote, which escapes it; proposed only for a text holding
+// a backslash that starts no JSON escape (where every backslash does, the
+// habit writes a valid text of another value: no fault anyone could
+// see).
+func invLiteralBackslashes(s string) []Edit {
+	if !StrayBackslash(s) {
+		return nil
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		b.WriteByte(s[i])
+		if s[i] == '\\' && (i+1 == len(s) || s[i+1] != '"') {
+			b.WriteByte('\\')
+		}
+	}
+	return []Edit{{0, len(s), b.String()}}
+}
+
+// invSingleQuotes: every string between single quotes (or typographic
+// ones) read as a JSON string at once, left to right, the strings between
+// double quotes as they are; a single-quoted string ends at its next
+// quote that no backslash escapes, or (apostrophes left bare) at its next
+// quote followed, after white space, by a colon, a comma, a closer or the
+// end.
+func invSingleQuotes(s string) []Edit {
+	var out []Edit
+	for _, bare := range []bool{false, true} {
+		if t, ok := singleQuotesAll(s, bare); ok && t != s && (len(out) == 0 || out[0].Repl != t) {
+			out = append(out, Edit{0, len(s), t})
+		}
+	}
+	return out
+}
+
+// singleQuotesAll reads s as invSingleQuotes says; false when a string
+// is left open.
+func singleQuotesAll(s string, bare bool) (string, bool) {
+	const open, close = "“", "”"
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		switch {
+		case s[i] == '"':
+			j := i + 1
+			for j < len(s) && s[j] != '"' {
+				if s[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			j = min(j+1, len(s))
+			b.WriteString(s[i:j])
+			i = j
+		case s[i] == '\'':
+			j := singleEnd(s, i+1, bare)
+			if j < 0 {
+				return "", false
+			}
+			b.WriteString(`"` + singleQuoted(s[i+1:j]) + `"`)
+			i = j + 1
+		case strings.HasPrefix(s[i:], open):
+			j := strings.Index(s[i+len(open):], close)
+			if j < 0 {
+				return "", false
+			}
+			b.WriteString(`"` + s[i+len(open):i+len(open)+j] + `"`)
+			i += len(open) + j + len(close)
+		default:
+			b.WriteByte(s[i])
+			i++
+		}
+	}
+	return b.String(), true
+}
+
+// singleEnd returns the index of the quote that closes a single-quoted
+// string whose content starts at i (see invSingleQuotes), or -1.
+func singleEnd(s string, i int, bare bool) int {
+	for j := i; j < len(s); j++ {
+		switch {
+		case s[j] == '\\' && !bare:
+			j++
+		case s[j] != '\'':
+		case !bare:
+			return j
+		default:
+			k := j + 1
+			for k < len(s) && isSpace(s[k]) {
+				k++
+			}
+			if k == len(s) || strings.IndexByte(":,}]", s[k]) >= 0 {
+				return j
+			}
+		}
+	}
+	return -1
+}

@@ -22,7 +22,7 @@
 // (character insertions, deletions and replacements, quote styles, bare
 // tokens, literal spellings, escapes, comments, moved quotes, and at the
 // end the cut), and whole-text readings (double encoding, CSV quotes,
-// template quotes throughout) are read as texts of their own at their
+// template quotes throughout, a writer's habits) are read as texts of their own at their
 // row's cost. A configuration whose parser state equals one already at
 // its position with a subset of its edits is dropped: it reads on the
 // same way, so its readings hold an edit that is not needed or lie
@@ -181,10 +181,11 @@ type whole struct {
 }
 
 // wholeTexts returns the whole-text readings of the rows that rewrite a
-// text throughout: double encoding, CSV quotes, template quotes.
+// text throughout: double encoding, CSV quotes, template quotes, and the
+// habits (backslashes written as themselves, single quotes).
 func wholeTexts(s string) []whole {
 	var out []whole
-	for _, r := range []uint8{rDouble, rCSV, rTemplate} {
+	for _, r := range []uint8{rDouble, rCSV, rTemplate, rBackslashes, rSingles} {
 		for _, ed := range faultmodel.Table[r].Inverse(s) {
 			if ed.Start == 0 && ed.End == len(s) && ed.Repl != s {
 				out = append(out, whole{ed, r})
