@@ -143,6 +143,7 @@ func TestOperatorsMakeTheirFaults(t *testing.T) {
 		{"escape", nil},              // below
 		{"literal_backslashes", nil}, // below
 		{"single_quotes", nil},       // below
+		{"joined_strings", nil},      // below
 		{"split_number", nil},        // below
 		{"quote_moved", []string{`{"a":1,"b":[""x,null]}`, `{"a":1,"b":["x,"null]}`, `{"a":1,"b":[x"",null]}`, `{"a":1,"b":"[x",null]}`}},
 		{"commented", []string{"# " + tx.S, "/* " + tx.S + " */", "args=" + tx.S}},
@@ -213,6 +214,10 @@ func TestOperatorsMakeTheirFaults(t *testing.T) {
 	sq := Encode(Object{{"a", String("it's")}, {"b", Array{String(`say "x"`)}}}, Layout{})
 	if got, want := texts(mustOp(t, "single_quotes").Singles(sq, g.Rand())), []string{`{'a':'it\'s','b':['say "x"']}`, `{“a”:“it's”,“b”:[“say \"x\"”]}`, `{'a':'it's','b':['say "x"']}`}; !slices.Equal(got, want) {
 		t.Errorf("single_quotes: %q, want %q", got, want)
+	}
+	js := Encode(Object{{"ab", String("x")}, {"c", String(`d"e`)}}, Layout{})
+	if got, want := texts(mustOp(t, "joined_strings").Singles(js, g.Rand())), []string{`{"a" + "b":"x","c":"d\"" + "e"}`, `{"a"+"b":"x","c":"d\""+"e"}`, `{"a" + "b":"x","c":"d\"e"}`}; !slices.Equal(got, want) {
+		t.Errorf("joined_strings: %q, want %q", got, want)
 	}
 	bs := mustOp(t, "literal_backslashes")
 	for _, tt := range []struct {

@@ -3,6 +3,7 @@ package faultinject
 import (
 	"iter"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -83,6 +84,7 @@ var forwards = map[string]Op{
 	"cut":                 {global: cutText, cut: true},
 	"literal_backslashes": {global: literalBackslashes},
 	"single_quotes":       {global: singleQuotes},
+	"joined_strings":      {global: joinedStrings},
 }
 
 // Ops are the fault operators: the rows of faultmodel.Table, in its
@@ -863,6 +865,61 @@ func singleQuotes(s string, r *rand.Rand, all bool) []string {
 		return nil // no string
 	}
 	if !all {
+		return out[r.IntN(len(out)):][:1]
+	}
+	return out
+}
+
+// joinedStrings: strings of two characters or more written as two quoted
+// pieces joined with '+', as JavaScript concatenates them: every such
+// string, with spaces around the '+' or none, or the first alone. Strings
+// are read as JSON strings, left to right, so the habit applies to a
+// broken text too.
+func joinedStrings(s string, r *rand.Rand, all bool) []string {
+	var out []string
+	for _, v := range []struct {
+		plus  string
+		first bool
+	}{{`" + "`, false}, {`"+"`, false}, {`" + "`, true}} {
+		var b strings.Builder
+		n := 0
+		for i := 0; i < len(s); {
+			if s[i] != '"' {
+				b.WriteByte(s[i])
+				i++
+				continue
+			}
+			j := i + 1
+			for j < len(s) && s[j] != '"' {
+				if s[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			if j >= len(s) {
+				return out // a string left open: no habit to write
+			}
+			c := s[i+1 : j]
+			var cuts []int
+			walkContent(c, func(k int, _ string) {
+				if k > 0 {
+					cuts = append(cuts, k)
+				}
+			})
+			if len(cuts) > 0 && (!v.first || n == 0) {
+				k := cuts[len(cuts)/2]
+				b.WriteString(`"` + c[:k] + v.plus + c[k:] + `"`)
+				n++
+			} else {
+				b.WriteString(s[i : j+1])
+			}
+			i = j + 1
+		}
+		if t := b.String(); n > 0 && !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	if !all && len(out) > 0 {
 		return out[r.IntN(len(out)):][:1]
 	}
 	return out

@@ -134,6 +134,8 @@ var Table = []Operator{
 		Reason: "every backslash written as itself (a Windows path, a regular expression) is one habit of one writer, priced once per text; seen only where a backslash starts no JSON escape"},
 	{Name: "single_quotes", Cost: 1, Step: "json_repair", Inverse: invSingleQuotes,
 		Reason: "every string written in single or typographic quotes is one habit of one writer, priced once per text"},
+	{Name: "joined_strings", Cost: 1, Step: "join_strings", Inverse: invJoinedStrings,
+		Reason: "strings written as quoted pieces joined with '+' (JavaScript's concatenation) are one habit of one writer, priced once per text"},
 }
 
 // Lookup returns the row named name.

@@ -15,7 +15,7 @@ import (
 func TestTableRowsAreComplete(t *testing.T) {
 	steps := []lenient.Step{lenient.FixSyntax, lenient.MissingColon, lenient.MissingQuote, lenient.WrongCloser, lenient.MismatchedBracket,
 		lenient.EscapedWhitespace, lenient.RepeatedKey, lenient.LiteralCase, lenient.LooseNumber, lenient.NumericKey, lenient.UnclosedKey,
-		lenient.StrayCloser, lenient.QuotedBareValue, lenient.TemplateQuotes, lenient.ExtractObject, lenient.DoubleEncoded, lenient.RepeatedObject}
+		lenient.StrayCloser, lenient.QuotedBareValue, lenient.JoinStrings, lenient.TemplateQuotes, lenient.ExtractObject, lenient.DoubleEncoded, lenient.RepeatedObject}
 	seen := map[string]bool{}
 	for _, o := range faultmodel.Table {
 		if seen[o.Name] || o.Name == "" {
@@ -96,6 +96,7 @@ func TestInversesUndoTheirFault(t *testing.T) {
 		{"single_quotes", `{'a': 'it\'s "x"', "b": 'y'}`, `{"a": "it's \"x\"", "b": "y"}`},
 		{"single_quotes", `{'a': 'it's', 'b': 'y'}`, `{"a": "it's", "b": "y"}`},
 		{"single_quotes", `{“a”: “x”}`, `{"a": "x"}`},
+		{"joined_strings", "{'a': 'x' + 'y', \"b\": \"it's\" +\n \"z\"}", "{'a': 'xy', \"b\": \"it'sz\"}"},
 	}
 	for _, tt := range tests {
 		o, ok := faultmodel.Lookup(tt.op)
@@ -142,6 +143,8 @@ func TestHabitsReadTheWholeTextOnce(t *testing.T) {
 		{"single_quotes", `{'a': 'it\'s', 'b': 'x'}`, 1}, // both readings write one text
 		{"single_quotes", `{"a": "it's", "b": 1}`, 0},
 		{"single_quotes", `{'a': 'x`, 0}, // a string left open
+		{"joined_strings", `{"a": "x" + "y" + 'z'}`, 1},
+		{"joined_strings", `{"a": "x + y", "b": +5}`, 0},
 	}
 	for _, tt := range tests {
 		o, _ := faultmodel.Lookup(tt.op)
@@ -152,6 +155,19 @@ func TestHabitsReadTheWholeTextOnce(t *testing.T) {
 		for _, e := range es {
 			if e.Start != 0 || e.End != len(tt.text) {
 				t.Errorf("%s(%q): edit %d..%d, not the whole text", tt.op, tt.text, e.Start, e.End)
+			}
+		}
+		// Each byte of a habit's text stands for a byte of the text read,
+		// in order, and a byte it does not rewrite for itself.
+		for _, r := range faultmodel.Habits(tt.op, tt.text) {
+			if len(r.Src) != len(r.Text)+1 || r.Src[len(r.Text)] != len(tt.text) || !slices.IsSorted(r.Src) {
+				t.Errorf("%s(%q): source map %v of %q", tt.op, tt.text, r.Src, r.Text)
+				continue
+			}
+			for j := 0; j < len(r.Text); j++ {
+				if c := r.Text[j]; !strings.ContainsRune(`"'\`, rune(c)) && c < 0x80 && tt.text[r.Src[j]] != c {
+					t.Errorf("%s(%q): byte %d of %q (%q) stands for %q", tt.op, tt.text, j, r.Text, c, tt.text[r.Src[j]])
+				}
 			}
 		}
 	}
