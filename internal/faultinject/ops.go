@@ -872,7 +872,8 @@ func singleQuotes(s string, r *rand.Rand, all bool) []string {
 
 // joinedStrings: strings of two characters or more written as two quoted
 // pieces joined with '+', as JavaScript concatenates them: every such
-// string, with spaces around the '+' or none, or the first alone. Strings
+// string, with spaces around the '+' or after it alone, or the first
+// alone (a '+' glued to both quotes is not the habit's, see faultmodel). Strings
 // are read as JSON strings, left to right, so the habit applies to a
 // broken text too.
 func joinedStrings(s string, r *rand.Rand, all bool) []string {
@@ -880,7 +881,7 @@ func joinedStrings(s string, r *rand.Rand, all bool) []string {
 	for _, v := range []struct {
 		plus  string
 		first bool
-	}{{`" + "`, false}, {`"+"`, false}, {`" + "`, true}} {
+	}{{`" + "`, false}, {`"+ "`, false}, {`" + "`, true}} {
 		var b strings.Builder
 		n := 0
 		for i := 0; i < len(s); {

@@ -135,7 +135,7 @@ var Table = []Operator{
 	{Name: "single_quotes", Cost: 1, Step: "json_repair", Inverse: invSingleQuotes,
 		Reason: "every string written in single or typographic quotes is one habit of one writer, priced once per text"},
 	{Name: "joined_strings", Cost: 1, Step: "join_strings", Inverse: invJoinedStrings,
-		Reason: "strings written as quoted pieces joined with '+' (JavaScript's concatenation) are one habit of one writer, priced once per text"},
+		Reason: "strings written as quoted pieces joined with '+' (JavaScript's concatenation) are one habit of one writer, priced once per text; a '+' glued to both quotes is not read as one"},
 }
 
 // Lookup returns the row named name.

@@ -145,6 +145,7 @@ func TestHabitsReadTheWholeTextOnce(t *testing.T) {
 		{"single_quotes", `{'a': 'x`, 0}, // a string left open
 		{"joined_strings", `{"a": "x" + "y" + 'z'}`, 1},
 		{"joined_strings", `{"a": "x + y", "b": +5}`, 0},
+		{"joined_strings", `{"q": "Use "+" to add"}`, 0}, // glued to both quotes: inner quotes as likely
 	}
 	for _, tt := range tests {
 		o, _ := faultmodel.Lookup(tt.op)

@@ -1067,11 +1067,13 @@ func singleEnd(s string, i int, bare bool) int {
 	return -1
 }
 
-// invJoinedStrings: every pair of quoted pieces joined with '+' (white
-// space around it) read as one string, at once, left to right: the
-// closing quote of a piece, the '+' and the opening quote of the next
-// piece, of the same kind (double or single quotes), dropped. Strings are
-// read as JSON strings, a single-quoted one up to its next quote that no
+// invJoinedStrings: every pair of quoted pieces joined with '+' read as
+// one string, at once, left to right: the closing quote of a piece, the
+// '+' and the opening quote of the next piece, of the same kind (double
+// or single quotes), dropped. White space stands on at least one side of
+// the '+': a '+' glued to both quotes ("+") is as likely a string's own
+// character between two inner quotes left unescaped. Strings are read as
+// JSON strings, a single-quoted one up to its next quote that no
 // backslash escapes.
 func invJoinedStrings(s string) []Edit { return habitEdits("joined_strings", s) }
 
@@ -1106,11 +1108,12 @@ func joinAll(s string) (Rewrite, bool) {
 				k++
 			}
 			if k < len(s) && s[k] == '+' {
+				glued := k == j+1
 				k++
 				for k < len(s) && isSpace(s[k]) {
 					k++
 				}
-				if k < len(s) && s[k] == q {
+				if k < len(s) && s[k] == q && !(glued && s[k-1] == '+') {
 					joined = true
 					i = k + 1
 					continue
