@@ -812,16 +812,15 @@ func literalBackslashes(s string, _ *rand.Rand, _ bool) []string {
 }
 
 // singleQuotes: every string of the text (keys and values) in single
-// quotes, apostrophes escaped or (where a string holds one) bare, or in
-// typographic quotes: the habit of one writer. Strings are read as JSON
+// quotes, apostrophes escaped, or in typographic quotes: the habit of one
+// writer (apostrophes left bare are quote_style's, one string at a time:
+// see faultmodel's single_quotes row). Strings are read as JSON
 // strings, left to right, so the habit applies to a broken text too.
 func singleQuotes(s string, r *rand.Rand, all bool) []string {
-	var esc, bare, typo strings.Builder
-	apostrophe := false
+	var esc, typo strings.Builder
 	for i := 0; i < len(s); {
 		if s[i] != '"' {
 			esc.WriteByte(s[i])
-			bare.WriteByte(s[i])
 			typo.WriteByte(s[i])
 			i++
 			continue
@@ -837,30 +836,22 @@ func singleQuotes(s string, r *rand.Rand, all bool) []string {
 			return nil // a string left open: no habit to write
 		}
 		c := s[i+1 : j]
-		var e, w strings.Builder
+		var e strings.Builder
 		walkContent(c, func(_ int, p string) {
 			switch p {
 			case `\"`:
 				e.WriteString(`"`)
-				w.WriteString(`"`)
 			case "'":
-				apostrophe = true
 				e.WriteString(`\'`)
-				w.WriteString(`'`)
 			default:
 				e.WriteString(p)
-				w.WriteString(p)
 			}
 		})
 		esc.WriteString("'" + e.String() + "'")
-		bare.WriteString("'" + w.String() + "'")
 		typo.WriteString("“" + c + "”")
 		i = j + 1
 	}
 	out := []string{esc.String(), typo.String()}
-	if apostrophe {
-		out = append(out, bare.String())
-	}
 	if out[0] == s {
 		return nil // no string
 	}

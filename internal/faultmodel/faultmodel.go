@@ -69,7 +69,7 @@ const Structural = `{}[]",:`
 // them.
 var Table = []Operator{
 	{Name: "quote_style", Cost: 1, Step: "json_repair", Inverse: invQuoteStyle,
-		Reason: "one string written in single or typographic quotes is one habit of one writer"},
+		Reason: "one string written in single or typographic quotes is one slip of one writer (every string so written is the single_quotes habit, one fault for the text)"},
 	{Name: "unquoted", Cost: 1, Step: "json_repair", Inverse: invBare,
 		Reason: "a key or string written bare is one omission; the white space around it is layout; a bare literal or number is never read as a string"},
 	{Name: "comma", Cost: 1, Step: "json_repair", Inverse: invComma,
@@ -79,7 +79,7 @@ var Table = []Operator{
 	{Name: "quote", Cost: 2, Step: "missing_quote", Inverse: invQuote,
 		Reason: "a quote dropped, inserted or left unescaped anywhere re-cuts the strings around it and explains almost any text: a catch-all, two faults"},
 	{Name: "escape", Cost: 1, Step: "json_repair", Inverse: invEscape,
-		Reason: "one escape written as the character it stands for is one slip of the encoder"},
+		Reason: "one escape written as the character it stands for is one slip of the encoder (every backslash written as itself is the literal_backslashes habit, one fault for the text)"},
 	{Name: "stray_brace", Cost: 1, Step: "wrong_closer", Inverse: invDeleteBrace,
 		Reason: "one brace too many is one keystroke"},
 	{Name: "premature_closer", Cost: 1, Step: "wrong_closer", Inverse: invDeleteCloser,

@@ -953,10 +953,8 @@ func Habits(name, s string) []Rewrite {
 			out = append(out, r)
 		}
 	case "single_quotes":
-		for _, bare := range []bool{false, true} {
-			if r, ok := singleQuotesAll(s, bare); ok && r.Text != s && (len(out) == 0 || out[0].Text != r.Text) {
-				out = append(out, r)
-			}
+		if r, ok := singleQuotesAll(s); ok && r.Text != s {
+			out = append(out, r)
 		}
 	}
 	return out
@@ -980,15 +978,18 @@ func invLiteralBackslashes(s string) []Edit { return habitEdits("literal_backsla
 // invSingleQuotes: every string between single quotes (or typographic
 // ones) read as a JSON string at once, left to right, the strings between
 // double quotes as they are; a single-quoted string ends at its next
-// quote that no backslash escapes, or (apostrophes left bare) at its next
-// quote followed, after white space, by a colon, a comma, a closer or the
-// end. Its content is read as quote_style reads it (\' as ', a bare "
-// escaped, other escapes kept).
+// quote that no backslash escapes, on its line (a string holds no raw
+// line break). Its content is read as quote_style reads it (\' as ', a
+// bare " escaped, other escapes kept). A writer who leaves apostrophes
+// bare in single quotes writes a text this habit does not read: where
+// each string ends is then quote_style's question, one string at a time
+// (an apostrophe before a colon or a comma ends a string as well as it
+// sits inside one).
 func invSingleQuotes(s string) []Edit { return habitEdits("single_quotes", s) }
 
 // singleQuotesAll reads s as invSingleQuotes says; false when a string
 // is left open.
-func singleQuotesAll(s string, bare bool) (Rewrite, bool) {
+func singleQuotesAll(s string) (Rewrite, bool) {
 	const open, close = "“", "”"
 	var w rewriter
 	for i := 0; i < len(s); {
@@ -1005,7 +1006,7 @@ func singleQuotesAll(s string, bare bool) (Rewrite, bool) {
 			w.copy(s, i, j)
 			i = j
 		case s[i] == '\'':
-			j := singleEnd(s, i+1, bare)
+			j := singleEnd(s, i+1)
 			if j < 0 {
 				return Rewrite{}, false
 			}
@@ -1046,22 +1047,15 @@ func singleQuotesAll(s string, bare bool) (Rewrite, bool) {
 
 // singleEnd returns the index of the quote that closes a single-quoted
 // string whose content starts at i (see invSingleQuotes), or -1.
-func singleEnd(s string, i int, bare bool) int {
+func singleEnd(s string, i int) int {
 	for j := i; j < len(s); j++ {
-		switch {
-		case s[j] == '\\' && !bare:
+		switch s[j] {
+		case '\n', '\r':
+			return -1
+		case '\\':
 			j++
-		case s[j] != '\'':
-		case !bare:
+		case '\'':
 			return j
-		default:
-			k := j + 1
-			for k < len(s) && isSpace(s[k]) {
-				k++
-			}
-			if k == len(s) || strings.IndexByte(":,}]", s[k]) >= 0 {
-				return j
-			}
 		}
 	}
 	return -1
