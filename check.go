@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/saidex/saidex-go/internal/stackroom"
 	"github.com/tmc/langchaingo/llms"
 )
 
@@ -123,10 +124,17 @@ func (c CallCheck) Ready() bool {
 // Errors: ctx.Err(), and those Check returns before execution (a
 // *ToolCallValidationError with the raise policy, an interrupt, an
 // unresolved hook's error).
+//
+// A framework that runs each call on a goroutine of its own runs CheckCall
+// and then the tool on a fresh stack, which the tool's decoding grows
+// anyway: CheckCall grows it once, at entry, to room for both
+// (internal/stackroom), rather than letting the check and then the tool
+// each grow it.
 func (n *ToolNode) CheckCall(ctx context.Context, id, name, arguments string, opts ...RunOption) (CallCheck, error) {
 	if err := ctx.Err(); err != nil {
 		return CallCheck{}, err
 	}
+	stackroom.Make() // one stack growth for the check and the tool after it, not two
 	rcfg := newRunConfig(opts)
 	if !rcfg.outputLimit && n.acceptsAsSent(n.tools[name], arguments) { // repair's fast path (repair.go)
 		return CallCheck{Outcome: OutcomeExecuted, Arguments: arguments}, nil

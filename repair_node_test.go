@@ -402,8 +402,19 @@ func TestBareValuesAreQuotedWhereTheSchemaAcceptsOnlyAString(t *testing.T) {
 	if inputs, cr, _ := runWithSchema(t, schema, `{"direction": sideways}`); cr.Outcome != saidex.OutcomeFeedback || len(inputs) != 0 {
 		t.Errorf("a value outside the enum: outcome %s, inputs %q", cr.Outcome, inputs)
 	}
+	// Where the schema allows more than a string, the fault model reads
+	// the token: its window holds the one string (a literal or a number
+	// is never a string), then validated.
+	for _, tt := range []struct{ raw, want string }{
+		{`{"maybe": both}`, `{"maybe":"both"}`}, {`{"mixed": a}`, `{"mixed":"a"}`}, {`{"any": both}`, `{"any":"both"}`},
+	} {
+		inputs, cr, _ := runWithSchema(t, schema, tt.raw)
+		if cr.Outcome != saidex.OutcomeExecuted || len(inputs) != 1 || !sameJSONText(t, inputs[0], tt.want) {
+			t.Errorf("%s: outcome %s, inputs %q, steps %v; want executed with %s", tt.raw, cr.Outcome, inputs, cr.RepairSteps, tt.want)
+		}
+	}
 	for _, raw := range []string{
-		`{"maybe": both}`, `{"mixed": a}`, `{"any": both}`, `{"n": both}`, `{"other": both}`,
+		`{"n": both}`, `{"other": both}`,
 		`{"direction": two words}`, `{"direction": both`, `{"direction": NaN}`,
 		// Any string: the space before red may be its own (" red").
 		`{"tags": [red, green-ish]}`,
@@ -413,9 +424,9 @@ func TestBareValuesAreQuotedWhereTheSchemaAcceptsOnlyAString(t *testing.T) {
 			t.Errorf("%s: outcome %s, inputs %q, steps %v; want feedback", raw, cr.Outcome, inputs, cr.RepairSteps)
 		}
 	}
-	// A plain tool has no schema: its bare value is refused, so the text
-	// reaches it as sent.
-	if inputs, cr, _ := runWithSchema(t, nil, `{"direction": both}`); cr.Repaired || !slices.Equal(inputs, []string{`{"direction": both}`}) {
+	// A plain tool has no schema: the fault model reads its bare value
+	// (one reading), so the string reaches it.
+	if inputs, cr, _ := runWithSchema(t, nil, `{"direction": both}`); !cr.Repaired || !slices.Equal(inputs, []string{`{"direction":"both"}`}) {
 		t.Errorf("plain tool: inputs %q, repaired %v", inputs, cr.Repaired)
 	}
 }

@@ -164,7 +164,7 @@ func TestRepairArgumentsRefusesWhatNeedsAGuess(t *testing.T) {
 		{name: "empty object then the real one", raw: `{} {"n": 2}`, reason: "two different JSON objects"},
 		{name: "example object in trailing prose", raw: `{"n": 1} or maybe {"n": 2}`, reason: "two JSON objects"},
 		{name: "object inside an array", raw: `[{"n": 1}, {"n": 2},`, reason: "larger value"},
-		{name: "unquoted value", raw: `{"city": Oslo}`, reason: "not quoted"},
+		{name: "unquoted value, a key in single quotes", raw: `{"city": Oslo, 'n': 1}`, reason: "not quoted"},
 		{name: "NaN", raw: `{"x": NaN}`, reason: "not quoted"},
 		{name: "bare NaN", raw: `NaN`, reason: "no JSON object"},
 		{name: "arithmetic", raw: `{"x": 2 * 3}`, reason: "unexpected character"},

@@ -147,6 +147,8 @@ func TestOperatorsMakeTheirFaults(t *testing.T) {
 		{"split_number", nil},        // below
 		{"quote_moved", []string{`{"a":1,"b":[""x,null]}`, `{"a":1,"b":["x,"null]}`, `{"a":1,"b":[x"",null]}`, `{"a":1,"b":"[x",null]}`}},
 		{"commented", []string{"# " + tx.S, "/* " + tx.S + " */", "args=" + tx.S}},
+		{"backquotes", []string{"{`a`:1,\"b\":[\"x\",null]}", "{\"a\":1,\"b\":[`x`,null]}"}},
+		{"entity_quotes", []string{`{&quot;a&quot;:1,"b":["x",null]}`, `{"a":1,"b":[&quot;x&quot;,null]}`}},
 		{"punctuation", []string{`{"a":[1,"b":["x",null]}`, `"a":1,"b":["x",null]}`, `{"a":1]"b":["x",null]}`, `{'a":1,"b":["x",null]}`,
 			`{"a":1,"b":["x",null}`, `{"a":1,"b":["x",null]}:`, `{"a":1,"b":["x",null]`, `{"a":1,"b":["x"",null]}`}},
 	}

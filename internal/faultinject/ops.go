@@ -85,6 +85,8 @@ var forwards = map[string]Op{
 	"literal_backslashes": {global: literalBackslashes},
 	"single_quotes":       {global: singleQuotes},
 	"joined_strings":      {global: joinedStrings},
+	"backquotes":          {edits: backquotes},
+	"entity_quotes":       {edits: entityQuotes},
 }
 
 // Ops are the fault operators: the rows of faultmodel.Table, in its
@@ -304,6 +306,12 @@ func unquoted(t Text) []edit {
 		}
 		if strings.Contains(c, "#") || strings.Contains(c, "//") || strings.Contains(c, "/*") {
 			continue // unquoted, it is a comment
+		}
+		if w, _, more := strings.Cut(c, " "); more && (numberLike.MatchString(w) || otherValue.MatchString(w)) {
+			continue // a number or a literal and more is no bare string (the unquoted row)
+		}
+		if strings.Contains(c, "`") || strings.Contains(c, faultmodel.EntityQuote) || invisible(c) {
+			continue // a bare token holds no quote mark and no invisible character (the unquoted row)
 		}
 		if v, err := DecodeOrdered(strings.TrimFunc(c, func(r rune) bool { return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) })); err == nil && k.Kind == TokString {
 			if _, isStr := v.(String); !isStr {
@@ -861,6 +869,23 @@ func singleQuotes(s string, r *rand.Rand, all bool) []string {
 	return out
 }
 
+// invisible reports whether c holds an invisible (format) character.
+func invisible(c string) bool {
+	return strings.ContainsFunc(c, func(r rune) bool { return unicode.Is(unicode.Cf, r) })
+}
+
+// backquotes: a string (a key or a value) written in backquotes, when
+// it holds none.
+func backquotes(t Text) []edit {
+	var out []edit
+	for k, c := range strToks(t) {
+		if !strings.Contains(c, "`") {
+			out = append(out, edit{k.Start, k.End, "`" + c + "`", false})
+		}
+	}
+	return out
+}
+
 // joinedStrings: strings of two characters or more written as two quoted
 // pieces joined with '+', as JavaScript concatenates them: every such
 // string, with spaces around the '+' or after it alone, or the first
@@ -913,6 +938,19 @@ func joinedStrings(s string, r *rand.Rand, all bool) []string {
 	}
 	if !all && len(out) > 0 {
 		return out[r.IntN(len(out)):][:1]
+	}
+	return out
+}
+
+// entityQuotes: a string (a key or a value) with its quotes written as
+// the HTML entity &quot;, when it holds none.
+func entityQuotes(t Text) []edit {
+	var out []edit
+	for k, c := range strToks(t) {
+		if !strings.Contains(c, faultmodel.EntityQuote) {
+			q := faultmodel.EntityQuote
+			out = append(out, edit{k.Start, k.End, q + c + q, false})
+		}
 	}
 	return out
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/saidex/saidex-go/internal/faultmodel"
 )
 
 // The operators of issue 22's repair classes: the faults real models
@@ -118,11 +120,12 @@ var otherValue = regexp.MustCompile(`(?i)^([+-]?(nan|inf|infinity)|undefined|nil
 var numberLike = regexp.MustCompile(`^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$`)
 
 func isBareToken(c string) bool {
-	if c == "" || c[0] == ':' || c[len(c)-1] == ':' || otherValue.MatchString(c) || numberLike.MatchString(c) || strings.Contains(c, "/*") {
+	if c == "" || c[0] == ':' || c[len(c)-1] == ':' || otherValue.MatchString(c) || numberLike.MatchString(c) || strings.Contains(c, "/*") ||
+		strings.Contains(c, faultmodel.EntityQuote) {
 		return false
 	}
 	for i, r := range c {
-		if r == utf8.RuneError || unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) || r < 0x20 || r == 0x7f || strings.ContainsRune("\"'\\,{}[]#“”‘’", r) {
+		if r == utf8.RuneError || unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) || r < 0x20 || r == 0x7f || strings.ContainsRune("\"'\\,{}[]#“”‘’`", r) {
 			return false
 		}
 		if r == '/' && strings.HasPrefix(c[i:], "//") && (i == 0 || c[i-1] != ':') {

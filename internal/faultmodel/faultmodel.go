@@ -136,6 +136,10 @@ var Table = []Operator{
 		Reason: "every string written in single or typographic quotes is one habit of one writer, priced once per text"},
 	{Name: "joined_strings", Cost: 1, Step: "join_strings", Inverse: invJoinedStrings,
 		Reason: "strings written as quoted pieces joined with '+' (JavaScript's concatenation) are one habit of one writer, priced once per text; a '+' glued to both quotes is not read as one"},
+	{Name: "backquotes", Cost: 1, Step: "json_repair", Inverse: invBackquotes,
+		Reason: "one string written in backquotes, as JavaScript's template strings are, is one habit of one writer"},
+	{Name: "entity_quotes", Cost: 1, Step: "json_repair", Inverse: invEntityQuotes,
+		Reason: "one string's quotes written as the HTML entity &quot; is one slip of an escaping layer"},
 }
 
 // Lookup returns the row named name.

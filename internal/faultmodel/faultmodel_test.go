@@ -1,6 +1,7 @@
 package faultmodel_test
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -96,6 +97,10 @@ func TestInversesUndoTheirFault(t *testing.T) {
 		{"single_quotes", `{'a': 'it\'s "x"', "b": 'y'}`, `{"a": "it's \"x\"", "b": "y"}`},
 		{"single_quotes", `{“a”: “x”}`, `{"a": "x"}`},
 		{"joined_strings", "{'a': 'x' + 'y', \"b\": \"it's\" +\n \"z\"}", "{'a': 'xy', \"b\": \"it'sz\"}"},
+		{"backquotes", "{\"a\": `both`}", `{"a": "both"}`},
+		{"backquotes", "{\"a\": `say \"hi\" \\` \\n`}", `{"a": "say \"hi\" ` + "`" + ` \n"}`},
+		{"entity_quotes", `{"a":&quot;both&quot;}`, `{"a":"both"}`},
+		{"entity_quotes", `{&quot;a&quot;: &quot;x\ny&quot;}`, `{"a": &quot;x\ny&quot;}`},
 	}
 	for _, tt := range tests {
 		o, ok := faultmodel.Lookup(tt.op)
@@ -170,6 +175,86 @@ func TestHabitsReadTheWholeTextOnce(t *testing.T) {
 					t.Errorf("%s(%q): byte %d of %q (%q) stands for %q", tt.op, tt.text, j, r.Text, c, tt.text[r.Src[j]])
 				}
 			}
+		}
+	}
+}
+
+// The wrapper rows start the object only where the text skipped before
+// it is prose: never after a complete object, inside an open reasoning
+// block, after a name's '=' other than the arguments', or in a text that
+// opens with JSON's marks; and end it only before text holding no
+// reasoning tag.
+func TestWrapperBoundsFollowTheRow(t *testing.T) {
+	tests := []struct {
+		s            string
+		starts, ends []int // the places past 0 and len(s)
+	}{
+		{`Sure: {"a": 1}`, []int{6}, nil},
+		{`Calling the tool for {city} now: {"a": 1} (done)`, []int{21, 33}, []int{41}},
+		{`Options: {"a": 1} or {"b": 2}`, []int{9}, nil},
+		{`Options: {'a': 1} or {"b": 2}`, []int{9}, nil},
+		{`Sure: {"x": {"b": 1}}`, []int{6}, nil},
+		{`args={"x": false{ "k": 1}`, []int{5}, nil},
+		{`Use {a} or {b}: {"k": 1}`, []int{4, 11, 16}, nil},
+		{`Options: {} or { } or {"k": 1}`, []int{9}, nil},
+		{`<think>I'll send {"n": 1} once I`, nil, []int{25}},
+		{`<think>I could send {"x": 1}.</think> {"a": 1}`, []int{38}, nil},
+		{`I could send {"x": 1}.</think>{"a": 1}`, []int{13, 30}, nil},
+		{`{"n": 1}<think>or maybe`, nil, nil},
+		{`{"n": 1} </think>`, nil, nil},
+		{`{"n": 1} done`, nil, []int{8}},
+		{`id={"a": 1}`, nil, nil},
+		{`args={"a": 1}`, []int{5}, nil},
+		{`Arguments = {"a": 1}`, []int{12}, nil},
+		{`[]{"a": 1}`, nil, nil},
+		{`}   {"a": 1}`, nil, nil},
+		{`,"k": "x"` + "\n{}", nil, nil},
+		{`'` + "\n\t" + `{"a": 1}`, nil, nil},
+		{`[TOOL_CALLS]{"a": 1}`, []int{12}, nil},
+	}
+	for _, tt := range tests {
+		starts, ends := faultmodel.WrapperBounds(tt.s)
+		wantS, wantE := append([]int{0}, tt.starts...), append([]int{len(tt.s)}, tt.ends...)
+		if !slices.Equal(starts, wantS) || !slices.Equal(ends, wantE) {
+			t.Errorf("WrapperBounds(%q) = %v, %v; want %v, %v", tt.s, starts, ends, wantS, wantE)
+		}
+	}
+}
+
+// A bare token holds no quote mark (backquotes and &quot; included) and
+// no invisible character, and neither starts nor ends with white space
+// outside ASCII: such a text is no bare string.
+func TestBareTokensAreWhatTheRowSays(t *testing.T) {
+	o, _ := faultmodel.Lookup("bare_value")
+	tests := []struct {
+		broken string
+		reads  []string // every text one edit reads it as that is JSON
+	}{
+		{`{"a": both}`, []string{`{"a": "both"}`}},
+		{`{"a": two words }`, []string{`{"a": "two words" }`}},
+		{`{"a": css\n  }`, []string{`{"a": "css\n"  }`}},
+		{`{"a": C:\temp}`, []string{`{"a": "C:\temp"}`}},
+		{"{\"a\": \u200bboth}", nil},
+		{"{\"a\": both\u00a0}", nil},
+		{"{\"a\": bo\u200bth}", nil},
+		{"{\"a\": 1\u200b2}", nil},
+		{`{"a": NULLABLE}`, []string{`{"a": "NULLABLE"}`}},
+		{`{"a": None}`, nil},
+		{`{"a": 220 * 2}`, nil},
+		{`{"a": NULL pointer}`, nil},
+		{`{"a": version 2}`, []string{`{"a": "version 2"}`}},
+		{"{\"a\": `both`}", nil},
+		{`{"a": &quot;both&quot;}`, nil},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, e := range o.Inverse(tt.broken) {
+			if r := e.Apply(tt.broken); json.Valid([]byte(r)) {
+				got = append(got, r)
+			}
+		}
+		if !slices.Equal(got, tt.reads) {
+			t.Errorf("%q reads as %q, want %q", tt.broken, got, tt.reads)
 		}
 	}
 }

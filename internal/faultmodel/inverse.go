@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"regexp"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -190,7 +191,13 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\
 // after it) that reads as a number or a literal in any case (escaped
 // white space around it aside) is never quoted: it is that number or
 // literal, written loosely. A token holding
-// a quote mark or a comment opener is not one bare string.
+// a quote mark (an apostrophe, a typographic quote, a backquote or the
+// entity &quot;), an invisible character or a comment opener, or
+// starting or ending with white space outside ASCII, or whose first word,
+// with more after it, is a number or a literal (220 * 2), is not one bare
+// string.
+// A token may end where escaped white space (the layout's, escaped_space)
+// follows it, as anywhere an edit writes a delimiter.
 func invBare(s string) []Edit {
 	var out []Edit
 	for a := 0; a < len(s); {
@@ -234,11 +241,33 @@ func BareToken(s string, i, j int) (Edit, bool) {
 		k++
 	}
 	key := k < len(s) && s[k] == ':'
-	if tok == "" || tok[0] == ':' || tok[len(tok)-1] == ':' || strings.ContainsAny(tok, "'“”‘’#") || lineComment(tok) || strings.Contains(tok, "/*") ||
+	if tok == "" || tok[0] == ':' || tok[len(tok)-1] == ':' || strings.ContainsAny(tok, "'“”‘’`#") || strings.Contains(tok, EntityQuote) || lineComment(tok) || strings.Contains(tok, "/*") ||
+		invisibleEnd(tok) || leadingValue(tok) ||
 		!key && (numberLike.MatchString(TrimEscapedSpace(tok)) || otherValue.MatchString(TrimEscapedSpace(tok))) {
 		return Edit{}, false
 	}
 	return Edit{i, j, `"` + tok + `"`}, true
+}
+
+// invisibleEnd reports whether tok holds an invisible character (a
+// format character, such as U+200B), or starts or ends with white space
+// outside ASCII: no bare string holds them, and JSON's layout neither.
+func invisibleEnd(tok string) bool {
+	first, _ := utf8.DecodeRuneInString(tok)
+	last, _ := utf8.DecodeLastRuneInString(tok)
+	return unicode.IsSpace(first) || unicode.IsSpace(last) || strings.ContainsFunc(tok, func(r rune) bool { return unicode.Is(unicode.Cf, r) })
+}
+
+// leadingValue reports whether tok's first word (up to white space), with
+// more after it, reads as a number or a literal: a value and more (220 * 2,
+// 1 2), never one bare string.
+func leadingValue(tok string) bool {
+	i := strings.IndexAny(tok, " \t\r\n")
+	if i <= 0 {
+		return false
+	}
+	w := tok[:i]
+	return numberLike.MatchString(w) || otherValue.MatchString(w)
 }
 
 // TrimEscapedSpace trims the white space, and the escaped white space
@@ -558,27 +587,81 @@ func jsonQuote(s string) string {
 }
 
 // wrapperSkips is what the wrapper catch-all may skip.
-const wrapperSkips = "before the object: any text up to a '{', when the text does not open with '{' or a quote (after white space); " +
-	"after the object: the text after its last '}', when it opens with white space, a backtick or '<' and holds no quote, colon, comma or bracket"
+const wrapperSkips = "before the object: any text up to a '{', when the text opens (after white space) with none of JSON's marks " +
+	"(a bracket, a quote or apostrophe, a comma or a colon; a '[' before a letter opens a template token), " +
+	"and the text skipped, after its last closing reasoning tag (</think>), opens no reasoning block (<think>), holds no object " +
+	"nor the start of one (a '{' followed by a ':' before any '}', or by a '}' after white space alone: broken or not) and ends with no '=' after a name other than args, arguments, params, parameters or input; " +
+	"after the object: the text after its last '}', when it opens with white space, a backtick or '<' and holds no quote, colon, comma, bracket or reasoning tag"
+
+var (
+	// thinkTag is a reasoning tag, opening or closing (submatch 1 holds
+	// the slash of a closing one).
+	thinkTag = regexp.MustCompile(`(?i)<(/?)think(?:ing)?>`)
+	// keyword is a name and '=' at the end of a text: the object after it
+	// is that name's value, unless the name is the arguments'.
+	keyword    = regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_]*)\s*=\s*$`)
+	argsByName = regexp.MustCompile(`(?i)^(args|arguments|params|parameters|input)$`)
+)
+
+// opensAsJSON reports whether t (white space trimmed on the left) opens
+// with one of JSON's marks, as wrapperSkips says.
+func opensAsJSON(t string) bool {
+	switch {
+	case t == "":
+		return false
+	case strings.IndexByte(`{}]",:'`, t[0]) >= 0 || strings.HasPrefix(t, "“") || strings.HasPrefix(t, "‘"):
+		return true
+	case t[0] == '[':
+		return len(t) < 2 || !(t[1] >= 'A' && t[1] <= 'Z' || t[1] >= 'a' && t[1] <= 'z')
+	}
+	return false
+}
 
 // WrapperBounds returns where the wrapper catch-all may cut s, as
 // wrapperSkips says: the places the object may start (0, and each '{'
-// when the text does not open with '{' or a quote after white space) and
-// end (len(s), and after the last '}' when the text after it opens with
-// white space, a backtick or '<' and holds no quote, colon, comma or
-// bracket).
+// that may end the text skipped before it) and end (len(s), and after
+// the last '}' when the text after it may be skipped).
 func WrapperBounds(s string) (starts, ends []int) {
 	starts = []int{0}
-	if t := strings.TrimLeft(s, " \t\r\n"); t != "" && t[0] != '{' && t[0] != '"' {
-		for i := 1; i < len(s); i++ {
-			if s[i] == '{' {
-				starts = append(starts, i)
+	if !opensAsJSON(strings.TrimLeft(s, " \t\r\n")) {
+		tags := thinkTag.FindAllStringSubmatchIndex(s, -1)
+		// obj: 1 after a '{' with no '}' after it, 2 when a ':' followed
+		// it or a '}' after white space alone (an object or its start:
+		// no object starts after it).
+		obj, open, ti, brace := 0, false, 0, 0
+		for i := 0; i < len(s); i++ {
+			if ti < len(tags) && tags[ti][0] == i {
+				open = tags[ti][2] == tags[ti][3] // no slash: an opening tag
+				if !open {
+					obj = 0 // what came before a closing tag is reasoning
+				}
+				i = tags[ti][1] - 1
+				ti++
+				continue
+			}
+			switch s[i] {
+			case '{':
+				if i > 0 && obj < 2 && !open && namedArgs(s[:i]) {
+					starts = append(starts, i)
+				}
+				obj, brace = max(obj, 1), i
+			case ':':
+				if obj == 1 {
+					obj = 2
+				}
+			case '}':
+				switch {
+				case obj == 1 && strings.TrimLeft(s[brace+1:i], " \t\r\n") == "":
+					obj = 2 // {}
+				case obj == 1:
+					obj = 0
+				}
 			}
 		}
 	}
 	ends = []int{len(s)}
 	for j := len(s); j > 0; j-- {
-		if s[j-1] == '}' && j < len(s) && strings.IndexByte(" \t\r\n`<", s[j]) >= 0 {
+		if s[j-1] == '}' && j < len(s) && strings.IndexByte(" \t\r\n`<", s[j]) >= 0 && !thinkTag.MatchString(s[j:]) {
 			ends = append(ends, j)
 		}
 		if strings.IndexByte(`":,{}[]`, s[j-1]) >= 0 {
@@ -586,6 +669,16 @@ func WrapperBounds(s string) (starts, ends []int) {
 		}
 	}
 	return starts, ends
+}
+
+// namedArgs reports whether the text p before the object ends with no
+// name and '=', or with the arguments' name and '='.
+func namedArgs(p string) bool {
+	if !strings.HasSuffix(strings.TrimRight(p, " \t\r\n"), "=") {
+		return true
+	}
+	m := keyword.FindStringSubmatch(p)
+	return m != nil && argsByName.MatchString(m[1])
 }
 
 // invWrapper: the text before the object and after it dropped together,
@@ -968,6 +1061,23 @@ func habitEdits(name, s string) []Edit {
 	return out
 }
 
+// invBackquotes: a string between backquotes (its \` unescaped, its bare
+// quotes escaped, other escapes kept), each pair of them.
+func invBackquotes(s string) []Edit {
+	var out []Edit
+	for i := 0; i < len(s); i++ {
+		if s[i] != '`' {
+			continue
+		}
+		for j := i + 1; j < len(s); j++ {
+			if s[j] == '`' {
+				out = append(out, Edit{i, j + 1, `"` + backQuoted(s[i+1:j]) + `"`})
+			}
+		}
+	}
+	return out
+}
+
 // invLiteralBackslashes: every backslash read as itself (doubled), but
 // one before a quote, which escapes it, or before a line break (see
 // LiteralBackslash); proposed only for a text holding such a backslash
@@ -1119,4 +1229,49 @@ func joinAll(s string) (Rewrite, bool) {
 		}
 	}
 	return w.done(len(s)), joined
+}
+
+// backQuoted returns the content of a string in backquotes as JSON
+// string content: \` as `, a bare " escaped, other escapes kept.
+func backQuoted(c string) string {
+	var b strings.Builder
+	for i := 0; i < len(c); i++ {
+		switch {
+		case c[i] == '\\' && i+1 < len(c) && c[i+1] == '`':
+			b.WriteByte('`')
+			i++
+		case c[i] == '\\' && i+1 < len(c):
+			b.WriteString(c[i : i+2])
+			i++
+		case c[i] == '"':
+			b.WriteString(`\"`)
+		default:
+			b.WriteByte(c[i])
+		}
+	}
+	return b.String()
+}
+
+// EntityQuote is the HTML entity written for a quote.
+const EntityQuote = "&quot;"
+
+// invEntityQuotes: a string between two &quot; entities (its text as it
+// is) as a JSON string, each pair of them.
+func invEntityQuotes(s string) []Edit {
+	var at []int
+	for i := 0; ; {
+		j := strings.Index(s[i:], EntityQuote)
+		if j < 0 {
+			break
+		}
+		at = append(at, i+j)
+		i += j + len(EntityQuote)
+	}
+	var out []Edit
+	for a := range at {
+		for b := a + 1; b < len(at); b++ {
+			out = append(out, Edit{at[a], at[b] + len(EntityQuote), `"` + s[at[a]+len(EntityQuote):at[b]] + `"`})
+		}
+	}
+	return out
 }

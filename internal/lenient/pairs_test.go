@@ -157,7 +157,6 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"an escaped object, an escaped invisible character before a quote", `{\"a\":\u2028\"x\"}`, "escaped white space follows a string's closing quote"},
 		{"escaped white space between a string and a comma", `{\t"a": "x", "b": "//"\t, "c": 1}`, "an escaped tab at byte 22 stands between a string's closing quote and a comma"},
 		{"an inner quote, then a line break in a laid-out text", "{\n    \"q\": \" <think\">\n// it's \"x\"\n}", "runs over a line break onto a comment line"},
-		{"a cut template token glued to the closing brace", "{\n  \"k\": \"\"}<|im_end", "a template token cut off is glued to the object's closing brace"},
 		{"a key read up to its colon, a quote and a backslash after it", `{"url:"\"\n","b":"d"}`, "a quote and white space or a backslash follow it"},
 		{"a doubled quote before a key holding a member's colon and brackets", `{""x:{},"":[]}`, "is not followed by a colon and a value"},
 		{"an empty piece joined", `{'k': ""+ ""}`, "joined with '+' to or from an empty piece"},
@@ -187,7 +186,6 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		// The closing brace may be a string's character, the quotes
 		// misplaced: {"q": "}27\" monitor"} with a quote moved.
 		{"a quote glued after the object", `{"q": ""}\" 27 monitor"`, "text glued to the object's closing brace holds a quote or a backslash"},
-		{"an opening fence glued after the object", "{\"q\": \" \"}```jsonnotes", "an opening code fence is glued to the object's closing brace"},
 		{"a backslash glued after the object", `{"q":" "}\`, "text glued to the object's closing brace holds a quote or a backslash"},
 		// An unpaired inner quote before a comma after which a member may
 		// start stays a guess.
@@ -236,13 +234,11 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"an invisible character before an empty string", "{\"a\": \u200b\"\"}", "an invisible character at byte 6 touches a string of white space"},
 		// The text before the object: a name and '=', a comment opener.
 		{"a keyword argument", `id={"name": "x"}`, "the value of a name written before it with '='"},
-		{"an object on a comment line", `# {}`, "the object is inside a comment"},
 		// A quote inside a string after which the text reads on as
 		// JSON: a stray quote, or the string's end?
 		{"an inner quote, then a space and the closing quote", `{"a": "2" ", "b": ""}`, "is followed by another quoted string"},
 		{"an inner quote, then a comma at the end of a line", "{\"a\": [\"e\" x,\n\"\"]}", "runs over a comma at the end of a line"},
 		// More readings the independent injector found on pairs.
-		{"closing braces alone before the object", `}   {"extra": 5}`, "the object is one item of a larger value"},
 		{"a key missing its closing quote, holding backquotes", "{\n  \"`x`: true,\n}", "a key at byte 4"},
 		{"a key missing its closing quote, holding &quot;", `{"&quot;z&quot;: 0.0,}`, "cut off inside a key"},
 		{"a stream sent again and a stray bracket", `{"a": 1, "b": {"a": 1, "b": 2}]`, "reads both as an unfinished stream and as a stream sent again"},
@@ -279,8 +275,6 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"extra brace after prose ending in a colon", `Here are the arguments: {'a': {}}}`, "the text before it a key"},
 		{"extra brace after a key in backquotes", "`report`: {\"a\": 1}}", "the text before it a key"},
 		{"extra brace after a key and a colon on lines of their own", "report\n:\n{\"a\": 1}}", "the text before it a key"},
-		{"an object on a comment line, after a tag", `<arguments># {"a": 1}</arguments>`, "the object is inside a comment"},
-		{"an object on a comment line, after a name and '='", `args=# {"a": 1}`, "the object is inside a comment"},
 		{"an object in a block comment, then a brace", `/* {"a": "}"} */{`, "the object is inside a comment"},
 		{"a key quoted with HTML entities before the object", `&quot;a&quot;:{}}`, "the text before it a key"},
 		// A number then a value apart by spaces: one number split?
@@ -345,5 +339,29 @@ func TestRepairRefusesMixedReadings(t *testing.T) {
 		{"\\b, an escaped backslash, a backslash starting no escape", `{"p": "C:\bin\\x\app"}`, "starts no JSON escape and an escape too"},
 		{"an array before the object", `[]{"key": "value"}`, "one item of a larger value"},
 		{"a bare key and colon on the object's line, at the end", `{"a": 1} b:`, "the text after the complete object continues it"},
+	})
+}
+
+// The wrapper rows (around, commented) read these: each has one reading
+// within the window, so the model runs it where the scanner refused.
+func TestTheModelReadsWhatTheWrapperRowsSkip(t *testing.T) {
+	checkRepairs(t, []repairCase{
+		{"a cut template token glued to the closing brace", "{\n  \"k\": \"\"}<|im_end", `{"k":""}`, ExtractObject},
+		{"an opening fence glued after the object", "{\"q\": \" \"}```jsonnotes", `{"q":" "}`, ExtractObject},
+		{"an object on a comment line", `# {}`, `{}`, ExtractObject},
+		{"closing braces alone before the object: a stray brace", `}   {"extra": 5}`, `{"extra":5}`, WrongCloser},
+		{"an object on a comment line, after a tag", `<arguments># {"a": 1}</arguments>`, `{"a":1}`, ExtractObject},
+		{"an object on a comment line, after a name and '='", `args=# {"a": 1}`, `{"a":1}`, ExtractObject},
+	})
+	// What the rows may not skip: a complete object, an open reasoning
+	// block, a name's '=' other than the arguments', JSON's marks.
+	checkRefusals(t, []refusalCase{
+		{"two objects, prose between", `Options: {"city": "Oslo"} or {"q": 1}`, ""},
+		{"an object inside open reasoning", `<think>I'll send {"n": 1} once I`, ""},
+		{"an object before open reasoning", `{"n": 1}<think>or maybe`, ""},
+		{"an object before a closing reasoning tag", `{"n": 1}</think>`, ""},
+		{"a keyword argument", `id={"name": "x"}`, ""},
+		{"an array before the object", `[]{"key": "value"}`, ""},
+		{"members before the object", ",\n  \"k\": \"x\"\n{}", ""},
 	})
 }

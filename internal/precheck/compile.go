@@ -390,7 +390,11 @@ func newOwn(s *jsonschema.Schema) (*own, bool) {
 	} {
 		if r.rat != nil {
 			f, exact := r.rat.Float64()
-			o.bounds = append(o.bounds, bound{f: f, exact: exact && !math.IsInf(f, 0), ok: r.ok})
+			b := bound{f: f, exact: exact && !math.IsInf(f, 0), ok: r.ok}
+			if r.rat.IsInt() && r.rat.Num().IsInt64() {
+				b.i, b.isInt = r.rat.Num().Int64(), true
+			}
+			o.bounds = append(o.bounds, b)
 		}
 	}
 	return o, true
@@ -473,11 +477,45 @@ func (b *builder) array(n *node, set schemawalk.Set) bool {
 }
 
 // bound is a numeric bound of a schema as a float64, with whether the
-// float is exactly the bound's value, and the comparisons it accepts.
+// float is exactly the bound's value, the bound as an integer when it is
+// one an int64 holds, and the comparisons it accepts.
 type bound struct {
 	f     float64
 	exact bool
+	i     int64
+	isInt bool
 	ok    uint8 // the places of a number the bound accepts: below, at, above f
+}
+
+// maxScaled[k] is the largest integer bound place compares with a number
+// of k digits after the point: i * 10^k still fits an int64.
+var maxScaled = func() (t [len(pow10i)]int64) {
+	for k, p := range pow10i {
+		t[k] = math.MaxInt64 / p
+	}
+	return t
+}()
+
+// place returns where the dec number v lies against an integer bound
+// (below, at or above), compared exactly in integers: v is m / 10^frac,
+// so v < i exactly when m < i * 10^frac. ok is false when v is not dec,
+// the bound not an integer or too large to scale: holds compares them as
+// floats.
+func (b *bound) place(v num) (p uint8, ok bool) {
+	if !v.dec || !b.isInt || b.i > maxScaled[v.frac] || b.i < -maxScaled[v.frac] {
+		return 0, false
+	}
+	m, i := v.m, b.i*pow10i[v.frac]
+	if v.neg {
+		m = -m
+	}
+	switch {
+	case m < i:
+		return below, true
+	case m > i:
+		return above, true
+	}
+	return at, true
 }
 
 // The places of a number against a bound's f, as bits of bound.ok.

@@ -308,14 +308,34 @@ func (n *node) stringOK(str []byte) bool {
 	return true
 }
 
-// num is a JSON number as a node's checks read it: its literal, whether
-// it is a plain integer of at most 15 digits (a float64 holds it
-// exactly), and its value once parsed.
+// num is a JSON number as a node's checks read it: its literal and, when
+// dec, the number exactly as (-1 if neg) m / 10^frac, m of at most 15
+// digits (a float64 holds m and 10^frac exactly).
 type num struct {
-	lit      []byte
-	plainInt bool
-	x        float64
-	parsed   bool
+	lit  []byte
+	m    int64
+	frac int8
+	neg  bool
+	dec  bool
+}
+
+// plainInt reports whether v is an integer written without a fraction or
+// an exponent, of at most 15 digits.
+func (v num) plainInt() bool { return v.dec && v.frac == 0 }
+
+// float returns v as strconv.ParseFloat does; false when it is out of
+// float64's range. A dec number is converted without ParseFloat: m and
+// 10^frac are exact, so their quotient is correctly rounded.
+func (v num) float() (float64, bool) {
+	if !v.dec {
+		x, err := strconv.ParseFloat(string(v.lit), 64)
+		return x, err == nil // out of range: ±Inf and an error
+	}
+	x := float64(v.m) / pow10[v.frac]
+	if v.neg {
+		x = -x
+	}
+	return x, true
 }
 
 // numberOK reports whether n certainly accepts the JSON number lit.
@@ -328,10 +348,13 @@ func (n *node) numberOK(lit []byte) bool {
 	return n.numOK(v)
 }
 
-// numOK is numberOK on a number read already (parsed or not).
+// numOK is numberOK on a number read already. It converts v to a float64
+// only for a bound it cannot compare exactly (bound.place).
 func (n *node) numOK(v num) bool {
+	var x float64
+	converted := false
 	for _, o := range n.scalars {
-		if o.types != 0 && o.types&kNumber == 0 && (o.types&kInteger == 0 || !v.plainInt) {
+		if o.types != 0 && o.types&kNumber == 0 && (o.types&kInteger == 0 || !v.plainInt()) {
 			return false
 		}
 		if o.hasEnum {
@@ -340,18 +363,22 @@ func (n *node) numOK(v num) bool {
 		if o.format != nil && o.format(json.Number(v.lit)) != nil {
 			return false
 		}
-		if len(o.bounds) == 0 {
-			continue
-		}
-		if !v.parsed {
-			f, err := strconv.ParseFloat(string(v.lit), 64)
-			if err != nil {
-				return false // out of range: ±Inf and an error
-			}
-			v.x, v.parsed = f, true
-		}
 		for i := range o.bounds {
-			if !o.bounds[i].holds(v.x, v.plainInt) {
+			b := &o.bounds[i]
+			if p, ok := b.place(v); ok {
+				if b.ok&p == 0 {
+					return false
+				}
+				continue
+			}
+			if !converted {
+				var ok bool
+				if x, ok = v.float(); !ok {
+					return false
+				}
+				converted = true
+			}
+			if !b.holds(x, v.plainInt()) {
 				return false
 			}
 		}
@@ -359,9 +386,12 @@ func (n *node) numOK(v num) bool {
 	return true
 }
 
-// pow10 holds the powers of ten a float64 holds exactly that
-// fscan.number divides by.
-var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
+// pow10 holds the powers of ten a float64 holds exactly that num.float
+// divides by, and pow10i the same as integers.
+var (
+	pow10  = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
+	pow10i = [...]int64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
+)
 
 func (s *scan) object(n *node) bool {
 	if !n.hasObj {

@@ -124,27 +124,30 @@ func special(w uint64) uint64 {
 	return zeroIn(w^('"'*ones)) | zeroIn(w^('\\'*ones)) | (w-0x20*ones)&^w&highs | w&highs
 }
 
-// str reads a string without escapes and returns its content.
+// str reads a string without escapes and returns its content. It skips
+// plain bytes 8 at a time (special) while 8 remain, then one at a time
+// (plainByte); a byte special finds is not plain, so it goes straight to
+// the test of what it is.
 func (f *fscan) str() ([]byte, bool) {
 	b := f.b
 	start := f.i + 1
 	high := false
-	for j := start; j < len(b); j++ {
+	j := start
+	for {
 		for j+8 <= len(b) {
-			m := special(binary.LittleEndian.Uint64(b[j:]))
-			if m == 0 {
-				j += 8
-				continue
+			if m := special(binary.LittleEndian.Uint64(b[j:])); m != 0 {
+				j += bits.TrailingZeros64(m) >> 3
+				goto notPlain
 			}
-			j += bits.TrailingZeros64(m) >> 3
-			break
+			j += 8
+		}
+		for j < len(b) && plainByte[b[j]] {
+			j++
 		}
 		if j >= len(b) {
-			break
+			return nil, false
 		}
-		if plainByte[b[j]] {
-			continue
-		}
+	notPlain:
 		switch c := b[j]; {
 		case c == '"':
 			s := b[start:j]
@@ -155,23 +158,22 @@ func (f *fscan) str() ([]byte, bool) {
 			return s, true
 		case c == '\\' || c < 0x20:
 			return nil, false // an escape (the scan decides), or a control character
-		default:
-			high = true
 		}
+		high = true // a byte of a multi-byte sequence: utf8.Valid checks them at the end
+		j++
 	}
-	return nil, false
 }
 
 // number reads a number of the JSON grammar,
-// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?, and converts it as it
-// goes when it has no exponent and at most 15 digits: its digits m and
-// 10^k (k the digits after the point) are both exact float64 values, so
-// m / 10^k is correctly rounded, the value strconv.ParseFloat returns. That
-// keeps ParseFloat, whose frame is near 1 KB, off the stack of the common
-// case (the check often runs on a fresh goroutine, whose stack would grow
-// for it); numOK parses the rest. It is the one conversion of the checks:
-// numberOK reads the jsontext scan's literals with it too. A number
-// written with a fraction or an exponent sets loose under plain.
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?. When it has no exponent
+// and at most 15 digits, it keeps the number exactly as its digits m and
+// the count of digits after the point (num.dec): the checks compare that
+// with an integer bound in integers, and convert it only for another bound
+// (num.float). That keeps strconv.ParseFloat, whose frame is near 1 KB, off
+// the stack of the common case; numOK parses the rest. It is the one
+// number read of the checks: numberOK reads the jsontext scan's literals
+// with it too. A number written with a fraction or an exponent sets loose
+// under plain.
 func (f *fscan) number() (num, bool) {
 	b, i := f.b, f.i
 	start := i
@@ -218,14 +220,10 @@ func (f *fscan) number() (num, bool) {
 	if f.plain && (frac > 0 || exp) {
 		f.loose = true
 	}
-	v := num{lit: b[start:i], plainInt: frac == 0 && !exp && nd <= 15}
-	if !exp && nd <= 15 {
-		v.x, v.parsed = float64(m)/pow10[frac], true
-		if neg {
-			v.x = -v.x
-		}
+	if exp || nd > 15 {
+		return num{lit: b[start:i]}, true
 	}
-	return v, true
+	return num{lit: b[start:i], m: m, frac: int8(frac), neg: neg, dec: true}, true
 }
 
 func digits(b []byte, i int) int {

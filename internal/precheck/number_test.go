@@ -2,6 +2,7 @@ package precheck
 
 import (
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -51,14 +52,20 @@ func TestNumberIsParseFloat(t *testing.T) {
 		v, ok := f.number()
 		want, err := strconv.ParseFloat(lit, 64)
 		plainInt := !strings.ContainsRune(lit, '.')
-		if !ok || err != nil || f.i != len(lit) || !v.parsed || math.Float64bits(v.x) != math.Float64bits(want) || v.plainInt != plainInt {
-			t.Fatalf("fscan.number(%q) = %+v, %v; ParseFloat = %v, %v", lit, v, ok, want, err)
+		x, xok := v.float()
+		if !ok || err != nil || f.i != len(lit) || !v.dec || !xok || math.Float64bits(x) != math.Float64bits(want) || v.plainInt() != plainInt {
+			t.Fatalf("fscan.number(%q) = %+v (%v), %v; ParseFloat = %v, %v", lit, v, x, ok, want, err)
 		}
 	}
 	for _, lit := range unparsed {
 		f := fscan{b: []byte(lit)}
-		if v, ok := f.number(); !ok || f.i != len(lit) || v.parsed || v.plainInt {
+		v, ok := f.number()
+		if !ok || f.i != len(lit) || v.dec || v.plainInt() {
 			t.Errorf("fscan.number(%q) = %+v, %v; want a number left to parse", lit, v, ok)
+		}
+		x, xok := v.float()
+		if want, err := strconv.ParseFloat(lit, 64); !xok || err != nil || x != want {
+			t.Errorf("num(%q).float() = %v, %v; ParseFloat = %v, %v", lit, x, xok, want, err)
 		}
 	}
 	for _, lit := range notNumbers {
@@ -66,5 +73,55 @@ func TestNumberIsParseFloat(t *testing.T) {
 		if v, ok := f.number(); ok && f.i == len(lit) {
 			t.Errorf("fscan.number(%q) = %+v: read as one number", lit, v)
 		}
+	}
+}
+
+// TestPlaceIsExact checks bound.place, which compares a number read by
+// fscan.number with an integer bound in integers, against exact rational
+// arithmetic (math/big) over generated numbers and bounds: the same place
+// whenever it answers, and an answer for every number of at most 15 digits
+// against a bound that fits after scaling.
+func TestPlaceIsExact(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	bounds := []int64{0, 1, -1, 14, 90, -90, 180, 1_000_000, math.MaxInt32, -1 << 53, 9_223, 9_224, math.MaxInt64, math.MinInt64}
+	answered := 0
+	for range 50000 {
+		var bi int64
+		if r.IntN(3) == 0 {
+			bi = bounds[r.IntN(len(bounds))]
+		} else {
+			bi = r.Int64N(2001) - 1000
+		}
+		// a number near the bound: its integer part, and up to 15 digits
+		// in all, at times exactly the bound
+		lit := strconv.FormatInt(bi+r.Int64N(3)-1, 10)
+		if bi > math.MaxInt64-2 || bi < math.MinInt64+2 {
+			lit = strconv.FormatInt(bi, 10)
+		}
+		if r.IntN(2) == 0 {
+			lit += "." + strconv.Itoa(r.IntN(1000))
+		}
+		f := fscan{b: []byte(lit)}
+		v, ok := f.number()
+		if !ok || f.i != len(lit) {
+			t.Fatalf("fscan.number(%q) did not read it", lit)
+		}
+		b := bound{i: bi, isInt: true}
+		p, ok := b.place(v)
+		if !ok {
+			if v.dec && bi <= maxScaled[v.frac] && bi >= -maxScaled[v.frac] {
+				t.Fatalf("place(%q, %d) gave no answer", lit, bi)
+			}
+			continue
+		}
+		answered++
+		x, _ := new(big.Rat).SetString(lit)
+		want := [...]uint8{below, at, above}[x.Cmp(new(big.Rat).SetInt64(bi))+1]
+		if p != want {
+			t.Fatalf("place(%q, %d) = %b, want %b", lit, bi, p, want)
+		}
+	}
+	if answered < 40000 {
+		t.Fatalf("place answered %d of 50,000: the generator misses it", answered)
 	}
 }

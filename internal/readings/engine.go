@@ -46,6 +46,8 @@ const (
 	kCut                   // closers added at the end
 	kRepKey                // a repeated member dropped
 	kWhole                 // a whole-text reading (arg: which)
+	kBack                  // a string in backquotes read
+	kEnt                   // a string between &quot; entities read
 )
 
 // edit is one inverse edit a configuration made.
@@ -70,6 +72,8 @@ const (
 	smLine
 	smBlock
 	smBare
+	smBack
+	smEnt
 )
 
 // cfg is one configuration. It reads the view: pend (the text its last
@@ -163,7 +167,7 @@ var (
 	rQuoteStyle, rUnquoted, rComma, rColon, rQuote, rEscape, rStrayBrace, rPremature,
 	rDropped, rSwapped, rComment, rEscSpace, rPyJS, rRepKey, rLitCase, rLoose, rNumKey, rUnclosedKey,
 	rStrayBracket, rBareValue, rTemplate, rPunct, rSplit, rMoved, rAround, rDouble, rResend,
-	rCSV, rCut, rBackslashes, rSingles, rJoined uint8
+	rCSV, rCut, rBackslashes, rSingles, rJoined, rBackquotes, rEntity uint8
 )
 
 func rowOf(name string) uint8 {
@@ -183,7 +187,7 @@ func init() {
 		&rStrayBracket: "stray_bracket", &rBareValue: "bare_value", &rTemplate: "template_quotes", &rPunct: "punctuation",
 		&rSplit: "split_number", &rMoved: "quote_moved", &rAround: "around", &rDouble: "double_encoded", &rResend: "repeated_object",
 		&rCSV: "csv_quotes", &rCut: "cut", &rBackslashes: "literal_backslashes", &rSingles: "single_quotes",
-		&rJoined: "joined_strings"} {
+		&rJoined: "joined_strings", &rBackquotes: "backquotes", &rEntity: "entity_quotes"} {
 		*p = rowOf(name)
 	}
 	// The cheapest row making each character edit, the first of equals.
@@ -748,7 +752,7 @@ func (e *engine) spawn(c *cfg, ed edit, k int, repl string, sm uint8) {
 	c.own = false
 	e.consume(&d, k)
 	switch sm {
-	case smSQ, smTypo, smTmpl: // the string's opening quote
+	case smSQ, smTypo, smTmpl, smBack, smEnt: // the string's opening quote
 		if !e.feedStr(&d, `"`) {
 			return
 		}
@@ -859,6 +863,12 @@ func (e *engine) edits(c *cfg, inner bool) {
 		}
 	case '\'':
 		e.spawn(c, e.at(c, 1, kSQ, 0, rQuoteStyle), 1, "", smSQ)
+	case '`':
+		e.spawn(c, e.at(c, 1, kBack, 0, rBackquotes), 1, "", smBack)
+	case '&':
+		if e.vhas(c, faultmodel.EntityQuote) {
+			e.spawn(c, e.at(c, len(faultmodel.EntityQuote), kEnt, 0, rEntity), len(faultmodel.EntityQuote), "", smEnt)
+		}
 	}
 	// A quote moved back over the piece before it.
 	for k := 1; k <= 6; k++ { // a character of 1 to 4 bytes, an escape, \uXXXX
@@ -1058,7 +1068,7 @@ func (e *engine) special(c *cfg) {
 			return
 		}
 		e.consume(c, 1)
-	case smSQ, smTypo, smTmpl:
+	case smSQ, smTypo, smTmpl, smBack, smEnt:
 		if int(c.cost) < e.budget {
 			e.edits(c, true)
 		}
@@ -1071,11 +1081,14 @@ func (e *engine) special(c *cfg) {
 		}
 		if tok, ok := e.bareEnd(c); ok && c.pend == "" {
 			// A token ends at a delimiter of the text (never inside
-			// what an edit wrote), or where an edit writes one.
+			// what an edit wrote), where an edit writes one, or before
+			// a backslash (escaped white space after it, dropped).
 			d := *c
 			d.ed[d.smEd].th = hashString(tok)
-			d.mustDelim = b >= 0 && strings.IndexByte("{}[],\":", byte(b)) < 0
-			exit(d, tok, 0)
+			d.mustDelim = b >= 0 && strings.IndexByte("{}[],\":\\", byte(b)) < 0
+			// The white space after the token is read after it, as
+			// the table's edit leaves it in the text.
+			exit(d, tok+c.tok[len(strings.TrimRight(c.tok, " \t\r\n")):], 0)
 		}
 		if b < 0 || strings.IndexByte("{}[],\"'#", byte(b)) >= 0 || len(c.tok) >= maxToken {
 			if len(c.tok) >= maxToken {
@@ -1099,14 +1112,18 @@ func (e *engine) quoted(c *cfg, b int, exit func(cfg, string, int)) bool {
 	var repl string
 	k := 1
 	switch c.sm {
-	case smSQ:
+	case smSQ, smBack:
+		q := byte('\'')
+		if c.sm == smBack {
+			q = '`'
+		}
 		switch {
-		case b == '\'':
+		case b == int(q):
 			exit(*c, `"`, 1)
-			repl = "'"
-		case b == '\\' && e.vb(c, 1) == '\'':
-			exit(*c, `\"`, 2) // the pair closed at this apostrophe
-			repl, k = "'", 2
+			repl = string([]byte{q})
+		case b == '\\' && e.vb(c, 1) == int(q):
+			exit(*c, `\"`, 2) // the pair closed at this quote
+			repl, k = string([]byte{q}), 2
 		case b == '\\' && e.vb(c, 1) >= 0:
 			repl, k = e.vstr(c, 2), 2
 		case b == '"':
@@ -1126,6 +1143,11 @@ func (e *engine) quoted(c *cfg, b int, exit func(cfg, string, int)) bool {
 		} else {
 			repl = jsonByte(byte(b))
 		}
+	case smEnt:
+		if e.vhas(c, faultmodel.EntityQuote) {
+			exit(*c, `"`, len(faultmodel.EntityQuote))
+		}
+		repl = string([]byte{byte(b)})
 	}
 	e.consume(c, k)
 	for i := 0; i < len(repl); i++ {

@@ -130,3 +130,33 @@ func TestWindowAgreesWithTheReferee(t *testing.T) {
 		}
 	}
 }
+
+// The rows of the wrapper, the bare token and the other quote marks, on
+// texts of their own: the engine's window is the referee's.
+func TestWindowAgreesOnTheSkipAndBareRows(t *testing.T) {
+	for _, s := range []string{
+		"{\"file_type\":css\\n  }",
+		`{"a": [x \n, ""]}`,
+		`{"mode":&quot;both&quot;}`,
+		"{\"mode\":`both`}",
+		"{\"mode\":``}",
+		"{`mode`:\"both\"}",
+		`{"mode": two words}`,
+		"{\"mode\":\u200bboth}",
+		`Options: {"city": "Oslo"} or {"q": 1}`,
+		`<think>I'll send {"n": 1} once I`,
+		`{"n": 1}<think>or maybe`,
+		`id={"a": 1}`,
+		`args={"a": 1}`,
+		`# {"a": 1}`,
+		`/* {"a": 1} */`,
+	} {
+		same, _, unsafe, note, err := compare(s)
+		if err != nil {
+			t.Fatalf("%q: %v", s, err)
+		}
+		if !same || unsafe {
+			t.Errorf("windows differ (unsafe %v): %s", unsafe, note)
+		}
+	}
+}
