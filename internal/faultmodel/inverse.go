@@ -1042,10 +1042,16 @@ func Habits(name, s string) []Rewrite {
 			out = append(out, w.done(len(s)))
 		}
 	case "joined_strings":
+		if !strings.Contains(s, "+") {
+			break // no piece joined: no habit to read
+		}
 		if r, ok := joinAll(s); ok {
 			out = append(out, r)
 		}
 	case "single_quotes":
+		if !strings.Contains(s, "'") && !strings.Contains(s, "“") {
+			break // no string in single or typographic quotes
+		}
 		if r, ok := singleQuotesAll(s); ok && r.Text != s {
 			out = append(out, r)
 		}

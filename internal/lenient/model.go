@@ -84,14 +84,20 @@ func readByModel(raw string, opt Options) (Result, bool) {
 // Where a habit reads raw (faultmodel.Habits), the scanner's value stands
 // when the scanner reads the habit's text as the same value (or not at
 // all: the habit's reading then needs more faults than the scanner
-// reads), or when the fault model's window (raw of at most maxModelBytes
-// bytes) holds that value alone; otherwise the text is refused as the scanner refuses it,
-// and the fault model decides (readByModel). A backslash before an
+// reads), or when the fault model's window holds that value alone;
+// otherwise the text is refused as the scanner refuses it, and the fault
+// model decides (readByModel). Like the model, the check reads texts of
+// at most maxModelBytes bytes: a longer one is the scanner's alone (the
+// check would rescan it, and a habit's source map costs eight bytes per
+// byte). A backslash before an
 // apostrophe (\') alone does not count: in single quotes it escapes it,
 // and the scanner refuses it in double ones.
 func habitAgrees(raw string, res Result, opt Options) error {
 	if len(res.Steps) == 0 && res.JSON == raw {
 		return nil // a valid text
+	}
+	if len(raw) > maxModelBytes {
+		return nil // past the model's reach, the scanner reads alone (as readByModel)
 	}
 	for _, name := range habitRows {
 		if name == "literal_backslashes" && (!strings.Contains(raw, `\`) || !faultmodel.StrayBackslash(strings.ReplaceAll(raw, `\'`, "'"))) {
@@ -101,7 +107,7 @@ func habitAgrees(raw string, res Result, opt Options) error {
 			if r, err := scan(h.Text, opt); err != nil || sameValue(r.JSON, res.JSON) {
 				continue // the habit's text needs more than the scanner reads, or agrees
 			}
-			if len(raw) <= maxModelBytes && utf8.ValidString(raw) {
+			if utf8.ValidString(raw) {
 				if r, v := engine.Read(raw).Decide(); v == engine.Run && sameValue(r.Text, res.JSON) {
 					return nil
 				}
