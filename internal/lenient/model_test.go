@@ -33,6 +33,9 @@ func TestRepairReadsByTheModelWhereTheScannerRefused(t *testing.T) {
 		{"colon missing across a line break before a bracket", "{\"a\": [{\"b\": 1}],\n  \"x\"\n  []\n}", `{"a":[{"b":1}],"x":[]}`, MissingColon},
 		{"an empty string, then an item with no comma", "{\"k\": [\"\" \"\"]}", `{"k":["",""]}`, FixSyntax},
 		{"a value holding the layout's space, then a key", `{"k":" false" "c": 100, "u": 1}`, `{"k":" false","c":100,"u":1}`, FixSyntax},
+		// TestRepairRefusesGuessesAfterTwoFaults: no row deletes an apostrophe,
+		// so the window holds the one single-quoted string.
+		{"a single-quoted value holding the layout's space", "{\n    \"a\": 42,\n    \"c\":' 0.5',\n    \"b\": 3\n}", `{"a":42,"c":" 0.5","b":3}`, FixSyntax},
 		{"an item ending in a comma and a space, then a string", `{"a": ["x, " "b"]}`, `{"a":["x, ","b"]}`, FixSyntax},
 		{"inner quote, then a literal, in an array", `{"c": ["a" null, "b"]}`, `{"c":["a",null,"b"]}`, FixSyntax},
 		{"inner quote, then a spaced number, in an array", `{"c": ["a" 1, "b"]}`, `{"c":["a",1,"b"]}`, FixSyntax},
@@ -46,6 +49,11 @@ func TestRepairReadsByTheModelWhereTheScannerRefused(t *testing.T) {
 		{"touching a value", `{"k": [["a", }7]]}`, `{"k":[["a",7]]}`, WrongCloser},
 		{"} for ] after one item, members after: its [ may be stray, the } early", `{"k": [1}, "m": 2}`, `{"k":[1],"m":2}`, WrongCloser},
 		{"the same, an apostrophe in the item: the items are not counted", `{"k": ["it's"}, "m": 2}`, `{"k":["it's"],"m":2}`, WrongCloser},
+		// TestRepairRefusesGuessesAfterTwoFaults: a backslash and a line
+		// break read as themselves cost a habit and an escape, one more
+		// than the line continuation.
+		{"a line continuation", "{\"a\":\"t\\\na\"}", `{"a":"ta"}`, FixSyntax},
+		{"a \\u escape that is none, its backslash written as itself", `{"a": "\u12G4"}`, `{"a":"\\u12G4"}`, FixSyntax},
 	})
 	// A literal or number written otherwise where the schema accepts a
 	// string: the model prices a literal's other spelling below a string
