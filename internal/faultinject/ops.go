@@ -833,13 +833,7 @@ func singleQuotes(s string, r *rand.Rand, all bool) []string {
 			i++
 			continue
 		}
-		j := i + 1
-		for j < len(s) && s[j] != '"' {
-			if s[j] == '\\' {
-				j++
-			}
-			j++
-		}
+		j := faultmodel.StringEnd(s, i)
 		if j >= len(s) {
 			return nil // a string left open: no habit to write
 		}
@@ -906,13 +900,7 @@ func joinedStrings(s string, r *rand.Rand, all bool) []string {
 				i++
 				continue
 			}
-			j := i + 1
-			for j < len(s) && s[j] != '"' {
-				if s[j] == '\\' {
-					j++
-				}
-				j++
-			}
+			j := faultmodel.StringEnd(s, i)
 			if j >= len(s) {
 				return out // a string left open: no habit to write
 			}

@@ -127,7 +127,7 @@ func invQuoteStyle(s string) []Edit {
 		}
 		for j := i + 1; j < len(s); j++ {
 			if s[j] == '\'' {
-				out = append(out, Edit{i, j + 1, `"` + singleQuoted(s[i+1:j]) + `"`})
+				out = append(out, Edit{i, j + 1, `"` + quotedContent(s[i+1:j], '\'') + `"`})
 			}
 		}
 	}
@@ -152,14 +152,15 @@ func invQuoteStyle(s string) []Edit {
 	return out
 }
 
-// singleQuoted returns the content of a single-quoted string as JSON
-// string content: \' as ', a bare " escaped, other escapes kept.
-func singleQuoted(c string) string {
+// quotedContent returns the content of a string between quotes q (a
+// single quote or a backquote) as JSON string content: the quote escaped
+// (\' or \`) as itself, a bare " escaped, other escapes kept.
+func quotedContent(c string, q byte) string {
 	var b strings.Builder
 	for i := 0; i < len(c); i++ {
 		switch {
-		case c[i] == '\\' && i+1 < len(c) && c[i+1] == '\'':
-			b.WriteByte('\'')
+		case c[i] == '\\' && i+1 < len(c) && c[i+1] == q:
+			b.WriteByte(q)
 			i++
 		case c[i] == '\\' && i+1 < len(c):
 			b.WriteString(c[i : i+2])
@@ -547,14 +548,7 @@ func templateAll(s string) (string, bool) {
 			last = '"'
 			continue
 		case s[i] == '"':
-			j := i + 1
-			for j < len(s) && s[j] != '"' {
-				if s[j] == '\\' {
-					j++
-				}
-				j++
-			}
-			j = min(j+1, len(s))
+			j := min(StringEnd(s, i)+1, len(s))
 			b.WriteString(s[i:j])
 			i, last = j, '"'
 			continue
@@ -963,6 +957,20 @@ func LiteralBackslash(s string, i int) bool {
 	return s[i] == '\\' && (i+1 == len(s) || strings.IndexByte("\"\r\n", s[i+1]) < 0)
 }
 
+// StringEnd returns the index of the quote that closes the string
+// whose opening double quote is at i (the first '"' after it that no
+// backslash escapes), or len(s) when the string is left open.
+func StringEnd(s string, i int) int {
+	j := i + 1
+	for j < len(s) && s[j] != '"' {
+		if s[j] == '\\' {
+			j++
+		}
+		j++
+	}
+	return min(j, len(s))
+}
+
 // StrayBackslash reports whether s holds a backslash the habit reads as
 // itself (see LiteralBackslash) that starts no JSON escape (escapes read
 // left to right: \" \\ \/ \b \f \n \r \t, and \u with four hex digits).
@@ -1077,7 +1085,7 @@ func invBackquotes(s string) []Edit {
 		}
 		for j := i + 1; j < len(s); j++ {
 			if s[j] == '`' {
-				out = append(out, Edit{i, j + 1, `"` + backQuoted(s[i+1:j]) + `"`})
+				out = append(out, Edit{i, j + 1, `"` + quotedContent(s[i+1:j], '`') + `"`})
 			}
 		}
 	}
@@ -1111,14 +1119,7 @@ func singleQuotesAll(s string) (Rewrite, bool) {
 	for i := 0; i < len(s); {
 		switch {
 		case s[i] == '"':
-			j := i + 1
-			for j < len(s) && s[j] != '"' {
-				if s[j] == '\\' {
-					j++
-				}
-				j++
-			}
-			j = min(j+1, len(s))
+			j := min(StringEnd(s, i)+1, len(s))
 			w.copy(s, i, j)
 			i = j
 		case s[i] == '\'':
@@ -1127,7 +1128,7 @@ func singleQuotesAll(s string) (Rewrite, bool) {
 				return Rewrite{}, false
 			}
 			w.write(`"`, i)
-			for k := i + 1; k < j; k++ { // as singleQuoted writes it
+			for k := i + 1; k < j; k++ { // as quotedContent writes it
 				switch {
 				case s[k] == '\\' && k+1 < j && s[k+1] == '\'':
 					w.write(`'`, k+1)
@@ -1235,27 +1236,6 @@ func joinAll(s string) (Rewrite, bool) {
 		}
 	}
 	return w.done(len(s)), joined
-}
-
-// backQuoted returns the content of a string in backquotes as JSON
-// string content: \` as `, a bare " escaped, other escapes kept.
-func backQuoted(c string) string {
-	var b strings.Builder
-	for i := 0; i < len(c); i++ {
-		switch {
-		case c[i] == '\\' && i+1 < len(c) && c[i+1] == '`':
-			b.WriteByte('`')
-			i++
-		case c[i] == '\\' && i+1 < len(c):
-			b.WriteString(c[i : i+2])
-			i++
-		case c[i] == '"':
-			b.WriteString(`\"`)
-		default:
-			b.WriteByte(c[i])
-		}
-	}
-	return b.String()
 }
 
 // EntityQuote is the HTML entity written for a quote.
