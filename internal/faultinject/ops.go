@@ -825,19 +825,7 @@ func literalBackslashes(s string, _ *rand.Rand, _ bool) []string {
 // see faultmodel's single_quotes row). Strings are read as JSON
 // strings, left to right, so the habit applies to a broken text too.
 func singleQuotes(s string, r *rand.Rand, all bool) []string {
-	var esc, typo strings.Builder
-	for i := 0; i < len(s); {
-		if s[i] != '"' {
-			esc.WriteByte(s[i])
-			typo.WriteByte(s[i])
-			i++
-			continue
-		}
-		j := faultmodel.StringEnd(s, i)
-		if j >= len(s) {
-			return nil // a string left open: no habit to write
-		}
-		c := s[i+1 : j]
+	esc, ok := eachString(s, func(c string) string {
 		var e strings.Builder
 		walkContent(c, func(_ int, p string) {
 			switch p {
@@ -849,18 +837,38 @@ func singleQuotes(s string, r *rand.Rand, all bool) []string {
 				e.WriteString(p)
 			}
 		})
-		esc.WriteString("'" + e.String() + "'")
-		typo.WriteString("“" + c + "”")
-		i = j + 1
+		return "'" + e.String() + "'"
+	})
+	if !ok || esc == s {
+		return nil // a string left open, or no string: no habit to write
 	}
-	out := []string{esc.String(), typo.String()}
-	if out[0] == s {
-		return nil // no string
-	}
+	typo, _ := eachString(s, func(c string) string { return "“" + c + "”" })
+	out := []string{esc, typo}
 	if !all {
 		return out[r.IntN(len(out)):][:1]
 	}
 	return out
+}
+
+// eachString returns s with each of its strings (read as JSON strings,
+// left to right) written as f writes its content, and false when a
+// string is left open.
+func eachString(s string, f func(content string) string) (string, bool) {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if s[i] != '"' {
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		j := faultmodel.StringEnd(s, i)
+		if j >= len(s) {
+			return "", false
+		}
+		b.WriteString(f(s[i+1 : j]))
+		i = j + 1
+	}
+	return b.String(), true
 }
 
 // invisible reports whether c holds an invisible (format) character.
@@ -892,35 +900,25 @@ func joinedStrings(s string, r *rand.Rand, all bool) []string {
 		plus  string
 		first bool
 	}{{`" + "`, false}, {`"+ "`, false}, {`" + "`, true}} {
-		var b strings.Builder
 		n := 0
-		for i := 0; i < len(s); {
-			if s[i] != '"' {
-				b.WriteByte(s[i])
-				i++
-				continue
-			}
-			j := faultmodel.StringEnd(s, i)
-			if j >= len(s) {
-				return out // a string left open: no habit to write
-			}
-			c := s[i+1 : j]
+		t, ok := eachString(s, func(c string) string {
 			var cuts []int
 			walkContent(c, func(k int, _ string) {
 				if k > 0 {
 					cuts = append(cuts, k)
 				}
 			})
-			if len(cuts) > 0 && (!v.first || n == 0) {
-				k := cuts[len(cuts)/2]
-				b.WriteString(`"` + c[:k] + v.plus + c[k:] + `"`)
-				n++
-			} else {
-				b.WriteString(s[i : j+1])
+			if len(cuts) == 0 || (v.first && n > 0) {
+				return `"` + c + `"`
 			}
-			i = j + 1
+			n++
+			k := cuts[len(cuts)/2]
+			return `"` + c[:k] + v.plus + c[k:] + `"`
+		})
+		if !ok {
+			return nil // a string left open: no habit to write
 		}
-		if t := b.String(); n > 0 && !slices.Contains(out, t) {
+		if n > 0 && !slices.Contains(out, t) {
 			out = append(out, t)
 		}
 	}
