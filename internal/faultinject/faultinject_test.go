@@ -140,8 +140,11 @@ func TestOperatorsMakeTheirFaults(t *testing.T) {
 		{"stray_bracket", []string{`{"a":1,]"b":["x",null]}`, `{"a":1,"b":["x"],null]}`}},
 		{"bare_value", []string{`{"a":1,"b":[x,null]}`}},
 		{"template_quotes", []string{`{<|"|>a<|"|>:1,"b":["x",null]}`, `{"a":1,"b":[<|"|>x<|"|>,null]}`, `{a:1,b:[<|"|>x<|"|>,null]}`}},
-		{"escape", nil},       // below
-		{"split_number", nil}, // below
+		{"escape", nil},              // below
+		{"literal_backslashes", nil}, // below
+		{"single_quotes", nil},       // below
+		{"joined_strings", nil},      // below
+		{"split_number", nil},        // below
 		{"quote_moved", []string{`{"a":1,"b":[""x,null]}`, `{"a":1,"b":["x,"null]}`, `{"a":1,"b":[x"",null]}`, `{"a":1,"b":"[x",null]}`}},
 		{"commented", []string{"# " + tx.S, "/* " + tx.S + " */", "args=" + tx.S}},
 		{"backquotes", []string{"{`a`:1,\"b\":[\"x\",null]}", "{\"a\":1,\"b\":[`x`,null]}"}},
@@ -209,6 +212,29 @@ func TestOperatorsMakeTheirFaults(t *testing.T) {
 	}
 	if got := texts(mustOp(t, "loose_number").Singles(tx3, g.Rand())); !slices.Contains(got, `{"7":.5,"x":"a b","-3":"true","07":true}`) {
 		t.Errorf("loose_number: no .5 among %q", got)
+	}
+	// The habits apply to every string of the text at once.
+	sq := Encode(Object{{"a", String("it's")}, {"b", Array{String(`say "x"`)}}}, Layout{})
+	if got, want := texts(mustOp(t, "single_quotes").Singles(sq, g.Rand())), []string{`{'a':'it\'s','b':['say "x"']}`, `{“a”:“it's”,“b”:[“say \"x\"”]}`}; !slices.Equal(got, want) {
+		t.Errorf("single_quotes: %q, want %q", got, want)
+	}
+	js := Encode(Object{{"ab", String("x")}, {"c", String(`d"e`)}}, Layout{})
+	if got, want := texts(mustOp(t, "joined_strings").Singles(js, g.Rand())), []string{`{"a" + "b":"x","c":"d\"" + "e"}`, `{"a"+ "b":"x","c":"d\""+ "e"}`, `{"a" + "b":"x","c":"d\"e"}`}; !slices.Equal(got, want) {
+		t.Errorf("joined_strings: %q, want %q", got, want)
+	}
+	bs := mustOp(t, "literal_backslashes")
+	for _, tt := range []struct {
+		v    Value
+		want []string
+	}{
+		{Object{{"p", String(`C:\x\new`)}, {"q", String(`"`)}}, []string{`{"p":"C:\x\new","q":"\""}`}},
+		{Object{{"p", String(`C:\new`)}}, nil}, // every backslash then an escape: a valid text of another value
+		{Object{{"p", String("x\\y\n")}}, nil}, // another escape kept: not the habit alone
+		{Object{{"p", String(`x\`)}}, nil},     // a backslash before the closing quote
+	} {
+		if got := texts(bs.Singles(Encode(tt.v, Layout{}), g.Rand())); !slices.Equal(got, tt.want) {
+			t.Errorf("literal_backslashes of %v: %q, want %q", tt.v, got, tt.want)
+		}
 	}
 	// Every operator is tested above.
 	for _, op := range Ops {

@@ -3,6 +3,7 @@ package faultinject
 import (
 	"iter"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -50,40 +51,43 @@ func (o Op) Local() bool { return o.edits != nil }
 // forwards are the forward forms of the fault model's operators, by the
 // name of their row in faultmodel.Table.
 var forwards = map[string]Op{
-	"quote_style":      {edits: quoteStyle},
-	"unquoted":         {edits: unquoted},
-	"comma":            {edits: commas},
-	"colon":            {edits: colons},
-	"quote":            {edits: quotes},
-	"escape":           {edits: escapes},
-	"stray_brace":      {edits: strayBraces},
-	"premature_closer": {edits: prematureClosers},
-	"dropped_closer":   {edits: droppedClosers},
-	"swapped_closer":   {edits: swappedClosers},
-	"comment":          {edits: comments},
-	"escaped_space":    {edits: escapedSpace},
-	"py_js_literal":    {edits: literals},
-	"repeated_key":     {edits: repeatedKeys},
-	"literal_case":     {edits: literalCase},
-	"loose_number":     {edits: looseNumber},
-	"numeric_key":      {edits: numericKey},
-	"unclosed_key":     {edits: unclosedKey},
-	"stray_closer":     {edits: strayCloser},
-	"stray_bracket":    {edits: strayBracket},
-	"bare_value":       {edits: bareValue},
-	"template_quotes":  {edits: templateQuotes},
-	"punctuation":      {edits: punctuation},
-	"split_number":     {edits: splitNumbers},
-	"quote_moved":      {edits: quotesMoved},
-	"around":           {global: around},
-	"double_encoded":   {global: doubleEncoded},
-	"repeated_object":  {global: repeatedObject},
-	"csv_quotes":       {global: csvQuotes},
-	"commented":        {global: commented},
-	"cut":              {global: cutText, cut: true},
-	"backquotes":       {edits: backquotes},
-	"entity_quotes":    {edits: entityQuotes},
-	"invisible":        {edits: invisibles},
+	"quote_style":         {edits: quoteStyle},
+	"unquoted":            {edits: unquoted},
+	"comma":               {edits: commas},
+	"colon":               {edits: colons},
+	"quote":               {edits: quotes},
+	"escape":              {edits: escapes},
+	"stray_brace":         {edits: strayBraces},
+	"premature_closer":    {edits: prematureClosers},
+	"dropped_closer":      {edits: droppedClosers},
+	"swapped_closer":      {edits: swappedClosers},
+	"comment":             {edits: comments},
+	"escaped_space":       {edits: escapedSpace},
+	"py_js_literal":       {edits: literals},
+	"repeated_key":        {edits: repeatedKeys},
+	"literal_case":        {edits: literalCase},
+	"loose_number":        {edits: looseNumber},
+	"numeric_key":         {edits: numericKey},
+	"unclosed_key":        {edits: unclosedKey},
+	"stray_closer":        {edits: strayCloser},
+	"stray_bracket":       {edits: strayBracket},
+	"bare_value":          {edits: bareValue},
+	"template_quotes":     {edits: templateQuotes},
+	"punctuation":         {edits: punctuation},
+	"split_number":        {edits: splitNumbers},
+	"quote_moved":         {edits: quotesMoved},
+	"around":              {global: around},
+	"double_encoded":      {global: doubleEncoded},
+	"repeated_object":     {global: repeatedObject},
+	"csv_quotes":          {global: csvQuotes},
+	"commented":           {global: commented},
+	"cut":                 {global: cutText, cut: true},
+	"literal_backslashes": {global: literalBackslashes},
+	"single_quotes":       {global: singleQuotes},
+	"joined_strings":      {global: joinedStrings},
+	"backquotes":          {edits: backquotes},
+	"entity_quotes":       {edits: entityQuotes},
+	"invisible":           {edits: invisibles},
 }
 
 // Ops are the fault operators: the rows of faultmodel.Table, in its
@@ -787,6 +791,87 @@ func punctuation(t Text) []edit {
 	return out
 }
 
+// literalBackslashes: every backslash of the text's strings written as
+// itself (\\ as \), the habit of a writer who does not escape them, when
+// the text holds no other escape but \" (a writer who escapes nothing else
+// but quotes), no backslash right before a closing quote (which the habit
+// would escape), and the habit shows: a backslash then starts no JSON
+// escape (else the habit writes a valid text of another value).
+func literalBackslashes(s string, _ *rand.Rand, _ bool) []string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' {
+			b.WriteByte(s[i])
+			continue
+		}
+		switch {
+		case i+1 < len(s) && s[i+1] == '"':
+			b.WriteString(`\"`)
+		case i+1 < len(s) && s[i+1] == '\\' && (i+2 == len(s) || s[i+2] != '"'):
+			b.WriteByte('\\')
+		default:
+			return nil
+		}
+		i++
+	}
+	if t := b.String(); faultmodel.StrayBackslash(t) {
+		return []string{t}
+	}
+	return nil
+}
+
+// singleQuotes: every string of the text (keys and values) in single
+// quotes, apostrophes escaped, or in typographic quotes: the habit of one
+// writer (apostrophes left bare are quote_style's, one string at a time:
+// see faultmodel's single_quotes row). Strings are read as JSON
+// strings, left to right, so the habit applies to a broken text too.
+func singleQuotes(s string, r *rand.Rand, all bool) []string {
+	esc, ok := eachString(s, func(c string) string {
+		var e strings.Builder
+		walkContent(c, func(_ int, p string) {
+			switch p {
+			case `\"`:
+				e.WriteString(`"`)
+			case "'":
+				e.WriteString(`\'`)
+			default:
+				e.WriteString(p)
+			}
+		})
+		return "'" + e.String() + "'"
+	})
+	if !ok || esc == s {
+		return nil // a string left open, or no string: no habit to write
+	}
+	typo, _ := eachString(s, func(c string) string { return "“" + c + "”" })
+	out := []string{esc, typo}
+	if !all {
+		return out[r.IntN(len(out)):][:1]
+	}
+	return out
+}
+
+// eachString returns s with each of its strings (read as JSON strings,
+// left to right) written as f writes its content, and false when a
+// string is left open.
+func eachString(s string, f func(content string) string) (string, bool) {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if s[i] != '"' {
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		j := faultmodel.StringEnd(s, i)
+		if j >= len(s) {
+			return "", false
+		}
+		b.WriteString(f(s[i+1 : j]))
+		i = j + 1
+	}
+	return b.String(), true
+}
+
 // invisible reports whether c holds an invisible (format) character.
 func invisible(c string) bool {
 	return strings.ContainsFunc(c, func(r rune) bool { return unicode.Is(unicode.Cf, r) })
@@ -800,6 +885,46 @@ func backquotes(t Text) []edit {
 		if !strings.Contains(c, "`") {
 			out = append(out, edit{k.Start, k.End, "`" + c + "`", false})
 		}
+	}
+	return out
+}
+
+// joinedStrings: strings of two characters or more written as two quoted
+// pieces joined with '+', as JavaScript concatenates them: every such
+// string, with spaces around the '+' or after it alone, or the first
+// alone (a '+' glued to both quotes is not the habit's, see faultmodel). Strings
+// are read as JSON strings, left to right, so the habit applies to a
+// broken text too.
+func joinedStrings(s string, r *rand.Rand, all bool) []string {
+	var out []string
+	for _, v := range []struct {
+		plus  string
+		first bool
+	}{{`" + "`, false}, {`"+ "`, false}, {`" + "`, true}} {
+		n := 0
+		t, ok := eachString(s, func(c string) string {
+			var cuts []int
+			walkContent(c, func(k int, _ string) {
+				if k > 0 {
+					cuts = append(cuts, k)
+				}
+			})
+			if len(cuts) == 0 || (v.first && n > 0) {
+				return `"` + c + `"`
+			}
+			n++
+			k := cuts[len(cuts)/2]
+			return `"` + c[:k] + v.plus + c[k:] + `"`
+		})
+		if !ok {
+			return nil // a string left open: no habit to write
+		}
+		if n > 0 && !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	if !all && len(out) > 0 {
+		return out[r.IntN(len(out)):][:1]
 	}
 	return out
 }

@@ -16,7 +16,7 @@ import (
 func TestTableRowsAreComplete(t *testing.T) {
 	steps := []lenient.Step{lenient.FixSyntax, lenient.MissingColon, lenient.MissingQuote, lenient.WrongCloser, lenient.MismatchedBracket,
 		lenient.EscapedWhitespace, lenient.RepeatedKey, lenient.LiteralCase, lenient.LooseNumber, lenient.NumericKey, lenient.UnclosedKey,
-		lenient.StrayCloser, lenient.QuotedBareValue, lenient.TemplateQuotes, lenient.ExtractObject, lenient.DoubleEncoded, lenient.RepeatedObject, lenient.InvisibleSpace}
+		lenient.StrayCloser, lenient.QuotedBareValue, lenient.JoinStrings, lenient.TemplateQuotes, lenient.ExtractObject, lenient.DoubleEncoded, lenient.RepeatedObject, lenient.InvisibleSpace}
 	seen := map[string]bool{}
 	for _, o := range faultmodel.Table {
 		if seen[o.Name] || o.Name == "" {
@@ -106,6 +106,11 @@ func TestInversesUndoTheirFault(t *testing.T) {
 		{"invisible", "{\"a\":\u200b1}", `{"a": 1}`},
 		{"invisible", "\ufeff{\"a\": 1}", ` {"a": 1}`},
 		{"invisible", "{\"a\": 1\u00a0}", `{"a": 1 }`},
+		{"literal_backslashes", `{"p": "C:\new\app.exe"}`, `{"p": "C:\\new\\app.exe"}`},
+		{"literal_backslashes", `{"r": "\d+\.x", "q": "say \"hi\""}`, `{"r": "\\d+\\.x", "q": "say \"hi\""}`},
+		{"single_quotes", `{'a': 'it\'s "x"', "b": 'y'}`, `{"a": "it's \"x\"", "b": "y"}`},
+		{"single_quotes", `{“a”: “x”}`, `{"a": "x"}`},
+		{"joined_strings", "{'a': 'x' + 'y', \"b\": \"it's\" +\n \"z\"}", "{'a': 'xy', \"b\": \"it'sz\"}"},
 		{"backquotes", "{\"a\": `both`}", `{"a": "both"}`},
 		{"backquotes", "{\"a\": `say \"hi\" \\` \\n`}", `{"a": "say \"hi\" ` + "`" + ` \n"}`},
 		{"entity_quotes", `{"a":&quot;both&quot;}`, `{"a":"both"}`},
@@ -135,6 +140,54 @@ func TestWrappersSkipOnlyWhatTheirRowSays(t *testing.T) {
 			got := e.Apply(s)
 			if !strings.HasPrefix(got, "{\"a\"") || strings.Contains(s, `} "b"`) && !strings.Contains(got, `"b": 2`) {
 				t.Errorf("%q: skipped to %q", s, got)
+			}
+		}
+	}
+}
+
+// A habit is one edit of the whole text, and is proposed only where it
+// shows: a text whose every backslash starts a JSON escape, or that holds
+// no single or typographic quote outside its strings, has none.
+func TestHabitsReadTheWholeTextOnce(t *testing.T) {
+	tests := []struct {
+		op, text string
+		edits    int
+	}{
+		{"literal_backslashes", `{"p": "C:\new\app.exe"}`, 1},
+		{"literal_backslashes", `{"p": "a\nb\u00e9\"\\"}`, 0}, // every backslash an escape: no fault anyone could see
+		{"literal_backslashes", `{"p": "\u00zz"}`, 1},
+		{"single_quotes", `{'a': 'x', 'b': 'y'}`, 1},
+		{"single_quotes", `{'a': 'it's'}`, 0}, // apostrophes bare: the string is left open
+		{"single_quotes", "{'a': 'x\ny'}", 0}, // a string holds no raw line break
+		{"single_quotes", `{'a': 'it\'s', 'b': 'x'}`, 1},
+		{"single_quotes", `{"a": "it's", "b": 1}`, 0},
+		{"single_quotes", `{'a': 'x`, 0}, // a string left open
+		{"joined_strings", `{"a": "x" + "y" + 'z'}`, 1},
+		{"joined_strings", `{"a": "x + y", "b": +5}`, 0},
+		{"joined_strings", `{"q": "Use "+" to add"}`, 0}, // glued to both quotes: inner quotes as likely
+	}
+	for _, tt := range tests {
+		o, _ := faultmodel.Lookup(tt.op)
+		es := o.Inverse(tt.text)
+		if len(es) != tt.edits {
+			t.Errorf("%s(%q): %d edits, want %d", tt.op, tt.text, len(es), tt.edits)
+		}
+		for _, e := range es {
+			if e.Start != 0 || e.End != len(tt.text) {
+				t.Errorf("%s(%q): edit %d..%d, not the whole text", tt.op, tt.text, e.Start, e.End)
+			}
+		}
+		// Each byte of a habit's text stands for a byte of the text read,
+		// in order, and a byte it does not rewrite for itself.
+		for _, r := range faultmodel.Habits(tt.op, tt.text) {
+			if len(r.Src) != len(r.Text)+1 || r.Src[len(r.Text)] != len(tt.text) || !slices.IsSorted(r.Src) {
+				t.Errorf("%s(%q): source map %v of %q", tt.op, tt.text, r.Src, r.Text)
+				continue
+			}
+			for j := 0; j < len(r.Text); j++ {
+				if c := r.Text[j]; !strings.ContainsRune(`"'\`, rune(c)) && c < 0x80 && tt.text[r.Src[j]] != c {
+					t.Errorf("%s(%q): byte %d of %q (%q) stands for %q", tt.op, tt.text, j, r.Text, c, tt.text[r.Src[j]])
+				}
 			}
 		}
 	}

@@ -127,7 +127,7 @@ func invQuoteStyle(s string) []Edit {
 		}
 		for j := i + 1; j < len(s); j++ {
 			if s[j] == '\'' {
-				out = append(out, Edit{i, j + 1, `"` + singleQuoted(s[i+1:j]) + `"`})
+				out = append(out, Edit{i, j + 1, `"` + quotedContent(s[i+1:j], '\'') + `"`})
 			}
 		}
 	}
@@ -152,14 +152,15 @@ func invQuoteStyle(s string) []Edit {
 	return out
 }
 
-// singleQuoted returns the content of a single-quoted string as JSON
-// string content: \' as ', a bare " escaped, other escapes kept.
-func singleQuoted(c string) string {
+// quotedContent returns the content of a string between quotes q (a
+// single quote or a backquote) as JSON string content: the quote escaped
+// (\' or \`) as itself, a bare " escaped, other escapes kept.
+func quotedContent(c string, q byte) string {
 	var b strings.Builder
 	for i := 0; i < len(c); i++ {
 		switch {
-		case c[i] == '\\' && i+1 < len(c) && c[i+1] == '\'':
-			b.WriteByte('\'')
+		case c[i] == '\\' && i+1 < len(c) && c[i+1] == q:
+			b.WriteByte(q)
 			i++
 		case c[i] == '\\' && i+1 < len(c):
 			b.WriteString(c[i : i+2])
@@ -547,14 +548,7 @@ func templateAll(s string) (string, bool) {
 			last = '"'
 			continue
 		case s[i] == '"':
-			j := i + 1
-			for j < len(s) && s[j] != '"' {
-				if s[j] == '\\' {
-					j++
-				}
-				j++
-			}
-			j = min(j+1, len(s))
+			j := min(StringEnd(s, i)+1, len(s))
 			b.WriteString(s[i:j])
 			i, last = j, '"'
 			continue
@@ -1073,6 +1067,138 @@ func (p *validParser) str() string {
 	return name
 }
 
+// The habits: a writer's way of writing every string of a text, one
+// fault for the whole text. Their inverses read the whole text again, as
+// the stacks' rows do, so that a text written in the habit reads at one
+// fault however many strings it holds, and the per-string rows
+// (quote_style, escape) never read it cheaper as something else alone.
+
+// LiteralBackslash reports whether the backslash at s[i] is one the
+// literal_backslashes habit reads as itself: every backslash but one
+// before a quote (which escapes it) or a line break (a line
+// continuation, the escape row's).
+func LiteralBackslash(s string, i int) bool {
+	return s[i] == '\\' && (i+1 == len(s) || strings.IndexByte("\"\r\n", s[i+1]) < 0)
+}
+
+// StringEnd returns the index of the quote that closes the string
+// whose opening double quote is at i (the first '"' after it that no
+// backslash escapes), or len(s) when the string is left open.
+func StringEnd(s string, i int) int {
+	j := i + 1
+	for j < len(s) && s[j] != '"' {
+		if s[j] == '\\' {
+			j++
+		}
+		j++
+	}
+	return min(j, len(s))
+}
+
+// StrayBackslash reports whether s holds a backslash the habit reads as
+// itself (see LiteralBackslash) that starts no JSON escape (escapes read
+// left to right: \" \\ \/ \b \f \n \r \t, and \u with four hex digits).
+func StrayBackslash(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' {
+			continue
+		}
+		switch {
+		case !LiteralBackslash(s, i):
+			i++
+		case i+1 == len(s):
+			return true
+		case s[i+1] == 'u':
+			if i+6 > len(s) || !isHex(s[i+2:i+6]) {
+				return true
+			}
+			i += 5
+		case strings.IndexByte(`\/bfnrt`, s[i+1]) >= 0:
+			i++
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// Rewrite is a habit's reading of a whole text: its text, and for each
+// byte of it the index of the byte of the text read that it stands for
+// (Src has one entry more, the length of the text read), so that an edit
+// made on the rewrite is placed in the text read.
+type Rewrite struct {
+	Text string
+	Src  []int
+}
+
+// rewriter writes a Rewrite.
+type rewriter struct {
+	b   []byte
+	src []int
+}
+
+// write writes t for the byte at index at of the text read.
+func (w *rewriter) write(t string, at int) {
+	for i := 0; i < len(t); i++ {
+		w.b = append(w.b, t[i])
+		w.src = append(w.src, at)
+	}
+}
+
+// copy writes s[i:j] as it is.
+func (w *rewriter) copy(s string, i, j int) {
+	for ; i < j; i++ {
+		w.write(s[i:i+1], i)
+	}
+}
+
+func (w *rewriter) done(n int) Rewrite {
+	return Rewrite{Text: string(w.b), Src: append(w.src, n)}
+}
+
+// Habits returns the readings of s by the habit row named name
+// (literal_backslashes, single_quotes or joined_strings), each once and each other than
+// s; nil for another row.
+func Habits(name, s string) []Rewrite {
+	var out []Rewrite
+	switch name {
+	case "literal_backslashes":
+		if StrayBackslash(s) {
+			var w rewriter
+			for i := 0; i < len(s); i++ {
+				w.copy(s, i, i+1)
+				if LiteralBackslash(s, i) {
+					w.write(`\`, i)
+				}
+			}
+			out = append(out, w.done(len(s)))
+		}
+	case "joined_strings":
+		if !strings.Contains(s, "+") {
+			break // no piece joined: no habit to read
+		}
+		if r, ok := joinAll(s); ok {
+			out = append(out, r)
+		}
+	case "single_quotes":
+		if !strings.Contains(s, "'") && !strings.Contains(s, "“") {
+			break // no string in single or typographic quotes
+		}
+		if r, ok := singleQuotesAll(s); ok && r.Text != s {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func habitEdits(name, s string) []Edit {
+	var out []Edit
+	for _, r := range Habits(name, s) {
+		out = append(out, Edit{0, len(s), r.Text})
+	}
+	return out
+}
+
 // invBackquotes: a string between backquotes (its \` unescaped, its bare
 // quotes escaped, other escapes kept), each pair of them.
 func invBackquotes(s string) []Edit {
@@ -1083,32 +1209,157 @@ func invBackquotes(s string) []Edit {
 		}
 		for j := i + 1; j < len(s); j++ {
 			if s[j] == '`' {
-				out = append(out, Edit{i, j + 1, `"` + backQuoted(s[i+1:j]) + `"`})
+				out = append(out, Edit{i, j + 1, `"` + quotedContent(s[i+1:j], '`') + `"`})
 			}
 		}
 	}
 	return out
 }
 
-// backQuoted returns the content of a string in backquotes as JSON
-// string content: \` as `, a bare " escaped, other escapes kept.
-func backQuoted(c string) string {
-	var b strings.Builder
-	for i := 0; i < len(c); i++ {
+// invLiteralBackslashes: every backslash read as itself (doubled), but
+// one before a quote, which escapes it, or before a line break (see
+// LiteralBackslash); proposed only for a text holding such a backslash
+// that starts no JSON escape (where every one does, the habit writes a
+// valid text of another value: no fault anyone could see).
+func invLiteralBackslashes(s string) []Edit { return habitEdits("literal_backslashes", s) }
+
+// invSingleQuotes: every string between single quotes (or typographic
+// ones) read as a JSON string at once, left to right, the strings between
+// double quotes as they are; a single-quoted string ends at its next
+// quote that no backslash escapes, on its line (a string holds no raw
+// line break). Its content is read as quote_style reads it (\' as ', a
+// bare " escaped, other escapes kept). A writer who leaves apostrophes
+// bare in single quotes writes a text this habit does not read: where
+// each string ends is then quote_style's question, one string at a time
+// (an apostrophe before a colon or a comma ends a string as well as it
+// sits inside one).
+func invSingleQuotes(s string) []Edit { return habitEdits("single_quotes", s) }
+
+// singleQuotesAll reads s as invSingleQuotes says; false when a string
+// is left open.
+func singleQuotesAll(s string) (Rewrite, bool) {
+	const open, close = "“", "”"
+	var w rewriter
+	for i := 0; i < len(s); {
 		switch {
-		case c[i] == '\\' && i+1 < len(c) && c[i+1] == '`':
-			b.WriteByte('`')
-			i++
-		case c[i] == '\\' && i+1 < len(c):
-			b.WriteString(c[i : i+2])
-			i++
-		case c[i] == '"':
-			b.WriteString(`\"`)
+		case s[i] == '"':
+			j := min(StringEnd(s, i)+1, len(s))
+			w.copy(s, i, j)
+			i = j
+		case s[i] == '\'':
+			j := singleEnd(s, i+1)
+			if j < 0 {
+				return Rewrite{}, false
+			}
+			w.write(`"`, i)
+			for k := i + 1; k < j; k++ { // as quotedContent writes it
+				switch {
+				case s[k] == '\\' && k+1 < j && s[k+1] == '\'':
+					w.write(`'`, k+1)
+					k++
+				case s[k] == '\\' && k+1 < j:
+					w.copy(s, k, k+2)
+					k++
+				case s[k] == '"':
+					w.write(`\"`, k)
+				default:
+					w.copy(s, k, k+1)
+				}
+			}
+			w.write(`"`, j)
+			i = j + 1
+		case strings.HasPrefix(s[i:], open):
+			j := strings.Index(s[i+len(open):], close)
+			if j < 0 {
+				return Rewrite{}, false
+			}
+			j += i + len(open)
+			w.write(`"`, i)
+			w.copy(s, i+len(open), j)
+			w.write(`"`, j)
+			i = j + len(close)
 		default:
-			b.WriteByte(c[i])
+			w.copy(s, i, i+1)
+			i++
 		}
 	}
-	return b.String()
+	return w.done(len(s)), true
+}
+
+// singleEnd returns the index of the quote that closes a single-quoted
+// string whose content starts at i (see invSingleQuotes), or -1.
+func singleEnd(s string, i int) int {
+	for j := i; j < len(s); j++ {
+		switch s[j] {
+		case '\n', '\r':
+			return -1
+		case '\\':
+			j++
+		case '\'':
+			return j
+		}
+	}
+	return -1
+}
+
+// invJoinedStrings: every pair of quoted pieces joined with '+' read as
+// one string, at once, left to right: the closing quote of a piece, the
+// '+' and the opening quote of the next piece, of the same kind (double
+// or single quotes), dropped. White space stands on at least one side of
+// the '+': a '+' glued to both quotes ("+") is as likely a string's own
+// character between two inner quotes left unescaped. Strings are read as
+// JSON strings, a single-quoted one up to its next quote that no
+// backslash escapes.
+func invJoinedStrings(s string) []Edit { return habitEdits("joined_strings", s) }
+
+// joinAll reads s as invJoinedStrings says; false when no piece is
+// joined.
+func joinAll(s string) (Rewrite, bool) {
+	var w rewriter
+	joined := false
+	for i := 0; i < len(s); {
+		q := s[i]
+		if q != '"' && q != '\'' {
+			w.copy(s, i, i+1)
+			i++
+			continue
+		}
+		w.copy(s, i, i+1) // the opening quote
+		for i++; ; {
+			j := i
+			for j < len(s) && s[j] != q {
+				if s[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			if j >= len(s) {
+				w.copy(s, i, len(s))
+				return w.done(len(s)), joined
+			}
+			w.copy(s, i, j)
+			k := j + 1 // after the closing quote: white space, '+', white space, the next opening quote?
+			for k < len(s) && isSpace(s[k]) {
+				k++
+			}
+			if k < len(s) && s[k] == '+' {
+				glued := k == j+1
+				k++
+				for k < len(s) && isSpace(s[k]) {
+					k++
+				}
+				if k < len(s) && s[k] == q && !(glued && s[k-1] == '+') {
+					joined = true
+					i = k + 1
+					continue
+				}
+			}
+			w.copy(s, j, j+1) // the closing quote
+			i = j + 1
+			break
+		}
+	}
+	return w.done(len(s)), joined
 }
 
 // EntityQuote is the HTML entity written for a quote.

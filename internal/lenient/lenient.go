@@ -187,6 +187,11 @@ const maxEncodingLayers = 8
 // canonical text.
 func Repair(raw string, opt Options) (Result, error) {
 	res, err := scan(raw, opt)
+	if err == nil {
+		if herr := habitAgrees(raw, res, opt); herr != nil { // model.go
+			res, err = Result{}, herr
+		}
+	}
 	if err != nil {
 		if r, ok := readByModel(raw, opt); ok { // model.go
 			res, err = r, nil

@@ -2,8 +2,10 @@ package lenient
 
 import (
 	"slices"
+	"strings"
 	"unicode/utf8"
 
+	"github.com/saidex/saidex-go/internal/faultmodel"
 	"github.com/saidex/saidex-go/internal/jsonread"
 	engine "github.com/saidex/saidex-go/internal/readings"
 )
@@ -35,7 +37,8 @@ const maxModelBytes = 2 << 10
 var switchedRows = []string{
 	"comma", "colon", "stray_brace", "premature_closer", "dropped_closer", "swapped_closer", "stray_closer", "stray_bracket",
 	"escaped_space", "py_js_literal", "repeated_key", "literal_case", "loose_number", "numeric_key", "unclosed_key",
-	"split_number", "double_encoded", "repeated_object", "csv_quotes", "comment", "around", "commented", "unquoted", "bare_value", "backquotes", "entity_quotes", "invisible",
+	"split_number", "double_encoded", "repeated_object", "csv_quotes", "comment", "around", "commented", "unquoted", "bare_value", "backquotes", "entity_quotes",
+	"escape", "literal_backslashes", "joined_strings", "invisible",
 }
 
 // syntaxSteps are the named steps reported with FixSyntax (as the scanner
@@ -73,3 +76,54 @@ func readByModel(raw string, opt Options) (Result, bool) {
 	}
 	return Result{JSON: r.Text, Steps: steps}, true
 }
+
+// habitAgrees checks the scanner's repair res of raw against the habits
+// of faultmodel's table (backslashes written as themselves, single quotes
+// throughout, strings joined with '+'), which the scanner reads string by
+// string while the model prices each at one fault for the whole text.
+// Where a habit reads raw (faultmodel.Habits), the scanner's value stands
+// when the scanner reads the habit's text as the same value (or not at
+// all: the habit's reading then needs more faults than the scanner
+// reads), or when the fault model's window holds that value alone;
+// otherwise the text is refused as the scanner refuses it, and the fault
+// model decides (readByModel). Like the model, the check reads texts of
+// at most maxModelBytes bytes: a longer one is the scanner's alone (the
+// check would rescan it, and a habit's source map costs eight bytes per
+// byte). A backslash before an
+// apostrophe (\') alone does not count: in single quotes it escapes it,
+// and the scanner refuses it in double ones.
+func habitAgrees(raw string, res Result, opt Options) error {
+	if len(res.Steps) == 0 && res.JSON == raw {
+		return nil // a valid text
+	}
+	if len(raw) > maxModelBytes {
+		return nil // past the model's reach, the scanner reads alone (as readByModel)
+	}
+	for _, name := range habitRows {
+		if name == "literal_backslashes" && (!strings.Contains(raw, `\`) || !faultmodel.StrayBackslash(strings.ReplaceAll(raw, `\'`, "'"))) {
+			continue
+		}
+		for _, h := range faultmodel.Habits(name, raw) {
+			if r, err := scan(h.Text, opt); err != nil || sameValue(r.JSON, res.JSON) {
+				continue // the habit's text needs more than the scanner reads, or agrees
+			}
+			if utf8.ValidString(raw) {
+				if r, v := engine.Read(raw).Decide(); v == engine.Run && sameValue(r.Text, res.JSON) {
+					return nil
+				}
+			}
+			if name == "literal_backslashes" {
+				return malformed("a backslash that starts no JSON escape and one that starts an escape are both in the text; whether its backslashes are characters (as in a path) is ambiguous")
+			}
+			return malformed("the text read as written in one habit throughout (%s) gives another value than read string by string; which is meant is ambiguous", habitNames[name])
+		}
+	}
+	return nil
+}
+
+// habitRows are the habit rows of faultmodel.Table, and habitNames what
+// refusals call them.
+var (
+	habitRows  = []string{"literal_backslashes", "single_quotes", "joined_strings"}
+	habitNames = map[string]string{"single_quotes": "single quotes", "joined_strings": "strings joined with '+'"}
+)

@@ -46,6 +46,11 @@ func TestRepairReadsByTheModelWhereTheScannerRefused(t *testing.T) {
 		{"touching a value", `{"k": [["a", }7]]}`, `{"k":[["a",7]]}`, WrongCloser},
 		{"} for ] after one item, members after: its [ may be stray, the } early", `{"k": [1}, "m": 2}`, `{"k":[1],"m":2}`, WrongCloser},
 		{"the same, an apostrophe in the item: the items are not counted", `{"k": ["it's"}, "m": 2}`, `{"k":["it's"],"m":2}`, WrongCloser},
+		// TestRepairRefusesGuessesAfterTwoFaults: a backslash and a line
+		// break read as themselves cost a habit and an escape, one more
+		// than the line continuation.
+		{"a line continuation", "{\"a\":\"t\\\na\"}", `{"a":"ta"}`, FixSyntax},
+		{"a \\u escape that is none, its backslash written as itself", `{"a": "\u12G4"}`, `{"a":"\\u12G4"}`, FixSyntax},
 	})
 	// A literal or number written otherwise where the schema accepts a
 	// string: the model prices a literal's other spelling below a string

@@ -22,7 +22,7 @@
 // (character insertions, deletions and replacements, quote styles, bare
 // tokens, literal spellings, escapes, comments, moved quotes, and at the
 // end the cut), and whole-text readings (double encoding, CSV quotes,
-// template quotes throughout) are read as texts of their own at their
+// template quotes throughout, a writer's habits) are read as texts of their own at their
 // row's cost. A configuration whose parser state equals one already at
 // its position with a subset of its edits is dropped: it reads on the
 // same way, so its readings hold an edit that is not needed or lie
@@ -167,31 +167,78 @@ func read(s string, prune bool) (Window, bool) {
 				continue
 			}
 			seen[v.Repl] = true
+			n := len(found)
 			walk(v.Repl, base+rowCost(v.row), append(pre[:len(pre):len(pre)], edit{kind: kWhole, arg: uint8(i), row: v.row, start: int32(len(pre))}))
+			if v.src != nil {
+				placeBack(found[n:], len(pre)+1, v.src)
+			}
 		}
 	}
 	walk(s, 0, nil)
 	return window(needed(found), over), dups
 }
 
-// whole is a whole-text inverse edit and its row.
+// whole is a whole-text inverse edit and its row; for a habit, src
+// places each byte of its text in the text it read (faultmodel.Rewrite).
 type whole struct {
 	faultmodel.Edit
 	row uint8
+	src []int
 }
 
 // wholeTexts returns the whole-text readings of the rows that rewrite a
-// text throughout: double encoding, CSV quotes, template quotes.
+// text throughout: double encoding, CSV quotes, template quotes, and the
+// habits (backslashes written as themselves, single quotes, strings
+// joined with '+').
 func wholeTexts(s string) []whole {
 	var out []whole
 	for _, r := range []uint8{rDouble, rCSV, rTemplate} {
 		for _, ed := range faultmodel.Table[r].Inverse(s) {
 			if ed.Start == 0 && ed.End == len(s) && ed.Repl != s {
-				out = append(out, whole{ed, r})
+				out = append(out, whole{ed, r, nil})
 			}
 		}
 	}
+	for _, r := range []uint8{rBackslashes, rSingles, rJoined} {
+		for _, h := range faultmodel.Habits(faultmodel.Table[r].Name, s) {
+			out = append(out, whole{faultmodel.Edit{Start: 0, End: len(s), Repl: h.Text}, r, h.Src})
+		}
+	}
 	return out
+}
+
+// habit reports whether row r is a habit (a whole-text reading that
+// places its text back in the text it read).
+func habit(r uint8) bool { return r == rBackslashes || r == rSingles || r == rJoined }
+
+// placeBack places the edits after the first k of each reading of fs,
+// made on a habit's text, in the text the habit read (src, see
+// faultmodel.Rewrite): an edit the habit's text did not need is then
+// the same edit as the one made on the text read, and needed drops the
+// reading that holds the habit without need. An edit named by a member's
+// ordinal (start < 0) is left as it is, and so is every edit after
+// another whole-text reading that is no habit (made on that reading's
+// text, which no map places).
+func placeBack(fs []found, k int, src []int) {
+	for i := range fs {
+		if len(fs[i].ed) <= k {
+			continue
+		}
+		ed := slices.Clone(fs[i].ed)
+		at := slices.Clone(fs[i].At)
+	edits:
+		for j := k; j < len(ed); j++ {
+			switch {
+			case ed[j].kind == kWhole && !habit(ed[j].row):
+				break edits
+			case ed[j].kind == kWhole || ed[j].start < 0 || int(ed[j].end) >= len(src):
+				continue
+			}
+			ed[j].start, ed[j].end = int32(src[ed[j].start]), int32(src[ed[j].end])
+			at[j] = int(ed[j].start)
+		}
+		fs[i].ed, fs[i].At = ed, at
+	}
 }
 
 // found is one reading before the window is taken.
@@ -287,6 +334,14 @@ func needed(fs []found) []found {
 				}
 			}
 			if f.ed[i].off == rewrite && alone[f.ed[i].row] {
+				ok = false
+			}
+			// A whole-text reading of a habit's text, or a habit's of a
+			// whole-text reading, rewrites all the first wrote: needed
+			// only when its row does not read the text alone (as the
+			// referee judges an edit that rewrites another's text).
+			if b := f.ed[i]; i > 0 && b.kind == kWhole && f.ed[0].kind == kWhole && alone[b.row] &&
+				(habit(b.row) || habit(f.ed[0].row)) {
 				ok = false
 			}
 			// An edit inside a bare token (not reaching its end) is
