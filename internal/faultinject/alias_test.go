@@ -54,7 +54,7 @@ func TestJudgeNamesAliasesByTheWindow(t *testing.T) {
 			if got := p.Judge(tt.args, true); got != tt.want {
 				t.Errorf("Judge = %v, want %v", got, tt.want)
 			}
-			if got, want := AliasByWindow(tt.text, orig), tt.want == AliasedWindow; got != want {
+			if got, want := AliasByWindow(tt.text, orig, false), tt.want == AliasedWindow; got != want {
 				t.Errorf("AliasByWindow = %v, want %v", got, want)
 			}
 		})

@@ -56,6 +56,13 @@ type Reading struct {
 	Cost  int      // the cost of the cheapest edits that reach it
 	Text  string   // a text those edits make
 	Ops   []string // the operators whose inverses made those edits
+	// Unknown: a reading at this cost completes a text cut where what
+	// followed leaves the value unknown (faultmodel.Cut): Value is one
+	// completion of it, with null for a value never written.
+	Unknown bool
+	// Prefix, for an Unknown reading, is the text before the cut's
+	// completion: every text that opens with it is a value of it.
+	Prefix string
 }
 
 // Window is what a text means under the fault model: its readings at the
@@ -101,6 +108,26 @@ type named struct {
 var everywhere = map[string]bool{"comma": true, "colon": true, "quote": true, "stray_brace": true, "premature_closer": true,
 	"dropped_closer": true, "swapped_closer": true, "stray_closer": true, "stray_bracket": true, "punctuation": true}
 
+// isChar reports whether e, made by row op on s, is a context-free
+// character edit: a structural character (faultmodel.IsChar) of a row
+// that makes it everywhere, or an invisible character read as white
+// space (made wherever one stands, at one cost, and only where it is not
+// a string's content).
+func isChar(op, s string, e faultmodel.Edit) bool {
+	return everywhere[op] && faultmodel.IsChar(s, e) || op == "invisible"
+}
+
+// cutUnknown returns, when e is the cut row's completion of t and what
+// followed the cut leaves the value unknown, the text before the
+// completion (see Reading.Prefix).
+func cutUnknown(t string, e faultmodel.Edit) (string, bool) {
+	c, unknown, ok := faultmodel.Cut(t)
+	if !ok || !unknown || c != e {
+		return "", false
+	}
+	return t[:c.Start], true
+}
+
 // inverseEdits returns the inverse edits of every row for s, each once
 // (under the cheapest row that proposed it, the first of equals), changes
 // only.
@@ -117,7 +144,7 @@ func inverseEdits(s string) []named {
 			if s[e.Start:e.End] == e.Repl {
 				continue
 			}
-			n := named{e, row.Cost, row.Name, everywhere[row.Name] && faultmodel.IsChar(s, e)}
+			n := named{e, row.Cost, row.Name, isChar(row.Name, s, e)}
 			if i, ok := at[k]; ok {
 				if row.Cost < out[i].cost {
 					out[i] = n
@@ -166,8 +193,8 @@ func Read(s string) (Window, error) { return read(s, true) }
 // MaxJudgeBytes is the longest text [AliasByWindow] reads. It reads only
 // the texts a repair ran as another value, few enough that a reach past
 // MaxReadBytes costs seconds per text (O(n³); measured, about 0.1 s for
-// 140 bytes), not hours per sweep.
-const MaxJudgeBytes = 512
+// 140 bytes, 1.6 s for 572), not hours per sweep.
+const MaxJudgeBytes = 1024
 
 // readLong is Read up to limit bytes instead of MaxReadBytes.
 func readLong(s string, limit int) (Window, error) {
@@ -190,16 +217,18 @@ func read(s string, prune bool) (Window, error) {
 func readPruned(s string, prune bool) (Window, error) {
 	var w Window
 	found := map[string]*Reading{} // by the value's canonical text
-	add := func(v Value, cost int, text string, ops ...string) {
+	// A value reached at one cost by a cut that leaves it unknown and
+	// by other edits is unknown (as the engine keeps it).
+	add := func(v Value, cost int, text, prefix string, unknown bool, ops ...string) {
 		k := canonical(v)
-		if r, ok := found[k]; ok && r.Cost <= cost {
+		if r, ok := found[k]; ok && (r.Cost < cost || r.Cost == cost && (r.Unknown || !unknown)) {
 			return
 		}
-		found[k] = &Reading{Value: v, Cost: cost, Text: text, Ops: ops}
+		found[k] = &Reading{Value: v, Cost: cost, Text: text, Ops: ops, Unknown: unknown, Prefix: prefix}
 	}
 	w.Candidates++
 	if v, ok := objectOf(s); ok {
-		add(v, 0, s)
+		add(v, 0, s, "", false)
 		return w.finish(found), nil
 	}
 	type pending struct {
@@ -226,7 +255,8 @@ func readPruned(s string, prune bool) (Window, error) {
 			// structure may be made by another edit where it is.)
 			if !e.char || structural(t, e.Start, e.Repl == "") {
 				seen[t] = e.cost
-				add(v, e.cost, t, e.op)
+				prefix, unknown := cutUnknown(s, e.Edit)
+				add(v, e.cost, t, prefix, unknown, e.op)
 			}
 			continue
 		}
@@ -257,6 +287,11 @@ func readPruned(s string, prune bool) (Window, error) {
 			limit = errorLimit(p.t)
 		}
 		after1 := p.e1.Start + len(p.e1.Repl) // the end of e1's text in p.t
+		// A cut that leaves the value unknown writes a completion no
+		// writer wrote (a quote, null, closers): no later edit rewrites
+		// it, as nothing follows the end of a stream.
+		_, cut1 := cutUnknown(s, p.e1.Edit)
+		cutT, unknownT, _ := faultmodel.Cut(p.t)
 		for _, row := range faultmodel.Table {
 			cost := p.e1.cost + row.Cost
 			if cost > MaxReadCost {
@@ -265,13 +300,15 @@ func readPruned(s string, prune bool) (Window, error) {
 			for _, e := range row.Inverse(p.t) {
 				// Not deduplicated: an edit two rows propose makes the
 				// same text twice, which the maps below catch.
-				e2 := named{e, row.Cost, row.Name, everywhere[row.Name] && faultmodel.IsChar(p.t, e)}
-				if e2.Start > limit || prune && p.e1.char && e2.char && e2.Start < after1 || p.t[e.Start:e.End] == e.Repl {
+				e2 := named{e, row.Cost, row.Name, isChar(row.Name, p.t, e)}
+				if e2.Start > limit || prune && p.e1.char && e2.char && e2.Start < after1 || p.t[e.Start:e.End] == e.Repl ||
+					cut1 && e2.End > p.e1.Start && e2.Start < after1 {
 					continue
 				}
 				t := e2.Apply(p.t)
-				if c, ok := seen[t]; ok && c <= cost || invalid[t] {
-					continue // a cheaper reading's text, or known not to be one
+				unknown := cut1 || unknownT && e2.Edit == cutT
+				if c, ok := seen[t]; ok && (c < cost || c == cost && !unknown) || invalid[t] {
+					continue // a cheaper reading's text (or as cheap, and known), or known not to be one
 				}
 				w.Candidates++
 				v, ok := objectOf(t)
@@ -282,7 +319,16 @@ func readPruned(s string, prune bool) (Window, error) {
 				if !needed(s, p.t, p.e1, e2, alone) || !structuralPair(t, p.e1, e2) {
 					continue
 				}
-				add(v, cost, t, p.e1.op, e2.op)
+				prefix := ""
+				switch {
+				case unknownT && e2.Edit == cutT:
+					prefix = p.t
+				case cut1 && strings.HasSuffix(t, p.e1.Repl):
+					// The cut first, then an edit before it: the
+					// completion is still at the end.
+					prefix = t[:len(t)-len(p.e1.Repl)]
+				}
+				add(v, cost, t, prefix, unknown, p.e1.op, e2.op)
 			}
 		}
 	}

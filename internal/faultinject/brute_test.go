@@ -38,7 +38,9 @@ func TestReadFindsTheWindow(t *testing.T) {
 		// the key's quote dropped, or a colon dropped after a key that
 		// ends in a colon and that key's quote: the colon inserted
 		// after its twin is structure, before it is not
-		{`{"ab:1}`, 1, []string{`{"ab":1}`, `{"ab:":1}`}},
+		// (and, at one fault, a stream cut inside the key "ab:1}...",
+		// whose value is unknown)
+		{`{"ab:1}`, 1, []string{`{"ab":1}`, `{"ab:1}":null}`, `{"ab:":1}`}},
 		{`{"a":1}`, 0, []string{`{"a":1}`}}, // not broken
 		{`hello`, 0, nil},                   // nothing within two faults
 	}
@@ -143,12 +145,17 @@ func TestJudgeWindow(t *testing.T) {
 	}{
 		{`{"a":1,"b":2`, VValueCut},  // the number may have gone on
 		{`{"a":1,"b":"x`, VValueCut}, // so may the string
+		{`{"a":1,"b`, VValueCut},     // so may the key, whose value was never written
+		{`{"a":1,"b":`, VValueCut},   // nor here
 		{`{"a":1,"b":2 `, VOverStrict},
 		{`{"a":1,"b":true`, VOverStrict},
 	} {
 		orig := Object{{"a", Number("1")}, {"b", Number("2")}}
 		if strings.Contains(tt.text, `"x`) {
 			orig = Object{{"a", Number("1")}, {"b", String("x")}}
+		}
+		if !strings.Contains(tt.text, "2") && !strings.Contains(tt.text, "x") && !strings.Contains(tt.text, "true") {
+			orig = Object{{"a", Number("1")}, {"bc", Number("2")}}
 		}
 		if strings.Contains(tt.text, "true") {
 			orig = Object{{"a", Number("1")}, {"b", Literal("true")}}
@@ -163,5 +170,52 @@ func TestJudgeWindow(t *testing.T) {
 	}
 	if _, ok := JudgeWindow(orig, Mutation{Text: `{"a":1,"b":2}`}, one, "", false); ok {
 		t.Error("an unbroken text was judged")
+	}
+}
+
+// The cut row reads a cut wherever it fell, at one fault: inside a key,
+// after a key or its colon the value is unknown (the window says so);
+// after a comma the comma is dropped.
+func TestReadReadsACutAnywhere(t *testing.T) {
+	for _, tt := range []struct {
+		text, want string
+		unknown    bool
+	}{
+		{`{"`, `{"":null}`, true},
+		{`{"a":1,"ke`, `{"a":1,"ke":null}`, true},
+		{`{"a"`, `{"a":null}`, true},
+		{`{"a": `, `{"a":null}`, true},
+		{`{"a":1,`, `{"a":1}`, false},
+		{`{"a":[1, `, `{"a":[1]}`, false},
+	} {
+		w, err := Read(tt.text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := values(w); w.Min != 1 || len(got) == 0 || got[0] != tt.want || w.Readings[0].Unknown != tt.unknown || tt.unknown && w.Readings[0].Prefix != tt.text {
+			t.Errorf("%q: min %d, window %q, unknown %v; want min 1, %q first, unknown %v", tt.text, w.Min, got, w.Readings[0].Unknown, tt.want, tt.unknown)
+		}
+	}
+}
+
+// An invisible character reads as white space where white space may
+// stand, and nowhere else: not inside a string, nor inside a number.
+func TestReadReadsAnInvisibleCharacterAsLayout(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		want []string
+	}{
+		{"{\"a\":\u200b1}", []string{`{"a":1}`}},
+		{"\ufeff{\"a\":1}", []string{`{"a":1}`}},
+		{"{\"a\":1\u200b2}", nil},
+	} {
+		w, err := Read(tt.text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := values(w)
+		if len(tt.want) == 0 && w.Min == 1 || len(tt.want) > 0 && (w.Min != 1 || strings.Join(got, " ") != strings.Join(tt.want, " ")) {
+			t.Errorf("%q: min %d, window %q; want %q at one fault", tt.text, w.Min, got, tt.want)
+		}
 	}
 }

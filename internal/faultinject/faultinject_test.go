@@ -149,6 +149,7 @@ func TestOperatorsMakeTheirFaults(t *testing.T) {
 		{"commented", []string{"# " + tx.S, "/* " + tx.S + " */", "args=" + tx.S}},
 		{"backquotes", []string{"{`a`:1,\"b\":[\"x\",null]}", "{\"a\":1,\"b\":[`x`,null]}"}},
 		{"entity_quotes", []string{`{&quot;a&quot;:1,"b":["x",null]}`, `{"a":1,"b":[&quot;x&quot;,null]}`}},
+		{"invisible", []string{"\u200b" + tx.S, tx.S + "\ufeff", "{\"a\":\u00a01,\"b\":[\"x\",null]}", "{\"a\":1,\"b\":[\"x\"\u200b,null]}"}},
 		{"punctuation", []string{`{"a":[1,"b":["x",null]}`, `"a":1,"b":["x",null]}`, `{"a":1]"b":["x",null]}`, `{'a":1,"b":["x",null]}`,
 			`{"a":1,"b":["x",null}`, `{"a":1,"b":["x",null]}:`, `{"a":1,"b":["x",null]`, `{"a":1,"b":["x"",null]}`}},
 	}

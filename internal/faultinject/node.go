@@ -154,7 +154,7 @@ func (p Picked) Judge(args string, called bool) Outcome {
 			return Aliased
 		}
 	}
-	if AliasByWindow(p.M.Text, p.Orig) {
+	if AliasByWindow(p.M.Text, p.Orig, p.M.Cut) {
 		return AliasedWindow
 	}
 	return out

@@ -87,6 +87,7 @@ var forwards = map[string]Op{
 	"joined_strings":      {global: joinedStrings},
 	"backquotes":          {edits: backquotes},
 	"entity_quotes":       {edits: entityQuotes},
+	"invisible":           {edits: invisibles},
 }
 
 // Ops are the fault operators: the rows of faultmodel.Table, in its
@@ -936,6 +937,22 @@ func entityQuotes(t Text) []edit {
 		if !strings.Contains(c, faultmodel.EntityQuote) {
 			q := faultmodel.EntityQuote
 			out = append(out, edit{k.Start, k.End, q + c + q, false})
+		}
+	}
+	return out
+}
+
+// invisibleForms are the invisible characters the invisible operator
+// writes: a zero-width space, a no-break space and a byte-order mark.
+var invisibleForms = []string{"\u200b", "\u00a0", "\ufeff"}
+
+// invisibles: one invisible character where white space may stand:
+// before the text, between tokens, after the text.
+func invisibles(t Text) []edit {
+	var out []edit
+	for _, g := range append(append([]int{0}, gaps(t)...), len(t.S)) {
+		for _, c := range invisibleForms {
+			out = append(out, edit{g, g, c, false})
 		}
 	}
 	return out

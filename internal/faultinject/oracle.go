@@ -70,9 +70,15 @@ func (o Outcome) String() string {
 // (the alias). A text past the reader's reach, with no reading,
 // or whose cheapest reading costs MaxReadCost (the window one fault
 // dearer unseen) is not: there only [IsAlias] may excuse a value.
-func AliasByWindow(text string, orig Value) bool {
+//
+// cut says the text was cut (a prefix of a text with the original's
+// faults): a reading of unknown value (a cut that leaves the value
+// unknown) may then be the original, so a window holding one excuses
+// nothing. In a text that was not cut, such a reading completes a text no
+// text of the original opens with, and is judged by its value.
+func AliasByWindow(text string, orig Value, cut bool) bool {
 	w, err := readLong(text, MaxJudgeBytes)
-	if err != nil || len(w.Readings) == 0 || w.Min < 1 || w.Min > MaxReadCost-1 {
+	if err != nil || len(w.Readings) == 0 || w.Min < 1 || w.Min > MaxReadCost-1 || cut && w.Unknown() {
 		return false
 	}
 	return !w.Holds(orig)

@@ -1,10 +1,7 @@
 package faultinject
 
 import (
-	"strings"
 	"time"
-
-	"github.com/saidex/saidex-go/internal/faultmodel"
 )
 
 // Verdict is what the brute-force reader's window (see [Read]) says of
@@ -34,11 +31,12 @@ const (
 	// VNoReading: refused, and the reader found no reading up to
 	// MaxReadCost.
 	VNoReading
-	// VValueCut: refused, the window's readings agree, and one of the
-	// cheapest is the cut row's: the text cut inside its last string or
-	// right after its last number, closed at its end. What followed the
-	// cut is unknown (the row's reason), so the decision rule refuses: not
-	// over-strict.
+	// VValueCut: refused, and one of the window's cheapest readings is
+	// the cut row's where what followed the cut leaves the value unknown
+	// (faultmodel.Cut: inside a string or a key, after a key or its
+	// colon, right after a number). What followed is unknown (the row's
+	// reason), so the decision rule refuses: not over-strict, whatever
+	// the other readings are.
 	VValueCut
 	numVerdicts
 )
@@ -63,7 +61,7 @@ func JudgeWindow(orig Value, m Mutation, w Window, args string, ran bool) (Verdi
 	case Truncated, ClosedAtEnd:
 		return VException, true
 	}
-	in := w.Holds(orig)
+	in := w.Holds(orig) || m.Cut && w.cutHolds(m.Text)
 	switch {
 	case ran && in:
 		return VDifferent, true
@@ -71,7 +69,7 @@ func JudgeWindow(orig Value, m Mutation, w Window, args string, ran bool) (Verdi
 		return VAlias, true
 	case len(w.Readings) == 0:
 		return VNoReading, true
-	case w.Agree() && valueCut(m.Text, w):
+	case w.cheapestUnknown():
 		return VValueCut, true
 	case w.Agree():
 		return VOverStrict, true
@@ -79,36 +77,37 @@ func JudgeWindow(orig Value, m Mutation, w Window, args string, ran bool) (Verdi
 	return VAmbiguous, true
 }
 
-// valueCut reports whether a cheapest reading of text (whose window is
-// w) is the cut row's, made where the cut leaves a value unknown: inside a
-// string, or right after a number (which may have gone on).
-func valueCut(text string, w Window) bool {
-	row, _ := faultmodel.Lookup("cut")
-	if w.Min != row.Cost {
-		return false
-	}
-	if _, inString := faultmodel.OpenAtEnd(text); !inString && !endsInNumber(text) {
-		return false
-	}
-	for _, e := range row.Inverse(text) {
-		if _, ok := objectOf(e.Apply(text)); ok {
+// cheapestUnknown reports whether a cheapest reading of w leaves the
+// value unknown (a cut, see Reading.Unknown): the decision rule refuses.
+func (w Window) cheapestUnknown() bool {
+	for _, r := range w.Readings {
+		if r.Cost == w.Min && r.Unknown {
 			return true
 		}
 	}
 	return false
 }
 
-// endsInNumber reports whether t ends with a number token: a minus sign
-// or a digit, then digits and the characters of a fraction or exponent,
-// after a delimiter or white space.
-func endsInNumber(t string) bool {
-	j := len(t)
-	for j > 0 && strings.IndexByte("0123456789.eE+-", t[j-1]) >= 0 {
-		j--
+// cutHolds reports whether w holds a reading that completes text itself
+// where it was cut, leaving the value unknown: when text is a cut of the
+// original's text, the original is one of that reading's values.
+func (w Window) cutHolds(text string) bool {
+	for _, r := range w.Readings {
+		if r.Unknown && r.Prefix == text {
+			return true
+		}
 	}
-	tok := t[j:]
-	return tok != "" && (tok[0] == '-' || tok[0] >= '0' && tok[0] <= '9') &&
-		(j == 0 || strings.IndexByte(" \t\r\n:,[", t[j-1]) >= 0)
+	return false
+}
+
+// Unknown reports whether a reading of w leaves its value unknown.
+func (w Window) Unknown() bool {
+	for _, r := range w.Readings {
+		if r.Unknown {
+			return true
+		}
+	}
+	return false
 }
 
 // WindowTally counts verdicts per operator.

@@ -140,6 +140,8 @@ var Table = []Operator{
 		Reason: "one string written in backquotes, as JavaScript's template strings are, is one habit of one writer"},
 	{Name: "entity_quotes", Cost: 1, Step: "json_repair", Inverse: invEntityQuotes,
 		Reason: "one string's quotes written as the HTML entity &quot; is one slip of an escaping layer"},
+	{Name: "invisible", Cost: 1, Step: "invisible_space", Inverse: invInvisible,
+		Reason: "one invisible character (a format character such as U+200B, or white space outside ASCII) where white space may stand is one slip of a copy or a tokenizer; a run of n is n faults"},
 }
 
 // Lookup returns the row named name.

@@ -16,7 +16,7 @@ import (
 func TestTableRowsAreComplete(t *testing.T) {
 	steps := []lenient.Step{lenient.FixSyntax, lenient.MissingColon, lenient.MissingQuote, lenient.WrongCloser, lenient.MismatchedBracket,
 		lenient.EscapedWhitespace, lenient.RepeatedKey, lenient.LiteralCase, lenient.LooseNumber, lenient.NumericKey, lenient.UnclosedKey,
-		lenient.StrayCloser, lenient.QuotedBareValue, lenient.JoinStrings, lenient.TemplateQuotes, lenient.ExtractObject, lenient.DoubleEncoded, lenient.RepeatedObject}
+		lenient.StrayCloser, lenient.QuotedBareValue, lenient.JoinStrings, lenient.TemplateQuotes, lenient.ExtractObject, lenient.DoubleEncoded, lenient.RepeatedObject, lenient.InvisibleSpace}
 	seen := map[string]bool{}
 	for _, o := range faultmodel.Table {
 		if seen[o.Name] || o.Name == "" {
@@ -92,6 +92,20 @@ func TestInversesUndoTheirFault(t *testing.T) {
 		{"csv_quotes", `"{""a"": 1}"`, `{"a": 1}`},
 		{"commented", `// {"a": 1}`, `{"a": 1}`},
 		{"cut", `{"a": [1, "x`, `{"a": [1, "x"]}`},
+		{"cut", `{"`, `{"":null}`},
+		{"cut", `{"a": 1, "ke`, `{"a": 1, "ke":null}`},
+		{"cut", `{"a" `, `{"a" :null}`},
+		{"cut", `{"a": `, `{"a": null}`},
+		{"cut", "{\"a\": 1,\n", `{"a": 1}`},
+		{"cut", `{"a": [1, `, `{"a": [1]}`},
+		{"cut", `{"a": tr`, `{"a": true}`},
+		{"cut", `{"a": -`, `{"a": -0}`},
+		{"cut", `{"a": 1e+`, `{"a": 1e+0}`},
+		{"cut", `{"a": "x\`, `{"a": "x\\"}`},
+		{"cut", `{"a\u00`, `{"a\u0000":null}`},
+		{"invisible", "{\"a\":\u200b1}", `{"a": 1}`},
+		{"invisible", "\ufeff{\"a\": 1}", ` {"a": 1}`},
+		{"invisible", "{\"a\": 1\u00a0}", `{"a": 1 }`},
 		{"literal_backslashes", `{"p": "C:\new\app.exe"}`, `{"p": "C:\\new\\app.exe"}`},
 		{"literal_backslashes", `{"r": "\d+\.x", "q": "say \"hi\""}`, `{"r": "\\d+\\.x", "q": "say \"hi\""}`},
 		{"single_quotes", `{'a': 'it\'s "x"', "b": 'y'}`, `{"a": "it's \"x\"", "b": "y"}`},
@@ -255,6 +269,46 @@ func TestBareTokensAreWhatTheRowSays(t *testing.T) {
 		}
 		if !slices.Equal(got, tt.reads) {
 			t.Errorf("%q reads as %q, want %q", tt.broken, got, tt.reads)
+		}
+	}
+}
+
+// The cut row reads a cut wherever a stream can be cut: it completes the
+// text there, and says whether what followed leaves the value unknown.
+func TestCutReadsEveryPlace(t *testing.T) {
+	tests := []struct {
+		text, valid string
+		unknown     bool
+	}{
+		{`{`, `{}`, false},                             // after an opener
+		{`{"a": [`, `{"a": []}`, false},                //
+		{`{"a": "x"`, `{"a": "x"}`, false},             // after a complete value
+		{`{"a": {"b": 1} `, `{"a": {"b": 1} }`, false}, //
+		{`{"a": 1 `, `{"a": 1 }`, false},               // a number and white space: complete
+		{`{"a": 1,`, `{"a": 1}`, false},                // after a comma: dropped
+		{`{"a": [1,`, `{"a": [1]}`, false},             //
+		{`{"a": nu`, `{"a": null}`, false},             // a literal's first letters
+		{`{"a": true`, `{"a": true}`, false},           //
+		{`{"`, `{"":null}`, true},                      // inside a key
+		{`{"a": 1, "b`, `{"a": 1, "b":null}`, true},    //
+		{`{"a\`, `{"a\\":null}`, true},                 //
+		{`{"a"`, `{"a":null}`, true},                   // after a key
+		{`{"a":`, `{"a":null}`, true},                  // after its colon
+		{`{"a": "x`, `{"a": "x"}`, true},               // inside a string
+		{`{"a": "\u12`, `{"a": "\u1200"}`, true},       //
+		{`{"a": 12`, `{"a": 12}`, true},                // right after a number
+		{`{"a": 1.`, `{"a": 1.0}`, true},               //
+		{`{"a": [-`, `{"a": [-0]}`, true},              //
+	}
+	for _, tt := range tests {
+		e, unknown, ok := faultmodel.Cut(tt.text)
+		if !ok || e.Apply(tt.text) != tt.valid || unknown != tt.unknown || !json.Valid([]byte(e.Apply(tt.text))) {
+			t.Errorf("Cut(%q) = %q, unknown %v, %v; want %q, unknown %v", tt.text, e.Apply(tt.text), unknown, ok, tt.valid, tt.unknown)
+		}
+	}
+	for _, s := range []string{``, `  `, `{"a": 1}`, `{"a": 1},`} {
+		if e, _, ok := faultmodel.Cut(s); ok {
+			t.Errorf("Cut(%q) = %q: nothing was cut", s, e.Apply(s))
 		}
 	}
 }

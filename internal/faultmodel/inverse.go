@@ -796,17 +796,141 @@ func evenQuoteRuns(s string) bool {
 	return any
 }
 
-// invCloseAtEnd: the closers of the brackets open at the end added there
-// (and the quote of a string open there before them).
+// invCloseAtEnd: the text completed where it was cut (see Cut).
 func invCloseAtEnd(s string) []Edit {
-	closers, inString := OpenAtEnd(s)
-	if inString {
-		closers = `"` + closers
+	if e, _, ok := Cut(s); ok {
+		return []Edit{e}
 	}
+	return nil
+}
+
+// Cut returns the edit that completes s where a stream was cut off, at
+// its end, wherever the cut fell, and whether what followed the cut
+// leaves the value unknown; false when s opens no bracket still open at
+// its end (nothing was cut, or only before the object).
+//
+// The completion, by the place of the cut (strings read as JSON strings):
+//   - after an opener, a complete value or a literal's first letters
+//     (the literal completed): the closers of the brackets open there;
+//     the value is known (the text's members so far);
+//   - after a comma: the comma dropped, and the closers; known;
+//   - inside a string (after a backslash: the escape completed as \\;
+//     inside \uXXXX: its digits as 0): the string's quote and the
+//     closers; unknown (the string may have gone on);
+//   - inside a key, after a key, after a key's colon: the key closed,
+//     ":null" or "null" written for the value the writer never wrote, and
+//     the closers; unknown;
+//   - right after a number (no white space after it): the closers (a
+//     number that needs a digit, as "-", "1." or "1e+", gets a 0);
+//     unknown (the number may have gone on).
+//
+// Every completion but the comma's is written at the end of s.
+func Cut(s string) (e Edit, unknown, ok bool) {
+	var stack []byte
+	inString, key := false, false
+	last, lastAt := byte(0), -1 // the last character outside strings that is no white space, and where
+	lastKey := false            // the last string closed was a key
+	esc := -1                   // inside a string: where an escape pending at the end starts
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case inString && c == '\\':
+			esc = i
+			if i+1 < len(s) && s[i+1] == 'u' {
+				j := i + 2
+				for j < len(s) && j < i+6 && isHex(s[j:j+1]) {
+					j++
+				}
+				if j == len(s) && j < i+6 {
+					i = len(s)
+					continue
+				}
+				i = j - 1
+			} else {
+				i++
+			}
+			if i < len(s) {
+				esc = -1
+			}
+		case c == '"' && inString:
+			inString, lastKey = false, key
+			last, lastAt = c, i
+		case c == '"':
+			inString = true
+			key = len(stack) > 0 && stack[len(stack)-1] == '}' && (last == '{' || last == ',')
+		case inString:
+		case isSpace(c):
+		default:
+			switch {
+			case c == '{':
+				stack = append(stack, '}')
+			case c == '[':
+				stack = append(stack, ']')
+			case (c == '}' || c == ']') && len(stack) > 0:
+				stack = stack[:len(stack)-1]
+			}
+			last, lastAt = c, i
+		}
+	}
+	b := make([]byte, 0, len(stack))
+	for i := len(stack) - 1; i >= 0; i-- {
+		b = append(b, stack[i])
+	}
+	closers := string(b)
 	if closers == "" {
-		return nil
+		return Edit{}, false, false
 	}
-	return []Edit{{len(s), len(s), closers}}
+	at := func(repl string, unknown bool) (Edit, bool, bool) {
+		return Edit{len(s), len(s), repl + closers}, unknown, true
+	}
+	inObject := stack[len(stack)-1] == '}'
+	switch {
+	case inString:
+		done := `"`
+		if esc >= 0 && s[esc+1:] == "" {
+			done = `\"`
+		} else if esc >= 0 {
+			done = strings.Repeat("0", 4-len(s[esc+2:])) + `"`
+		}
+		if key {
+			done += ":null"
+		}
+		return at(done, true)
+	case last == ',':
+		return Edit{lastAt, len(s), closers}, false, true
+	case last == ':' && inObject:
+		return at("null", true)
+	case last == '"' && lastKey && lastAt == len(strings.TrimRight(s, " \t\r\n"))-1:
+		return at(":null", true)
+	}
+	if lastAt == len(s)-1 {
+		if tok := lastToken(s); tok != "" && (tok[0] == '-' || isDigit(tok[0])) {
+			if isDigit(tok[len(tok)-1]) {
+				return at("", true)
+			}
+			return at("0", true)
+		} else if tok != "" {
+			for _, lit := range []string{"true", "false", "null"} {
+				if strings.HasPrefix(lit, tok) {
+					return at(lit[len(tok):], false)
+				}
+			}
+		}
+	}
+	return at("", false)
+}
+
+// lastToken returns the run of letters, digits and number characters
+// that ends s, when a delimiter or white space (or nothing) precedes it.
+func lastToken(s string) string {
+	j := len(s)
+	for j > 0 && (isDigit(s[j-1]) || strings.IndexByte(".eE+-", s[j-1]) >= 0 || s[j-1] >= 'a' && s[j-1] <= 'z') {
+		j--
+	}
+	if j > 0 && strings.IndexByte(" \t\r\n:,[", s[j-1]) < 0 {
+		return ""
+	}
+	return s[j:]
 }
 
 // OpenAtEnd returns the closers of the brackets still open at the end of
@@ -1257,6 +1381,27 @@ func invEntityQuotes(s string) []Edit {
 	for a := range at {
 		for b := a + 1; b < len(at); b++ {
 			out = append(out, Edit{at[a], at[b] + len(EntityQuote), `"` + s[at[a]+len(EntityQuote):at[b]] + `"`})
+		}
+	}
+	return out
+}
+
+// Invisible reports whether r is a character the scanner reads as white
+// space outside ASCII: Unicode white space (U+00A0, U+2028, U+3000, ...)
+// or a format character (category Cf: U+200B, U+2060, U+FEFF, ...).
+func Invisible(r rune) bool {
+	return r >= utf8.RuneSelf && (unicode.IsSpace(r) || unicode.Is(unicode.Cf, r))
+}
+
+// invInvisible: one invisible character read as white space (written as
+// a space, so that it stands only where JSON's white space may: a space
+// inside a number or a literal is no JSON, and the referee makes the edit
+// only outside a string's content). Each character is one fault.
+func invInvisible(s string) []Edit {
+	var out []Edit
+	for i, r := range s {
+		if Invisible(r) {
+			out = append(out, Edit{i, i + utf8.RuneLen(r), " "})
 		}
 	}
 	return out

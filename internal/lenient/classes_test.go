@@ -252,13 +252,19 @@ func TestRepairReadsInvisibleCharactersAsWhiteSpace(t *testing.T) {
 		{"before a bare key's colon", "{key \u200b: 'v'}", `{"key":"v"}`, InvisibleSpace},
 		{"ideographic space", "{\u3000\"a\": 1}", `{"a":1}`, InvisibleSpace},
 		{"kept inside a string", "{\"a\": \"x\u200by\", 'b': 1}", "{\"a\":\"x\u200by\",\"b\":1}", FixSyntax},
+		// The fault model's invisible row reads these, where the scanner
+		// refuses: a bare token holds no invisible character, so the
+		// window holds one value.
+		{"touching an item", "{\"c\": [1,\u200b2]}", `{"c":[1,2]}`, InvisibleSpace},
+		{"touching a literal", "{\"c\":\u2028true}", `{"c":true}`, InvisibleSpace},
 	})
 	checkRefusals(t, []refusalCase{
 		{"a zero-width space inside a number", "{\"a\": 1\u200b2}", "touches an unquoted value"},
-		// The character and the token may be one string whose quotes
-		// are missing ("\u200b2").
-		{"touching an item", "{\"c\": [1,\u200b2]}", "touches an unquoted value"},
-		{"touching a literal", "{\"c\":\u2028true}", "touches an unquoted value"},
+		// With a second fault (a key in single quotes) the window costs
+		// two, and the scanner's reason stands: the character and the
+		// token may be one string whose quotes are missing ("\u200b2").
+		{"touching an item", "{'c': [1,\u200b2]}", "touches an unquoted value"},
+		{"touching a literal", "{'c':\u2028true}", "touches an unquoted value"},
 		{"touching a bare key", "{key\u200b: 'v'}", "touches an unquoted value"},
 		// A zero-width character touching a quote may be the string's own,
 		// its quote moved past it.

@@ -31,7 +31,7 @@ func TestEveryRefusalReasonIsCovered(t *testing.T) {
 		{`{"a": 1}x`, "a word is glued to the object's closing brace", nil},
 		{`{"k": 1, "n": null \n`, "cut off after escaped white space", nil},
 		{`{"q": ""}\" 27 monitor"`, "text glued to the object's closing brace holds a quote", nil},
-		{"{\"a\": [1,\u200b2]}", "an invisible character at byte 9 touches an unquoted value", nil},
+		{"{'a': [1,\u200b2]}", "an invisible character at byte 9 touches an unquoted value", nil},
 		{"<think>x</think>{'a': 1}", "stripping reasoning is disabled", &noThinking},
 		{"<think>x {'a': 1}", "a <think> block is never closed", nil},
 		{"<|im_end|>", "only template tokens or an empty code fence", nil},

@@ -48,6 +48,7 @@ const (
 	kWhole                 // a whole-text reading (arg: which)
 	kBack                  // a string in backquotes read
 	kEnt                   // a string between &quot; entities read
+	kInvis                 // an invisible character read as white space
 )
 
 // edit is one inverse edit a configuration made.
@@ -167,7 +168,7 @@ var (
 	rQuoteStyle, rUnquoted, rComma, rColon, rQuote, rEscape, rStrayBrace, rPremature,
 	rDropped, rSwapped, rComment, rEscSpace, rPyJS, rRepKey, rLitCase, rLoose, rNumKey, rUnclosedKey,
 	rStrayBracket, rBareValue, rTemplate, rPunct, rSplit, rMoved, rAround, rDouble, rResend,
-	rCSV, rCut, rBackslashes, rSingles, rJoined, rBackquotes, rEntity uint8
+	rCSV, rCut, rBackslashes, rSingles, rJoined, rBackquotes, rEntity, rInvisible uint8
 )
 
 func rowOf(name string) uint8 {
@@ -187,7 +188,7 @@ func init() {
 		&rStrayBracket: "stray_bracket", &rBareValue: "bare_value", &rTemplate: "template_quotes", &rPunct: "punctuation",
 		&rSplit: "split_number", &rMoved: "quote_moved", &rAround: "around", &rDouble: "double_encoded", &rResend: "repeated_object",
 		&rCSV: "csv_quotes", &rCut: "cut", &rBackslashes: "literal_backslashes", &rSingles: "single_quotes",
-		&rJoined: "joined_strings", &rBackquotes: "backquotes", &rEntity: "entity_quotes"} {
+		&rJoined: "joined_strings", &rBackquotes: "backquotes", &rEntity: "entity_quotes", &rInvisible: "invisible"} {
 		*p = rowOf(name)
 	}
 	// The cheapest row making each character edit, the first of equals.
@@ -634,13 +635,42 @@ func (e *engine) complete(c *cfg) {
 	if p != len(s) || c.st.mode == mStart {
 		return
 	}
-	// cut: the closers of what is open at the end (and a string's quote).
+	// cut: the text completed where it was cut (faultmodel.Cut): a
+	// string, a key or a number ended (unknown), a value never written
+	// given as null (unknown), a comma dropped, a literal completed, and
+	// the closers of what is open.
 	d := *c
 	d.own, c.own = false, false
-	unknown := d.st.inString() || d.st.inNumber()
-	if d.st.mode == mStr && !e.feedStr(&d, `"`) {
+	var tail string
+	unknown, drop := false, false
+	switch m := d.st.mode; {
+	case m == mStr:
+		tail, unknown = `"`, true
+	case m == mStrEsc:
+		tail, unknown = `\"`, true
+	case m == mStrU:
+		tail, unknown = strings.Repeat("0", 4-int(d.st.sub>>1))+`"`, true
+	case m == mColon:
+		tail, unknown = ":null", true
+	case m == mValue && e.stk[d.st.stack].kind == '{':
+		tail, unknown = "null", true
+	case m == mValue, m == mObjKey:
+		drop = true
+		d.st.mode = mAfter // as before the comma
+	case m == mNumNeg, m == mNumDot, m == mNumE, m == mNumESign:
+		tail, unknown = "0", true
+	case d.st.inNumber():
+		unknown = true
+	case m == mLit:
+		tail = literals[d.st.sub>>4][d.st.sub&15:]
+	}
+	if d.st.inString() && d.st.sub&1 == 1 {
+		tail += ":null" // inside a key
+	}
+	if !e.feedStr(&d, tail) {
 		return
 	}
+	written := tail
 	for d.st.mode != mDone {
 		if d.st.stack < 0 {
 			return
@@ -652,8 +682,30 @@ func (e *engine) complete(c *cfg) {
 		if !e.feedStr(&d, closer) {
 			return
 		}
+		written += closer
 	}
-	e.finish(&d, []edit{e.at(c, 0, kCut, 0, rCut)}, int(c.cost)+rowCost(rCut), unknown)
+	cost := int(c.cost) + rowCost(rCut)
+	if cost > e.budget || int(c.n)+1 > maxEdits {
+		return
+	}
+	text := e.text(&d)
+	if drop {
+		n := len(e.text(c))
+		if n == 0 || text[n-1] != ',' {
+			return
+		}
+		text = text[:n-1] + text[n:]
+	}
+	// The edit is named with the text it writes (and whether it drops a
+	// comma), as the referee's edits are: two cuts that complete the
+	// text differently are two edits.
+	cut := e.at(c, 0, kCut, 0, rCut)
+	cut.th = hashString(written)
+	if drop {
+		cut.arg = 1
+	}
+	ed := append(append([]edit(nil), c.ed[:c.n]...), cut)
+	e.done = append(e.done, done{text: text, cost: cost, ed: ed, unknown: unknown})
 }
 
 // vb returns byte k of c's view, or -1 past its end.
@@ -849,6 +901,13 @@ func (e *engine) edits(c *cfg, inner bool) {
 	}
 	if b < 0 {
 		return
+	}
+	if !inStr && b >= utf8.RuneSelf {
+		// An invisible character read as white space (where a space
+		// reads on: not inside a string's content).
+		if r, n := utf8.DecodeRuneInString(e.vstr(c, utf8.UTFMax)); faultmodel.Invisible(r) {
+			e.spawn(c, e.at(c, n, kInvis, 0, rInvisible), n, " ", smNone)
+		}
 	}
 	e.contentEdits(c, byte(b))
 	if inner {

@@ -160,3 +160,32 @@ func TestWindowAgreesOnTheSkipAndBareRows(t *testing.T) {
 		}
 	}
 }
+
+// The cut row at every place a stream can be cut, and the invisible
+// row: the engine's window is the referee's, and so is whether a cheapest
+// reading leaves the value unknown.
+func TestWindowAgreesOnCutsAndInvisibles(t *testing.T) {
+	for _, s := range []string{
+		`{"`, `{"ke`, `{"a": 1, "b`, `{"a"`, `{"a" `, `{"a":`, `{"a": `, `{"a": 1,`, "{\"a\": 1,\n", `{"a":[1,`, `{"a":[`,
+		`{"a":tr`, `{"a":nul`, `{"a":-`, `{"a":1.`, `{"a":1e`, `{"a":1e+`, `{"a":12`, `{"a":"x\`, `{"a":"\u00`, `{"a\`, `{"a":"x`,
+		`{"a":{"b":"c"}`, `{"a":{"b":"c"},`, `{"a":[{"b`, `{"key\"q": false:`, `{"mode":1:`,
+		"{\"a\":\u200b1}", "\ufeff{\"a\": 1}", "{\"a\": 1\u00a0}", "{\"a\": \"\"\u200b, \"b\": 1}", "{\"a\":1\u200b2}", "{\"a\u200b\":1}",
+		"{\"a\":\u2060true,\u3000\"b\":[1,\u200b2]}",
+	} {
+		same, _, unsafe, note, err := compare(s)
+		if err != nil {
+			t.Fatalf("%q: %v", s, err)
+		}
+		if !same || unsafe {
+			t.Errorf("windows differ (unsafe %v): %s", unsafe, note)
+		}
+		ref, _ := faultinject.Read(s)
+		refCut := false
+		for _, r := range ref.Readings {
+			refCut = refCut || r.Cost == ref.Min && r.Unknown
+		}
+		if _, v := Read(s).Decide(); (v == Cut) != refCut {
+			t.Errorf("%q: engine's verdict %v, referee's cheapest reading unknown: %v", s, v, refCut)
+		}
+	}
+}
