@@ -507,21 +507,7 @@ const quoteToken = `<|"|>`
 // once, left to right, with the bare keys quoted where they are
 // identifiers.
 func invTemplateQuotes(s string) []Edit {
-	var at []int
-	for i := 0; ; {
-		j := strings.Index(s[i:], quoteToken)
-		if j < 0 {
-			break
-		}
-		at = append(at, i+j)
-		i += j + len(quoteToken)
-	}
-	var out []Edit
-	for a := range at {
-		for b := a + 1; b < len(at); b++ {
-			out = append(out, Edit{at[a], at[b] + len(quoteToken), jsonQuote(s[at[a]+len(quoteToken) : at[b]])})
-		}
-	}
+	out := betweenPairs(s, quoteToken, jsonQuote)
 	if all, ok := templateAll(s); ok && all != s {
 		out = append(out, Edit{0, len(s), all})
 	}
@@ -1368,19 +1354,27 @@ const EntityQuote = "&quot;"
 // invEntityQuotes: a string between two &quot; entities (its text as it
 // is) as a JSON string, each pair of them.
 func invEntityQuotes(s string) []Edit {
+	return betweenPairs(s, EntityQuote, func(c string) string { return `"` + c + `"` })
+}
+
+// betweenPairs returns, for each pair of occurrences of the quote token
+// tok in s (every two, in order, not only neighbours), the edit writing
+// the text from the first to the second as str writes the text between
+// them.
+func betweenPairs(s, tok string, str func(between string) string) []Edit {
 	var at []int
 	for i := 0; ; {
-		j := strings.Index(s[i:], EntityQuote)
+		j := strings.Index(s[i:], tok)
 		if j < 0 {
 			break
 		}
 		at = append(at, i+j)
-		i += j + len(EntityQuote)
+		i += j + len(tok)
 	}
 	var out []Edit
 	for a := range at {
 		for b := a + 1; b < len(at); b++ {
-			out = append(out, Edit{at[a], at[b] + len(EntityQuote), `"` + s[at[a]+len(EntityQuote):at[b]] + `"`})
+			out = append(out, Edit{at[a], at[b] + len(tok), str(s[at[a]+len(tok) : at[b]])})
 		}
 	}
 	return out
