@@ -120,17 +120,7 @@ func invPunctuation(s string) []Edit {
 // invQuoteStyle: a string between single quotes (its \' unescaped, its
 // bare quotes escaped) or typographic ones, each pair of them.
 func invQuoteStyle(s string) []Edit {
-	var out []Edit
-	for i := 0; i < len(s); i++ {
-		if s[i] != '\'' {
-			continue
-		}
-		for j := i + 1; j < len(s); j++ {
-			if s[j] == '\'' {
-				out = append(out, Edit{i, j + 1, `"` + quotedContent(s[i+1:j], '\'') + `"`})
-			}
-		}
-	}
+	out := quotePairs(s, '\'')
 	const open, close = "“", "”"
 	for i := 0; ; {
 		a := strings.Index(s[i:], open)
@@ -1187,15 +1177,20 @@ func habitEdits(name, s string) []Edit {
 
 // invBackquotes: a string between backquotes (its \` unescaped, its bare
 // quotes escaped, other escapes kept), each pair of them.
-func invBackquotes(s string) []Edit {
+func invBackquotes(s string) []Edit { return quotePairs(s, '`') }
+
+// quotePairs returns, for each pair of quotes q in s (every two, in
+// order, not only neighbours), the edit writing the text between them as
+// a JSON string (quotedContent).
+func quotePairs(s string, q byte) []Edit {
 	var out []Edit
 	for i := 0; i < len(s); i++ {
-		if s[i] != '`' {
+		if s[i] != q {
 			continue
 		}
 		for j := i + 1; j < len(s); j++ {
-			if s[j] == '`' {
-				out = append(out, Edit{i, j + 1, `"` + quotedContent(s[i+1:j], '`') + `"`})
+			if s[j] == q {
+				out = append(out, Edit{i, j + 1, `"` + quotedContent(s[i+1:j], q) + `"`})
 			}
 		}
 	}
