@@ -3,6 +3,7 @@ package faultmodel
 import (
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -786,10 +787,14 @@ func invCloseAtEnd(s string) []Edit {
 // its end (nothing was cut, or only before the object).
 //
 // The completion, by the place of the cut (strings read as JSON strings):
-//   - after an opener, a complete value or a literal's first letters
-//     (the literal completed): the closers of the brackets open there;
-//     the value is known (the text's members so far);
-//   - after a comma: the comma dropped, and the closers; known;
+//   - after a complete value or a literal's first letters (the literal
+//     completed): the closers of the brackets open there; the value is
+//     known (the text's members so far) unless an array is open at the
+//     cut: how many items it had is unknown;
+//   - after an opener: the closers; unknown (the writer opened it to
+//     write what is lost);
+//   - after a comma: the comma dropped, and the closers; unknown (the
+//     writer began another member or item);
 //   - inside a string (after a backslash: the escape completed as \\;
 //     inside \uXXXX: its digits as 0): the string's quote and the
 //     closers; unknown (the string may have gone on);
@@ -860,6 +865,7 @@ func Cut(s string) (e Edit, unknown, ok bool) {
 		return Edit{len(s), len(s), repl + closers}, unknown, true
 	}
 	inObject := stack[len(stack)-1] == '}'
+	inArray := slices.Contains(stack, ']')
 	switch {
 	case inString:
 		done := `"`
@@ -873,7 +879,9 @@ func Cut(s string) (e Edit, unknown, ok bool) {
 		}
 		return at(done, true)
 	case last == ',':
-		return Edit{lastAt, len(s), closers}, false, true
+		return Edit{lastAt, len(s), closers}, true, true
+	case last == '{' || last == '[':
+		return at("", true)
 	case last == ':' && inObject:
 		return at("null", true)
 	case last == '"' && lastKey && lastAt == len(strings.TrimRight(s, " \t\r\n"))-1:
@@ -888,12 +896,12 @@ func Cut(s string) (e Edit, unknown, ok bool) {
 		} else if tok != "" {
 			for _, lit := range []string{"true", "false", "null"} {
 				if strings.HasPrefix(lit, tok) {
-					return at(lit[len(tok):], false)
+					return at(lit[len(tok):], inArray)
 				}
 			}
 		}
 	}
-	return at("", false)
+	return at("", inArray)
 }
 
 // lastToken returns the run of letters, digits and number characters
