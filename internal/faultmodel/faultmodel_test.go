@@ -78,6 +78,7 @@ func TestInversesUndoTheirFault(t *testing.T) {
 		{"bare_value", `{"a": both}`, `{"a": "both"}`},
 		{"template_quotes", `{<|"|>a<|"|>: 1}`, `{"a": 1}`},
 		{"template_quotes", `{a: <|"|>x "y"<|"|>, b: 1}`, `{"a": "x \"y\"", "b": 1}`},
+		{"template_escapes", `{a: <|"|>x\ny<|"|>, b: <|"|>\"z\"<|"|>}`, `{"a": "x\ny", "b": "\"z\""}`},
 		{"punctuation", `{"a": 1]`, `{"a": 1}`},
 		{"punctuation", `{"a": 1:}`, `{"a": 1}`},
 		{"split_number", `{"a": 1 2}`, `{"a": 12}`},

@@ -499,18 +499,42 @@ const quoteToken = `<|"|>`
 // identifiers.
 func invTemplateQuotes(s string) []Edit {
 	out := betweenPairs(s, quoteToken, jsonQuote)
-	if all, ok := templateAll(s); ok && all != s {
+	if all, ok := templateAll(s, asText); ok && all != s {
 		out = append(out, Edit{0, len(s), all})
 	}
 	return out
 }
 
+// invTemplateEscapes: every pair of quote tokens at once, left to right,
+// read as a JSON string with its escapes (the writer kept JSON's escapes
+// in a format that has none), the bare keys quoted as invTemplateQuotes
+// quotes them; only where a string between the tokens holds a backslash
+// (without one the reading is invTemplateQuotes' own).
+func invTemplateEscapes(s string) []Edit {
+	if !strings.Contains(s, quoteToken) || !strings.Contains(s, `\`) {
+		return nil
+	}
+	escaped := false
+	all, ok := templateAll(s, func(c string) (string, bool) {
+		escaped = escaped || strings.Contains(c, `\`)
+		q := `"` + c + `"`
+		return q, json.Valid([]byte(q))
+	})
+	if !ok || !escaped {
+		return nil
+	}
+	return []Edit{{0, len(s), all}}
+}
+
+// asText reads the text between two quote tokens as it is.
+func asText(c string) (string, bool) { return jsonQuote(c), true }
+
 var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*`)
 
-// templateAll reads every quote-token pair of s, left to right, as a JSON
-// string, and quotes each identifier after '{' or ',' that a colon
-// follows.
-func templateAll(s string) (string, bool) {
+// templateAll reads every quote-token pair of s, left to right, as the
+// JSON string str writes for its text (false: it cannot), and quotes each
+// identifier after '{' or ',' that a colon follows.
+func templateAll(s string, str func(string) (string, bool)) (string, bool) {
 	var b strings.Builder
 	last := byte(0) // the last character written that is not white space
 	for i := 0; i < len(s); {
@@ -520,7 +544,11 @@ func templateAll(s string) (string, bool) {
 			if j < 0 {
 				return "", false
 			}
-			b.WriteString(jsonQuote(s[i+len(quoteToken) : i+len(quoteToken)+j]))
+			q, ok := str(s[i+len(quoteToken) : i+len(quoteToken)+j])
+			if !ok {
+				return "", false
+			}
+			b.WriteString(q)
 			i += 2*len(quoteToken) + j
 			last = '"'
 			continue

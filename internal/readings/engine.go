@@ -168,7 +168,7 @@ var (
 	rQuoteStyle, rUnquoted, rComma, rColon, rQuote, rEscape, rStrayBrace, rPremature,
 	rDropped, rSwapped, rComment, rEscSpace, rPyJS, rRepKey, rLitCase, rLoose, rNumKey, rUnclosedKey,
 	rStrayBracket, rBareValue, rTemplate, rPunct, rSplit, rMoved, rAround, rDouble, rResend,
-	rCSV, rCut, rBackslashes, rSingles, rJoined, rBackquotes, rEntity, rInvisible uint8
+	rCSV, rCut, rBackslashes, rSingles, rJoined, rBackquotes, rEntity, rInvisible, rTemplEsc uint8
 )
 
 func rowOf(name string) uint8 {
@@ -188,7 +188,7 @@ func init() {
 		&rStrayBracket: "stray_bracket", &rBareValue: "bare_value", &rTemplate: "template_quotes", &rPunct: "punctuation",
 		&rSplit: "split_number", &rMoved: "quote_moved", &rAround: "around", &rDouble: "double_encoded", &rResend: "repeated_object",
 		&rCSV: "csv_quotes", &rCut: "cut", &rBackslashes: "literal_backslashes", &rSingles: "single_quotes",
-		&rJoined: "joined_strings", &rBackquotes: "backquotes", &rEntity: "entity_quotes", &rInvisible: "invisible"} {
+		&rJoined: "joined_strings", &rBackquotes: "backquotes", &rEntity: "entity_quotes", &rInvisible: "invisible", &rTemplEsc: "template_escapes"} {
 		*p = rowOf(name)
 	}
 	// The cheapest row making each character edit, the first of equals.
