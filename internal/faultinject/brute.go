@@ -60,8 +60,9 @@ type Reading struct {
 	// followed leaves the value unknown (faultmodel.Cut): Value is one
 	// completion of it, with null for a value never written.
 	Unknown bool
-	// Prefix, for an Unknown reading, is the text before the cut's
-	// completion: every text that opens with it is a value of it.
+	// Prefix, for an Unknown reading, is the text that was cut (its
+	// completion follows it, or drops its last comma): every text that
+	// opens with it is a value of it.
 	Prefix string
 }
 
@@ -118,14 +119,14 @@ func isChar(op, s string, e faultmodel.Edit) bool {
 }
 
 // cutUnknown returns, when e is the cut row's completion of t and what
-// followed the cut leaves the value unknown, the text before the
-// completion (see Reading.Prefix).
+// followed the cut leaves the value unknown, the text cut: t itself (see
+// Reading.Prefix; a comma the completion drops is still before the cut).
 func cutUnknown(t string, e faultmodel.Edit) (string, bool) {
 	c, unknown, ok := faultmodel.Cut(t)
 	if !ok || !unknown || c != e {
 		return "", false
 	}
-	return t[:c.Start], true
+	return t, true
 }
 
 // inverseEdits returns the inverse edits of every row for s, each once

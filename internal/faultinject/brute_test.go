@@ -174,8 +174,8 @@ func TestJudgeWindow(t *testing.T) {
 }
 
 // The cut row reads a cut wherever it fell, at one fault: inside a key,
-// after a key or its colon the value is unknown (the window says so);
-// after a comma the comma is dropped.
+// after a key or its colon, after a comma (dropped) and with an array
+// open the value is unknown (the window says so).
 func TestReadReadsACutAnywhere(t *testing.T) {
 	for _, tt := range []struct {
 		text, want string
@@ -185,8 +185,9 @@ func TestReadReadsACutAnywhere(t *testing.T) {
 		{`{"a":1,"ke`, `{"a":1,"ke":null}`, true},
 		{`{"a"`, `{"a":null}`, true},
 		{`{"a": `, `{"a":null}`, true},
-		{`{"a":1,`, `{"a":1}`, false},
-		{`{"a":[1, `, `{"a":[1]}`, false},
+		{`{"a":1,`, `{"a":1}`, true},
+		{`{"a":[1, `, `{"a":[1]}`, true},
+		{`{"a":1 `, `{"a":1}`, false},
 	} {
 		w, err := Read(tt.text)
 		if err != nil {

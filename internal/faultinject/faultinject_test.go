@@ -140,6 +140,7 @@ func TestOperatorsMakeTheirFaults(t *testing.T) {
 		{"stray_bracket", []string{`{"a":1,]"b":["x",null]}`, `{"a":1,"b":["x"],null]}`}},
 		{"bare_value", []string{`{"a":1,"b":[x,null]}`}},
 		{"template_quotes", []string{`{<|"|>a<|"|>:1,"b":["x",null]}`, `{"a":1,"b":[<|"|>x<|"|>,null]}`, `{a:1,b:[<|"|>x<|"|>,null]}`}},
+		{"template_escapes", nil},    // below
 		{"escape", nil},              // below
 		{"literal_backslashes", nil}, // below
 		{"single_quotes", nil},       // below
@@ -221,6 +222,14 @@ func TestOperatorsMakeTheirFaults(t *testing.T) {
 	js := Encode(Object{{"ab", String("x")}, {"c", String(`d"e`)}}, Layout{})
 	if got, want := texts(mustOp(t, "joined_strings").Singles(js, g.Rand())), []string{`{"a" + "b":"x","c":"d\"" + "e"}`, `{"a"+ "b":"x","c":"d\""+ "e"}`, `{"a" + "b":"x","c":"d\"e"}`}; !slices.Equal(got, want) {
 		t.Errorf("joined_strings: %q, want %q", got, want)
+	}
+	te := mustOp(t, "template_escapes")
+	if got := texts(te.Singles(tx, g.Rand())); len(got) != 0 {
+		t.Errorf("template_escapes of a text without escapes: %q", got)
+	}
+	tq := Encode(Object{{"p", String("a\\nb\n")}, {"q", String(`"x"`)}}, Layout{})
+	if got, want := texts(te.Singles(tq, g.Rand())), []string{`{p:<|"|>a\\nb\n<|"|>,q:<|"|>\"x\"<|"|>}`}; !slices.Equal(got, want) {
+		t.Errorf("template_escapes: %q, want %q", got, want)
 	}
 	bs := mustOp(t, "literal_backslashes")
 	for _, tt := range []struct {

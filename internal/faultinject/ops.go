@@ -88,6 +88,7 @@ var forwards = map[string]Op{
 	"backquotes":          {edits: backquotes},
 	"entity_quotes":       {edits: entityQuotes},
 	"invisible":           {edits: invisibles},
+	"template_escapes":    {edits: templateEscapes},
 }
 
 // Ops are the fault operators: the rows of faultmodel.Table, in its

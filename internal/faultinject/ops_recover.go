@@ -195,4 +195,28 @@ func templateQuotes(t Text) []edit {
 	return out
 }
 
+// templateEscapes: every string between quote tokens with its JSON
+// escapes kept (the writer wrote JSON's escapes in a format that has
+// none), keys that are identifiers bare, at once; only in a text whose
+// strings hold an escape (without one it is templateQuotes' text).
+func templateEscapes(t Text) []edit {
+	var all []edit
+	escaped := false
+	for k := range strToks(t) {
+		body := t.S[k.Start+1 : k.End-1]
+		escaped = escaped || strings.Contains(body, `\`)
+		e := edit{k.Start, k.End, `<|"|>` + body + `<|"|>`, false}
+		var c string
+		if k.Kind == TokKey && json.Unmarshal([]byte(t.S[k.Start:k.End]), &c) == nil && identifier.MatchString(c) {
+			e.repl = c
+		}
+		all = append(all, e)
+	}
+	if !escaped {
+		return nil
+	}
+	start, end := all[0].start, all[len(all)-1].end
+	return []edit{{start, end, apply(t.S[:end], all...)[start:], false}}
+}
+
 var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)

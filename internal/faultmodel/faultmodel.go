@@ -129,7 +129,7 @@ var Table = []Operator{
 	{Name: "commented", Cost: 1, Step: "extract_object", Inverse: invWrapper, Skips: wrapperSkips,
 		Reason: "the object commented out or named (args=) is one wrapper, written at once"},
 	{Name: "cut", Cost: 1, Step: "json_repair", Inverse: invCloseAtEnd,
-		Reason: "a stream cut off is one fault, however many closers it lost; what followed the cut is unknown"},
+		Reason: "a stream cut off is one fault, however many closers it lost; what followed the cut is unknown: the value is known only when the cut fell right after a complete value with no array open"},
 	{Name: "literal_backslashes", Cost: 1, Step: "json_repair", Inverse: invLiteralBackslashes,
 		Reason: "every backslash written as itself (a Windows path, a regular expression) is one habit of one writer, priced once per text; seen only where a backslash starts no JSON escape"},
 	{Name: "single_quotes", Cost: 1, Step: "json_repair", Inverse: invSingleQuotes,
@@ -142,6 +142,8 @@ var Table = []Operator{
 		Reason: "one string's quotes written as the HTML entity &quot; is one slip of an escaping layer"},
 	{Name: "invisible", Cost: 1, Step: "invisible_space", Inverse: invInvisible,
 		Reason: "one invisible character (a format character such as U+200B, or white space outside ASCII) where white space may stand is one slip of a copy or a tokenizer; a run of n is n faults"},
+	{Name: "template_escapes", Cost: 1, Step: "template_quotes", Inverse: invTemplateEscapes,
+		Reason: "JSON's escapes kept between a chat template's quote tokens, a format without escapes, are one habit of one model, priced once per text: there a backslash is an escape or a character"},
 }
 
 // Lookup returns the row named name.

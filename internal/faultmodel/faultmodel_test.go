@@ -78,6 +78,7 @@ func TestInversesUndoTheirFault(t *testing.T) {
 		{"bare_value", `{"a": both}`, `{"a": "both"}`},
 		{"template_quotes", `{<|"|>a<|"|>: 1}`, `{"a": 1}`},
 		{"template_quotes", `{a: <|"|>x "y"<|"|>, b: 1}`, `{"a": "x \"y\"", "b": 1}`},
+		{"template_escapes", `{a: <|"|>x\ny<|"|>, b: <|"|>\"z\"<|"|>}`, `{"a": "x\ny", "b": "\"z\""}`},
 		{"punctuation", `{"a": 1]`, `{"a": 1}`},
 		{"punctuation", `{"a": 1:}`, `{"a": 1}`},
 		{"split_number", `{"a": 1 2}`, `{"a": 12}`},
@@ -280,13 +281,15 @@ func TestCutReadsEveryPlace(t *testing.T) {
 		text, valid string
 		unknown     bool
 	}{
-		{`{`, `{}`, false},                             // after an opener
-		{`{"a": [`, `{"a": []}`, false},                //
+		{`{`, `{}`, true},                              // after an opener: what it opened is lost
+		{`{"a": [`, `{"a": []}`, true},                 //
 		{`{"a": "x"`, `{"a": "x"}`, false},             // after a complete value
 		{`{"a": {"b": 1} `, `{"a": {"b": 1} }`, false}, //
 		{`{"a": 1 `, `{"a": 1 }`, false},               // a number and white space: complete
-		{`{"a": 1,`, `{"a": 1}`, false},                // after a comma: dropped
-		{`{"a": [1,`, `{"a": [1]}`, false},             //
+		{`{"a": 1,`, `{"a": 1}`, true},                 // after a comma: dropped, a member begun is lost
+		{`{"a": [1,`, `{"a": [1]}`, true},              //
+		{`{"a": [1, 2] `, `{"a": [1, 2] }`, false},     // an array closed: complete
+		{`{"a": [{"b": 1}`, `{"a": [{"b": 1}]}`, true}, // an array open: how many items is unknown
 		{`{"a": nu`, `{"a": null}`, false},             // a literal's first letters
 		{`{"a": true`, `{"a": true}`, false},           //
 		{`{"`, `{"":null}`, true},                      // inside a key

@@ -3,6 +3,7 @@ package faultmodel
 import (
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -498,18 +499,42 @@ const quoteToken = `<|"|>`
 // identifiers.
 func invTemplateQuotes(s string) []Edit {
 	out := betweenPairs(s, quoteToken, jsonQuote)
-	if all, ok := templateAll(s); ok && all != s {
+	if all, ok := templateAll(s, asText); ok && all != s {
 		out = append(out, Edit{0, len(s), all})
 	}
 	return out
 }
 
+// invTemplateEscapes: every pair of quote tokens at once, left to right,
+// read as a JSON string with its escapes (the writer kept JSON's escapes
+// in a format that has none), the bare keys quoted as invTemplateQuotes
+// quotes them; only where a string between the tokens holds a backslash
+// (without one the reading is invTemplateQuotes' own).
+func invTemplateEscapes(s string) []Edit {
+	if !strings.Contains(s, quoteToken) || !strings.Contains(s, `\`) {
+		return nil
+	}
+	escaped := false
+	all, ok := templateAll(s, func(c string) (string, bool) {
+		escaped = escaped || strings.Contains(c, `\`)
+		q := `"` + c + `"`
+		return q, json.Valid([]byte(q))
+	})
+	if !ok || !escaped {
+		return nil
+	}
+	return []Edit{{0, len(s), all}}
+}
+
+// asText reads the text between two quote tokens as it is.
+func asText(c string) (string, bool) { return jsonQuote(c), true }
+
 var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*`)
 
-// templateAll reads every quote-token pair of s, left to right, as a JSON
-// string, and quotes each identifier after '{' or ',' that a colon
-// follows.
-func templateAll(s string) (string, bool) {
+// templateAll reads every quote-token pair of s, left to right, as the
+// JSON string str writes for its text (false: it cannot), and quotes each
+// identifier after '{' or ',' that a colon follows.
+func templateAll(s string, str func(string) (string, bool)) (string, bool) {
 	var b strings.Builder
 	last := byte(0) // the last character written that is not white space
 	for i := 0; i < len(s); {
@@ -519,7 +544,11 @@ func templateAll(s string) (string, bool) {
 			if j < 0 {
 				return "", false
 			}
-			b.WriteString(jsonQuote(s[i+len(quoteToken) : i+len(quoteToken)+j]))
+			q, ok := str(s[i+len(quoteToken) : i+len(quoteToken)+j])
+			if !ok {
+				return "", false
+			}
+			b.WriteString(q)
 			i += 2*len(quoteToken) + j
 			last = '"'
 			continue
@@ -786,10 +815,14 @@ func invCloseAtEnd(s string) []Edit {
 // its end (nothing was cut, or only before the object).
 //
 // The completion, by the place of the cut (strings read as JSON strings):
-//   - after an opener, a complete value or a literal's first letters
-//     (the literal completed): the closers of the brackets open there;
-//     the value is known (the text's members so far);
-//   - after a comma: the comma dropped, and the closers; known;
+//   - after a complete value or a literal's first letters (the literal
+//     completed): the closers of the brackets open there; the value is
+//     known (the text's members so far) unless an array is open at the
+//     cut: how many items it had is unknown;
+//   - after an opener: the closers; unknown (the writer opened it to
+//     write what is lost);
+//   - after a comma: the comma dropped, and the closers; unknown (the
+//     writer began another member or item);
 //   - inside a string (after a backslash: the escape completed as \\;
 //     inside \uXXXX: its digits as 0): the string's quote and the
 //     closers; unknown (the string may have gone on);
@@ -860,6 +893,7 @@ func Cut(s string) (e Edit, unknown, ok bool) {
 		return Edit{len(s), len(s), repl + closers}, unknown, true
 	}
 	inObject := stack[len(stack)-1] == '}'
+	inArray := slices.Contains(stack, ']')
 	switch {
 	case inString:
 		done := `"`
@@ -873,7 +907,9 @@ func Cut(s string) (e Edit, unknown, ok bool) {
 		}
 		return at(done, true)
 	case last == ',':
-		return Edit{lastAt, len(s), closers}, false, true
+		return Edit{lastAt, len(s), closers}, true, true
+	case last == '{' || last == '[':
+		return at("", true)
 	case last == ':' && inObject:
 		return at("null", true)
 	case last == '"' && lastKey && lastAt == len(strings.TrimRight(s, " \t\r\n"))-1:
@@ -888,12 +924,12 @@ func Cut(s string) (e Edit, unknown, ok bool) {
 		} else if tok != "" {
 			for _, lit := range []string{"true", "false", "null"} {
 				if strings.HasPrefix(lit, tok) {
-					return at(lit[len(tok):], false)
+					return at(lit[len(tok):], inArray)
 				}
 			}
 		}
 	}
-	return at("", false)
+	return at("", inArray)
 }
 
 // lastToken returns the run of letters, digits and number characters

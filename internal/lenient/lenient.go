@@ -332,65 +332,110 @@ func addStep(steps []Step, s Step) []Step {
 }
 
 // repairBroken repairs a raw string that does not parse (its only caller,
-// repairLayer, has tried).
+// repairLayer, has tried): it undoes the layers around the object
+// (unwrap), scans the object (scan), then checks the text at its edges
+// (edges), the reading of closers missing at its end (choose), the text
+// after it (after) and the guesses the scan made (guesses), each of which
+// may refuse it.
 func repairBroken(raw string, opt Options, layer int) (Result, error) {
+	b := &broken{opt: opt, layer: layer, raw: raw}
+	if res, done, err := b.unwrap(); done {
+		return res, err
+	}
+	if res, done, err := b.scan(); done {
+		return res, err
+	}
+	defer b.sc.release()
+	for _, check := range []func() error{b.edges, b.choose, b.after, b.guesses} {
+		if err := check(); err != nil {
+			return Result{}, err
+		}
+	}
+	return b.result()
+}
+
+// broken is repairBroken's reading of one text: the text and the steps
+// so far, then the object's scan and the text around it.
+type broken struct {
+	opt    Options
+	layer  int
+	raw, t string
+	steps  []Step
+
+	start   int      // where the object starts in t
+	sc      *scanner // the object's scan
+	written string   // the object's text as written, when its end was guessed (a closer changed or added)
+
+	prefix, span, suffix string // t before the object, the object, t after it
+	chosen               string // the reading Choose took, or the only one
+	extraBraces          bool   // closing braces after the object were dropped
+}
+
+// unwrap undoes what is around the object: white space, CSV's doubled
+// quotes, reasoning blocks, template quote tokens, escaped quotes
+// throughout. done: the result is final.
+func (b *broken) unwrap() (res Result, done bool, err error) {
+	raw, opt, layer := b.raw, b.opt, b.layer
 	var steps []Step
 	t := strings.TrimSpace(strings.TrimPrefix(raw, "\uFEFF"))
 	if t == "" {
 		if raw == "" {
-			return Result{}, malformed("the arguments are empty")
+			return Result{}, true, malformed("the arguments are empty")
 		}
-		return Result{}, malformed("the arguments are only white space")
+		return Result{}, true, malformed("the arguments are only white space")
 	}
 
 	// An object written with CSV's doubled quotes, before reasoning is
 	// looked for: its strings are read only once the quotes are halved.
 	if body, ok := csvQuoted(t); ok && layer < maxEncodingLayers {
-		return csvLayer(body, steps, opt, layer)
+		res, err := csvLayer(body, steps, opt, layer)
+		return res, true, err
 	}
 
 	// Reasoning blocks.
 	if opt.StripThinking {
 		rest, stripped, err := stripThinking(t)
 		if err != nil {
-			return Result{}, err
+			return Result{}, true, err
 		}
 		if stripped {
 			steps = append(steps, StripThinking)
 			t = strings.TrimSpace(rest)
 			if t == "" {
-				return Result{}, malformed("the arguments hold only a reasoning block and no JSON object after it")
+				return Result{}, true, malformed("the arguments hold only a reasoning block and no JSON object after it")
 			}
 			if jsonread.Valid(t) {
-				return unwrapString(Result{JSON: t, Steps: steps}, opt, layer)
+				res, err := unwrapString(Result{JSON: t, Steps: steps}, opt, layer)
+				return res, true, err
 			}
 		}
 	} else if hasThinkTag(t) {
-		return Result{}, malformed("the arguments hold a reasoning block, and stripping reasoning is disabled")
+		return Result{}, true, malformed("the arguments hold a reasoning block, and stripping reasoning is disabled")
 	}
 
 	// An object whose quotes are all doubled, as CSV escapes them:
 	// {""a"": ""x""}, possibly in quotes of its own.
 	if body, ok := csvQuoted(t); ok && layer < maxEncodingLayers {
-		return csvLayer(body, steps, opt, layer)
+		res, err := csvLayer(body, steps, opt, layer)
+		return res, true, err
 	}
 
 	// Strings written between a template's quote tokens (Gemma 4's
 	// {a:<|"|>x<|"|>}): rewritten as JSON strings, then read as JSON.
 	if strings.Contains(t, quoteToken) {
 		if !opt.FixSyntax {
-			return Result{}, malformed("the arguments write strings between template quote tokens, and JSON repair is disabled")
+			return Result{}, true, malformed("the arguments write strings between template quote tokens, and JSON repair is disabled")
 		}
 		u, err := templateQuoted(t)
 		if err != nil {
-			return Result{}, err
+			return Result{}, true, err
 		}
 		res, err := repairLayer(u, opt, layer)
 		if err != nil {
-			return Result{}, err
+			return Result{}, true, err
 		}
 		res.Steps = slices.Concat(steps, []Step{TemplateQuotes}, res.Steps)
-		return res, nil
+		return res, true, nil
 	}
 
 	// An object whose quotes are all escaped: {\"a\": 1}.
@@ -400,43 +445,50 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 			if s, ok := v.(string); ok {
 				res, err := repairLayer(s, opt, layer+1)
 				if err != nil {
-					return Result{}, err
+					return Result{}, true, err
 				}
 				if err := encodedEscapes(`"`+t+`"`, res, opt, layer); err != nil {
-					return Result{}, err
+					return Result{}, true, err
 				}
 				res.Steps = slices.Concat(steps, []Step{DoubleEncoded}, dropStep(res.Steps, DoubleEncoded))
-				return res, nil
+				return res, true, nil
 			}
 		}
 	}
+	b.t, b.steps = t, steps
+	return Result{}, false, nil
+}
 
-	// Extraction of the single object.
+// scan finds the single object in the text and scans it: the last of
+// cumulative re-sends, or with one wrong closer changed. done: the result
+// is final (a refusal, or an object encoded in prose); otherwise b.sc is
+// the scan, to release.
+func (b *broken) scan() (res Result, done bool, err error) {
+	t, steps, opt, layer := b.t, b.steps, b.opt, b.layer
 	start, placeholders := objectStart(t, 0)
 	if placeholders {
 		steps = append(steps, Placeholders)
 	}
 	if start < 0 {
 		if strings.TrimSpace(templateToken.ReplaceAllString(fence.ReplaceAllString(t, ""), "")) == "" {
-			return Result{}, malformed("the arguments hold only template tokens or an empty code fence, no JSON object")
+			return Result{}, true, malformed("the arguments hold only template tokens or an empty code fence, no JSON object")
 		}
-		return Result{}, malformed("the arguments hold text but no JSON object")
+		return Result{}, true, malformed("the arguments hold text but no JSON object")
 	}
 	// A JSON string holding the object, inside prose: Args: "{\"a\": 1}".
 	if start > 0 && t[start-1] == '"' && layer < maxEncodingLayers {
 		if res, ok, err := encodedInProse(t, start-1, steps, opt, layer); ok {
-			return res, err
+			return res, true, err
 		}
 	}
 	// The same, the string's content a fenced block: Args: "```json\n{…".
 	if q := strings.LastIndexByte(t[:start], '"'); q >= 0 && strings.HasPrefix(t[q+1:start], "```") && layer < maxEncodingLayers {
 		if res, ok, err := encodedInProse(t, q, steps, opt, layer); ok {
-			return res, err
+			return res, true, err
 		}
 	}
-	prefix := t[:start]
+	b.prefix = t[:start]
 	sc, err := scanObjectWith(t[start:], !opt.FixSyntax, len(t)-start, opt.Schema)
-	written := "" // the object's text as written, when a closer was changed
 	if err != nil {
 		// Cumulative re-sends of a stream: a prefix, a longer prefix,
 		// then the whole object. The last one is meant.
@@ -455,75 +507,92 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 			// A wrong closing bracket that one change of it fixes.
 			fixed, ferr := oneCloserFix(t[start:], err, opt.Schema)
 			if ferr != nil {
-				return Result{}, ferr
+				return Result{}, true, ferr
 			}
 			steps = append(steps, FixSyntax, WrongCloser)
-			written = t[start:]
+			b.written = t[start:]
 			t = t[:start] + fixed
 		default:
-			return Result{}, err
+			return Result{}, true, err
 		}
 		if sc, err = scanObjectWith(t[start:], false, len(t)-start, opt.Schema); err != nil {
-			return Result{}, err // not reached: cumulativeLast and oneCloserFix scanned it
+			return Result{}, true, err // not reached: cumulativeLast and oneCloserFix scanned it
 		}
 	}
-	defer sc.release()
-	if (sc.truncated || written != "") && opt.FixSyntax {
+	b.t, b.steps, b.start, b.sc = t, steps, start, sc
+	return Result{}, false, nil
+}
+
+// edges refuses a text whose object may not end where the scan ended it:
+// an unfinished stream that reads as re-sent too, text glued to the
+// closing brace, a nested object closed too early.
+func (b *broken) edges() error {
+	sc, t, start := b.sc, b.t, b.start
+	if (sc.truncated || b.written != "") && b.opt.FixSyntax {
 		// (A stray ']' at the end does not hide the re-sends, nor a
-		// closer changed to read the text to its end.)
-		if written == "" {
-			written = t[start:]
+		// closer changed to read the text to its end.) The object's text
+		// as written is then kept: its end was guessed.
+		if b.written == "" {
+			b.written = t[start:]
 		}
-		if _, ok := cumulativeLast(strings.TrimRight(written, " \t\r\n]"), true); ok {
+		if _, ok := cumulativeLast(strings.TrimRight(b.written, " \t\r\n]"), true); ok {
 			// {"a": {"a": 1}: a stream cut off, or the re-sends of one?
-			return Result{}, malformed("the text reads both as an unfinished stream and as a stream sent again from its start; which is meant is ambiguous")
+			return malformed("the text reads both as an unfinished stream and as a stream sent again from its start; which is meant is ambiguous")
 		}
 	}
-	span := t[start : start+sc.i]
-	suffix := t[start+sc.i:]
+	b.span = t[start : start+sc.i]
+	b.suffix = t[start+sc.i:]
+	suffix := b.suffix
 	if glued, _, _ := strings.Cut(firstLine(suffix), " "); !sc.truncated && suffix != "" {
 		switch {
 		case isIdentByte(suffix, 0):
 			// {"a": 1}d, {}$: a word glued to the closing brace continues
 			// a token the brace may belong to.
-			return Result{}, malformed("a word is glued to the object's closing brace; whether the brace belongs to the object is ambiguous")
+			return malformed("a word is glued to the object's closing brace; whether the brace belongs to the object is ambiguous")
 		case suffix[0] != '{' && strings.ContainsAny(glued, "\"\\"):
 			// {"q": ""}27\" monitor": text glued to the closing brace
 			// holds a quote or a backslash: the brace may be a string's
 			// character, its quotes misplaced, and the text after it the
 			// value's rest.
-			return Result{}, malformed("text glued to the object's closing brace holds a quote or a backslash; whether the brace belongs to a string value is ambiguous")
+			return malformed("text glued to the object's closing brace holds a quote or a backslash; whether the brace belongs to a string value is ambiguous")
 		case strings.HasPrefix(glued, "<|") && !strings.Contains(glued, "|>"):
 			// {"k": ""}<|im_end: a template token cut off, glued to the
 			// brace: the brace may be a string's character, the text cut
 			// inside that string.
-			return Result{}, malformed("a template token cut off is glued to the object's closing brace; whether the brace belongs to a string value is ambiguous")
+			return malformed("a template token cut off is glued to the object's closing brace; whether the brace belongs to a string value is ambiguous")
 		case strings.HasPrefix(glued, "```") && strings.TrimLeft(glued, "`") != "":
 			// {"q": " "}```json…: a fence with a language tag opens a
 			// block, and closes none; glued to the brace, it may be the
 			// rest of a string value the brace belongs to.
-			return Result{}, malformed("an opening code fence is glued to the object's closing brace; whether the brace belongs to a string value is ambiguous")
+			return malformed("an opening code fence is glued to the object's closing brace; whether the brace belongs to a string value is ambiguous")
 		}
 	}
 	if sc.singleClosedBeforeMember && slices.Contains(sc.steps, DoubledBraces) {
 		// {{"a": {"b": 1}, "c": 2}}: doubled braces, or a stray '{' and a
 		// nested object closed too early?
-		return Result{}, malformed("a closing brace after the complete object may belong to a nested object closed too early; which is meant is ambiguous")
+		return malformed("a closing brace after the complete object may belong to a nested object closed too early; which is meant is ambiguous")
 	}
-	chosen := "" // the reading Choose took, or the only one
-	if sc.truncated && (sc.endsWithBrace || opt.Choose != nil) {
+	return nil
+}
+
+// choose reads a text whose closers are missing at its end: the one
+// reading there is, or the one Options.Choose takes; it refuses where
+// neither tells where the closers belong.
+func (b *broken) choose() error {
+	sc := b.sc
+	if sc.truncated && (sc.endsWithBrace || b.opt.Choose != nil) {
 		switch rs := readings(sc.out.String(), sc.closers); {
-		case len(rs) == 1 && sc.closers == 1 && jsonread.Valid(span+"}"):
+		case len(rs) == 1 && sc.closers == 1 && jsonread.Valid(b.span+"}"):
 			// {"a": {"b": 1}: only the outer brace is missing, no member
 			// ends inside a nested container, and nothing else is wrong,
 			// so a brace dropped inside the text would sit where the
 			// missing one is added: one reading. (With more missing, or
 			// another fault, a stray or mistyped opener explains the text
 			// as well: {"a":[ {"b": 1},{ "c": 2}, {"a": [{}.)
-			chosen = rs[0]
-		case len(rs) > 1 && opt.Choose != nil:
-			if k := opt.Choose(rs); k >= 0 && k < len(rs) {
-				chosen = rs[k]
+			b.chosen = rs[0]
+		case len(rs) > 1 && b.opt.Choose != nil:
+			if k := b.opt.Choose(rs); k >= 0 && k < len(rs) {
+				b.chosen = rs[k]
 			}
 		}
 	}
@@ -531,50 +600,56 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 		// {"a": {"b": "x}", "c": 1: closers missing at the end, and a
 		// string that ends with one: its quote may have moved past it (a
 		// reading no placement of the closers offers the schema).
-		return Result{}, malformed("closing brackets are missing at the end of the text, and a string value ends with one; whether its quote moved past it is ambiguous")
+		return malformed("closing brackets are missing at the end of the text, and a string value ends with one; whether its quote moved past it is ambiguous")
 	}
-	if sc.truncated && sc.endsWithBrace && chosen == "" {
+	if sc.truncated && sc.endsWithBrace && b.chosen == "" {
 		// {"a": {"b": 1, "c": 2}: the text ends with a closing brace
 		// while brackets are open: a brace dropped inside the text, or
 		// the end cut off? Where the members belong is a guess.
-		return Result{}, malformed("the text ends with a closing brace while brackets are still open: a closing bracket is missing, and where is ambiguous")
+		return malformed("the text ends with a closing brace while brackets are still open: a closing bracket is missing, and where is ambiguous")
 	}
+	return nil
+}
 
-	// After the object: extra closing braces, identical copies.
+// after reads the text after the object: extra closing braces, a stray
+// ']', identical copies, a trailing comma, and the prose around it
+// (classifyAround); it refuses text that continues the object.
+func (b *broken) after() error {
+	sc, opt, prefix, steps := b.sc, b.opt, b.prefix, b.steps
+	suffix := b.suffix
 	onLine := !strings.ContainsAny(suffix[:len(suffix)-len(strings.TrimLeft(suffix, " \t\r\n"))], "\r\n")
 	suffix = strings.TrimSpace(suffix)
-	extraBraces := false
 	if !sc.truncated {
 		if s := strings.TrimLeft(suffix, "}"); len(s) != len(suffix) {
 			if strings.Contains(prefix, "{") {
 				// {items}: {}}: the extra brace may close an opener in the
 				// text before the object ({items: {}}), which is then
 				// not prose.
-				return Result{}, malformed("closing braces after the complete object may balance a brace in the text before it; what is meant is ambiguous")
+				return malformed("closing braces after the complete object may balance a brace in the text before it; what is meant is ambiguous")
 			}
 			if endsWithKey(prefix) || strings.HasSuffix(strings.TrimRight(prefix, " \t\r\n"), ":") {
 				// items: {}}, `report`: {}}, Here are the arguments: {}}:
 				// the text before the object may be a key (however
 				// written), of an object whose own '{' is missing.
-				return Result{}, malformed("closing braces after the complete object may close an object whose opening brace is missing, the text before it a key; what is meant is ambiguous")
+				return malformed("closing braces after the complete object may close an object whose opening brace is missing, the text before it a key; what is meant is ambiguous")
 			}
 			if sc.closedBeforeMember {
 				// {"a": {"b": 1}, "c": 2}}: an extra brace at the end, or
 				// the inner object closed too early?
-				return Result{}, malformed("a closing brace after the complete object may belong to a nested object closed too early; which is meant is ambiguous")
+				return malformed("a closing brace after the complete object may belong to a nested object closed too early; which is meant is ambiguous")
 			}
 			steps = addStep(steps, ExtractObject)
 			suffix = strings.TrimSpace(s)
-			extraBraces = true
+			b.extraBraces = true
 		}
 		if strings.HasPrefix(suffix, "]") && !strings.Contains(prefix, "[") {
-			if suffix != "]" || !opt.FixSyntax || extraBraces {
-				return Result{}, malformed("closing brackets after the complete object match no opening bracket")
+			if suffix != "]" || !opt.FixSyntax || b.extraBraces {
+				return malformed("closing brackets after the complete object match no opening bracket")
 			}
 			if sc.closedBeforeMember {
 				// {"a": {"b": 1}, "c": 2}]: a stray ']', or the object's
 				// '}' mistyped and a nested object closed too early?
-				return Result{}, malformed("a ']' after the complete object may be its own closing brace mistyped, a nested object closed too early; which is meant is ambiguous")
+				return malformed("a ']' after the complete object may be its own closing brace mistyped, a nested object closed too early; which is meant is ambiguous")
 			}
 			// {"a": 1}] : one ']' after the object, the last of the
 			// text, which can close nothing.
@@ -589,10 +664,10 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 			if k < 0 {
 				break
 			}
-			same, rest := repeatedCopy(sc, span, suffix[k:])
+			same, rest := repeatedCopy(sc, b.span, suffix[k:])
 			if !same {
 				if k == 0 {
-					return Result{}, malformed("two different JSON objects were sent; send one object per call")
+					return malformed("two different JSON objects were sent; send one object per call")
 				}
 				break // classifyAround refuses the second object
 			}
@@ -610,7 +685,7 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 	if s, ok := strings.CutPrefix(suffix, ","); ok && sc.closedBeforeMember {
 		// {"a": {"b": 1}, "c": 2}, : a comma after the object, whose '}'
 		// may be the nested object's, closed too early, the text cut.
-		return Result{}, malformed("a comma after the complete object may follow a nested object closed too early, the text cut; what is meant is ambiguous")
+		return malformed("a comma after the complete object may follow a nested object closed too early, the text cut; what is meant is ambiguous")
 	} else if ok && opt.FixSyntax && !sc.truncated && !strings.ContainsAny(s, "{[") {
 		// {"a": 1},  : a comma after the complete object, before no other
 		// value.
@@ -619,83 +694,96 @@ func repairBroken(raw string, opt Options, layer int) (Result, error) {
 	}
 	around, err := classifyAround(prefix, suffix)
 	if err != nil {
-		return Result{}, err
+		return err
 	}
 	if continues {
 		// {"a": 1}, "b": 2}: a closing brace too early, or a stray one.
 		// The members after it are never dropped as if they were prose.
-		return Result{}, malformed("the text after the complete object continues it (members, a colon or closing brackets follow): a closing brace too early, or a stray one")
+		return malformed("the text after the complete object continues it (members, a colon or closing brackets follow): a closing brace too early, or a stray one")
 	}
 	for _, s := range around {
 		steps = addStep(steps, s)
 	}
+	b.steps, b.suffix = steps, suffix
+	return nil
+}
 
-	// endGuessed: the object's closing bracket was changed, or closers
-	// after it dropped.
-	endGuessed := written != "" || extraBraces || slices.Contains(steps, StrayCloser)
+// guesses refuses an object whose scan guessed where a reading of the
+// text differs: a closer changed or dropped next to a string holding a
+// bracket, a quote that may have moved, a cut inside an array.
+func (b *broken) guesses() error {
+	sc, steps, written := b.sc, b.steps, b.written
+	// endGuessed: the object's closing bracket was changed, closers after
+	// it dropped, or closers missing at its end added.
+	endGuessed := written != "" || b.extraBraces || slices.Contains(steps, StrayCloser)
 	switch {
 	case (endGuessed || slices.Contains(sc.steps, MismatchedBracket) || slices.Contains(sc.steps, DoubledBraces)) && sc.bracketAtEdge:
 		// {"a": {"b": "x}", "c": 1}], {"a": "[x"], : a closing bracket
 		// guessed, and a string that starts with an opening bracket or
 		// ends with a closing one, unmatched in it: its quote may have
 		// moved past that bracket, which then balances the others.
-		return Result{}, malformed("a closing bracket had to be guessed, and a string value starts or ends with a bracket it does not match; whether its quote moved past it is ambiguous")
+		return malformed("a closing bracket had to be guessed, and a string value starts or ends with a bracket it does not match; whether its quote moved past it is ambiguous")
 	case sc.commaAfterComma && slices.Contains(sc.steps, MissingQuote):
 		// {"a": "x,"\n ,b": 1}: a string ending with a comma, then a
 		// comma, and a quote missing: the string's quote may have moved
 		// past its comma, the next comma a quote mistyped.
-		return Result{}, malformed("a string value ends with a comma, a comma follows it, and a quote is missing; whether the string's quote moved past its comma is ambiguous")
+		return malformed("a string value ends with a comma, a comma follows it, and a quote is missing; whether the string's quote moved past its comma is ambiguous")
 	case sc.quoteAfterKeyColon >= 0:
-		return Result{}, malformed("a key at byte %d holds its colon, and a quote and white space or a backslash follow it; whether the quote is the key's, moved past its colon, is ambiguous", sc.quoteAfterKeyColon)
+		return malformed("a key at byte %d holds its colon, and a quote and white space or a backslash follow it; whether the quote is the key's, moved past its colon, is ambiguous", sc.quoteAfterKeyColon)
 	case sc.emptyThenTrailingComma:
 		// {"a": "", }: an empty string, then a trailing comma: its
 		// quotes may have enclosed the comma (", ").
-		return Result{}, malformed("a trailing comma follows an empty string; whether the string's quotes enclose the comma is ambiguous")
+		return malformed("a trailing comma follows an empty string; whether the string's quotes enclose the comma is ambiguous")
 	case sc.escQuoteEnd && slices.Contains(sc.steps, MissingQuote):
 		// {"a": "x\"",b": 1}: a string ending with an escaped quote, and
 		// a quote missing: the escaped quote may be the string's closing
 		// one, the one after it moved from where it is missing.
-		return Result{}, malformed("a string ends with an escaped quote, and a quote is missing; which quote closes the string is ambiguous")
+		return malformed("a string ends with an escaped quote, and a quote is missing; which quote closes the string is ambiguous")
 	case sc.cutInArray:
 		// {"commands": ["npm install", "npm test": an array cut off
 		// after an item. A cut object lacks members its schema can
 		// require; nothing tells how many items a list had.
-		return Result{}, malformed("the argument string was cut off inside an array, whose items after the cut are unknown")
+		return malformed("the argument string was cut off inside an array, whose items after the cut are unknown")
 	case sc.truncated && slices.Contains(sc.steps, UnclosedKey):
 		// {"k:"" : a key read up to its colon, the text cut: its quote
 		// may have moved past the colon, the value's string cut off.
-		return Result{}, malformed("a key missing its closing quote before its colon is followed by a text cut off; whether its quote moved past the colon is ambiguous")
+		return malformed("a key missing its closing quote before its colon is followed by a text cut off; whether its quote moved past the colon is ambiguous")
 	case endGuessed && sc.quoteGluedAfterKeyColon:
 		// {"k:""  }}: a key read up to its colon, a quote right after
 		// it, and an extra closer dropped: the key's quote may have
 		// moved past the colon, and the value's closing quote be that
 		// closer, mistyped ("  ").
-		return Result{}, malformed("a key missing its closing quote before its colon has a quote right after the colon, and the object's closing brackets needed guessing; whether the quote moved past the colon is ambiguous")
+		return malformed("a key missing its closing quote before its colon has a quote right after the colon, and the object's closing brackets needed guessing; whether the quote moved past the colon is ambiguous")
 	case slices.Contains(sc.steps, DoubledBraces) && sc.keyCloser:
 		// {{"x}": {}}}: doubled braces, or a stray '}' at the end and a
 		// key's quote moved past its first character ("{x}")?
-		return Result{}, malformed("an object opened with '{{' holds a key with a closing bracket it does not open; whether the braces are doubled or a key's quote moved past its '{' is ambiguous")
-	case slices.Contains(sc.steps, DoubledBraces) && (extraBraces || slices.Contains(steps, StrayCloser) || written != "" && !strings.HasSuffix(strings.TrimRight(written, " \t\r\n"), "}}")):
+		return malformed("an object opened with '{{' holds a key with a closing bracket it does not open; whether the braces are doubled or a key's quote moved past its '{' is ambiguous")
+	case slices.Contains(sc.steps, DoubledBraces) && (b.extraBraces || slices.Contains(steps, StrayCloser) || written != "" && !strings.HasSuffix(strings.TrimRight(written, " \t\r\n"), "}}")):
 		// {{"a": 1]}: doubled braces, or a stray '{' whose closer was
 		// guessed? (A closer changed inside the object, {{"k": [1}}},
 		// leaves the doubled braces' own.)
-		return Result{}, malformed("an object opened with '{{' needed its closing brackets guessed; whether the braces are doubled or one is stray is ambiguous")
+		return malformed("an object opened with '{{' needed its closing brackets guessed; whether the braces are doubled or one is stray is ambiguous")
 	}
+	return nil
+}
 
-	// The object itself: its canonical text, or its text as written when
-	// it needed no normalisation.
+// result is the object itself: its canonical text, or its text as
+// written when it needed no normalisation.
+func (b *broken) result() (Result, error) {
+	sc := b.sc
 	if sc.normalised {
+		chosen := b.chosen
 		if chosen == "" {
 			chosen = sc.out.String()
 		}
-		return Result{JSON: chosen, Steps: append(addStep(steps, FixSyntax), sc.steps...), closed: sc.truncated, escQuoteEnd: sc.escQuoteEnd}, nil
+		return Result{JSON: chosen, Steps: append(addStep(b.steps, FixSyntax), sc.steps...), closed: sc.truncated, escQuoteEnd: sc.escQuoteEnd}, nil
 	}
 	// repairBroken runs only on text that did not parse: a span that is
 	// that text but for JSON white space cannot.
-	if span != strings.Trim(raw, " \t\r\n") {
-		switch jsonread.Check(span) {
+	if b.span != strings.Trim(b.raw, " \t\r\n") {
+		switch jsonread.Check(b.span) {
 		case jsonread.OK:
-			return Result{JSON: span, Steps: steps}, nil
+			return Result{JSON: b.span, Steps: b.steps}, nil
 		case jsonread.TooDeep: // not reached: the scanner refuses it
 			return Result{}, errTooDeep()
 		}

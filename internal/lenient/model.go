@@ -38,7 +38,7 @@ var switchedRows = []string{
 	"comma", "colon", "stray_brace", "premature_closer", "dropped_closer", "swapped_closer", "stray_closer", "stray_bracket",
 	"escaped_space", "py_js_literal", "repeated_key", "literal_case", "loose_number", "numeric_key", "unclosed_key",
 	"split_number", "double_encoded", "repeated_object", "csv_quotes", "comment", "around", "commented", "unquoted", "bare_value", "backquotes", "entity_quotes",
-	"escape", "literal_backslashes", "joined_strings", "invisible",
+	"escape", "literal_backslashes", "joined_strings", "invisible", "cut", "template_quotes",
 }
 
 // syntaxSteps are the named steps reported with FixSyntax (as the scanner

@@ -51,6 +51,14 @@ func TestRepairReadsByTheModelWhereTheScannerRefused(t *testing.T) {
 		// than the line continuation.
 		{"a line continuation", "{\"a\":\"t\\\na\"}", `{"a":"ta"}`, FixSyntax},
 		{"a \\u escape that is none, its backslash written as itself", `{"a": "\u12G4"}`, `{"a":"\\u12G4"}`, FixSyntax},
+		// A text cut right after a complete value (the cut row switched):
+		// the cut costs one fault; its last quote an inner quote, the
+		// value cut inside it, costs three.
+		{"cut after a string ending with an opening parenthesis", `{"code": "s.replace("`, `{"code":"s.replace("}`, FixSyntax},
+		{"cut after a string ending in a space", `{"q": "New York "`, `{"q":"New York "}`, FixSyntax},
+		{"cut after a string holding closers", `{"a": " []}{"`, `{"a":" []}{"}`, FixSyntax},
+		{"cut after a string holding an escape", `{"id": 1, "t": "\t"`, `{"id":1,"t":"\t"}`, FixSyntax},
+		{"cut after a number and a line break", "{\n  \"id\": 100\n", `{"id":100}`, FixSyntax},
 	})
 	// A literal or number written otherwise where the schema accepts a
 	// string: the model prices a literal's other spelling below a string

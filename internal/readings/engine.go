@@ -168,7 +168,7 @@ var (
 	rQuoteStyle, rUnquoted, rComma, rColon, rQuote, rEscape, rStrayBrace, rPremature,
 	rDropped, rSwapped, rComment, rEscSpace, rPyJS, rRepKey, rLitCase, rLoose, rNumKey, rUnclosedKey,
 	rStrayBracket, rBareValue, rTemplate, rPunct, rSplit, rMoved, rAround, rDouble, rResend,
-	rCSV, rCut, rBackslashes, rSingles, rJoined, rBackquotes, rEntity, rInvisible uint8
+	rCSV, rCut, rBackslashes, rSingles, rJoined, rBackquotes, rEntity, rInvisible, rTemplEsc uint8
 )
 
 func rowOf(name string) uint8 {
@@ -188,7 +188,7 @@ func init() {
 		&rStrayBracket: "stray_bracket", &rBareValue: "bare_value", &rTemplate: "template_quotes", &rPunct: "punctuation",
 		&rSplit: "split_number", &rMoved: "quote_moved", &rAround: "around", &rDouble: "double_encoded", &rResend: "repeated_object",
 		&rCSV: "csv_quotes", &rCut: "cut", &rBackslashes: "literal_backslashes", &rSingles: "single_quotes",
-		&rJoined: "joined_strings", &rBackquotes: "backquotes", &rEntity: "entity_quotes", &rInvisible: "invisible"} {
+		&rJoined: "joined_strings", &rBackquotes: "backquotes", &rEntity: "entity_quotes", &rInvisible: "invisible", &rTemplEsc: "template_escapes"} {
 		*p = rowOf(name)
 	}
 	// The cheapest row making each character edit, the first of equals.
@@ -637,8 +637,9 @@ func (e *engine) complete(c *cfg) {
 	}
 	// cut: the text completed where it was cut (faultmodel.Cut): a
 	// string, a key or a number ended (unknown), a value never written
-	// given as null (unknown), a comma dropped, a literal completed, and
-	// the closers of what is open.
+	// given as null (unknown), a comma dropped (unknown), a literal
+	// completed, and the closers of what is open; a cut right after an
+	// opener, or with an array open, leaves the value unknown too.
 	d := *c
 	d.own, c.own = false, false
 	var tail string
@@ -655,8 +656,10 @@ func (e *engine) complete(c *cfg) {
 	case m == mValue && e.stk[d.st.stack].kind == '{':
 		tail, unknown = "null", true
 	case m == mValue, m == mObjKey:
-		drop = true
+		drop, unknown = true, true
 		d.st.mode = mAfter // as before the comma
+	case m == mObjFirst, m == mArrFirst:
+		unknown = true
 	case m == mNumNeg, m == mNumDot, m == mNumE, m == mNumESign:
 		tail, unknown = "0", true
 	case d.st.inNumber():
@@ -666,6 +669,9 @@ func (e *engine) complete(c *cfg) {
 	}
 	if d.st.inString() && d.st.sub&1 == 1 {
 		tail += ":null" // inside a key
+	}
+	for i := d.st.stack; i >= 0 && !unknown; i = e.stk[i].parent {
+		unknown = e.stk[i].kind == '[' // an array open: its items are unknown
 	}
 	if !e.feedStr(&d, tail) {
 		return

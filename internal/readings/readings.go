@@ -192,7 +192,7 @@ type whole struct {
 // joined with '+').
 func wholeTexts(s string) []whole {
 	var out []whole
-	for _, r := range []uint8{rDouble, rCSV, rTemplate} {
+	for _, r := range []uint8{rDouble, rCSV, rTemplate, rTemplEsc} {
 		for _, ed := range faultmodel.Table[r].Inverse(s) {
 			if ed.Start == 0 && ed.End == len(s) && ed.Repl != s {
 				out = append(out, whole{ed, r, nil})
