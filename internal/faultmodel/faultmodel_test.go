@@ -110,6 +110,9 @@ func TestInversesUndoTheirFault(t *testing.T) {
 		{"literal_backslashes", `{"r": "\d+\.x", "q": "say \"hi\""}`, `{"r": "\\d+\\.x", "q": "say \"hi\""}`},
 		{"single_quotes", `{'a': 'it\'s "x"', "b": 'y'}`, `{"a": "it's \"x\"", "b": "y"}`},
 		{"single_quotes", `{“a”: “x”}`, `{"a": "x"}`},
+		{"bare_apostrophe", `{'id': 'Joe's', 'n': 5}`, `{"id": "Joe's", "n": 5}`},
+		{"bare_apostrophe", `{'a': '5' 11"', 'k'': '''', "b": "it's"}`, `{"a": "5' 11\"", "k'": "''", "b": "it's"}`},
+		{"bare_apostrophe", "{'a': 'it's'\n}", "{\"a\": \"it's\"\n}"},
 		{"joined_strings", "{'a': 'x' + 'y', \"b\": \"it's\" +\n \"z\"}", "{'a': 'xy', \"b\": \"it'sz\"}"},
 		{"backquotes", "{\"a\": `both`}", `{"a": "both"}`},
 		{"backquotes", "{\"a\": `say \"hi\" \\` \\n`}", `{"a": "say \"hi\" ` + "`" + ` \n"}`},
@@ -162,6 +165,13 @@ func TestHabitsReadTheWholeTextOnce(t *testing.T) {
 		{"single_quotes", `{'a': 'it\'s', 'b': 'x'}`, 1},
 		{"single_quotes", `{"a": "it's", "b": 1}`, 0},
 		{"single_quotes", `{'a': 'x`, 0}, // a string left open
+		{"bare_apostrophe", `{'id': 'Joe's', 'n': 5}`, 1},
+		{"bare_apostrophe", `{'id': 'Joe's', 'items': [{'n': 5}`, 1}, // cut: its strings are closed
+		{"bare_apostrophe", `{'a': 'x', 'b': 'it\'s'}`, 0},           // no apostrophe left bare: single_quotes'
+		{"bare_apostrophe", `{"a": "it's"}`, 0},                      // no single-quoted string
+		{"bare_apostrophe", "{'a': 'it's\nb'}", 0},                   // a string holds no raw line break
+		{"bare_apostrophe", `{'a': 'it's`, 0},                        // a string left open
+		{"bare_apostrophe", `{'q': 'a' + 'c'}`, 1},                   // one string a' + 'c (and ac by single_quotes and joined_strings, at two)
 		{"joined_strings", `{"a": "x" + "y" + 'z'}`, 1},
 		{"joined_strings", `{"a": "x + y", "b": +5}`, 0},
 		{"joined_strings", `{"q": "Use "+" to add"}`, 0}, // glued to both quotes: inner quotes as likely

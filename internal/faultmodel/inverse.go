@@ -1133,8 +1133,8 @@ func (w *rewriter) done(n int) Rewrite {
 }
 
 // Habits returns the readings of s by the habit row named name
-// (literal_backslashes, single_quotes or joined_strings), each once and each other than
-// s; nil for another row.
+// (literal_backslashes, single_quotes, bare_apostrophe or joined_strings),
+// each once and each other than s; nil for another row.
 func Habits(name, s string) []Rewrite {
 	var out []Rewrite
 	switch name {
@@ -1160,9 +1160,21 @@ func Habits(name, s string) []Rewrite {
 		if !strings.Contains(s, "'") && !strings.Contains(s, "“") {
 			break // no string in single or typographic quotes
 		}
-		if r, ok := singleQuotesAll(s); ok && r.Text != s {
+		if r, ok := singleQuotesAll(s, false); ok && r.Text != s {
 			out = append(out, r)
 		}
+	case "bare_apostrophe":
+		if !strings.Contains(s, "'") {
+			break // no string in single quotes
+		}
+		r, ok := singleQuotesAll(s, true)
+		if !ok || r.Text == s {
+			break
+		}
+		if q, ok := singleQuotesAll(s, false); ok && q.Text == r.Text {
+			break // no apostrophe left bare: the single_quotes habit's reading
+		}
+		out = append(out, r)
 	}
 	return out
 }
@@ -1216,9 +1228,23 @@ func invLiteralBackslashes(s string) []Edit { return habitEdits("literal_backsla
 // sits inside one).
 func invSingleQuotes(s string) []Edit { return habitEdits("single_quotes", s) }
 
-// singleQuotesAll reads s as invSingleQuotes says; false when a string
-// is left open.
-func singleQuotesAll(s string) (Rewrite, bool) {
+// invBareApostrophes: every string between single quotes (or
+// typographic ones) read as a JSON string at once, as invSingleQuotes
+// reads them, but with the apostrophes inside them left bare: a
+// single-quoted string ends at its next apostrophe that no backslash
+// escapes and that is followed, after white space, by a colon, a comma,
+// a closer or the end of the text, on its line; an apostrophe followed by
+// anything else is a character of the string. Proposed only where it
+// reads s otherwise than single_quotes does (an apostrophe is left bare).
+// So {'id': 'Joe's', 'n': 5} reads as {"id": "Joe's", "n": 5}, and the
+// same text cut after 5 reads at two faults (the habit and the cut),
+// inside the window of the long key {"id': 'Joe's', 'n": 5} that
+// quote_style reads at one: the text is refused, not read as the key.
+func invBareApostrophes(s string) []Edit { return habitEdits("bare_apostrophe", s) }
+
+// singleQuotesAll reads s as invSingleQuotes says, or, bare, as
+// invBareApostrophes says; false when a string is left open.
+func singleQuotesAll(s string, bare bool) (Rewrite, bool) {
 	const open, close = "“", "”"
 	var w rewriter
 	for i := 0; i < len(s); {
@@ -1228,7 +1254,7 @@ func singleQuotesAll(s string) (Rewrite, bool) {
 			w.copy(s, i, j)
 			i = j
 		case s[i] == '\'':
-			j := singleEnd(s, i+1)
+			j := singleEnd(s, i+1, bare)
 			if j < 0 {
 				return Rewrite{}, false
 			}
@@ -1268,8 +1294,9 @@ func singleQuotesAll(s string) (Rewrite, bool) {
 }
 
 // singleEnd returns the index of the quote that closes a single-quoted
-// string whose content starts at i (see invSingleQuotes), or -1.
-func singleEnd(s string, i int) int {
+// string whose content starts at i (see invSingleQuotes; bare, see
+// invBareApostrophes), or -1.
+func singleEnd(s string, i int, bare bool) int {
 	for j := i; j < len(s); j++ {
 		switch s[j] {
 		case '\n', '\r':
@@ -1277,10 +1304,23 @@ func singleEnd(s string, i int) int {
 		case '\\':
 			j++
 		case '\'':
-			return j
+			if !bare || ClosesBare(s, j) {
+				return j
+			}
 		}
 	}
 	return -1
+}
+
+// ClosesBare reports whether the apostrophe at s[j] closes a string whose
+// apostrophes are left bare (bare_apostrophe): it is followed, after
+// white space, by a colon, a comma, a closer or the end of s.
+func ClosesBare(s string, j int) bool {
+	k := j + 1
+	for k < len(s) && (s[k] == ' ' || s[k] == '\t') {
+		k++
+	}
+	return k == len(s) || strings.IndexByte(":,}]\n\r", s[k]) >= 0
 }
 
 // invJoinedStrings: every pair of quoted pieces joined with '+' read as
