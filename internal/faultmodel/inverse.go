@@ -1230,16 +1230,19 @@ func invSingleQuotes(s string) []Edit { return habitEdits("single_quotes", s) }
 
 // invBareApostrophes: every string between single quotes (or
 // typographic ones) read as a JSON string at once, as invSingleQuotes
-// reads them, but with the apostrophes inside them left bare: a
-// single-quoted string ends at its next apostrophe that no backslash
-// escapes and that is followed, after white space, by a colon, a comma,
-// a closer or the end of the text, on its line; an apostrophe followed by
-// anything else is a character of the string. Proposed only where it
-// reads s otherwise than single_quotes does (an apostrophe is left bare).
-// So {'id': 'Joe's', 'n': 5} reads as {"id": "Joe's", "n": 5}, and the
-// same text cut after 5 reads at two faults (the habit and the cut),
-// inside the window of the long key {"id': 'Joe's', 'n": 5} that
-// quote_style reads at one: the text is refused, not read as the key.
+// reads them, but with the apostrophes inside words left bare (InWord: a
+// letter or a digit on each side, as in Joe's or don't): such an
+// apostrophe is a character of its string, and a single-quoted string
+// ends at its next apostrophe that no backslash escapes and that stands
+// inside no word, on its line. Proposed only where it reads s otherwise
+// than single_quotes does (an apostrophe is left bare). An apostrophe
+// beside a space, a '+' or punctuation is a quote: read as the string's,
+// it gave every text of pieces joined with '+' ({'q': 'a' + 'c'}) a
+// second reading at one fault, the one string a' + 'c. So
+// {'id': 'Joe's', 'n': 5} reads as {"id": "Joe's", "n": 5} (and, at one
+// fault too, as the long key {"id': 'Joe's', 'n": 5} of quote_style: the
+// text is refused), and the same text cut after 5 reads at two faults
+// (the habit and the cut), inside the window of that long key.
 func invBareApostrophes(s string) []Edit { return habitEdits("bare_apostrophe", s) }
 
 // singleQuotesAll reads s as invSingleQuotes says, or, bare, as
@@ -1304,7 +1307,7 @@ func singleEnd(s string, i int, bare bool) int {
 		case '\\':
 			j++
 		case '\'':
-			if !bare || ClosesBare(s, j) {
+			if !bare || !InWord(s, j) {
 				return j
 			}
 		}
@@ -1312,15 +1315,16 @@ func singleEnd(s string, i int, bare bool) int {
 	return -1
 }
 
-// ClosesBare reports whether the apostrophe at s[j] closes a string whose
-// apostrophes are left bare (bare_apostrophe): it is followed, after
-// white space, by a colon, a comma, a closer or the end of s.
-func ClosesBare(s string, j int) bool {
-	k := j + 1
-	for k < len(s) && (s[k] == ' ' || s[k] == '\t') {
-		k++
-	}
-	return k == len(s) || strings.IndexByte(":,}]\n\r", s[k]) >= 0
+// InWord reports whether the apostrophe at s[j] stands inside a word, as
+// a contraction's or a possessive's does (Joe's, don't, rock'n'roll): a
+// letter or a digit on each side of it. Such an apostrophe, left bare in
+// a single-quoted string, is the string's own character
+// (bare_apostrophe); any other ends the string.
+func InWord(s string, j int) bool {
+	p, _ := utf8.DecodeLastRuneInString(s[:j])
+	n, _ := utf8.DecodeRuneInString(s[j+1:])
+	word := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+	return word(p) && word(n)
 }
 
 // invJoinedStrings: every pair of quoted pieces joined with '+' read as
