@@ -872,6 +872,10 @@ func TestRepairOfACutStreamNeverInventsValues(t *testing.T) {
 	for _, raw := range []string{
 		`{"city": "Oslo", "days": 12, "tags": ["a b", "c"], "ok": true, "n": null, "geo": {"lat": 59.9, "lon": -10.75e1}}`,
 		`{'city': 'Bob's place', 'days': 3, 'ok': True, 'none': None}`,
+		// the dev corpus's shape: cut after the first item, it reads at one
+		// fault as one long key (quote_style), and at two as the habit of
+		// bare apostrophes and the cut: refused, never the key
+		`{'restaurant_id': 'McDonald's', 'items': [{'item_id': 'burger123', 'quantity': 5}, {'item_id': 'wing456', 'quantity': 6}]}`,
 		`{city: "Oslo", nested: {deep: [1, 2, 3]}, last: false}`,
 		`{"title": "the "best" one", "n": 1, "s": "tail"}`,
 		"<think>pick {\"n\": 1}</think>\n```json\n{\"n\": 2, \"s\": \"x\\ny\", \"u\": \"\\u00e9\"}\n```\nDone.",

@@ -144,6 +144,7 @@ func TestOperatorsMakeTheirFaults(t *testing.T) {
 		{"escape", nil},              // below
 		{"literal_backslashes", nil}, // below
 		{"single_quotes", nil},       // below
+		{"bare_apostrophe", nil},     // below
 		{"joined_strings", nil},      // below
 		{"split_number", nil},        // below
 		{"quote_moved", []string{`{"a":1,"b":[""x,null]}`, `{"a":1,"b":["x,"null]}`, `{"a":1,"b":[x"",null]}`, `{"a":1,"b":"[x",null]}`}},
@@ -218,6 +219,22 @@ func TestOperatorsMakeTheirFaults(t *testing.T) {
 	sq := Encode(Object{{"a", String("it's")}, {"b", Array{String(`say "x"`)}}}, Layout{})
 	if got, want := texts(mustOp(t, "single_quotes").Singles(sq, g.Rand())), []string{`{'a':'it\'s','b':['say "x"']}`, `{“a”:“it's”,“b”:[“say \"x\"”]}`}; !slices.Equal(got, want) {
 		t.Errorf("single_quotes: %q, want %q", got, want)
+	}
+	if got, want := texts(mustOp(t, "bare_apostrophe").Singles(sq, g.Rand())), []string{`{'a':'it's','b':['say "x"']}`}; !slices.Equal(got, want) {
+		t.Errorf("bare_apostrophe: %q, want %q", got, want)
+	}
+	for _, tt := range []struct {
+		v    Value
+		want []string
+	}{
+		{Object{{"a", String("x")}}, nil},                                     // no apostrophe: single_quotes' text
+		{Object{{"a", String("x', 'y")}}, nil},                                // an apostrophe before a comma ends the string there
+		{Object{{"a", String("it's")}, {"b", Array{String("5' 11\"")}}}, nil}, // an apostrophe beside a space ends the string
+		{Object{{"Joe's", Array{String("rock'n'roll")}}}, []string{`{'Joe's':['rock'n'roll']}`}},
+	} {
+		if got := texts(mustOp(t, "bare_apostrophe").Singles(Encode(tt.v, Layout{}), g.Rand())); !slices.Equal(got, tt.want) {
+			t.Errorf("bare_apostrophe of %v: %q, want %q", tt.v, got, tt.want)
+		}
 	}
 	js := Encode(Object{{"ab", String("x")}, {"c", String(`d"e`)}}, Layout{})
 	if got, want := texts(mustOp(t, "joined_strings").Singles(js, g.Rand())), []string{`{"a" + "b":"x","c":"d\"" + "e"}`, `{"a"+ "b":"x","c":"d\""+ "e"}`, `{"a" + "b":"x","c":"d\"e"}`}; !slices.Equal(got, want) {

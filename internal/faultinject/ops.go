@@ -84,6 +84,7 @@ var forwards = map[string]Op{
 	"cut":                 {global: cutText, cut: true},
 	"literal_backslashes": {global: literalBackslashes},
 	"single_quotes":       {global: singleQuotes},
+	"bare_apostrophe":     {global: bareApostrophes},
 	"joined_strings":      {global: joinedStrings},
 	"backquotes":          {edits: backquotes},
 	"entity_quotes":       {edits: entityQuotes},
@@ -850,6 +851,42 @@ func singleQuotes(s string, r *rand.Rand, all bool) []string {
 		return out[r.IntN(len(out)):][:1]
 	}
 	return out
+}
+
+// bareApostrophes: every string of the text (keys and values) in single
+// quotes with its apostrophes left bare, as a writer imitating Python's
+// repr by hand writes them (the bare_apostrophe habit), where a string
+// holds an apostrophe (else the text is single_quotes'). Strings are read
+// as JSON strings, left to right, so the habit applies to a broken text
+// too. Written only where the habit reads the text back (no apostrophe of
+// a string is followed, after white space, by a colon, a comma or a
+// closer, which would end the string there: {'q': 'a', b'}): the generated
+// objects hold apostrophes in a few strings (it's, 5' 11", k'), and those
+// are the texts this form breaks.
+func bareApostrophes(s string, _ *rand.Rand, _ bool) []string {
+	held := false
+	t, ok := eachString(s, func(c string) string {
+		var e strings.Builder
+		walkContent(c, func(_ int, p string) {
+			switch p {
+			case `\"`:
+				e.WriteString(`"`)
+			case "'":
+				held = true
+				e.WriteString(p)
+			default:
+				e.WriteString(p)
+			}
+		})
+		return "'" + e.String() + "'"
+	})
+	if !ok || !held {
+		return nil // a string left open, or no apostrophe in a string: no habit to write
+	}
+	if h := faultmodel.Habits("bare_apostrophe", t); len(h) != 1 || h[0].Text != s {
+		return nil // an apostrophe the habit reads as a string's end
+	}
+	return []string{t}
 }
 
 // eachString returns s with each of its strings (read as JSON strings,

@@ -134,6 +134,8 @@ var Table = []Operator{
 		Reason: "every backslash written as itself (a Windows path, a regular expression) is one habit of one writer, priced once per text; seen only where a backslash starts no JSON escape"},
 	{Name: "single_quotes", Cost: 1, Step: "json_repair", Inverse: invSingleQuotes,
 		Reason: "every string written in single or typographic quotes is one habit of one writer, priced once per text"},
+	{Name: "bare_apostrophe", Cost: 1, Step: "json_repair", Inverse: invBareApostrophes,
+		Reason: "every string written in single quotes with the apostrophes inside its words left bare (Joe's, don't: Python's repr imitated by hand) is one habit of one writer, priced once per text as single_quotes is; an apostrophe beside a space, a '+' or punctuation is a quote"},
 	{Name: "joined_strings", Cost: 1, Step: "join_strings", Inverse: invJoinedStrings,
 		Reason: "strings written as quoted pieces joined with '+' (JavaScript's concatenation) are one habit of one writer, priced once per text; a '+' glued to both quotes is not read as one"},
 	{Name: "backquotes", Cost: 1, Step: "json_repair", Inverse: invBackquotes,

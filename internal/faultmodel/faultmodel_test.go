@@ -111,6 +111,9 @@ func TestInversesUndoTheirFault(t *testing.T) {
 		{"literal_backslashes", `{"r": "\d+\.x", "q": "say \"hi\""}`, `{"r": "\\d+\\.x", "q": "say \"hi\""}`},
 		{"single_quotes", `{'a': 'it\'s "x"', "b": 'y'}`, `{"a": "it's \"x\"", "b": "y"}`},
 		{"single_quotes", `{“a”: “x”}`, `{"a": "x"}`},
+		{"bare_apostrophe", `{'id': 'Joe's', 'n': 5}`, `{"id": "Joe's", "n": 5}`},
+		{"bare_apostrophe", `{'a': 'don't', 'k': 'rock'n'roll', "b": "it's"}`, `{"a": "don't", "k": "rock'n'roll", "b": "it's"}`},
+		{"bare_apostrophe", "{'a': 'it's'\n}", "{\"a\": \"it's\"\n}"},
 		{"joined_strings", "{'a': 'x' + 'y', \"b\": \"it's\" +\n \"z\"}", "{'a': 'xy', \"b\": \"it'sz\"}"},
 		{"backquotes", "{\"a\": `both`}", `{"a": "both"}`},
 		{"backquotes", "{\"a\": `say \"hi\" \\` \\n`}", `{"a": "say \"hi\" ` + "`" + ` \n"}`},
@@ -163,6 +166,15 @@ func TestHabitsReadTheWholeTextOnce(t *testing.T) {
 		{"single_quotes", `{'a': 'it\'s', 'b': 'x'}`, 1},
 		{"single_quotes", `{"a": "it's", "b": 1}`, 0},
 		{"single_quotes", `{'a': 'x`, 0}, // a string left open
+		{"bare_apostrophe", `{'id': 'Joe's', 'n': 5}`, 1},
+		{"bare_apostrophe", `{'id': 'Joe's', 'items': [{'n': 5}`, 1}, // cut: its strings are closed
+		{"bare_apostrophe", `{'a': 'x', 'b': 'it\'s'}`, 0},           // no apostrophe left bare: single_quotes'
+		{"bare_apostrophe", `{"a": "it's"}`, 0},                      // no single-quoted string
+		{"bare_apostrophe", "{'a': 'it's\nb'}", 0},                   // a string holds no raw line break
+		{"bare_apostrophe", `{'a': 'it's`, 0},                        // a string left open
+		{"bare_apostrophe", `{'q': 'a' + 'c'}`, 0},                   // beside a space: a quote (not the one string a' + 'c)
+		{"bare_apostrophe", `{'q': 'a'+'c', 'r': 'x's'}`, 1},         // beside a '+': a quote; x's: a word's
+		{"bare_apostrophe", `{'a': 'students'', 'b': 'x'}`, 0},       // beside a quote: a quote
 		{"joined_strings", `{"a": "x" + "y" + 'z'}`, 1},
 		{"joined_strings", `{"a": "x + y", "b": +5}`, 0},
 		{"joined_strings", `{"q": "Use "+" to add"}`, 0}, // glued to both quotes: inner quotes as likely

@@ -1169,8 +1169,8 @@ func (w *rewriter) done(n int) Rewrite {
 }
 
 // Habits returns the readings of s by the habit row named name
-// (literal_backslashes, single_quotes or joined_strings), each once and each other than
-// s; nil for another row.
+// (literal_backslashes, single_quotes, bare_apostrophe or joined_strings),
+// each once and each other than s; nil for another row.
 func Habits(name, s string) []Rewrite {
 	var out []Rewrite
 	switch name {
@@ -1196,9 +1196,21 @@ func Habits(name, s string) []Rewrite {
 		if !strings.Contains(s, "'") && !strings.Contains(s, "“") {
 			break // no string in single or typographic quotes
 		}
-		if r, ok := singleQuotesAll(s); ok && r.Text != s {
+		if r, ok := singleQuotesAll(s, false); ok && r.Text != s {
 			out = append(out, r)
 		}
+	case "bare_apostrophe":
+		if !strings.Contains(s, "'") {
+			break // no string in single quotes
+		}
+		r, ok := singleQuotesAll(s, true)
+		if !ok || r.Text == s {
+			break
+		}
+		if q, ok := singleQuotesAll(s, false); ok && q.Text == r.Text {
+			break // no apostrophe left bare: the single_quotes habit's reading
+		}
+		out = append(out, r)
 	}
 	return out
 }
@@ -1252,9 +1264,26 @@ func invLiteralBackslashes(s string) []Edit { return habitEdits("literal_backsla
 // sits inside one).
 func invSingleQuotes(s string) []Edit { return habitEdits("single_quotes", s) }
 
-// singleQuotesAll reads s as invSingleQuotes says; false when a string
-// is left open.
-func singleQuotesAll(s string) (Rewrite, bool) {
+// invBareApostrophes: every string between single quotes (or
+// typographic ones) read as a JSON string at once, as invSingleQuotes
+// reads them, but with the apostrophes inside words left bare (InWord: a
+// letter or a digit on each side, as in Joe's or don't): such an
+// apostrophe is a character of its string, and a single-quoted string
+// ends at its next apostrophe that no backslash escapes and that stands
+// inside no word, on its line. Proposed only where it reads s otherwise
+// than single_quotes does (an apostrophe is left bare). An apostrophe
+// beside a space, a '+' or punctuation is a quote: read as the string's,
+// it gave every text of pieces joined with '+' ({'q': 'a' + 'c'}) a
+// second reading at one fault, the one string a' + 'c. So
+// {'id': 'Joe's', 'n': 5} reads as {"id": "Joe's", "n": 5} (and, at one
+// fault too, as the long key {"id': 'Joe's', 'n": 5} of quote_style: the
+// text is refused), and the same text cut after 5 reads at two faults
+// (the habit and the cut), inside the window of that long key.
+func invBareApostrophes(s string) []Edit { return habitEdits("bare_apostrophe", s) }
+
+// singleQuotesAll reads s as invSingleQuotes says, or, bare, as
+// invBareApostrophes says; false when a string is left open.
+func singleQuotesAll(s string, bare bool) (Rewrite, bool) {
 	const open, close = "“", "”"
 	var w rewriter
 	for i := 0; i < len(s); {
@@ -1264,7 +1293,7 @@ func singleQuotesAll(s string) (Rewrite, bool) {
 			w.copy(s, i, j)
 			i = j
 		case s[i] == '\'':
-			j := singleEnd(s, i+1)
+			j := singleEnd(s, i+1, bare)
 			if j < 0 {
 				return Rewrite{}, false
 			}
@@ -1304,8 +1333,9 @@ func singleQuotesAll(s string) (Rewrite, bool) {
 }
 
 // singleEnd returns the index of the quote that closes a single-quoted
-// string whose content starts at i (see invSingleQuotes), or -1.
-func singleEnd(s string, i int) int {
+// string whose content starts at i (see invSingleQuotes; bare, see
+// invBareApostrophes), or -1.
+func singleEnd(s string, i int, bare bool) int {
 	for j := i; j < len(s); j++ {
 		switch s[j] {
 		case '\n', '\r':
@@ -1313,10 +1343,24 @@ func singleEnd(s string, i int) int {
 		case '\\':
 			j++
 		case '\'':
-			return j
+			if !bare || !InWord(s, j) {
+				return j
+			}
 		}
 	}
 	return -1
+}
+
+// InWord reports whether the apostrophe at s[j] stands inside a word, as
+// a contraction's or a possessive's does (Joe's, don't, rock'n'roll): a
+// letter or a digit on each side of it. Such an apostrophe, left bare in
+// a single-quoted string, is the string's own character
+// (bare_apostrophe); any other ends the string.
+func InWord(s string, j int) bool {
+	p, _ := utf8.DecodeLastRuneInString(s[:j])
+	n, _ := utf8.DecodeRuneInString(s[j+1:])
+	word := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+	return word(p) && word(n)
 }
 
 // invJoinedStrings: every pair of quoted pieces joined with '+' read as

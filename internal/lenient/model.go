@@ -38,7 +38,7 @@ var switchedRows = []string{
 	"comma", "colon", "stray_brace", "premature_closer", "dropped_closer", "swapped_closer", "stray_closer", "stray_bracket",
 	"escaped_space", "py_js_literal", "repeated_key", "literal_case", "loose_number", "numeric_key", "unclosed_key",
 	"split_number", "double_encoded", "repeated_object", "csv_quotes", "comment", "around", "commented", "unquoted", "bare_value", "backquotes", "entity_quotes",
-	"escape", "literal_backslashes", "joined_strings", "invisible", "cut", "template_quotes",
+	"escape", "literal_backslashes", "joined_strings", "invisible", "cut", "template_quotes", "quote_style", "single_quotes", "bare_apostrophe",
 }
 
 // syntaxSteps are the named steps reported with FixSyntax (as the scanner
@@ -79,7 +79,8 @@ func readByModel(raw string, opt Options) (Result, bool) {
 
 // habitAgrees checks the scanner's repair res of raw against the habits
 // of faultmodel's table (backslashes written as themselves, single quotes
-// throughout, strings joined with '+'), which the scanner reads string by
+// throughout, with apostrophes escaped or left bare, strings joined with
+// '+'), which the scanner reads string by
 // string while the model prices each at one fault for the whole text.
 // Where a habit reads raw (faultmodel.Habits), the scanner's value stands
 // when the scanner reads the habit's text as the same value (or not at
@@ -124,6 +125,6 @@ func habitAgrees(raw string, res Result, opt Options) error {
 // habitRows are the habit rows of faultmodel.Table, and habitNames what
 // refusals call them.
 var (
-	habitRows  = []string{"literal_backslashes", "single_quotes", "joined_strings"}
-	habitNames = map[string]string{"single_quotes": "single quotes", "joined_strings": "strings joined with '+'"}
+	habitRows  = []string{"literal_backslashes", "single_quotes", "bare_apostrophe", "joined_strings"}
+	habitNames = map[string]string{"single_quotes": "single quotes", "bare_apostrophe": "single quotes with apostrophes left bare", "joined_strings": "strings joined with '+'"}
 )

@@ -33,6 +33,9 @@ func TestRepairReadsByTheModelWhereTheScannerRefused(t *testing.T) {
 		{"colon missing across a line break before a bracket", "{\"a\": [{\"b\": 1}],\n  \"x\"\n  []\n}", `{"a":[{"b":1}],"x":[]}`, MissingColon},
 		{"an empty string, then an item with no comma", "{\"k\": [\"\" \"\"]}", `{"k":["",""]}`, FixSyntax},
 		{"a value holding the layout's space, then a key", `{"k":" false" "c": 100, "u": 1}`, `{"k":" false","c":100,"u":1}`, FixSyntax},
+		// TestRepairRefusesGuessesAfterTwoFaults: no row deletes an apostrophe,
+		// so the window holds the one single-quoted string.
+		{"a single-quoted value holding the layout's space", "{\n    \"a\": 42,\n    \"c\":' 0.5',\n    \"b\": 3\n}", `{"a":42,"c":" 0.5","b":3}`, FixSyntax},
 		{"an item ending in a comma and a space, then a string", `{"a": ["x, " "b"]}`, `{"a":["x, ","b"]}`, FixSyntax},
 		{"inner quote, then a literal, in an array", `{"c": ["a" null, "b"]}`, `{"c":["a",null,"b"]}`, FixSyntax},
 		{"inner quote, then a spaced number, in an array", `{"c": ["a" 1, "b"]}`, `{"c":["a",1,"b"]}`, FixSyntax},

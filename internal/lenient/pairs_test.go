@@ -203,7 +203,6 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"a key holding an opening bracket it does not close", `{'a[b': 1,}`, "holds an opening bracket that it does not close"},
 		// A string right after its colon starting with the spaces the
 		// layout puts there: its quote moved past them ("k": 0.5)?
-		{"a single-quoted value holding the layout's space", "{\n    \"a\": 42,\n    \"c\":' 0.5',\n    \"b\": 3\n}", "a string value starts with the spaces the text's other values have after their colon"},
 		// An item ending in a comma, then another with no comma: the
 		// items' comma inside the string, its quote misplaced?
 		{"an item ending in a comma, then a string", `{"a": ["x," "b"]}`, "follows a string ending in a comma, with no comma between"},

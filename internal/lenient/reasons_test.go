@@ -140,7 +140,7 @@ func TestEveryRefusalReasonIsCovered(t *testing.T) {
 		{`"{\"p\": [\t]}"`, "stands alone where an array item belongs", nil},
 		{`{"k":"x"'c':1}`, "their quote marks of different kinds", nil},
 		{`{"a": ["x," "b"]}`, "an item at byte 12 follows a string ending in a comma", nil},
-		{`{'a': 1, "b":' x'}`, "a string value starts with the spaces the text's other values have", nil},
+		{`{"a": 1, "b":' x',}`, "a string value starts with the spaces the text's other values have", nil},
 		{`{"a": /* "x" */ 1,}`, "a block comment at byte 6 holds a double quote", nil},
 		{`{'a':"see \\"hi\\" here"}`, "follows an escaped backslash", nil},
 		{`{"a":"\00e9"}`, "a backslash before four hex digits", nil},

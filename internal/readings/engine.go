@@ -168,7 +168,7 @@ var (
 	rQuoteStyle, rUnquoted, rComma, rColon, rQuote, rEscape, rStrayBrace, rPremature,
 	rDropped, rSwapped, rComment, rEscSpace, rPyJS, rRepKey, rLitCase, rLoose, rNumKey, rUnclosedKey,
 	rStrayBracket, rBareValue, rTemplate, rPunct, rSplit, rMoved, rAround, rDouble, rResend,
-	rCSV, rCut, rBackslashes, rSingles, rJoined, rBackquotes, rEntity, rInvisible, rTemplEsc uint8
+	rCSV, rCut, rBackslashes, rSingles, rBareApos, rJoined, rBackquotes, rEntity, rInvisible, rTemplEsc uint8
 )
 
 func rowOf(name string) uint8 {
@@ -187,7 +187,7 @@ func init() {
 		&rLitCase: "literal_case", &rLoose: "loose_number", &rNumKey: "numeric_key", &rUnclosedKey: "unclosed_key",
 		&rStrayBracket: "stray_bracket", &rBareValue: "bare_value", &rTemplate: "template_quotes", &rPunct: "punctuation",
 		&rSplit: "split_number", &rMoved: "quote_moved", &rAround: "around", &rDouble: "double_encoded", &rResend: "repeated_object",
-		&rCSV: "csv_quotes", &rCut: "cut", &rBackslashes: "literal_backslashes", &rSingles: "single_quotes",
+		&rCSV: "csv_quotes", &rCut: "cut", &rBackslashes: "literal_backslashes", &rSingles: "single_quotes", &rBareApos: "bare_apostrophe",
 		&rJoined: "joined_strings", &rBackquotes: "backquotes", &rEntity: "entity_quotes", &rInvisible: "invisible", &rTemplEsc: "template_escapes"} {
 		*p = rowOf(name)
 	}

@@ -188,8 +188,8 @@ type whole struct {
 
 // wholeTexts returns the whole-text readings of the rows that rewrite a
 // text throughout: double encoding, CSV quotes, template quotes, and the
-// habits (backslashes written as themselves, single quotes, strings
-// joined with '+').
+// habits (backslashes written as themselves, single quotes, single
+// quotes with apostrophes left bare, strings joined with '+').
 func wholeTexts(s string) []whole {
 	var out []whole
 	for _, r := range []uint8{rDouble, rCSV, rTemplate, rTemplEsc} {
@@ -199,7 +199,7 @@ func wholeTexts(s string) []whole {
 			}
 		}
 	}
-	for _, r := range []uint8{rBackslashes, rSingles, rJoined} {
+	for _, r := range []uint8{rBackslashes, rSingles, rBareApos, rJoined} {
 		for _, h := range faultmodel.Habits(faultmodel.Table[r].Name, s) {
 			out = append(out, whole{faultmodel.Edit{Start: 0, End: len(s), Repl: h.Text}, r, h.Src})
 		}
@@ -209,7 +209,9 @@ func wholeTexts(s string) []whole {
 
 // habit reports whether row r is a habit (a whole-text reading that
 // places its text back in the text it read).
-func habit(r uint8) bool { return r == rBackslashes || r == rSingles || r == rJoined }
+func habit(r uint8) bool {
+	return r == rBackslashes || r == rSingles || r == rBareApos || r == rJoined
+}
 
 // placeBack places the edits after the first k of each reading of fs,
 // made on a habit's text, in the text the habit read (src, see
