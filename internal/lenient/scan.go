@@ -809,154 +809,190 @@ func (sc *scanner) skipSpace() error {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
 			sc.i++
 		case c == '\\':
-			n := escapedSpaceAt(sc.s, sc.i)
-			if n == 0 {
-				return nil
-			}
-			if sc.touchesBlankString(sc.i) {
-				// {"a": " "\t, …}, {"a": \t""}: a value of white space
-				// touching escaped white space: its quotes may be
-				// misplaced, both its own.
-				return malformed("escaped white space at byte %d touches a string of white space, whose quotes may be misplaced", sc.i)
-			}
-			// afterQuote: the escape follows a string's closing quote at p
-			// (past spaces and tabs).
-			p := prevNonSpace(sc.s, sc.i)
-			afterQuote := sc.state == stAfterValue && sc.lastStr >= 0 && p >= 0 && quoteEndsAt(sc.s, p)
-			if afterQuote && sc.s[sc.i+1] == 't' && commaAfter(sc.s, sc.i) {
-				// {\t"a": "//"\t, …: an escaped tab between a string's
-				// closing quote and a comma, where no layout puts one (a
-				// comma-first layout breaks the line): the string's own
-				// escape, its quote moved.
-				return malformed("an escaped tab at byte %d stands between a string's closing quote and a comma; whether it is the string's own is ambiguous", sc.i)
-			}
-			if afterQuote && sc.opensWith(sc.s[sc.i:sc.i+n]) && endsWithEscape(sc.s, p) {
-				// {\n"a": "x\r"\n}, "x\\"\n}: a string ending with an
-				// escape, then the layout's escaped white space: the
-				// string's own next escape, its quote moved, as likely.
-				return malformed("escaped white space at byte %d follows a string that ends with an escape; whether it is the string's own is ambiguous", sc.i)
-			}
-			if e := sc.s[sc.i : sc.i+n]; afterQuote && sc.opensWith(e) && len(sc.commaIn) > 0 && sc.commaIn[0] && !sc.commasLaidOut() {
-				// {\n  "a": [1],"c": "x"\n}: a text that opens with
-				// escaped white space, but writes its members on one line:
-				// the opening is no proof of a layout, and the escape after
-				// the string may be the string's own, its quote moved.
-				return malformed("escaped white space at byte %d follows a string's closing quote in a text that opens with it but writes its members on one line; whether it is the string's own is ambiguous", sc.i)
-			}
-			if afterQuote && !sc.opensWith(sc.s[sc.i:sc.i+n]) {
-				// {"z":"s"\n}, {"z":"s" \n}: escaped white space after a
-				// string's closing quote, in a text that does not open
-				// with it ({\n …, laid out with escaped line breaks): the
-				// string's own escape, its quote moved, as likely.
-				return malformed("escaped white space at byte %d follows a string's closing quote in a text that does not open with it; whether it is the string's own is ambiguous", sc.i)
-			}
-			if sc.i+n < len(sc.s) && isQuoteAt(sc.s, sc.i+n) && (sc.state == stValue || sc.state == stAfterValue && sc.top() == '[') && !sc.opensWith(sc.s[sc.i:sc.i+n]) {
-				// "k": \t"x": escaped white space touching a string
-				// value's opening quote, in a text that does not open
-				// with it: the string's own first escape, its quote
-				// moved, as likely.
-				return malformed("escaped white space at byte %d touches a string's opening quote in a text that does not open with it; whether it is the string's own is ambiguous", sc.i)
-			}
-			if touchesToken(sc.s, sc.i, n) {
-				// 42\n, \r\nnull, \nworld": the escape may be part of a
-				// value whose quotes are missing.
-				return malformed("escaped white space at byte %d touches a value, and may be part of a string whose quotes are missing", sc.i)
-			}
-			if sc.top() == '[' && sc.state == stValue && sc.i > 0 && sc.s[sc.i-1] == ' ' && sc.i+n+1 < len(sc.s) && sc.s[sc.i+n] == ' ' && sc.s[sc.i+n+1] != ' ' && sc.s[sc.i+n+1] != '\t' {
-				// ["x", \t "y"]: where an item belongs, escaped white space
-				// standing alone between single spaces (no layout writes it
-				// so; a line break's indentation is wider): the string "\t"
-				// unquoted, its comma missing, as likely.
-				return malformed("escaped white space at byte %d stands alone between spaces where an array item belongs, and may be an unquoted string", sc.i)
-			}
-			if sc.top() == '[' && sc.i >= sc.noiseEnd && sc.slotAfterNoise() {
-				// [\n], [1,\n], [1 \n, 2]: an empty slot, or the string
-				// "\n" unquoted (its comma missing, after a value)? (White
-				// space before a comma is no layout's.)
-				return malformed("escaped white space at byte %d stands where an array item belongs, and may be an unquoted string", sc.i)
-			}
-			if err := sc.note(EscapedWhitespace); err != nil {
+			if stop, err := sc.skipEscapedSpace(); stop || err != nil {
 				return err
 			}
-			sc.i += n
 		case c == '/' && strings.HasPrefix(sc.s[sc.i:], "//"), c == '#' && hashComment(sc.s[sc.i+1:]):
-			if err := sc.normalise(); err != nil {
+			if err := sc.skipLineComment(); err != nil {
 				return err
 			}
-			if sc.state == stAfterValue && sc.lastStr >= 0 && quoteEndsAt(sc.s, sc.i-1) && (strings.TrimSpace(lastString(sc)) == "" || emptyComment(sc.s[sc.i:])) {
-				// "_id": ""#, "x"#<line break>, "x"# // c: a line comment
-				// glued to the closing quote of a string of white space,
-				// or an empty one (or a '#' before another comment), may
-				// be the string's text, its quote moved.
-				return malformed("a line comment at byte %d touches the closing quote of a string of white space, or is empty or another comment's; whether it is the string's text is ambiguous", sc.i)
-			}
-			var end int
-			if j := strings.IndexByte(sc.s[sc.i:], '\n'); j >= 0 {
-				end = sc.i + j
-			} else {
-				// A comment that runs to the end of the text ends before
-				// the closing brackets there ({"a": 1 // note}): the one
-				// reading, when what it ran over holds no other JSON.
-				if p := prevNonSpace(sc.s, sc.i); p >= 0 && sc.s[p] == ',' {
-					// ["x", // note v]}: after a comma, where an item or
-					// member belongs, its text may hold one, unquoted.
-					return malformed("a line comment at byte %d runs to the closing brackets at the end of the text after a comma; whether it holds an item or member is ambiguous", sc.i)
-				}
-				end = sc.i + len(strings.TrimRight(sc.s[sc.i:], "}] \t\r"))
-			}
-			if swallowsJSON(sc.s[sc.i:end]) {
-				// {"a": "x" // note "b": 2}: a line comment with no line
-				// break after it runs over members or closers.
-				return malformed("a line comment at byte %d runs over what looks like JSON (a key, a value or a closing bracket); where it ends is ambiguous", sc.i)
-			}
-			sc.i = end
 		case c == '/' && strings.HasPrefix(sc.s[sc.i:], "/*"):
-			if err := sc.normalise(); err != nil {
+			if err := sc.skipBlockComment(); err != nil {
 				return err
 			}
-			j := strings.Index(sc.s[sc.i+2:], "*/")
-			if j < 0 {
-				return malformed("the argument string was cut off inside a comment")
-			}
-			if strings.IndexByte(sc.s[sc.i+2:sc.i+2+j], '"') >= 0 {
-				// "a": /*", "b": /* note */"x": a block comment holding a
-				// double quote may be a string's text ("/*") whose
-				// quote was lost, run over members.
-				return malformed("a block comment at byte %d holds a double quote; whether it is a string's text whose quote was lost is ambiguous", sc.i)
-			}
-			sc.i += 2 + j + 2
 		case c >= utf8.RuneSelf:
-			r, n := utf8.DecodeRuneInString(sc.s[sc.i:])
-			if !isInvisible(r) {
-				return nil
-			}
-			if sc.touchesBlankString(sc.i) {
-				// {"a": ""<U+200B>}: the same with an invisible character.
-				return malformed("an invisible character at byte %d touches a string of white space, whose quotes may be misplaced", sc.i)
-			}
-			if !unicode.IsSpace(r) && (sc.i > 0 && sc.state == stAfterValue && sc.lastStr >= 0 && quoteEndsAt(sc.s, sc.i-1) || sc.i+n < len(sc.s) && isQuoteAt(sc.s, sc.i+n)) {
-				// {"q": "x"<U+200B>}, {"q": <U+200B>"x"}: a zero-width
-				// character touching a string's quote may be the string's
-				// own first or last character, its quote moved past it.
-				// (A space, U+00A0 or U+3000, is layout there, as a quote
-				// moved over the layout's white space is no fault to see.)
-				return malformed("a zero-width character at byte %d touches a string's quote; whether it is the string's own is ambiguous", sc.i)
-			}
-			if touchesBareToken(sc.s, sc.i, sc.i+n) {
-				// {"q":<U+2028>true}: the character touches a literal, a
-				// number or a bare word, which with it may be a string
-				// whose quotes are missing ("\u2028true").
-				return malformed("an invisible character at byte %d touches an unquoted value, and may be part of a string whose quotes are missing", sc.i)
-			}
-			if err := sc.note(InvisibleSpace); err != nil {
+			if stop, err := sc.skipInvisible(); stop || err != nil {
 				return err
 			}
-			sc.i += n
 		default:
 			return nil
 		}
 	}
 	return nil
+}
+
+// skipEscapedSpace skips the escaped white space at sc.i (a backslash),
+// or refuses it where it may be a string's own; stop: there is none.
+func (sc *scanner) skipEscapedSpace() (stop bool, err error) {
+	n := escapedSpaceAt(sc.s, sc.i)
+	if n == 0 {
+		return true, nil
+	}
+	if sc.touchesBlankString(sc.i) {
+		// {"a": " "\t, …}, {"a": \t""}: a value of white space
+		// touching escaped white space: its quotes may be
+		// misplaced, both its own.
+		return false, malformed("escaped white space at byte %d touches a string of white space, whose quotes may be misplaced", sc.i)
+	}
+	// afterQuote: the escape follows a string's closing quote at p
+	// (past spaces and tabs).
+	p := prevNonSpace(sc.s, sc.i)
+	afterQuote := sc.state == stAfterValue && sc.lastStr >= 0 && p >= 0 && quoteEndsAt(sc.s, p)
+	if afterQuote && sc.s[sc.i+1] == 't' && commaAfter(sc.s, sc.i) {
+		// {\t"a": "//"\t, …: an escaped tab between a string's
+		// closing quote and a comma, where no layout puts one (a
+		// comma-first layout breaks the line): the string's own
+		// escape, its quote moved.
+		return false, malformed("an escaped tab at byte %d stands between a string's closing quote and a comma; whether it is the string's own is ambiguous", sc.i)
+	}
+	if afterQuote && sc.opensWith(sc.s[sc.i:sc.i+n]) && endsWithEscape(sc.s, p) {
+		// {\n"a": "x\r"\n}, "x\\"\n}: a string ending with an
+		// escape, then the layout's escaped white space: the
+		// string's own next escape, its quote moved, as likely.
+		return false, malformed("escaped white space at byte %d follows a string that ends with an escape; whether it is the string's own is ambiguous", sc.i)
+	}
+	if e := sc.s[sc.i : sc.i+n]; afterQuote && sc.opensWith(e) && len(sc.commaIn) > 0 && sc.commaIn[0] && !sc.commasLaidOut() {
+		// {\n  "a": [1],"c": "x"\n}: a text that opens with
+		// escaped white space, but writes its members on one line:
+		// the opening is no proof of a layout, and the escape after
+		// the string may be the string's own, its quote moved.
+		return false, malformed("escaped white space at byte %d follows a string's closing quote in a text that opens with it but writes its members on one line; whether it is the string's own is ambiguous", sc.i)
+	}
+	if afterQuote && !sc.opensWith(sc.s[sc.i:sc.i+n]) {
+		// {"z":"s"\n}, {"z":"s" \n}: escaped white space after a
+		// string's closing quote, in a text that does not open
+		// with it ({\n …, laid out with escaped line breaks): the
+		// string's own escape, its quote moved, as likely.
+		return false, malformed("escaped white space at byte %d follows a string's closing quote in a text that does not open with it; whether it is the string's own is ambiguous", sc.i)
+	}
+	if sc.i+n < len(sc.s) && isQuoteAt(sc.s, sc.i+n) && (sc.state == stValue || sc.state == stAfterValue && sc.top() == '[') && !sc.opensWith(sc.s[sc.i:sc.i+n]) {
+		// "k": \t"x": escaped white space touching a string
+		// value's opening quote, in a text that does not open
+		// with it: the string's own first escape, its quote
+		// moved, as likely.
+		return false, malformed("escaped white space at byte %d touches a string's opening quote in a text that does not open with it; whether it is the string's own is ambiguous", sc.i)
+	}
+	if touchesToken(sc.s, sc.i, n) {
+		// 42\n, \r\nnull, \nworld": the escape may be part of a
+		// value whose quotes are missing.
+		return false, malformed("escaped white space at byte %d touches a value, and may be part of a string whose quotes are missing", sc.i)
+	}
+	if sc.top() == '[' && sc.state == stValue && sc.i > 0 && sc.s[sc.i-1] == ' ' && sc.i+n+1 < len(sc.s) && sc.s[sc.i+n] == ' ' && sc.s[sc.i+n+1] != ' ' && sc.s[sc.i+n+1] != '\t' {
+		// ["x", \t "y"]: where an item belongs, escaped white space
+		// standing alone between single spaces (no layout writes it
+		// so; a line break's indentation is wider): the string "\t"
+		// unquoted, its comma missing, as likely.
+		return false, malformed("escaped white space at byte %d stands alone between spaces where an array item belongs, and may be an unquoted string", sc.i)
+	}
+	if sc.top() == '[' && sc.i >= sc.noiseEnd && sc.slotAfterNoise() {
+		// [\n], [1,\n], [1 \n, 2]: an empty slot, or the string
+		// "\n" unquoted (its comma missing, after a value)? (White
+		// space before a comma is no layout's.)
+		return false, malformed("escaped white space at byte %d stands where an array item belongs, and may be an unquoted string", sc.i)
+	}
+	if err := sc.note(EscapedWhitespace); err != nil {
+		return false, err
+	}
+	sc.i += n
+	return false, nil
+}
+
+// skipLineComment skips the line comment (// or #) at sc.i, or refuses
+// it where its end is ambiguous.
+func (sc *scanner) skipLineComment() error {
+	if err := sc.normalise(); err != nil {
+		return err
+	}
+	if sc.state == stAfterValue && sc.lastStr >= 0 && quoteEndsAt(sc.s, sc.i-1) && (strings.TrimSpace(lastString(sc)) == "" || emptyComment(sc.s[sc.i:])) {
+		// "_id": ""#, "x"#<line break>, "x"# // c: a line comment
+		// glued to the closing quote of a string of white space,
+		// or an empty one (or a '#' before another comment), may
+		// be the string's text, its quote moved.
+		return malformed("a line comment at byte %d touches the closing quote of a string of white space, or is empty or another comment's; whether it is the string's text is ambiguous", sc.i)
+	}
+	var end int
+	if j := strings.IndexByte(sc.s[sc.i:], '\n'); j >= 0 {
+		end = sc.i + j
+	} else {
+		// A comment that runs to the end of the text ends before
+		// the closing brackets there ({"a": 1 // note}): the one
+		// reading, when what it ran over holds no other JSON.
+		if p := prevNonSpace(sc.s, sc.i); p >= 0 && sc.s[p] == ',' {
+			// ["x", // note v]}: after a comma, where an item or
+			// member belongs, its text may hold one, unquoted.
+			return malformed("a line comment at byte %d runs to the closing brackets at the end of the text after a comma; whether it holds an item or member is ambiguous", sc.i)
+		}
+		end = sc.i + len(strings.TrimRight(sc.s[sc.i:], "}] \t\r"))
+	}
+	if swallowsJSON(sc.s[sc.i:end]) {
+		// {"a": "x" // note "b": 2}: a line comment with no line
+		// break after it runs over members or closers.
+		return malformed("a line comment at byte %d runs over what looks like JSON (a key, a value or a closing bracket); where it ends is ambiguous", sc.i)
+	}
+	sc.i = end
+	return nil
+}
+
+// skipBlockComment skips the block comment at sc.i, or refuses it where
+// it may be a string's text.
+func (sc *scanner) skipBlockComment() error {
+	if err := sc.normalise(); err != nil {
+		return err
+	}
+	j := strings.Index(sc.s[sc.i+2:], "*/")
+	if j < 0 {
+		return malformed("the argument string was cut off inside a comment")
+	}
+	if strings.IndexByte(sc.s[sc.i+2:sc.i+2+j], '"') >= 0 {
+		// "a": /*", "b": /* note */"x": a block comment holding a
+		// double quote may be a string's text ("/*") whose
+		// quote was lost, run over members.
+		return malformed("a block comment at byte %d holds a double quote; whether it is a string's text whose quote was lost is ambiguous", sc.i)
+	}
+	sc.i += 2 + j + 2
+	return nil
+}
+
+// skipInvisible skips the invisible character at sc.i, or refuses it
+// where it may be a string's own; stop: the character at sc.i is none.
+func (sc *scanner) skipInvisible() (stop bool, err error) {
+	r, n := utf8.DecodeRuneInString(sc.s[sc.i:])
+	if !isInvisible(r) {
+		return true, nil
+	}
+	if sc.touchesBlankString(sc.i) {
+		// {"a": ""<U+200B>}: the same with an invisible character.
+		return false, malformed("an invisible character at byte %d touches a string of white space, whose quotes may be misplaced", sc.i)
+	}
+	if !unicode.IsSpace(r) && (sc.i > 0 && sc.state == stAfterValue && sc.lastStr >= 0 && quoteEndsAt(sc.s, sc.i-1) || sc.i+n < len(sc.s) && isQuoteAt(sc.s, sc.i+n)) {
+		// {"q": "x"<U+200B>}, {"q": <U+200B>"x"}: a zero-width
+		// character touching a string's quote may be the string's
+		// own first or last character, its quote moved past it.
+		// (A space, U+00A0 or U+3000, is layout there, as a quote
+		// moved over the layout's white space is no fault to see.)
+		return false, malformed("a zero-width character at byte %d touches a string's quote; whether it is the string's own is ambiguous", sc.i)
+	}
+	if touchesBareToken(sc.s, sc.i, sc.i+n) {
+		// {"q":<U+2028>true}: the character touches a literal, a
+		// number or a bare word, which with it may be a string
+		// whose quotes are missing ("\u2028true").
+		return false, malformed("an invisible character at byte %d touches an unquoted value, and may be part of a string whose quotes are missing", sc.i)
+	}
+	if err := sc.note(InvisibleSpace); err != nil {
+		return false, err
+	}
+	sc.i += n
+	return false, nil
 }
 
 // slotAfterNoise reports whether the white space and comments at sc.i,
