@@ -1665,31 +1665,9 @@ func (sc *scanner) laidOut(open, lf int) bool {
 
 // str reads a string opened by quote q and writes it as a JSON string.
 func (sc *scanner) str(q rune) error {
-	keyPos := sc.state == stKey || (sc.state == stAfterValue && sc.top() == '{')
-	if !keyPos {
-		if err := sc.valueStart(); err != nil {
-			return err
-		}
-	} else {
-		if sc.state == stAfterValue { // a missing comma before a key
-			if err := sc.keyAfterCloser(); err != nil {
-				return err
-			}
-			if err := sc.normalise(); err != nil {
-				return err
-			}
-		}
-		sc.comma()
-	}
-	if q != '"' {
-		if err := sc.normalise(); err != nil {
-			return err
-		}
-	}
-	if keyPos && sc.state == stKey && (q == '"' || q == '\'') {
-		if done, err := sc.unclosedKey(byte(q)); done || err != nil {
-			return err
-		}
+	keyPos, done, err := sc.strStart(q)
+	if done || err != nil {
+		return err
 	}
 	s := sc.s
 	i := sc.i + utf8.RuneLen(q)
@@ -1707,20 +1685,9 @@ func (sc *scanner) str(q rune) error {
 		// likely.
 		return malformed("a string at byte %d starts with a raw tab or carriage return, as the white space before its quote does, and whether its quote moved over the layout is ambiguous", sc.i)
 	}
-	inner := 0 // unescaped quotes inside the value
-	marks := 0 // quotes read as inch or second marks
-	// escaped, lone: the string holds a JSON escape, a backslash that
-	// starts none. Both in one string are refused: a writer that left one
-	// backslash unescaped may have left them all ("C:\new\app": a line
-	// break, or a path?). Only \b and \f, which write control characters
-	// no argument holds, are read as a backslash and a letter beside a
-	// lone backslash ("C:\bin\app.exe"): raw, found once a string.
-	escaped, lone := false, false
-	raw, rawSet := false, false
-	quoteEscaped := false // the string escapes a double quote (\")
-	mixed := func() error {
-		return malformed("a string at byte %d holds a backslash that starts no JSON escape and an escape too; whether its backslashes are characters is ambiguous", sc.i)
-	}
+	inner := 0         // unescaped quotes inside the value
+	marks := 0         // quotes read as inch or second marks
+	var bs backslashes // what the string's backslashes were read as
 	// indent returns the indentation of the string's line, worked out
 	// once a string.
 	var lineInd string
@@ -1755,127 +1722,14 @@ func (sc *scanner) str(q rune) error {
 			b.WriteString(s[i:j])
 			i = j
 		case c == '\\':
-			if i+1 >= len(s) {
-				return cut()
-			}
-			e := s[i+1]
-			if (e == 'b' || e == 'f') && !escaped {
-				if !rawSet {
-					raw, rawSet = lone || loneBeforeEscape(s[i+2:]), true
-				}
-				if raw {
-					if err := sc.normalise(); err != nil {
-						return err
-					}
-					b.WriteString(`\\`)
-					b.WriteByte(e)
-					i += 2
-					continue
-				}
-			}
-			switch e {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				if escaped = true; lone || raw {
-					return mixed()
-				}
-				quoteEscaped = quoteEscaped || e == '"'
-				b.WriteByte('\\')
-				b.WriteByte(e)
-				i += 2
-			case 'u':
-				if escaped = true; lone || raw {
-					return mixed()
-				}
-				if i+6 > len(s) {
-					return cut()
-				}
-				for k := i + 2; k < i+6; k++ {
-					if !isHex(s[k]) {
-						return malformed("a string at byte %d has an invalid \\u escape", i)
-					}
-				}
-				b.WriteString(s[i : i+6])
-				i += 6
-			case '\'':
-				if err := sc.normalise(); err != nil {
-					return err
-				}
-				if q == '"' {
-					// "it\'s" in double quotes: an escaped apostrophe, or a
-					// backslash before one (\\' with its escape lost)?
-					return malformed("a string at byte %d holds \\' (not a JSON escape), and whether the backslash is a character is ambiguous", sc.i)
-				}
-				b.WriteByte('\'')
-				i += 2
-			case '\n', '\r':
-				// "t\<line break>a": a line continuation (ta), or a
-				// backslash and a line break?
-				return malformed("a string at byte %d holds a backslash at the end of a line; whether it continues the line or is a character is ambiguous", sc.i)
-			default:
-				if i+6 <= len(s) && isHex(s[i+1]) && isHex(s[i+2]) && isHex(s[i+3]) && isHex(s[i+4]) {
-					// "see \00e9": a \u escape with its u lost, or a
-					// backslash before hex digits?
-					return malformed("a string at byte %d holds a backslash before four hex digits; whether it is a \\u escape with its u lost is ambiguous", sc.i)
-				}
-				// Not a JSON escape: keep the backslash as written.
-				if lone = true; escaped {
-					return mixed()
-				}
-				if err := sc.normalise(); err != nil {
-					return err
-				}
-				b.WriteString(`\\`)
-				i++
-			}
-		case c < 0x20:
-			if keyPos && (c == '\n' || c == '\r') {
-				// No key holds a line break: its closing quote is
-				// missing, and where it ends is a guess.
-				return malformed("a key at byte %d runs over a line break, and where it ends is ambiguous", sc.i)
-			}
-			if err := sc.normalise(); err != nil {
+			j, err := sc.strBackslash(s, i, q, &bs, cut)
+			if err != nil {
 				return err
 			}
-			if r, _ := utf8.DecodeLastRuneInString(s[:i]); keyPos && !(i > sc.i+1 && (r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)) && isIdentByte(s, i+1)) {
-				// A control character at a key's edge or next to white
-				// space: its quotes may be misplaced. (Inside a word,
-				// {"key<TAB>_": 1}, it is the key's character, read as
-				// its escape would be.)
-				return malformed("a key at byte %d is not followed by a colon and a value (or holds an unescaped quote)", sc.i)
-			}
-			if c == '\n' {
-				if next := strings.TrimLeft(s[i+1:], " \t"); inner > 0 && (strings.HasPrefix(next, "//") || strings.HasPrefix(next, "#")) && sc.laidOut(sc.i, i) && sc.firstLF < sc.i {
-					// {\n "q": " <think">\n// it's "x"\n}: in a text laid
-					// out over lines, a string that held an unescaped
-					// quote runs over a line break onto a comment line:
-					// the quote may have ended it, the comment the
-					// layout's.
-					return malformed("a string at byte %d holds an unescaped quote and runs over a line break onto a comment line; whether the quote ended it is ambiguous", sc.i)
-				}
-				if inner > 0 && strings.HasSuffix(strings.TrimRight(s[:i], " \t\r"), ",") {
-					// ["e" x,\n""]: a string that held an unescaped quote
-					// runs over a comma at the end of a line: the quote
-					// may have closed it, the comma the items'.
-					return malformed("a string at byte %d holds an unescaped quote and runs over a comma at the end of a line; whether the quote ended it is ambiguous", sc.i)
-				}
-				if k := skipWhite(s, i); k > i+1 && k < len(s) && isQuoteAt(s, k) {
-					// "x\n    " then a quote: the layout's line break and
-					// indent, the string's end a line before as likely.
-					return malformed("a string at byte %d holds a line break and indentation before a quote; whether the string ends there is ambiguous", sc.i)
-				} else if k == i+1 && k < len(s) && isQuoteAt(s, k) && sc.laidOut(sc.i, i) {
-					// {\n  "genre": "Sci-fi\n"}: in a text laid out over
-					// lines, a quote that starts a line may have been moved
-					// past the layout's line break; the string's end a
-					// line before is as likely. (In a one-line text the
-					// line break is the value's: an escape decoded.)
-					return malformed("a string at byte %d holds a line break right before a quote; whether the string ends there is ambiguous", sc.i)
-				} else if ind := s[i+1 : k]; ind != "" && sc.laidOut(sc.i, i) && strings.HasPrefix(indent(), ind) {
-					// [\n\t\t"x:,\n\t\t]: …: in a text laid out over lines,
-					// a line break then the indentation of the string's
-					// own line (or less) is the layout's as likely: the
-					// string may have run over it, its quote lost.
-					return malformed("a string at byte %d holds a line break and the indentation of its own line; whether it ran over the layout is ambiguous", sc.i)
-				}
+			i = j
+		case c < 0x20:
+			if err := sc.strControl(s, i, inner, keyPos, indent); err != nil {
+				return err
 			}
 			writeControl(b, c)
 			i++
@@ -1909,96 +1763,15 @@ func (sc *scanner) str(q rune) error {
 				// after which no member can start; it does not close.
 				innerComma := inner%2 == 1 && r == '"' && !keyPos && sc.top() == '{' && noMemberAfterComma(s[i+n:])
 				if !pairsInner && !innerComma && closingHere(s, i+n, !keyPos && sc.top() == '[', keyPos) {
-					if inner > 0 && strings.TrimLeftFunc(s[i+n:], unicode.IsSpace) == "" { // stops at the first non-space
-						// The text ends right after a quote, in a value
-						// that already held quotes: whether this one
-						// closes it or the stream was cut is a guess.
-						return cut()
-					}
-					if inner > 0 && commaThenComment.MatchString(b.String()[start:]) {
-						// "x">,// it's "y": a value that held an unescaped
-						// quote runs over a comma and a comment: the quote
-						// may have ended it there.
-						return malformed("a string value at byte %d holds an unescaped quote and runs over a comma and a comment; whether the quote ended it is ambiguous", sc.i)
-					}
-					if inner > 0 && lineEndsAt(s, i+n) {
-						if k := strings.Index(b.String()[start:], `\"`); k >= 0 && (strings.Contains(b.String()[start+k:], "//") || strings.Contains(b.String()[start+k:], "#")) {
-							// "<|im_end|">// it's "x"<line break>: a value
-							// that held an unescaped quote runs over a line
-							// comment's opener to the end of its line: the
-							// quote may have ended it, the rest a comment.
-							return malformed("a string value at byte %d holds an unescaped quote and runs over a line comment's opener to the end of its line; whether the quote ended it is ambiguous", sc.i)
-						}
-					}
-					if inner%2 == 1 && q != '\'' && q != '‘' && q != '’' {
-						// "say "hi", then": an unpaired quote inside a
-						// double-quoted value, and this one is followed
-						// by a comma or bracket. Where the value ends is
-						// a guess. (An apostrophe in a single-quoted
-						// value is ordinary.)
-						return malformed("a string value at byte %d holds an unescaped quote, and where the value ends is ambiguous", sc.i)
-					}
-					if keyPos && strings.HasPrefix(strings.TrimLeft(b.String()[start+1:], " \t"), ",") {
-						// {"a": 1", b": 2}: a key starting with a comma: the
-						// quote before it belongs to the value before.
-						return malformed("a key at byte %d starts with a comma, and whether a quote before it is misplaced is ambiguous", sc.i)
-					}
-					if k := b.String()[start+1:]; keyPos && (strings.Contains(k, ":{") || strings.Contains(k, ":[") || strings.Contains(k, ": {") || strings.Contains(k, ": [")) {
-						// {"path:{"id": 1}}: a key holding a colon and an
-						// opener: its closing quote may be missing there.
-						return malformed("a key at byte %d holds a colon and an opening bracket, and whether its closing quote is missing before them is ambiguous", sc.i)
-					}
-					if k := b.String()[start+1:]; keyPos && (strings.Count(k, "{") > strings.Count(k, "}") && !strings.HasSuffix(k, "{") || strings.Count(k, "[") > strings.Count(k, "]") && !strings.HasSuffix(k, "[")) {
-						// {items": 1, "$r{items": 1}: a key holding an
-						// opening bracket that nothing in it closes, text
-						// after it: an object or array may start inside it
-						// (a stream sent again, a quote lost). (A key ending
-						// with the bracket, "k{", holds nothing after it.)
-						return malformed("a key at byte %d holds an opening bracket that it does not close, and whether a value starts inside it is ambiguous", sc.i)
-					}
-					if k := b.String()[start+1:]; keyPos && (strings.Count(k, "}") > strings.Count(k, "{") || strings.Count(k, "]") > strings.Count(k, "[")) {
-						sc.keyCloser = true
-					}
-					if strings.Contains(s[sc.i:i], `\\\"`) && sc.layoutEscape() != "" {
-						// {\n  “k\\\"q”: …}: in a text laid out with escaped
-						// line breaks, a string holding an escaped backslash
-						// before an escaped quote: the text may be encoded
-						// once more than its quotes show (k"q), or not.
-						return malformed("a string at byte %d holds an escaped backslash before an escaped quote in a text laid out with escaped white space; whether it is encoded once more is ambiguous", sc.i)
-					}
-					if e := s[max(i-2, 0):i]; !keyPos && escapedSpaceAt(e, 0) == 2 && endsWithEscape(s, i) && sc.opensWith(e) {
-						// {\n  "a": "x\n"}: in a text laid out with escaped
-						// line breaks, a string ending with one: the layout's,
-						// its quote moved past it, as likely.
-						return malformed("a string value at byte %d ends with the escaped white space the text is laid out with; whether its quote moved past it is ambiguous", sc.i)
-					}
-					if q == '\'' && (s[sc.i+1] == '"' || s[i-1] == '"' && s[i-2] != '\\') && rawQuotes(s[sc.i+1:i])%2 == 1 {
-						// '{\"a\": 1}"' "b": a string in single quotes
-						// that starts or ends with a double quote it does
-						// not pair: the double quote may be the string's
-						// own, the single quote stray. ('say "hi"' pairs
-						// it.)
-						return malformed("a string at byte %d in single quotes starts or ends with a double quote it does not pair; which quote encloses it is ambiguous", sc.i)
-					}
-					if p := prevNonSpace(s, sc.i); !keyPos && i == sc.i+1 && p >= 0 && s[p] == ':' && sc.i-p > 2 {
-						// "k":    "": an empty string after more white
-						// space than a layout puts after a colon: the white
-						// space may be the value's, its opening quote moved.
-						return malformed("an empty string at byte %d follows a run of white space; whether the white space is its value is ambiguous", sc.i)
-					}
-					if keyPos && strings.HasSuffix(strings.TrimRightFunc(jsonread.Unquote(b.String()[start:]+`"`), isInvisible), ":") {
-						// {"query: ": …}, {"y:<NBSP>": …}: a key ending in a
-						// colon (white space or invisible characters after
-						// it) may be a key whose closing quote is missing
-						// before it.
-						return malformed("a key at byte %d ends with a colon, and whether its closing quote is missing before the colon is ambiguous", sc.i)
+					if err := sc.strEnds(s, start, i, n, inner, q, keyPos, cut); err != nil {
+						return err
 					}
 					b.WriteByte('"')
 					sc.endString(start, i+n, keyPos)
 					sc.lastQuoteSingle = q != '"'
 					return nil
 				}
-				if err := sc.innerQuote(s, i, n, r, q, keyPos, pairsInner, quoteEscaped); err != nil {
+				if err := sc.innerQuote(s, i, n, r, q, keyPos, pairsInner, bs.quoteEscaped); err != nil {
 					return err
 				}
 				// An unescaped quote inside the value: it closes an inner
@@ -2028,6 +1801,284 @@ func (sc *scanner) str(q rune) error {
 			i += n
 		}
 	}
+}
+
+// strStart begins a string opened by quote q at sc.i: a key (keyPos)
+// or a value where one may stand, a missing comma before a key noted;
+// done: a key written up to its colon was read whole (unclosedKey).
+func (sc *scanner) strStart(q rune) (keyPos, done bool, err error) {
+	keyPos = sc.state == stKey || (sc.state == stAfterValue && sc.top() == '{')
+	if !keyPos {
+		if err := sc.valueStart(); err != nil {
+			return keyPos, false, err
+		}
+	} else {
+		if sc.state == stAfterValue { // a missing comma before a key
+			if err := sc.keyAfterCloser(); err != nil {
+				return keyPos, false, err
+			}
+			if err := sc.normalise(); err != nil {
+				return keyPos, false, err
+			}
+		}
+		sc.comma()
+	}
+	if q != '"' {
+		if err := sc.normalise(); err != nil {
+			return keyPos, false, err
+		}
+	}
+	if keyPos && sc.state == stKey && (q == '"' || q == '\'') {
+		done, err := sc.unclosedKey(byte(q))
+		return keyPos, done, err
+	}
+	return keyPos, false, nil
+}
+
+// backslashes is what the backslashes of a string read so far were read
+// as. escaped, lone: the string holds a JSON escape, a backslash that
+// starts none. Both in one string are refused: a writer that left one
+// backslash unescaped may have left them all ("C:\new\app": a line
+// break, or a path?). Only \b and \f, which write control characters no
+// argument holds, are read as a backslash and a letter beside a lone
+// backslash ("C:\bin\app.exe"): raw, found once a string.
+type backslashes struct {
+	escaped, lone bool
+	raw, rawSet   bool
+	quoteEscaped  bool // the string escapes a double quote (\")
+}
+
+func (sc *scanner) mixedBackslashes() error {
+	return malformed("a string at byte %d holds a backslash that starts no JSON escape and an escape too; whether its backslashes are characters is ambiguous", sc.i)
+}
+
+// strBackslash reads the backslash at s[i] in a string opened by q,
+// writing it to sc.out as JSON, and returns where reading goes on.
+func (sc *scanner) strBackslash(s string, i int, q rune, bs *backslashes, cut func() error) (int, error) {
+	b := &sc.out
+	if i+1 >= len(s) {
+		return i, cut()
+	}
+	e := s[i+1]
+	if (e == 'b' || e == 'f') && !bs.escaped {
+		if !bs.rawSet {
+			bs.raw, bs.rawSet = bs.lone || loneBeforeEscape(s[i+2:]), true
+		}
+		if bs.raw {
+			if err := sc.normalise(); err != nil {
+				return i, err
+			}
+			b.WriteString(`\\`)
+			b.WriteByte(e)
+			i += 2
+			return i, nil
+		}
+	}
+	switch e {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		if bs.escaped = true; bs.lone || bs.raw {
+			return i, sc.mixedBackslashes()
+		}
+		bs.quoteEscaped = bs.quoteEscaped || e == '"'
+		b.WriteByte('\\')
+		b.WriteByte(e)
+		i += 2
+	case 'u':
+		if bs.escaped = true; bs.lone || bs.raw {
+			return i, sc.mixedBackslashes()
+		}
+		if i+6 > len(s) {
+			return i, cut()
+		}
+		for k := i + 2; k < i+6; k++ {
+			if !isHex(s[k]) {
+				return i, malformed("a string at byte %d has an invalid \\u escape", i)
+			}
+		}
+		b.WriteString(s[i : i+6])
+		i += 6
+	case '\'':
+		if err := sc.normalise(); err != nil {
+			return i, err
+		}
+		if q == '"' {
+			// "it\'s" in double quotes: an escaped apostrophe, or a
+			// backslash before one (\\' with its escape lost)?
+			return i, malformed("a string at byte %d holds \\' (not a JSON escape), and whether the backslash is a character is ambiguous", sc.i)
+		}
+		b.WriteByte('\'')
+		i += 2
+	case '\n', '\r':
+		// "t\<line break>a": a line continuation (ta), or a
+		// backslash and a line break?
+		return i, malformed("a string at byte %d holds a backslash at the end of a line; whether it continues the line or is a character is ambiguous", sc.i)
+	default:
+		if i+6 <= len(s) && isHex(s[i+1]) && isHex(s[i+2]) && isHex(s[i+3]) && isHex(s[i+4]) {
+			// "see \00e9": a \u escape with its u lost, or a
+			// backslash before hex digits?
+			return i, malformed("a string at byte %d holds a backslash before four hex digits; whether it is a \\u escape with its u lost is ambiguous", sc.i)
+		}
+		// Not a JSON escape: keep the backslash as written.
+		if bs.lone = true; bs.escaped {
+			return i, sc.mixedBackslashes()
+		}
+		if err := sc.normalise(); err != nil {
+			return i, err
+		}
+		b.WriteString(`\\`)
+		i++
+	}
+	return i, nil
+}
+
+// strEnds refuses the quote at s[i:i+n], which closes the string that
+// starts at start in sc.out (held inner unescaped quotes, opened by q, a
+// key when keyPos), where its closing there is one guess among others.
+func (sc *scanner) strEnds(s string, start, i, n, inner int, q rune, keyPos bool, cut func() error) error {
+	b := &sc.out
+	if inner > 0 && strings.TrimLeftFunc(s[i+n:], unicode.IsSpace) == "" { // stops at the first non-space
+		// The text ends right after a quote, in a value
+		// that already held quotes: whether this one
+		// closes it or the stream was cut is a guess.
+		return cut()
+	}
+	if inner > 0 && commaThenComment.MatchString(b.String()[start:]) {
+		// "x">,// it's "y": a value that held an unescaped
+		// quote runs over a comma and a comment: the quote
+		// may have ended it there.
+		return malformed("a string value at byte %d holds an unescaped quote and runs over a comma and a comment; whether the quote ended it is ambiguous", sc.i)
+	}
+	if inner > 0 && lineEndsAt(s, i+n) {
+		if k := strings.Index(b.String()[start:], `\"`); k >= 0 && (strings.Contains(b.String()[start+k:], "//") || strings.Contains(b.String()[start+k:], "#")) {
+			// "<|im_end|">// it's "x"<line break>: a value
+			// that held an unescaped quote runs over a line
+			// comment's opener to the end of its line: the
+			// quote may have ended it, the rest a comment.
+			return malformed("a string value at byte %d holds an unescaped quote and runs over a line comment's opener to the end of its line; whether the quote ended it is ambiguous", sc.i)
+		}
+	}
+	if inner%2 == 1 && q != '\'' && q != '‘' && q != '’' {
+		// "say "hi", then": an unpaired quote inside a
+		// double-quoted value, and this one is followed
+		// by a comma or bracket. Where the value ends is
+		// a guess. (An apostrophe in a single-quoted
+		// value is ordinary.)
+		return malformed("a string value at byte %d holds an unescaped quote, and where the value ends is ambiguous", sc.i)
+	}
+	if keyPos && strings.HasPrefix(strings.TrimLeft(b.String()[start+1:], " \t"), ",") {
+		// {"a": 1", b": 2}: a key starting with a comma: the
+		// quote before it belongs to the value before.
+		return malformed("a key at byte %d starts with a comma, and whether a quote before it is misplaced is ambiguous", sc.i)
+	}
+	if k := b.String()[start+1:]; keyPos && (strings.Contains(k, ":{") || strings.Contains(k, ":[") || strings.Contains(k, ": {") || strings.Contains(k, ": [")) {
+		// {"path:{"id": 1}}: a key holding a colon and an
+		// opener: its closing quote may be missing there.
+		return malformed("a key at byte %d holds a colon and an opening bracket, and whether its closing quote is missing before them is ambiguous", sc.i)
+	}
+	if k := b.String()[start+1:]; keyPos && (strings.Count(k, "{") > strings.Count(k, "}") && !strings.HasSuffix(k, "{") || strings.Count(k, "[") > strings.Count(k, "]") && !strings.HasSuffix(k, "[")) {
+		// {items": 1, "$r{items": 1}: a key holding an
+		// opening bracket that nothing in it closes, text
+		// after it: an object or array may start inside it
+		// (a stream sent again, a quote lost). (A key ending
+		// with the bracket, "k{", holds nothing after it.)
+		return malformed("a key at byte %d holds an opening bracket that it does not close, and whether a value starts inside it is ambiguous", sc.i)
+	}
+	if k := b.String()[start+1:]; keyPos && (strings.Count(k, "}") > strings.Count(k, "{") || strings.Count(k, "]") > strings.Count(k, "[")) {
+		sc.keyCloser = true
+	}
+	if strings.Contains(s[sc.i:i], `\\\"`) && sc.layoutEscape() != "" {
+		// {\n  “k\\\"q”: …}: in a text laid out with escaped
+		// line breaks, a string holding an escaped backslash
+		// before an escaped quote: the text may be encoded
+		// once more than its quotes show (k"q), or not.
+		return malformed("a string at byte %d holds an escaped backslash before an escaped quote in a text laid out with escaped white space; whether it is encoded once more is ambiguous", sc.i)
+	}
+	if e := s[max(i-2, 0):i]; !keyPos && escapedSpaceAt(e, 0) == 2 && endsWithEscape(s, i) && sc.opensWith(e) {
+		// {\n  "a": "x\n"}: in a text laid out with escaped
+		// line breaks, a string ending with one: the layout's,
+		// its quote moved past it, as likely.
+		return malformed("a string value at byte %d ends with the escaped white space the text is laid out with; whether its quote moved past it is ambiguous", sc.i)
+	}
+	if q == '\'' && (s[sc.i+1] == '"' || s[i-1] == '"' && s[i-2] != '\\') && rawQuotes(s[sc.i+1:i])%2 == 1 {
+		// '{\"a\": 1}"' "b": a string in single quotes
+		// that starts or ends with a double quote it does
+		// not pair: the double quote may be the string's
+		// own, the single quote stray. ('say "hi"' pairs
+		// it.)
+		return malformed("a string at byte %d in single quotes starts or ends with a double quote it does not pair; which quote encloses it is ambiguous", sc.i)
+	}
+	if p := prevNonSpace(s, sc.i); !keyPos && i == sc.i+1 && p >= 0 && s[p] == ':' && sc.i-p > 2 {
+		// "k":    "": an empty string after more white
+		// space than a layout puts after a colon: the white
+		// space may be the value's, its opening quote moved.
+		return malformed("an empty string at byte %d follows a run of white space; whether the white space is its value is ambiguous", sc.i)
+	}
+	if keyPos && strings.HasSuffix(strings.TrimRightFunc(jsonread.Unquote(b.String()[start:]+`"`), isInvisible), ":") {
+		// {"query: ": …}, {"y:<NBSP>": …}: a key ending in a
+		// colon (white space or invisible characters after
+		// it) may be a key whose closing quote is missing
+		// before it.
+		return malformed("a key at byte %d ends with a colon, and whether its closing quote is missing before the colon is ambiguous", sc.i)
+	}
+	return nil
+}
+
+// strControl refuses the control character at s[i], inside the string
+// being read (inner unescaped quotes so far, a key when keyPos, indent the
+// indentation of its line), where it may be the layout's or a sign of a
+// closing quote lost; otherwise it notes the repair.
+func (sc *scanner) strControl(s string, i, inner int, keyPos bool, indent func() string) error {
+	c := s[i]
+	if keyPos && (c == '\n' || c == '\r') {
+		// No key holds a line break: its closing quote is
+		// missing, and where it ends is a guess.
+		return malformed("a key at byte %d runs over a line break, and where it ends is ambiguous", sc.i)
+	}
+	if err := sc.normalise(); err != nil {
+		return err
+	}
+	if r, _ := utf8.DecodeLastRuneInString(s[:i]); keyPos && !(i > sc.i+1 && (r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)) && isIdentByte(s, i+1)) {
+		// A control character at a key's edge or next to white
+		// space: its quotes may be misplaced. (Inside a word,
+		// {"key<TAB>_": 1}, it is the key's character, read as
+		// its escape would be.)
+		return malformed("a key at byte %d is not followed by a colon and a value (or holds an unescaped quote)", sc.i)
+	}
+	if c == '\n' {
+		if next := strings.TrimLeft(s[i+1:], " \t"); inner > 0 && (strings.HasPrefix(next, "//") || strings.HasPrefix(next, "#")) && sc.laidOut(sc.i, i) && sc.firstLF < sc.i {
+			// {\n "q": " <think">\n// it's "x"\n}: in a text laid
+			// out over lines, a string that held an unescaped
+			// quote runs over a line break onto a comment line:
+			// the quote may have ended it, the comment the
+			// layout's.
+			return malformed("a string at byte %d holds an unescaped quote and runs over a line break onto a comment line; whether the quote ended it is ambiguous", sc.i)
+		}
+		if inner > 0 && strings.HasSuffix(strings.TrimRight(s[:i], " \t\r"), ",") {
+			// ["e" x,\n""]: a string that held an unescaped quote
+			// runs over a comma at the end of a line: the quote
+			// may have closed it, the comma the items'.
+			return malformed("a string at byte %d holds an unescaped quote and runs over a comma at the end of a line; whether the quote ended it is ambiguous", sc.i)
+		}
+		if k := skipWhite(s, i); k > i+1 && k < len(s) && isQuoteAt(s, k) {
+			// "x\n    " then a quote: the layout's line break and
+			// indent, the string's end a line before as likely.
+			return malformed("a string at byte %d holds a line break and indentation before a quote; whether the string ends there is ambiguous", sc.i)
+		} else if k == i+1 && k < len(s) && isQuoteAt(s, k) && sc.laidOut(sc.i, i) {
+			// {\n  "genre": "Sci-fi\n"}: in a text laid out over
+			// lines, a quote that starts a line may have been moved
+			// past the layout's line break; the string's end a
+			// line before is as likely. (In a one-line text the
+			// line break is the value's: an escape decoded.)
+			return malformed("a string at byte %d holds a line break right before a quote; whether the string ends there is ambiguous", sc.i)
+		} else if ind := s[i+1 : k]; ind != "" && sc.laidOut(sc.i, i) && strings.HasPrefix(indent(), ind) {
+			// [\n\t\t"x:,\n\t\t]: …: in a text laid out over lines,
+			// a line break then the indentation of the string's
+			// own line (or less) is the layout's as likely: the
+			// string may have run over it, its quote lost.
+			return malformed("a string at byte %d holds a line break and the indentation of its own line; whether it ran over the layout is ambiguous", sc.i)
+		}
+	}
+	return nil
 }
 
 // innerQuote refuses a quote r at s[i:i+n], which could close the string
