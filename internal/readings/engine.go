@@ -128,9 +128,7 @@ type seen struct {
 	pend string
 	tok  string
 	ed   [maxEdits]edit
-	// The next seen configuration of the same full key, and of the same
-	// state (chained there only with fewer than two edits).
-	next, nextG int32
+	next int32 // the next seen configuration of the same slot
 }
 
 // done is a configuration that read a whole object.
@@ -473,7 +471,7 @@ func (e *engine) run(base int, pre []edit) {
 // open-addressing table, cleared at each position.
 func (e *engine) dominated(c *cfg) bool {
 	if (len(e.usedSlots)+2)*2 >= len(e.table) {
-		e.grow() // (so that slot, claiming at most two slots here, never moves the table)
+		e.grow() // (so that slot never moves the table)
 	}
 	sh := e.stackHash(c.st.stack)
 	g := groupHash(c, sh)
@@ -482,52 +480,29 @@ func (e *engine) dominated(c *cfg) bool {
 	fs := e.slot(full)
 	for k := e.table[fs].head; k >= 0; k = e.seen[k].next {
 		d := &e.seen[k]
-		if d.h == c.h && d.st == c.st && d.sh == sh && d.sm == c.sm && d.smAt == c.smAt && d.n == c.n && d.pend == c.pend && d.tok == c.tok && sameEdits(d.ed[:d.n], c.ed[:c.n]) {
+		if d.st == c.st && d.sh == sh && d.sm == c.sm && d.smAt == c.smAt && d.pend == c.pend && d.tok == c.tok && d.h == c.h && sameEdits(d.ed[:d.n], c.ed[:c.n]) {
 			return true
 		}
 	}
-	// A configuration with fewer edits that are all c's dominates it:
-	// one with none (chained under its state), or, when c has two or
-	// more, one with one of c's (chained under its state and that edit).
+	gs := e.slot(g &^ 1)
 	if e.prune && !c.lastDel && c.n > 0 {
-		if e.dominatedBy(e.lookup(g&^1), c, sh, 0) {
-			return true
-		}
-		for j := uint8(0); c.n >= 2 && j < c.n; j++ {
-			if e.dominatedBy(e.lookup((g^editHash(c.ed[j]))&^1), c, sh, 1) {
+		for k := e.table[gs].head; k >= 0; k = e.seen[k].next {
+			d := &e.seen[k]
+			if d.n < c.n && d.st == c.st && d.sh == sh && d.sm == c.sm && d.smAt == c.smAt && d.pend == c.pend && d.tok == c.tok && subset(d.ed[:d.n], c.ed[:c.n]) {
 				return true
 			}
 		}
 	}
-	// Recorded once, chained under its full key, and, with fewer than
-	// two edits (the ones that can dominate), under its state and edit.
-	k := int32(len(e.seen))
-	e.seen = append(e.seen, seen{st: c.st, sh: sh, sm: c.sm, smAt: c.smAt, cost: c.cost, n: c.n, h: c.h, pend: c.pend, tok: c.tok, ed: c.ed,
-		next: e.table[fs].head, nextG: -1})
-	e.table[fs].head = k
+	// Recorded under its full key, and, with fewer than two edits (the
+	// ones that can dominate), under its state.
+	rec := seen{st: c.st, sh: sh, sm: c.sm, smAt: c.smAt, cost: c.cost, n: c.n, h: c.h, pend: c.pend, tok: c.tok, ed: c.ed}
+	rec.next = e.table[fs].head
+	e.seen = append(e.seen, rec)
+	e.table[fs].head = int32(len(e.seen) - 1)
 	if c.n < 2 {
-		gk := g
-		if c.n == 1 {
-			gk ^= editHash(c.ed[0])
-		}
-		gs := e.slot(gk &^ 1)
-		e.seen[k].nextG = e.table[gs].head
-		e.table[gs].head = k
-	}
-	return false
-}
-
-// dominatedBy reports whether a configuration of n edits chained at
-// slot gs (none when gs < 0) has c's state and a subset of its edits.
-func (e *engine) dominatedBy(gs int, c *cfg, sh uint64, n uint8) bool {
-	if gs < 0 {
-		return false
-	}
-	for k := e.table[gs].head; k >= 0; k = e.seen[k].nextG {
-		d := &e.seen[k]
-		if d.n == n && d.n < c.n && d.st == c.st && d.sh == sh && d.sm == c.sm && d.smAt == c.smAt && d.pend == c.pend && d.tok == c.tok && subset(d.ed[:d.n], c.ed[:c.n]) {
-			return true
-		}
+		rec.next = e.table[gs].head
+		e.seen = append(e.seen, rec)
+		e.table[gs].head = int32(len(e.seen) - 1)
 	}
 	return false
 }
@@ -536,15 +511,10 @@ func (e *engine) dominatedBy(gs int, c *cfg, sh uint64, n uint8) bool {
 func editsHash(ed []edit) uint64 {
 	var h uint64
 	for _, x := range ed {
-		h += editHash(x)
+		v := uint64(uint32(x.start))<<32 ^ uint64(uint32(x.end))*31 ^ uint64(x.off)<<16 ^ uint64(x.kind)<<8 ^ uint64(x.arg) ^ uint64(x.th)<<24
+		h += v * 0x9E3779B97F4A7C15
 	}
 	return h
-}
-
-// editHash hashes one edit (equal for edits the same).
-func editHash(x edit) uint64 {
-	v := uint64(uint32(x.start))<<32 ^ uint64(uint32(x.end))*31 ^ uint64(x.off)<<16 ^ uint64(x.kind)<<8 ^ uint64(x.arg) ^ uint64(x.th)<<24
-	return v * 0x9E3779B97F4A7C15
 }
 
 // groupHash hashes the parts of c's state a dominating configuration
@@ -577,21 +547,6 @@ func (e *engine) slot(g uint64) int {
 			*t = tslot{key: g, head: -1, used: true}
 			e.usedSlots = append(e.usedSlots, int32(i))
 			return i
-		}
-		if t.key == g {
-			return i
-		}
-	}
-}
-
-// lookup returns the slot of the seen table for key g, or -1 when no
-// slot holds it.
-func (e *engine) lookup(g uint64) int {
-	mask := len(e.table) - 1
-	for i := int(g>>32) & mask; ; i = (i + 1) & mask {
-		t := &e.table[i]
-		if !t.used {
-			return -1
 		}
 		if t.key == g {
 			return i
