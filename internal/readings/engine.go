@@ -150,7 +150,7 @@ type engine struct {
 	buf  []byte
 	cfgs []cfg
 	free []int32
-	heap []int32
+	heap []hent
 	seen []seen
 	cur  int32
 	done []done
@@ -298,24 +298,27 @@ func (e *engine) alloc() int32 {
 	return int32(len(e.cfgs) - 1)
 }
 
-func (e *engine) less(a, b int32) bool {
-	x, y := &e.cfgs[a], &e.cfgs[b]
-	if x.pos != y.pos {
-		return x.pos < y.pos
-	}
-	return x.cost < y.cost
+// hent is one entry of the heap: a configuration and its order key
+// (position, then cost), kept beside it so that ordering never reads the
+// configuration itself.
+type hent struct {
+	key uint64
+	i   int32
 }
+
+func heapKey(c *cfg) uint64 { return uint64(uint32(c.pos))<<8 | uint64(c.cost) }
 
 func (e *engine) pushCfg(c cfg) {
 	i := e.alloc()
 	e.cfgs[i] = c
-	e.heap = append(e.heap, i)
-	for k := len(e.heap) - 1; k > 0; {
+	e.heap = append(e.heap, hent{heapKey(&c), i})
+	h := e.heap
+	for k := len(h) - 1; k > 0; {
 		p := (k - 1) / 2
-		if !e.less(e.heap[k], e.heap[p]) {
+		if h[k].key >= h[p].key {
 			break
 		}
-		e.heap[k], e.heap[p] = e.heap[p], e.heap[k]
+		h[k], h[p] = h[p], h[k]
 		k = p
 	}
 	if len(e.heap) > e.maxLive {
@@ -324,22 +327,23 @@ func (e *engine) pushCfg(c cfg) {
 }
 
 func (e *engine) popCfg() int32 {
-	top := e.heap[0]
+	top := e.heap[0].i
 	last := len(e.heap) - 1
 	e.heap[0] = e.heap[last]
 	e.heap = e.heap[:last]
+	h := e.heap
 	for k := 0; ; {
 		l, r, m := 2*k+1, 2*k+2, k
-		if l < last && e.less(e.heap[l], e.heap[m]) {
+		if l < last && h[l].key < h[m].key {
 			m = l
 		}
-		if r < last && e.less(e.heap[r], e.heap[m]) {
+		if r < last && h[r].key < h[m].key {
 			m = r
 		}
 		if m == k {
 			break
 		}
-		e.heap[k], e.heap[m] = e.heap[m], e.heap[k]
+		h[k], h[m] = h[m], h[k]
 		k = m
 	}
 	return top

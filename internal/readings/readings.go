@@ -36,6 +36,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/saidex/saidex-go/internal/faultmodel"
 )
@@ -426,6 +427,193 @@ func canonical(t string) string {
 // repeatsName reports whether an object of the JSON text t repeats a
 // member name.
 func repeatsName(t string) bool {
+	if r, ok := repeatsNameRaw(t); ok {
+		return r
+	}
+	return repeatsNameDecoded(t)
+}
+
+// repeatsNameRaw is repeatsName without a decoder, for a text that is
+// one valid JSON value with no backslash, in valid UTF-8 (where each
+// name is its bytes as written); ok is false for any other text.
+func repeatsNameRaw(t string) (repeats, ok bool) {
+	if strings.IndexByte(t, '\\') >= 0 || !utf8.ValidString(t) {
+		return false, false
+	}
+	p := rawScan{t: t}
+	p.ws()
+	if !p.value(0) {
+		return false, false
+	}
+	p.ws()
+	return p.repeats, p.i == len(t)
+}
+
+// rawScan scans a JSON text with no escapes, noting a repeated name.
+type rawScan struct {
+	t       string
+	i       int
+	repeats bool
+	names   []string // the names of the objects open, each after its start
+}
+
+func (p *rawScan) ws() {
+	for p.i < len(p.t) && isWS(p.t[p.i]) {
+		p.i++
+	}
+}
+
+func (p *rawScan) str() (string, bool) {
+	if p.i >= len(p.t) || p.t[p.i] != '"' {
+		return "", false
+	}
+	for j := p.i + 1; j < len(p.t); j++ {
+		switch c := p.t[j]; {
+		case c == '"':
+			s := p.t[p.i+1 : j]
+			p.i = j + 1
+			return s, true
+		case c < 0x20:
+			return "", false
+		}
+	}
+	return "", false
+}
+
+func (p *rawScan) digits() int {
+	n := 0
+	for p.i < len(p.t) && isDigit(p.t[p.i]) {
+		p.i++
+		n++
+	}
+	return n
+}
+
+func (p *rawScan) value(depth int) bool {
+	if p.i >= len(p.t) {
+		return false
+	}
+	switch c := p.t[p.i]; {
+	case c == '{':
+		p.i++
+		p.ws()
+		if p.i < len(p.t) && p.t[p.i] == '}' {
+			p.i++
+			return true
+		}
+		base := len(p.names)
+		defer func() { p.names = p.names[:base] }()
+		var seen map[string]bool
+		for {
+			name, ok := p.str()
+			if !ok {
+				return false
+			}
+			switch {
+			case seen != nil:
+				p.repeats = p.repeats || seen[name]
+				seen[name] = true
+			case slices.Contains(p.names[base:], name):
+				p.repeats = true
+			}
+			p.names = append(p.names, name)
+			if seen == nil && len(p.names)-base > 16 {
+				// A long object: its names by a map from here on.
+				seen = map[string]bool{}
+				for _, n := range p.names[base:] {
+					seen[n] = true
+				}
+			}
+			p.ws()
+			if p.i >= len(p.t) || p.t[p.i] != ':' {
+				return false
+			}
+			p.i++
+			p.ws()
+			if !p.value(depth + 1) {
+				return false
+			}
+			p.ws()
+			if p.i >= len(p.t) {
+				return false
+			}
+			switch p.t[p.i] {
+			case ',':
+				p.i++
+				p.ws()
+			case '}':
+				p.i++
+				return true
+			default:
+				return false
+			}
+		}
+	case c == '[':
+		p.i++
+		p.ws()
+		if p.i < len(p.t) && p.t[p.i] == ']' {
+			p.i++
+			return true
+		}
+		for {
+			if !p.value(depth + 1) {
+				return false
+			}
+			p.ws()
+			if p.i >= len(p.t) {
+				return false
+			}
+			switch p.t[p.i] {
+			case ',':
+				p.i++
+				p.ws()
+			case ']':
+				p.i++
+				return true
+			default:
+				return false
+			}
+		}
+	case c == '"':
+		_, ok := p.str()
+		return ok
+	case c == '-' || isDigit(c):
+		if c == '-' {
+			p.i++
+		}
+		if p.i < len(p.t) && p.t[p.i] == '0' {
+			p.i++
+		} else if p.digits() == 0 {
+			return false
+		}
+		if p.i < len(p.t) && p.t[p.i] == '.' {
+			p.i++
+			if p.digits() == 0 {
+				return false
+			}
+		}
+		if p.i < len(p.t) && (p.t[p.i] == 'e' || p.t[p.i] == 'E') {
+			p.i++
+			if p.i < len(p.t) && (p.t[p.i] == '+' || p.t[p.i] == '-') {
+				p.i++
+			}
+			if p.digits() == 0 {
+				return false
+			}
+		}
+		return true
+	}
+	for _, lit := range literals {
+		if strings.HasPrefix(p.t[p.i:], lit) {
+			p.i += len(lit)
+			return true
+		}
+	}
+	return false
+}
+
+// repeatsNameDecoded is repeatsName by encoding/json's tokens.
+func repeatsNameDecoded(t string) bool {
 	d := json.NewDecoder(strings.NewReader(t))
 	type level struct {
 		obj, name bool // an object, whose next string is a name
