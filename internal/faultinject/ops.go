@@ -259,7 +259,8 @@ func walkContent(c string, f func(i int, piece string)) {
 }
 
 // quoteStyle: a string (key or value) in single quotes, with its
-// apostrophes escaped or not, or in typographic quotes.
+// apostrophes escaped or, where each stands inside a word (Joe's), not,
+// or in typographic quotes, where it holds no closing mark.
 func quoteStyle(t Text) []edit {
 	var out []edit
 	for k, c := range strToks(t) {
@@ -278,12 +279,25 @@ func quoteStyle(t Text) []edit {
 			}
 		})
 		out = append(out, edit{k.Start, k.End, "'" + esc.String() + "'", false})
-		if strings.Contains(c, "'") {
-			out = append(out, edit{k.Start, k.End, "'" + raw.String() + "'", false})
+		if w := "'" + raw.String() + "'"; strings.Contains(c, "'") && apostrophesInWords(w) {
+			out = append(out, edit{k.Start, k.End, w, false})
 		}
-		out = append(out, edit{k.Start, k.End, "“" + c + "”", false})
+		if !strings.Contains(c, "”") {
+			out = append(out, edit{k.Start, k.End, "“" + c + "”", false})
+		}
 	}
 	return out
+}
+
+// apostrophesInWords reports whether every apostrophe of the string w,
+// written in single quotes, but its own quotes, stands inside a word.
+func apostrophesInWords(w string) bool {
+	for j := 1; j < len(w)-1; j++ {
+		if w[j] == '\'' && !faultmodel.InWord(w, j) {
+			return false
+		}
+	}
+	return true
 }
 
 // unquoted: a key or a string value without its quotes, when its content

@@ -121,7 +121,7 @@ func invPunctuation(s string) []Edit {
 // invQuoteStyle: a string between single quotes (its \' unescaped, its
 // bare quotes escaped) or typographic ones, each pair of them.
 func invQuoteStyle(s string) []Edit {
-	out := quotePairs(s, '\'')
+	out := apostrophePairs(s)
 	const open, close = "“", "”"
 	for i := 0; ; {
 		a := strings.Index(s[i:], open)
@@ -136,7 +136,7 @@ func invQuoteStyle(s string) []Edit {
 			}
 			b += j
 			out = append(out, Edit{a, b + len(close), `"` + s[a+len(open):b] + `"`})
-			j = b + len(close)
+			break // a typographic string ends at its closing mark
 		}
 		i = a + len(open)
 	}
@@ -1226,6 +1226,29 @@ func habitEdits(name, s string) []Edit {
 // invBackquotes: a string between backquotes (its \` unescaped, its bare
 // quotes escaped, other escapes kept), each pair of them.
 func invBackquotes(s string) []Edit { return quotePairs(s, '`') }
+
+// apostrophePairs is quotePairs for single quotes: a pair encloses no
+// apostrophe but one inside a word (InWord: Joe's) or escaped (\'); any
+// other is a quote, and a string holding it would hold a second fault,
+// the quote left bare ({'a': 'x'} is no one string a': 'x).
+func apostrophePairs(s string) []Edit {
+	var out []Edit
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\'' {
+			continue
+		}
+		for j := i + 1; j < len(s); j++ {
+			if s[j] != '\'' {
+				continue
+			}
+			out = append(out, Edit{i, j + 1, `"` + quotedContent(s[i+1:j], '\'') + `"`})
+			if s[j-1] != '\\' && !InWord(s, j) {
+				break
+			}
+		}
+	}
+	return out
+}
 
 // quotePairs returns, for each pair of quotes q in s (every two, in
 // order, not only neighbours), the edit writing the text between them as

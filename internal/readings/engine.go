@@ -1189,6 +1189,9 @@ func (e *engine) quoted(c *cfg, b int, exit func(cfg, string, int)) bool {
 		switch {
 		case b == int(q):
 			exit(*c, `"`, 1)
+			if q == '\'' && !(c.pend == "" && faultmodel.InWord(e.s, int(c.pos))) {
+				return false // an apostrophe inside no word ends the string (faultmodel's apostrophePairs)
+			}
 			repl = string([]byte{q})
 		case b == '\\' && e.vb(c, 1) == int(q):
 			exit(*c, `\"`, 2) // the pair closed at this quote
@@ -1203,6 +1206,7 @@ func (e *engine) quoted(c *cfg, b int, exit func(cfg, string, int)) bool {
 	case smTypo:
 		if e.vhas(c, "”") {
 			exit(*c, `"`, len("”"))
+			return false // a typographic string ends at its closing mark
 		}
 		repl = string([]byte{byte(b)})
 	case smTmpl:
