@@ -27,7 +27,7 @@ func TestReadFindsTheWindow(t *testing.T) {
 		{`{"a":None}`, 1, []string{`{"a":null}`}},
 		{`{"a":TRUE}`, 1, []string{`{"a":true}`}},
 		{`{'a': 1}`, 1, []string{`{"a":1}`}},
-		{`{'a': 'it's'}`, 1, []string{`{"a":"it's"}`}},                                       // an apostrophe left bare (bare_apostrophe)
+		{`{'a': 'it's'}`, 1, []string{`{"a":"it's"}`}},               // an apostrophe left bare (bare_apostrophe)
 		{`{'a': 'it's', 'n': 1}`, 1, []string{`{"a":"it's","n":1}`}}, // no long key: an apostrophe beside no word is a quote
 		{`{"a": hello}`, 1, []string{`{"a":"hello"}`}},
 		{`{"a":1,"a":2}`, 1, []string{`{"a":1}`, `{"a":2}`}}, // which copy is meant: two readings
