@@ -118,15 +118,12 @@ func isChar(op, s string, e faultmodel.Edit) bool {
 	return everywhere[op] && faultmodel.IsChar(s, e) || op == "invisible"
 }
 
-// cutUnknown returns, when e is the cut row's completion of t and what
-// followed the cut leaves the value unknown, the text cut: t itself (see
-// Reading.Prefix; a comma the completion drops is still before the cut).
-func cutUnknown(t string, e faultmodel.Edit) (string, bool) {
+// cutUnknown reports whether e is the cut row's completion of t and what
+// followed the cut leaves the value unknown (the text cut is then t
+// itself, a comma the completion drops included: see Reading.Prefix).
+func cutUnknown(t string, e faultmodel.Edit) bool {
 	c, unknown, ok := faultmodel.Cut(t)
-	if !ok || !unknown || c != e {
-		return "", false
-	}
-	return t, true
+	return ok && unknown && c == e
 }
 
 // inverseEdits returns the inverse edits of every row for s, each once
@@ -256,7 +253,10 @@ func readPruned(s string, prune bool) (Window, error) {
 			// structure may be made by another edit where it is.)
 			if !e.char || structural(t, e.Start, e.Repl == "") {
 				seen[t] = e.cost
-				prefix, unknown := cutUnknown(s, e.Edit)
+				prefix, unknown := "", cutUnknown(s, e.Edit)
+				if unknown {
+					prefix = s
+				}
 				add(v, e.cost, t, prefix, unknown, e.op)
 			}
 			continue
@@ -291,7 +291,7 @@ func readPruned(s string, prune bool) (Window, error) {
 		// A cut that leaves the value unknown writes a completion no
 		// writer wrote (a quote, null, closers): no later edit rewrites
 		// it, as nothing follows the end of a stream.
-		_, cut1 := cutUnknown(s, p.e1.Edit)
+		cut1 := cutUnknown(s, p.e1.Edit)
 		cutT, unknownT, _ := faultmodel.Cut(p.t)
 		for _, row := range faultmodel.Table {
 			cost := p.e1.cost + row.Cost
@@ -326,8 +326,9 @@ func readPruned(s string, prune bool) (Window, error) {
 					prefix = p.t
 				case cut1 && strings.HasSuffix(t, p.e1.Repl):
 					// The cut first, then an edit before it: the
-					// completion is still at the end.
-					prefix = t[:len(t)-len(p.e1.Repl)]
+					// completion is still at the end (with the comma
+					// it dropped, the text cut is e2 made on s).
+					prefix = t[:len(t)-len(p.e1.Repl)] + s[p.e1.Start:]
 				}
 				add(v, cost, t, prefix, unknown, p.e1.op, e2.op)
 			}

@@ -135,6 +135,34 @@ func TestInversesUndoTheirFault(t *testing.T) {
 	}
 }
 
+// A string in single quotes encloses no apostrophe but one inside a word
+// or escaped; an escaped backslash before an apostrophe leaves it a quote
+// (as the engine and the habits read it).
+func TestQuoteStyleEnclosesNoQuote(t *testing.T) {
+	o, _ := faultmodel.Lookup("quote_style")
+	for _, tt := range []struct {
+		broken string
+		want   []string // every text the inverse writes
+	}{
+		{`{'a': 1}`, []string{`{"a": 1}`}},
+		// Each apostrophe pairs with the next quote (the text between
+		// two strings is a string too), never past one beside no word.
+		{`{'a': 'x'}`, []string{`{"a": 'x'}`, `{'a": "x'}`, `{'a': "x"}`}},
+		{`{'id': 'Joe's'}`, []string{`{"id": 'Joe's'}`, `{'id": "Joe's'}`, `{'id': "Joe"s'}`, `{'id': "Joe's"}`, `{'id': 'Joe"s"}`}},
+		{`{'p': 'C:\\'}`, []string{`{"p": 'C:\\'}`, `{'p": "C:\\'}`, `{'p': "C:\\"}`}},
+		// An escaped backslash, then the closing quote: no pair runs past it.
+		{`{'p': 'C:\\', 'n': 1}`, []string{`{"p": 'C:\\', 'n': 1}`, `{'p": "C:\\', 'n': 1}`, `{'p': "C:\\", 'n': 1}`, `{'p': 'C:\\", "n': 1}`, `{'p': 'C:\\', "n": 1}`}},
+	} {
+		var got []string
+		for _, e := range o.Inverse(tt.broken) {
+			got = append(got, e.Apply(tt.broken))
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("quote_style of %s: %q, want %q", tt.broken, got, tt.want)
+		}
+	}
+}
+
 // What the catch-alls may not skip, they do not: the start of a text
 // that opens as JSON, and text after the object holding a quote.
 func TestWrappersSkipOnlyWhatTheirRowSays(t *testing.T) {

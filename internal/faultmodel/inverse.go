@@ -119,7 +119,9 @@ func invPunctuation(s string) []Edit {
 }
 
 // invQuoteStyle: a string between single quotes (its \' unescaped, its
-// bare quotes escaped) or typographic ones, each pair of them.
+// bare quotes escaped), each pair that encloses no other quote
+// (apostrophePairs), or between typographic ones, up to its first
+// closing mark.
 func invQuoteStyle(s string) []Edit {
 	out := apostrophePairs(s)
 	const open, close = "“", "”"
@@ -129,14 +131,9 @@ func invQuoteStyle(s string) []Edit {
 			break
 		}
 		a += i
-		for j := a + len(open); ; {
-			b := strings.Index(s[j:], close)
-			if b < 0 {
-				break
-			}
-			b += j
+		if b := strings.Index(s[a+len(open):], close); b >= 0 {
+			b += a + len(open)
 			out = append(out, Edit{a, b + len(close), `"` + s[a+len(open):b] + `"`})
-			break // a typographic string ends at its closing mark
 		}
 		i = a + len(open)
 	}
@@ -1228,9 +1225,10 @@ func habitEdits(name, s string) []Edit {
 func invBackquotes(s string) []Edit { return quotePairs(s, '`') }
 
 // apostrophePairs is quotePairs for single quotes: a pair encloses no
-// apostrophe but one inside a word (InWord: Joe's) or escaped (\'); any
-// other is a quote, and a string holding it would hold a second fault,
-// the quote left bare ({'a': 'x'} is no one string a': 'x).
+// apostrophe but one inside a word (InWord: Joe's) or escaped (\', a
+// backslash and what follows it read as one escape pair); any other is a
+// quote, and a string holding it would hold a second fault, the quote
+// left bare ({'a': 'x'} is no one string a': 'x).
 func apostrophePairs(s string) []Edit {
 	var out []Edit
 	for i := 0; i < len(s); i++ {
@@ -1238,11 +1236,21 @@ func apostrophePairs(s string) []Edit {
 			continue
 		}
 		for j := i + 1; j < len(s); j++ {
-			if s[j] != '\'' {
+			switch {
+			case s[j] == '\\' && j+1 < len(s) && s[j+1] == '\'':
+				// \': the string's own, or its closing quote (as the
+				// engine reads it too).
+				out = append(out, Edit{i, j + 2, `"` + quotedContent(s[i+1:j+1], '\'') + `"`})
+				j++
+				continue
+			case s[j] == '\\':
+				j++ // an escape pair (\\, \n, …): no quote
+				continue
+			case s[j] != '\'':
 				continue
 			}
 			out = append(out, Edit{i, j + 1, `"` + quotedContent(s[i+1:j], '\'') + `"`})
-			if s[j-1] != '\\' && !InWord(s, j) {
+			if !InWord(s, j) {
 				break
 			}
 		}

@@ -704,7 +704,7 @@ func (b *broken) after() error {
 	for _, s := range around {
 		steps = addStep(steps, s)
 	}
-	b.steps, b.suffix = steps, suffix
+	b.steps = steps
 	return nil
 }
 
