@@ -264,29 +264,38 @@ func walkContent(c string, f func(i int, piece string)) {
 func quoteStyle(t Text) []edit {
 	var out []edit
 	for k, c := range strToks(t) {
-		var esc, raw strings.Builder
-		walkContent(c, func(_ int, p string) {
-			switch p {
-			case `\"`:
-				esc.WriteString(`"`)
-				raw.WriteString(`"`)
-			case "'":
-				esc.WriteString(`\'`)
-				raw.WriteString(`'`)
-			default:
-				esc.WriteString(p)
-				raw.WriteString(p)
-			}
-		})
-		out = append(out, edit{k.Start, k.End, "'" + esc.String() + "'", false})
-		if w := "'" + raw.String() + "'"; strings.Contains(c, "'") && apostrophesInWords(w) {
-			out = append(out, edit{k.Start, k.End, w, false})
+		esc, held := singleQuoted(c, true)
+		out = append(out, edit{k.Start, k.End, esc, false})
+		if raw, _ := singleQuoted(c, false); held && apostrophesInWords(raw) {
+			out = append(out, edit{k.Start, k.End, raw, false})
 		}
 		if !strings.Contains(c, "”") {
 			out = append(out, edit{k.Start, k.End, "“" + c + "”", false})
 		}
 	}
 	return out
+}
+
+// singleQuoted writes the string whose JSON content is c in single
+// quotes: \" as ", each apostrophe escaped (\') or, not escape, left bare;
+// held reports an apostrophe in c.
+func singleQuoted(c string, escape bool) (w string, held bool) {
+	var e strings.Builder
+	e.WriteByte('\'')
+	walkContent(c, func(_ int, p string) {
+		switch {
+		case p == `\"`:
+			e.WriteString(`"`)
+		case p == "'" && escape:
+			held = true
+			e.WriteString(`\'`)
+		default:
+			held = held || p == "'"
+			e.WriteString(p)
+		}
+	})
+	e.WriteByte('\'')
+	return e.String(), held
 }
 
 // apostrophesInWords reports whether every apostrophe of the string w,
@@ -843,18 +852,8 @@ func literalBackslashes(s string, _ *rand.Rand, _ bool) []string {
 // strings, left to right, so the habit applies to a broken text too.
 func singleQuotes(s string, r *rand.Rand, all bool) []string {
 	esc, ok := eachString(s, func(c string) string {
-		var e strings.Builder
-		walkContent(c, func(_ int, p string) {
-			switch p {
-			case `\"`:
-				e.WriteString(`"`)
-			case "'":
-				e.WriteString(`\'`)
-			default:
-				e.WriteString(p)
-			}
-		})
-		return "'" + e.String() + "'"
+		w, _ := singleQuoted(c, true)
+		return w
 	})
 	if !ok || esc == s {
 		return nil // a string left open, or no string: no habit to write
@@ -870,35 +869,21 @@ func singleQuotes(s string, r *rand.Rand, all bool) []string {
 // bareApostrophes: every string of the text (keys and values) in single
 // quotes with its apostrophes left bare, as a writer imitating Python's
 // repr by hand writes them (the bare_apostrophe habit), where a string
-// holds an apostrophe (else the text is single_quotes'). Strings are read
-// as JSON strings, left to right, so the habit applies to a broken text
-// too. Written only where the habit reads the text back (no apostrophe of
-// a string is followed, after white space, by a colon, a comma or a
-// closer, which would end the string there: {'q': 'a', b'}): the generated
-// objects hold apostrophes in a few strings (it's, 5' 11", k'), and those
-// are the texts this form breaks.
+// holds an apostrophe (else the text is single_quotes'), and each stands
+// inside a word (Joe's: faultmodel.InWord; one beside no word would end
+// its string). Strings are read as JSON strings, left to right, so the
+// habit applies to a broken text too. The generated objects hold
+// apostrophes in a few strings (it's, 5' 11", k'), and those are the
+// texts this form breaks.
 func bareApostrophes(s string, _ *rand.Rand, _ bool) []string {
-	held := false
+	held, inWords := false, true
 	t, ok := eachString(s, func(c string) string {
-		var e strings.Builder
-		walkContent(c, func(_ int, p string) {
-			switch p {
-			case `\"`:
-				e.WriteString(`"`)
-			case "'":
-				held = true
-				e.WriteString(p)
-			default:
-				e.WriteString(p)
-			}
-		})
-		return "'" + e.String() + "'"
+		w, h := singleQuoted(c, false)
+		held, inWords = held || h, inWords && apostrophesInWords(w)
+		return w
 	})
-	if !ok || !held {
-		return nil // a string left open, or no apostrophe in a string: no habit to write
-	}
-	if h := faultmodel.Habits("bare_apostrophe", t); len(h) != 1 || h[0].Text != s {
-		return nil // an apostrophe the habit reads as a string's end
+	if !ok || !held || !inWords {
+		return nil // a string left open, no apostrophe in a string, or one the habit reads as a string's end
 	}
 	return []string{t}
 }
