@@ -1193,18 +1193,15 @@ func Habits(name, s string) []Rewrite {
 		if !strings.Contains(s, "'") && !strings.Contains(s, "“") {
 			break // no string in single or typographic quotes
 		}
-		if r, ok := singleQuotesAll(s, false); ok && r.Text != s {
+		if r, _, ok := singleQuotesAll(s, false); ok && r.Text != s {
 			out = append(out, r)
 		}
 	case "bare_apostrophe":
 		if !strings.Contains(s, "'") {
 			break // no string in single quotes
 		}
-		r, ok := singleQuotesAll(s, true)
-		if !ok || r.Text == s {
-			break
-		}
-		if q, ok := singleQuotesAll(s, false); ok && q.Text == r.Text {
+		r, kept, ok := singleQuotesAll(s, true)
+		if !ok || r.Text == s || !kept {
 			break // no apostrophe left bare: the single_quotes habit's reading
 		}
 		out = append(out, r)
@@ -1313,8 +1310,9 @@ func invSingleQuotes(s string) []Edit { return habitEdits("single_quotes", s) }
 func invBareApostrophes(s string) []Edit { return habitEdits("bare_apostrophe", s) }
 
 // singleQuotesAll reads s as invSingleQuotes says, or, bare, as
-// invBareApostrophes says; false when a string is left open.
-func singleQuotesAll(s string, bare bool) (Rewrite, bool) {
+// invBareApostrophes says; kept reports an apostrophe kept as a string's
+// own (bare only), ok false a string left open.
+func singleQuotesAll(s string, bare bool) (r Rewrite, kept, ok bool) {
 	const open, close = "“", "”"
 	var w rewriter
 	for i := 0; i < len(s); {
@@ -1324,9 +1322,10 @@ func singleQuotesAll(s string, bare bool) (Rewrite, bool) {
 			w.copy(s, i, j)
 			i = j
 		case s[i] == '\'':
-			j := singleEnd(s, i+1, bare)
+			j, k := singleEnd(s, i+1, bare)
+			kept = kept || k
 			if j < 0 {
-				return Rewrite{}, false
+				return Rewrite{}, false, false
 			}
 			w.write(`"`, i)
 			for k := i + 1; k < j; k++ { // as quotedContent writes it
@@ -1348,7 +1347,7 @@ func singleQuotesAll(s string, bare bool) (Rewrite, bool) {
 		case strings.HasPrefix(s[i:], open):
 			j := strings.Index(s[i+len(open):], close)
 			if j < 0 {
-				return Rewrite{}, false
+				return Rewrite{}, false, false
 			}
 			j += i + len(open)
 			w.write(`"`, i)
@@ -1360,26 +1359,28 @@ func singleQuotesAll(s string, bare bool) (Rewrite, bool) {
 			i++
 		}
 	}
-	return w.done(len(s)), true
+	return w.done(len(s)), kept, true
 }
 
 // singleEnd returns the index of the quote that closes a single-quoted
 // string whose content starts at i (see invSingleQuotes; bare, see
-// invBareApostrophes), or -1.
-func singleEnd(s string, i int, bare bool) int {
+// invBareApostrophes), or -1; kept reports an apostrophe inside a word
+// it read as the string's own (bare only).
+func singleEnd(s string, i int, bare bool) (end int, kept bool) {
 	for j := i; j < len(s); j++ {
 		switch s[j] {
 		case '\n', '\r':
-			return -1
+			return -1, kept
 		case '\\':
 			j++
 		case '\'':
 			if !bare || !InWord(s, j) {
-				return j
+				return j, kept
 			}
+			kept = true
 		}
 	}
-	return -1
+	return -1, kept
 }
 
 // InWord reports whether the apostrophe at s[j] stands inside a word, as
