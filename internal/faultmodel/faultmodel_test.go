@@ -206,6 +206,9 @@ func TestHabitsReadTheWholeTextOnce(t *testing.T) {
 		{"joined_strings", `{"a": "x" + "y" + 'z'}`, 1},
 		{"joined_strings", `{"a": "x + y", "b": +5}`, 0},
 		{"joined_strings", `{"q": "Use "+" to add"}`, 0}, // glued to both quotes: inner quotes as likely
+		{"joined_strings", `{"a" + "b": "x" `, 2},        // joined, and the value's next piece maybe cut
+		{"joined_strings", `{"a": "x" + `, 1},            // the next piece cut: the string left open
+		{"joined_strings", `{"a": "x" `, 0},              // no '+': a complete value
 	}
 	for _, tt := range tests {
 		o, _ := faultmodel.Lookup(tt.op)
@@ -352,6 +355,26 @@ func TestCutReadsEveryPlace(t *testing.T) {
 	for _, s := range []string{``, `  `, `{"a": 1}`, `{"a": 1},`} {
 		if e, _, ok := faultmodel.Cut(s); ok {
 			t.Errorf("Cut(%q) = %q: nothing was cut", s, e.Apply(s))
+		}
+	}
+}
+
+// A text that ends right after a piece of a string joined with '+' may
+// have been cut before the next piece: the habit also reads it with that
+// string left open, which a cut leaves unknown.
+func TestJoinedStringsLeavesAPieceCutOpen(t *testing.T) {
+	tests := []struct{ text, want string }{
+		{`{"a" + "b": "x" `, `{"ab": "x`},
+		{`{"a": "x" +`, `{"a": "x`},
+		{"{\"a\": 'x'\n + ", `{"a": 'x`},
+	}
+	for _, tt := range tests {
+		var texts []string
+		for _, r := range faultmodel.Habits("joined_strings", tt.text) {
+			texts = append(texts, r.Text)
+		}
+		if !slices.Contains(texts, tt.want) {
+			t.Errorf("Habits(joined_strings, %q) = %q, want %q among them", tt.text, texts, tt.want)
 		}
 	}
 }

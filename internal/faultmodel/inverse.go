@@ -526,7 +526,16 @@ func invTemplateEscapes(s string) []Edit {
 // asText reads the text between two quote tokens as it is.
 func asText(c string) (string, bool) { return jsonQuote(c), true }
 
-var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*`)
+// identifier returns the identifier ([A-Za-z_][A-Za-z0-9_]*) s starts
+// with, or "" (a loop: an anchored regexp's backtracker allocates for
+// the whole rest of s at each call).
+func identifier(s string) string {
+	i := 0
+	for i < len(s) && (s[i] == '_' || 'a' <= s[i]|0x20 && s[i]|0x20 <= 'z' || i > 0 && '0' <= s[i] && s[i] <= '9') {
+		i++
+	}
+	return s[:i]
+}
 
 // templateAll reads every quote-token pair of s, left to right, as the
 // JSON string str writes for its text (false: it cannot), and quotes each
@@ -555,7 +564,7 @@ func templateAll(s string, str func(string) (string, bool)) (string, bool) {
 			i, last = j, '"'
 			continue
 		case last == '{' || last == ',':
-			if id := identifier.FindString(s[i:]); id != "" {
+			if id := identifier(s[i:]); id != "" {
 				k := i + len(id)
 				for k < len(s) && isSpace(s[k]) {
 					k++
@@ -1156,8 +1165,9 @@ func (w *rewriter) write(t string, at int) {
 
 // copy writes s[i:j] as it is.
 func (w *rewriter) copy(s string, i, j int) {
+	w.b = append(w.b, s[i:j]...)
 	for ; i < j; i++ {
-		w.write(s[i:i+1], i)
+		w.src = append(w.src, i)
 	}
 }
 
@@ -1186,9 +1196,7 @@ func Habits(name, s string) []Rewrite {
 		if !strings.Contains(s, "+") {
 			break // no piece joined: no habit to read
 		}
-		if r, ok := joinAll(s); ok {
-			out = append(out, r)
-		}
+		out = joinAll(s)
 	case "single_quotes":
 		if !strings.Contains(s, "'") && !strings.Contains(s, "“") {
 			break // no string in single or typographic quotes
@@ -1402,14 +1410,21 @@ func InWord(s string, j int) bool {
 // the '+': a '+' glued to both quotes ("+") is as likely a string's own
 // character between two inner quotes left unescaped. Strings are read as
 // JSON strings, a single-quoted one up to its next quote that no
-// backslash escapes.
+// backslash escapes. A text that ends right after a piece (white space
+// and at most one '+' after it) may have been cut between two pieces: it
+// is also read with that last string left open, a value the cut leaves
+// unknown (as a cut inside a string), when the text joins pieces
+// elsewhere or ends with the '+'.
 func invJoinedStrings(s string) []Edit { return habitEdits("joined_strings", s) }
 
-// joinAll reads s as invJoinedStrings says; false when no piece is
-// joined.
-func joinAll(s string) (Rewrite, bool) {
+// joinAll returns the readings of s as invJoinedStrings says: the text
+// with its pieces joined, when a piece is joined, and the text with its
+// last string left open, when it ends after a piece as invJoinedStrings
+// says.
+func joinAll(s string) []Rewrite {
 	var w rewriter
-	joined := false
+	var open *Rewrite
+	joined, plus := false, false
 	for i := 0; i < len(s); {
 		q := s[i]
 		if q != '"' && q != '\'' {
@@ -1428,7 +1443,10 @@ func joinAll(s string) (Rewrite, bool) {
 			}
 			if j >= len(s) {
 				w.copy(s, i, len(s))
-				return w.done(len(s)), joined
+				if joined {
+					return []Rewrite{w.done(len(s))}
+				}
+				return nil
 			}
 			w.copy(s, i, j)
 			k := j + 1 // after the closing quote: white space, '+', white space, the next opening quote?
@@ -1446,13 +1464,26 @@ func joinAll(s string) (Rewrite, bool) {
 					i = k + 1
 					continue
 				}
+				plus = k == len(s)
+			}
+			if k == len(s) {
+				// The text ends after this piece: the next may be cut.
+				r := Rewrite{Text: string(w.b), Src: append(slices.Clone(w.src), len(s))}
+				open = &r
 			}
 			w.copy(s, j, j+1) // the closing quote
 			i = j + 1
 			break
 		}
 	}
-	return w.done(len(s)), joined
+	var out []Rewrite
+	if joined {
+		out = append(out, w.done(len(s)))
+	}
+	if open != nil && (joined || plus) {
+		out = append(out, *open)
+	}
+	return out
 }
 
 // EntityQuote is the HTML entity written for a quote.

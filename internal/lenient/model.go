@@ -80,19 +80,22 @@ func readByModel(raw string, opt Options) (Result, bool) {
 // habitAgrees checks the scanner's repair res of raw against the habits
 // of faultmodel's table (backslashes written as themselves, single quotes
 // throughout, with apostrophes escaped or left bare, strings joined with
-// '+'), which the scanner reads string by
-// string while the model prices each at one fault for the whole text.
-// Where a habit reads raw (faultmodel.Habits), the scanner's value stands
-// when the scanner reads the habit's text as the same value (or not at
-// all: the habit's reading then needs more faults than the scanner
-// reads), or when the fault model's window holds that value alone;
-// otherwise the text is refused as the scanner refuses it, and the fault
-// model decides (readByModel). Like the model, the check reads texts of
-// at most maxModelBytes bytes: a longer one is the scanner's alone (the
-// check would rescan it, and a habit's source map costs eight bytes per
-// byte). A backslash before an
-// apostrophe (\') alone does not count: in single quotes it escapes it,
-// and the scanner refuses it in double ones.
+// '+'), which the scanner reads string by string while the model prices
+// each at one fault for the whole text. Each text the whole-text
+// readings make of raw with a habit among them (readings.HabitRewrites:
+// a habit alone, or with double encoding, CSV quotes or template quotes
+// read before or after it) is scanned. Where the scanner reads it as
+// res's value, that value stands. Where it reads another value, the
+// value stands only when the fault model's window holds it alone; where
+// it cannot read it (the habit's reading needs more faults than the
+// scanner reads, or leaves a value cut), the value stands when the
+// window holds it alone or the model has no window (no reading within
+// its budget). Otherwise the text is refused as the scanner refuses it,
+// and the fault model decides (readByModel). Like the model, the check
+// reads texts of at most maxModelBytes bytes: a longer one is the
+// scanner's alone. A backslash before an apostrophe (\') alone does not
+// count as the backslash habit: in single quotes it escapes it, and the
+// scanner refuses it in double ones.
 func habitAgrees(raw string, res Result, opt Options) error {
 	if len(res.Steps) == 0 && res.JSON == raw {
 		return nil // a valid text
@@ -100,31 +103,44 @@ func habitAgrees(raw string, res Result, opt Options) error {
 	if len(raw) > maxModelBytes {
 		return nil // past the model's reach, the scanner reads alone (as readByModel)
 	}
-	for _, name := range habitRows {
-		if name == "literal_backslashes" && (!strings.Contains(raw, `\`) || !faultmodel.StrayBackslash(strings.ReplaceAll(raw, `\'`, "'"))) {
+	backslashes := strings.Contains(raw, `\`) && faultmodel.StrayBackslash(strings.ReplaceAll(raw, `\'`, "'"))
+	var w *engine.Window // the model's window of raw, read once when needed
+	for _, h := range engine.HabitRewrites(raw) {
+		if slices.Contains(h.Rows, "literal_backslashes") && !backslashes {
 			continue
 		}
-		for _, h := range faultmodel.Habits(name, raw) {
-			if r, err := scan(h.Text, opt); err != nil || sameValue(r.JSON, res.JSON) {
-				continue // the habit's text needs more than the scanner reads, or agrees
-			}
-			if utf8.ValidString(raw) {
-				if r, v := engine.Read(raw).Decide(); v == engine.Run && sameValue(r.Text, res.JSON) {
-					return nil
-				}
-			}
-			if name == "literal_backslashes" {
-				return malformed("a backslash that starts no JSON escape and one that starts an escape are both in the text; whether its backslashes are characters (as in a path) is ambiguous")
-			}
-			return malformed("the text read as written in one habit throughout (%s) gives another value than read string by string; which is meant is ambiguous", habitNames[name])
+		r, err := scan(h.Text, opt)
+		if err == nil && sameValue(r.JSON, res.JSON) {
+			continue // the habit's reading agrees
 		}
+		if !utf8.ValidString(raw) {
+			if err != nil {
+				continue // past the model's reach: the scanner reads alone
+			}
+		} else {
+			if w == nil {
+				w = new(engine.Window)
+				*w = engine.Read(raw)
+			}
+			rd, v := w.Decide()
+			if v == engine.Run && sameValue(rd.Text, res.JSON) || err != nil && (v == engine.NoReading || v == engine.OverBudget) {
+				continue
+			}
+		}
+		name := h.Rows[slices.IndexFunc(h.Rows, func(r string) bool { return habitNames[r] != "" })]
+		if w != nil {
+			if _, v := w.Decide(); v == engine.Cut {
+				return malformed("the argument string was cut off where, read as written in one habit throughout (%s), a value is cut; what it held is unknown", habitNames[name])
+			}
+		}
+		if name == "literal_backslashes" {
+			return malformed("a backslash that starts no JSON escape and one that starts an escape are both in the text; whether its backslashes are characters (as in a path) is ambiguous")
+		}
+		return malformed("the text read as written in one habit throughout (%s) gives another value than read string by string; which is meant is ambiguous", habitNames[name])
 	}
 	return nil
 }
 
-// habitRows are the habit rows of faultmodel.Table, and habitNames what
-// refusals call them.
-var (
-	habitRows  = []string{"literal_backslashes", "single_quotes", "bare_apostrophe", "joined_strings"}
-	habitNames = map[string]string{"single_quotes": "single quotes", "bare_apostrophe": "single quotes with apostrophes left bare", "joined_strings": "strings joined with '+'"}
-)
+// habitNames are what refusals call the habit rows of faultmodel.Table.
+var habitNames = map[string]string{"literal_backslashes": "backslashes written as themselves", "single_quotes": "single quotes",
+	"bare_apostrophe": "single quotes with apostrophes left bare", "joined_strings": "strings joined with '+'"}

@@ -124,3 +124,29 @@ func TestSwitchedRowsAreRowsOfTheTable(t *testing.T) {
 		}
 	}
 }
+
+// A habit is read with the whole-text readings too (a habit's text
+// double-encoded or in CSV's doubled quotes): where the scanner, reading
+// strings one by one, reads another value than such a reading at the
+// cheapest cost, or the habit's reading leaves a value cut, the text is
+// refused.
+func TestRepairRefusesWhereAHabitWithAnotherWholeTextReadingDiffers(t *testing.T) {
+	checkRefusals(t, []refusalCase{
+		// Pieces joined with '+' elsewhere: the cut after a value's piece
+		// may have dropped its next piece (joined_strings and cut, as
+		// cheap as the cut after a complete value).
+		{"cut after a piece, pieces joined before", `{"na" + "me": "Ann" `, "a value is cut"},
+		// Typographic quotes whose escaped inner quotes CSV doubled: the
+		// doubled quotes halved, then the habit, cost two; the scanner's
+		// reading keeps them doubled.
+		{"typographic quotes, escaped quotes doubled", `{“a”: “say \""hi\""”}`, "(single quotes) gives another value"},
+		// A single-quoted text encoded as a JSON string's content: the
+		// escapes undone once, then the habit.
+		{"single quotes, encoded once more", `{\n  'p': 'C:\\\\temp'\n}`, "(single quotes) gives another value"},
+	})
+	checkRepairs(t, []repairCase{
+		// No piece joined: the cut after a complete value (one fault).
+		{"cut after a complete value", `{"name": "Ann" `, `{"name":"Ann"}`, FixSyntax},
+		{"pieces joined, closed", `{"na" + "me": "Ann"}`, `{"name":"Ann"}`, JoinStrings},
+	})
+}

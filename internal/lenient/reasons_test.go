@@ -178,6 +178,7 @@ func TestEveryRefusalReasonIsCovered(t *testing.T) {
 		{"{\n\"a\": \"x\n\"}", "holds a line break right before a quote", nil},
 		{`{"a": "C:\x", "b": "l1\nl2"}`, "a backslash that starts no JSON escape and one that starts an escape are both in the text", nil},
 		{`{'limit': false, '_id: 'C:\\temp+{\'a": 1}'}`, "gives another value than read string by string", nil},
+		{`{"na" + "me": "Ann" `, "read as written in one habit throughout (strings joined with '+'), a value is cut", nil},
 	}
 	var got []string
 	for _, tt := range tests {

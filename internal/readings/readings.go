@@ -149,34 +149,116 @@ func Read(s string) Window {
 func read(s string, prune bool) (Window, bool) {
 	var found []found
 	over, dups := false, false
-	var walk func(text string, base int, pre []edit)
-	walk = func(text string, base int, pre []edit) {
-		e := newEngine(text, Budget, prune)
-		e.run(base, pre)
+	for _, r := range rewrites(s) {
+		e := newEngine(r.text, Budget, prune)
+		e.run(r.base, r.pre)
+		n := len(found)
 		for _, d := range e.done {
 			found = append(found, e.readingsOf(d)...)
 		}
 		over = over || e.over
 		dups = dups || e.dups
 		e.release()
-		if base+1 > Budget {
+		for m := len(r.maps) - 1; m >= 0; m-- {
+			placeBack(found[n:], r.maps[m].k, r.maps[m].src)
+		}
+	}
+	return window(needed(found), over), dups
+}
+
+// rewritten is a text whole-text readings make of the text read: their
+// cost, their edits in order, and, for each habit among them, where it
+// places its text's bytes in the text it read.
+type rewritten struct {
+	text string
+	base int
+	pre  []edit
+	maps []placeMap // outermost first
+}
+
+// placeMap is a habit's source map and the number of edits made up to
+// it, its own included (see placeBack).
+type placeMap struct {
+	k   int
+	src []int
+}
+
+// rewrites returns s (at cost 0) and each text whole-text readings make
+// of it within the budget, a reading of a text made by another after it,
+// depth first.
+func rewrites(s string) []rewritten {
+	var out []rewritten
+	var walk func(r rewritten)
+	walk = func(r rewritten) {
+		out = append(out, r)
+		if r.base+1 > Budget {
 			return
 		}
-		seen := map[string]bool{text: true}
-		for i, v := range wholeTexts(text) {
-			if seen[v.Repl] || base+rowCost(v.row) > Budget {
+		seen := map[string]bool{r.text: true}
+		for i, v := range wholeTexts(r.text) {
+			if seen[v.Repl] || r.base+rowCost(v.row) > Budget {
 				continue
 			}
 			seen[v.Repl] = true
-			n := len(found)
-			walk(v.Repl, base+rowCost(v.row), append(pre[:len(pre):len(pre)], edit{kind: kWhole, arg: uint8(i), row: v.row, start: int32(len(pre))}))
+			next := rewritten{text: v.Repl, base: r.base + rowCost(v.row), maps: r.maps,
+				pre: append(r.pre[:len(r.pre):len(r.pre)], edit{kind: kWhole, arg: uint8(i), row: v.row, start: int32(len(r.pre))})}
 			if v.src != nil {
-				placeBack(found[n:], len(pre)+1, v.src)
+				next.maps = append(r.maps[:len(r.maps):len(r.maps)], placeMap{len(r.pre) + 1, v.src})
 			}
+			walk(next)
 		}
 	}
-	walk(s, 0, nil)
-	return window(needed(found), over), dups
+	walk(rewritten{text: s})
+	return out
+}
+
+// Rewrite is a text a broken text reads as by whole-text readings alone.
+type Rewrite struct {
+	// Text is the text the readings write.
+	Text string
+	// Rows names the rows of faultmodel.Table read, in order.
+	Rows []string
+}
+
+// HabitRewrites returns the texts s reads as by whole-text readings
+// (double encoding, CSV quotes, template quotes, the habits) within the
+// budget, as Read reads them, where at least one of the readings is a
+// habit: the texts on which a reader that reads strings one by one may
+// read a habit otherwise than the model, which prices it once for the
+// whole text.
+func HabitRewrites(s string) []Rewrite {
+	if !mayHoldHabit(s) {
+		return nil
+	}
+	return habitRewrites(s)
+}
+
+// mayHoldHabit reports whether a habit may read s or a text a whole-text
+// reading makes of it: each habit needs a mark of its own in the text it
+// reads (a backslash for literal_backslashes, an apostrophe or a
+// typographic quote for single_quotes and bare_apostrophe, a '+' for
+// joined_strings), and the other whole-text readings write none that s
+// lacks (undoing an escape, or keeping one, needs a backslash in s;
+// template quotes write only JSON's own escapes).
+func mayHoldHabit(s string) bool {
+	return strings.ContainsAny(s, `\'+`) || strings.Contains(s, "“")
+}
+
+// habitRewrites is HabitRewrites without its check of mayHoldHabit.
+func habitRewrites(s string) []Rewrite {
+	var out []Rewrite
+	for _, r := range rewrites(s) {
+		var rows []string
+		hab := false
+		for _, ed := range r.pre {
+			rows = append(rows, faultmodel.Table[ed.row].Name)
+			hab = hab || habit(ed.row)
+		}
+		if hab {
+			out = append(out, Rewrite{r.text, rows})
+		}
+	}
+	return out
 }
 
 // whole is a whole-text inverse edit and its row; for a habit, src

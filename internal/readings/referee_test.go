@@ -189,3 +189,30 @@ func TestWindowAgreesOnCutsAndInvisibles(t *testing.T) {
 		}
 	}
 }
+
+// HabitRewrites skips a text with no habit's mark (mayHoldHabit): on
+// generated texts with one fault each, the rewrites of every text
+// without a mark hold no habit, and those of some with one do.
+func TestHabitRewritesNeedAHabitsMark(t *testing.T) {
+	without, with := 0, 0
+	for seed := uint64(1); seed <= 40; seed++ {
+		g := faultinject.NewGen(seed, nil)
+		tx := faultinject.Encode(g.Object(), g.RandomLayout())
+		for _, op := range faultinject.Ops {
+			for _, m := range op.Singles(tx, g.Rand()) {
+				hs := HabitRewritesAll(m.Text)
+				if MayHoldHabit(m.Text) {
+					with += min(len(hs), 1)
+					continue
+				}
+				without++
+				if len(hs) > 0 {
+					t.Errorf("%q holds no habit's mark, but reads as %q by %v", m.Text, hs[0].Text, hs[0].Rows)
+				}
+			}
+		}
+	}
+	if without == 0 || with == 0 {
+		t.Fatalf("texts without a mark %d, with a habit's reading %d: want both", without, with)
+	}
+}

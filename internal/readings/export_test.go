@@ -1,0 +1,7 @@
+package readings
+
+// Exported for the external tests.
+var (
+	HabitRewritesAll = habitRewrites
+	MayHoldHabit     = mayHoldHabit
+)
