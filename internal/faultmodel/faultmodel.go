@@ -53,6 +53,10 @@ type Operator struct {
 	// Skips, for a catch-all, states exactly what it may skip ("" for
 	// the others).
 	Skips string
+	// Habit, for a habit (a way of writing the whole text, priced once
+	// per text and read by [Habits]), names it as refusals do ("" for
+	// the others).
+	Habit string
 	// Inverse returns every edit that undoes one fault of this kind in s,
 	// wherever the fault can occur. An edit may be proposed more than
 	// once.
@@ -130,13 +134,13 @@ var Table = []Operator{
 		Reason: "the object commented out or named (args=) is one wrapper, written at once"},
 	{Name: "cut", Cost: 1, Step: "json_repair", Inverse: invCloseAtEnd,
 		Reason: "a stream cut off is one fault, however many closers it lost; what followed the cut is unknown: the value is known only when the cut fell right after a complete value with no array open"},
-	{Name: "literal_backslashes", Cost: 1, Step: "json_repair", Inverse: invLiteralBackslashes,
+	{Name: "literal_backslashes", Cost: 1, Habit: "backslashes written as themselves", Step: "json_repair", Inverse: invLiteralBackslashes,
 		Reason: "every backslash written as itself (a Windows path, a regular expression) is one habit of one writer, priced once per text; seen only where a backslash starts no JSON escape"},
-	{Name: "single_quotes", Cost: 1, Step: "json_repair", Inverse: invSingleQuotes,
+	{Name: "single_quotes", Cost: 1, Habit: "single quotes", Step: "json_repair", Inverse: invSingleQuotes,
 		Reason: "every string written in single or typographic quotes is one habit of one writer, priced once per text"},
-	{Name: "bare_apostrophe", Cost: 1, Step: "json_repair", Inverse: invBareApostrophes,
+	{Name: "bare_apostrophe", Cost: 1, Habit: "single quotes with apostrophes left bare", Step: "json_repair", Inverse: invBareApostrophes,
 		Reason: "every string written in single quotes with the apostrophes inside its words left bare (Joe's, don't: Python's repr imitated by hand) is one habit of one writer, priced once per text as single_quotes is; an apostrophe beside a space, a '+' or punctuation is a quote"},
-	{Name: "joined_strings", Cost: 1, Step: "join_strings", Inverse: invJoinedStrings,
+	{Name: "joined_strings", Cost: 1, Habit: "strings joined with '+'", Step: "join_strings", Inverse: invJoinedStrings,
 		Reason: "strings written as quoted pieces joined with '+' (JavaScript's concatenation) are one habit of one writer, priced once per text; a '+' glued to both quotes is not read as one"},
 	{Name: "backquotes", Cost: 1, Step: "json_repair", Inverse: invBackquotes,
 		Reason: "one string written in backquotes, as JavaScript's template strings are, is one habit of one writer"},

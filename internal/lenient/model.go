@@ -123,24 +123,28 @@ func habitAgrees(raw string, res Result, opt Options) error {
 				*w = engine.Read(raw)
 			}
 			rd, v := w.Decide()
-			if v == engine.Run && sameValue(rd.Text, res.JSON) || err != nil && (v == engine.NoReading || v == engine.OverBudget) {
+			if v == engine.Run && sameValue(rd.Text, res.JSON) || err != nil && (v == engine.NoReading || v == engine.OverBudget || v == engine.Ambiguous && inWindow(*w, res.JSON)) {
 				continue
 			}
 		}
-		name := h.Rows[slices.IndexFunc(h.Rows, func(r string) bool { return habitNames[r] != "" })]
+		row, _ := faultmodel.Lookup(h.Rows[slices.IndexFunc(h.Rows, func(r string) bool {
+			o, _ := faultmodel.Lookup(r)
+			return o.Habit != ""
+		})])
 		if w != nil {
 			if _, v := w.Decide(); v == engine.Cut {
-				return malformed("the argument string was cut off where, read as written in one habit throughout (%s), a value is cut; what it held is unknown", habitNames[name])
+				return malformed("the argument string was cut off where, read as written in one habit throughout (%s), a value is cut; what it held is unknown", row.Habit)
 			}
 		}
-		if name == "literal_backslashes" {
+		if row.Name == "literal_backslashes" {
 			return malformed("a backslash that starts no JSON escape and one that starts an escape are both in the text; whether its backslashes are characters (as in a path) is ambiguous")
 		}
-		return malformed("the text read as written in one habit throughout (%s) gives another value than read string by string; which is meant is ambiguous", habitNames[name])
+		return malformed("the text read as written in one habit throughout (%s) gives another value than read string by string; which is meant is ambiguous", row.Habit)
 	}
 	return nil
 }
 
-// habitNames are what refusals call the habit rows of faultmodel.Table.
-var habitNames = map[string]string{"literal_backslashes": "backslashes written as themselves", "single_quotes": "single quotes",
-	"bare_apostrophe": "single quotes with apostrophes left bare", "joined_strings": "strings joined with '+'"}
+// inWindow reports whether w holds a reading of value v.
+func inWindow(w engine.Window, v string) bool {
+	return slices.ContainsFunc(w.Readings, func(r engine.Reading) bool { return sameValue(r.Text, v) })
+}

@@ -1,6 +1,7 @@
 package lenient
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -149,4 +150,25 @@ func TestRepairRefusesWhereAHabitWithAnotherWholeTextReadingDiffers(t *testing.T
 		{"cut after a complete value", `{"name": "Ann" `, `{"name":"Ann"}`, FixSyntax},
 		{"pieces joined, closed", `{"na" + "me": "Ann"}`, `{"name":"Ann"}`, JoinStrings},
 	})
+}
+
+// An object encoded as a JSON string twice, holding an escape of its
+// own: undoing the two layers at once is one fault; undoing one and
+// then the other with the object's escapes read doubled is a second
+// whole-text reading of the first's text, needed only when its row
+// does not read the text alone (as the referee judges it), so the
+// window holds one value.
+func TestRepairReadsAnObjectEncodedTwice(t *testing.T) {
+	for _, obj := range []string{`{"k":"a\/b"}`, `{"t":"\t","n":1}`, `{"u":"\u2028"}`} {
+		once, _ := json.Marshal(obj)
+		twice, _ := json.Marshal(string(once))
+		res, err := Repair(string(twice), fix)
+		if err != nil {
+			t.Errorf("Repair(%s): %v", twice, err)
+			continue
+		}
+		if !sameValue(res.JSON, obj) || !slices.Contains(res.Steps, DoubleEncoded) {
+			t.Errorf("Repair(%s) = %s %v, want %s with %s", twice, res.JSON, res.Steps, obj, DoubleEncoded)
+		}
+	}
 }

@@ -282,7 +282,10 @@ func wholeTexts(s string) []whole {
 			}
 		}
 	}
-	for _, r := range []uint8{rBackslashes, rSingles, rBareApos, rJoined} {
+	for r := range uint8(len(faultmodel.Table)) {
+		if !habit(r) {
+			continue
+		}
 		for _, h := range faultmodel.Habits(faultmodel.Table[r].Name, s) {
 			out = append(out, whole{faultmodel.Edit{Start: 0, End: len(s), Repl: h.Text}, r, h.Src})
 		}
@@ -293,7 +296,7 @@ func wholeTexts(s string) []whole {
 // habit reports whether row r is a habit (a whole-text reading that
 // places its text back in the text it read).
 func habit(r uint8) bool {
-	return r == rBackslashes || r == rSingles || r == rBareApos || r == rJoined
+	return faultmodel.Table[r].Habit != ""
 }
 
 // placeBack places the edits after the first k of each reading of fs,
@@ -421,12 +424,11 @@ func needed(fs []found) []found {
 			if f.ed[i].off == rewrite && alone[f.ed[i].row] {
 				ok = false
 			}
-			// A whole-text reading of a habit's text, or a habit's of a
-			// whole-text reading, rewrites all the first wrote: needed
-			// only when its row does not read the text alone (as the
-			// referee judges an edit that rewrites another's text).
-			if b := f.ed[i]; i > 0 && b.kind == kWhole && f.ed[0].kind == kWhole && alone[b.row] &&
-				(habit(b.row) || habit(f.ed[0].row)) {
+			// A whole-text reading of another's text rewrites all the
+			// first wrote: needed only when its row does not read the
+			// text alone (as the referee judges an edit that rewrites
+			// another's text).
+			if b := f.ed[i]; i > 0 && b.kind == kWhole && f.ed[0].kind == kWhole && alone[b.row] {
 				ok = false
 			}
 			// An edit inside a bare token (not reaching its end) is
