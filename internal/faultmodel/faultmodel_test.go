@@ -223,7 +223,11 @@ func TestHabitsReadTheWholeTextOnce(t *testing.T) {
 		}
 		// Each byte of a habit's text stands for a byte of the text read,
 		// in order, and a byte it does not rewrite for itself.
-		for _, r := range faultmodel.Habits(tt.op, tt.text) {
+		texts := faultmodel.HabitTexts(tt.op, tt.text)
+		for i, r := range faultmodel.Habits(tt.op, tt.text) {
+			if i >= len(texts) || texts[i].Text != r.Text || texts[i].Src != nil {
+				t.Errorf("%s(%q): HabitTexts %v, want the text %q without a map", tt.op, tt.text, texts, r.Text)
+			}
 			if len(r.Src) != len(r.Text)+1 || r.Src[len(r.Text)] != len(tt.text) || !slices.IsSorted(r.Src) {
 				t.Errorf("%s(%q): source map %v of %q", tt.op, tt.text, r.Src, r.Text)
 				continue

@@ -1149,16 +1149,17 @@ type Rewrite struct {
 	Src  []int
 }
 
-// rewriter writes a Rewrite.
+// rewriter writes a Rewrite; with noMap, its text alone (Src nil).
 type rewriter struct {
-	b   []byte
-	src []int
+	b     []byte
+	src   []int
+	noMap bool
 }
 
 // write writes t for the byte at index at of the text read.
 func (w *rewriter) write(t string, at int) {
-	for i := 0; i < len(t); i++ {
-		w.b = append(w.b, t[i])
+	w.b = append(w.b, t...)
+	for i := 0; i < len(t) && !w.noMap; i++ {
 		w.src = append(w.src, at)
 	}
 }
@@ -1166,24 +1167,38 @@ func (w *rewriter) write(t string, at int) {
 // copy writes s[i:j] as it is.
 func (w *rewriter) copy(s string, i, j int) {
 	w.b = append(w.b, s[i:j]...)
-	for ; i < j; i++ {
+	for ; i < j && !w.noMap; i++ {
 		w.src = append(w.src, i)
 	}
 }
 
 func (w *rewriter) done(n int) Rewrite {
+	if w.noMap {
+		return Rewrite{Text: string(w.b)}
+	}
 	return Rewrite{Text: string(w.b), Src: append(w.src, n)}
+}
+
+// clone returns a copy of w to write on apart.
+func (w *rewriter) clone() rewriter {
+	return rewriter{b: slices.Clone(w.b), src: slices.Clone(w.src), noMap: w.noMap}
 }
 
 // Habits returns the readings of s by the habit row named name
 // (literal_backslashes, single_quotes, bare_apostrophe or joined_strings),
 // each once and each other than s; nil for another row.
-func Habits(name, s string) []Rewrite {
+func Habits(name, s string) []Rewrite { return habits(name, s, false) }
+
+// HabitTexts is Habits without the source maps (each Src nil), for a
+// caller that reads the texts alone.
+func HabitTexts(name, s string) []Rewrite { return habits(name, s, true) }
+
+func habits(name, s string, noMap bool) []Rewrite {
 	var out []Rewrite
 	switch name {
 	case "literal_backslashes":
 		if StrayBackslash(s) {
-			var w rewriter
+			w := rewriter{noMap: noMap}
 			for i := 0; i < len(s); i++ {
 				w.copy(s, i, i+1)
 				if LiteralBackslash(s, i) {
@@ -1196,19 +1211,19 @@ func Habits(name, s string) []Rewrite {
 		if !strings.Contains(s, "+") {
 			break // no piece joined: no habit to read
 		}
-		out = joinAll(s)
+		out = joinAll(s, noMap)
 	case "single_quotes":
 		if !strings.Contains(s, "'") && !strings.Contains(s, "“") {
 			break // no string in single or typographic quotes
 		}
-		if r, _, ok := singleQuotesAll(s, false); ok && r.Text != s {
+		if r, _, ok := singleQuotesAll(s, false, noMap); ok && r.Text != s {
 			out = append(out, r)
 		}
 	case "bare_apostrophe":
 		if !strings.Contains(s, "'") {
 			break // no string in single quotes
 		}
-		r, kept, ok := singleQuotesAll(s, true)
+		r, kept, ok := singleQuotesAll(s, true, noMap)
 		if !ok || r.Text == s || !kept {
 			break // no apostrophe left bare: the single_quotes habit's reading
 		}
@@ -1219,7 +1234,7 @@ func Habits(name, s string) []Rewrite {
 
 func habitEdits(name, s string) []Edit {
 	var out []Edit
-	for _, r := range Habits(name, s) {
+	for _, r := range HabitTexts(name, s) {
 		out = append(out, Edit{0, len(s), r.Text})
 	}
 	return out
@@ -1320,9 +1335,9 @@ func invBareApostrophes(s string) []Edit { return habitEdits("bare_apostrophe", 
 // singleQuotesAll reads s as invSingleQuotes says, or, bare, as
 // invBareApostrophes says; kept reports an apostrophe kept as a string's
 // own (bare only), ok false a string left open.
-func singleQuotesAll(s string, bare bool) (r Rewrite, kept, ok bool) {
+func singleQuotesAll(s string, bare, noMap bool) (r Rewrite, kept, ok bool) {
 	const open, close = "“", "”"
-	var w rewriter
+	w := rewriter{noMap: noMap}
 	for i := 0; i < len(s); {
 		switch {
 		case s[i] == '"':
@@ -1421,8 +1436,8 @@ func invJoinedStrings(s string) []Edit { return habitEdits("joined_strings", s) 
 // with its pieces joined, when a piece is joined, and the text with its
 // last string left open, when it ends after a piece as invJoinedStrings
 // says.
-func joinAll(s string) []Rewrite {
-	var w rewriter
+func joinAll(s string, noMap bool) []Rewrite {
+	w := rewriter{noMap: noMap}
 	var open *Rewrite
 	joined, plus := false, false
 	for i := 0; i < len(s); {
@@ -1468,7 +1483,8 @@ func joinAll(s string) []Rewrite {
 			}
 			if k == len(s) {
 				// The text ends after this piece: the next may be cut.
-				r := Rewrite{Text: string(w.b), Src: append(slices.Clone(w.src), len(s))}
+				c := w.clone()
+				r := c.done(len(s))
 				open = &r
 			}
 			w.copy(s, j, j+1) // the closing quote

@@ -149,7 +149,7 @@ func Read(s string) Window {
 func read(s string, prune bool) (Window, bool) {
 	var found []found
 	over, dups := false, false
-	for _, r := range rewrites(s) {
+	for _, r := range rewrites(s, true) {
 		e := newEngine(r.text, Budget, prune)
 		e.run(r.base, r.pre)
 		n := len(found)
@@ -185,8 +185,8 @@ type placeMap struct {
 
 // rewrites returns s (at cost 0) and each text whole-text readings make
 // of it within the budget, a reading of a text made by another after it,
-// depth first.
-func rewrites(s string) []rewritten {
+// depth first; with maps, each with the habits' source maps.
+func rewrites(s string, maps bool) []rewritten {
 	var out []rewritten
 	var walk func(r rewritten)
 	walk = func(r rewritten) {
@@ -195,7 +195,7 @@ func rewrites(s string) []rewritten {
 			return
 		}
 		seen := map[string]bool{r.text: true}
-		for i, v := range wholeTexts(r.text) {
+		for i, v := range wholeTexts(r.text, maps) {
 			if seen[v.Repl] || r.base+rowCost(v.row) > Budget {
 				continue
 			}
@@ -249,7 +249,7 @@ func mayHoldHabit(s string) bool {
 // habitRewrites is HabitRewrites without its check of mayHoldHabit.
 func habitRewrites(s string) []Rewrite {
 	var out []Rewrite
-	for _, r := range rewrites(s) {
+	for _, r := range rewrites(s, false) {
 		var rows []string
 		hab := false
 		for _, ed := range r.pre {
@@ -274,8 +274,9 @@ type whole struct {
 // wholeTexts returns the whole-text readings of the rows that rewrite a
 // text throughout: double encoding, CSV quotes, template quotes, and the
 // habits (backslashes written as themselves, single quotes, single
-// quotes with apostrophes left bare, strings joined with '+').
-func wholeTexts(s string) []whole {
+// quotes with apostrophes left bare, strings joined with '+'); with
+// maps, each habit's with its source map.
+func wholeTexts(s string, maps bool) []whole {
 	var out []whole
 	for _, r := range []uint8{rDouble, rCSV, rTemplate, rTemplEsc} {
 		for _, ed := range faultmodel.Table[r].Inverse(s) {
@@ -288,7 +289,11 @@ func wholeTexts(s string) []whole {
 		if !habit(r) {
 			continue
 		}
-		for _, h := range faultmodel.Habits(faultmodel.Table[r].Name, s) {
+		habits := faultmodel.HabitTexts
+		if maps {
+			habits = faultmodel.Habits
+		}
+		for _, h := range habits(faultmodel.Table[r].Name, s) {
 			out = append(out, whole{faultmodel.Edit{Start: 0, End: len(s), Repl: h.Text}, r, h.Src})
 		}
 	}
