@@ -104,7 +104,8 @@ func habitAgrees(raw string, res Result, opt Options) error {
 		return nil // past the model's reach, the scanner reads alone (as readByModel)
 	}
 	backslashes := strings.Contains(raw, `\`) && faultmodel.StrayBackslash(strings.ReplaceAll(raw, `\'`, "'"))
-	var w *engine.Window // the model's window of raw, read once when needed
+	var w engine.Window // the model's window of raw, read once when needed
+	read := false
 	for _, h := range engine.HabitRewrites(raw) {
 		if slices.Contains(h.Rows, "literal_backslashes") && !backslashes {
 			continue
@@ -113,35 +114,40 @@ func habitAgrees(raw string, res Result, opt Options) error {
 		if err == nil && sameValue(r.JSON, res.JSON) {
 			continue // the habit's reading agrees
 		}
-		if !utf8.ValidString(raw) {
-			if err != nil {
-				continue // past the model's reach: the scanner reads alone
+		v := engine.NoReading // past the model's reach: a text that is not UTF-8
+		if utf8.ValidString(raw) {
+			if !read {
+				w, read = engine.Read(raw), true
 			}
-		} else {
-			if w == nil {
-				w = new(engine.Window)
-				*w = engine.Read(raw)
-			}
-			rd, v := w.Decide()
-			if v == engine.Run && sameValue(rd.Text, res.JSON) || err != nil && (v == engine.NoReading || v == engine.OverBudget || v == engine.Ambiguous && inWindow(*w, res.JSON)) {
-				continue
+			var rd engine.Reading
+			rd, v = w.Decide()
+			if v == engine.Run && sameValue(rd.Text, res.JSON) {
+				continue // the window holds the scanner's value alone
 			}
 		}
-		row, _ := faultmodel.Lookup(h.Rows[slices.IndexFunc(h.Rows, func(r string) bool {
-			o, _ := faultmodel.Lookup(r)
-			return o.Habit != ""
-		})])
-		if w != nil {
-			if _, v := w.Decide(); v == engine.Cut {
-				return malformed("the argument string was cut off where, read as written in one habit throughout (%s), a value is cut; what it held is unknown", row.Habit)
-			}
+		if err != nil && (v == engine.NoReading || v == engine.OverBudget || v == engine.Ambiguous && inWindow(w, res.JSON)) {
+			continue // the scanner's value stands where the model cannot say it is wrong
 		}
-		if row.Name == "literal_backslashes" {
+		habit := firstHabit(h.Rows)
+		switch {
+		case v == engine.Cut:
+			return malformed("the argument string was cut off where, read as written in one habit throughout (%s), a value is cut; what it held is unknown", habit.Habit)
+		case habit.Name == "literal_backslashes":
 			return malformed("a backslash that starts no JSON escape and one that starts an escape are both in the text; whether its backslashes are characters (as in a path) is ambiguous")
 		}
-		return malformed("the text read as written in one habit throughout (%s) gives another value than read string by string; which is meant is ambiguous", row.Habit)
+		return malformed("the text read as written in one habit throughout (%s) gives another value than read string by string; which is meant is ambiguous", habit.Habit)
 	}
 	return nil
+}
+
+// firstHabit returns the first habit row among the rows named rows.
+func firstHabit(rows []string) faultmodel.Operator {
+	for _, name := range rows {
+		if o, _ := faultmodel.Lookup(name); o.Habit != "" {
+			return o
+		}
+	}
+	return faultmodel.Operator{}
 }
 
 // inWindow reports whether w holds a reading of value v.

@@ -285,13 +285,13 @@ func wholeTexts(s string, maps bool) []whole {
 			}
 		}
 	}
+	habits := faultmodel.HabitTexts
+	if maps {
+		habits = faultmodel.Habits
+	}
 	for r := range uint8(len(faultmodel.Table)) {
 		if !habit(r) {
 			continue
-		}
-		habits := faultmodel.HabitTexts
-		if maps {
-			habits = faultmodel.Habits
 		}
 		for _, h := range habits(faultmodel.Table[r].Name, s) {
 			out = append(out, whole{faultmodel.Edit{Start: 0, End: len(s), Repl: h.Text}, r, h.Src})
