@@ -580,6 +580,24 @@ func (p *rawScan) digits() int {
 	return n
 }
 
+// next reads what follows a member or an item: a comma (more: another
+// follows) or the container's closer; ok is false for anything else.
+func (p *rawScan) next(closer byte) (more, ok bool) {
+	p.ws()
+	switch {
+	case p.i >= len(p.t):
+		return false, false
+	case p.t[p.i] == ',':
+		p.i++
+		p.ws()
+		return true, true
+	case p.t[p.i] == closer:
+		p.i++
+		return false, true
+	}
+	return false, false
+}
+
 func (p *rawScan) value(depth int) bool {
 	if p.i >= len(p.t) {
 		return false
@@ -624,19 +642,8 @@ func (p *rawScan) value(depth int) bool {
 			if !p.value(depth + 1) {
 				return false
 			}
-			p.ws()
-			if p.i >= len(p.t) {
-				return false
-			}
-			switch p.t[p.i] {
-			case ',':
-				p.i++
-				p.ws()
-			case '}':
-				p.i++
-				return true
-			default:
-				return false
+			if more, ok := p.next('}'); !more {
+				return ok
 			}
 		}
 	case c == '[':
@@ -650,19 +657,8 @@ func (p *rawScan) value(depth int) bool {
 			if !p.value(depth + 1) {
 				return false
 			}
-			p.ws()
-			if p.i >= len(p.t) {
-				return false
-			}
-			switch p.t[p.i] {
-			case ',':
-				p.i++
-				p.ws()
-			case ']':
-				p.i++
-				return true
-			default:
-				return false
+			if more, ok := p.next(']'); !more {
+				return ok
 			}
 		}
 	case c == '"':
