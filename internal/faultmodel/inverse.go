@@ -1172,16 +1172,13 @@ func (w *rewriter) copy(s string, i, j int) {
 	}
 }
 
+// done returns what w wrote, for a text read of n bytes; the Rewrite
+// shares nothing with w, which may go on writing.
 func (w *rewriter) done(n int) Rewrite {
 	if w.noMap {
 		return Rewrite{Text: string(w.b)}
 	}
-	return Rewrite{Text: string(w.b), Src: append(w.src, n)}
-}
-
-// clone returns a copy of w to write on apart.
-func (w *rewriter) clone() rewriter {
-	return rewriter{b: slices.Clone(w.b), src: slices.Clone(w.src), noMap: w.noMap}
+	return Rewrite{Text: string(w.b), Src: append(w.src[:len(w.src):len(w.src)], n)}
 }
 
 // Habits returns the readings of s by the habit row named name
@@ -1483,8 +1480,7 @@ func joinAll(s string, noMap bool) []Rewrite {
 			}
 			if k == len(s) {
 				// The text ends after this piece: the next may be cut.
-				c := w.clone()
-				r := c.done(len(s))
+				r := w.done(len(s))
 				open = &r
 			}
 			w.copy(s, j, j+1) // the closing quote

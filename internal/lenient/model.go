@@ -103,10 +103,14 @@ func habitAgrees(raw string, res Result, opt Options) error {
 	if len(raw) > maxModelBytes {
 		return nil // past the model's reach, the scanner reads alone (as readByModel)
 	}
+	hs := engine.HabitRewrites(raw)
+	if len(hs) == 0 {
+		return nil // no habit reads the text
+	}
 	backslashes := strings.Contains(raw, `\`) && faultmodel.StrayBackslash(strings.ReplaceAll(raw, `\'`, "'"))
 	var w engine.Window // the model's window of raw, read once when needed
 	read := false
-	for _, h := range engine.HabitRewrites(raw) {
+	for _, h := range hs {
 		if slices.Contains(h.Rows, "literal_backslashes") && !backslashes {
 			continue
 		}
