@@ -275,6 +275,33 @@ func TestOperatorsMakeTheirFaults(t *testing.T) {
 	}
 }
 
+// The single-quote habits read a text's strings as their inverse does
+// (faultmodel's invSingleQuotes): a text already in the habit is in it
+// once, and a string whose content the inverse would read as left open
+// (a raw line break, after a fault shifted the quotes) is not written in
+// single quotes.
+func TestSingleQuoteHabitsReadStringsAsTheirInverse(t *testing.T) {
+	g := NewGen(1, nil)
+	sq, ba := mustOp(t, "single_quotes"), mustOp(t, "bare_apostrophe")
+	for _, tt := range []struct {
+		op   Op
+		in   string
+		want []string
+	}{
+		{sq, `{'a':'say "x"','b':'it\'s'}`, nil},
+		{sq, `{“a”:“say \"x\"”}`, nil},
+		{sq, `{'a':'x',"b":"y"}`, []string{`{'a':'x','b':'y'}`, `{'a':'x',“b”:“y”}`}},
+		{sq, "{\"a\": 1,\n \"k: 2,\n \"b\": \"y\\\"z\"\n}", []string{"{“a”: 1,\n “k: 2,\n ”b“: ”y\\“z”\n}"}},
+		{sq, `{'a: 1}`, nil}, // a single-quoted string left open
+		{ba, "{\"k'\": 1,\n \"a: \"it's\"\n}", nil},
+		{ba, `{'k\'': 1, "a": "it's"}`, []string{`{'k\'': 1, 'a': 'it's'}`}},
+	} {
+		if got := tt.op.global(tt.in, g.Rand(), true); !slices.Equal(got, tt.want) {
+			t.Errorf("%s of %q: %q, want %q", tt.op.Name, tt.in, got, tt.want)
+		}
+	}
+}
+
 // Pairs apply two faults, at different positions.
 func TestPairsApplyBothFaults(t *testing.T) {
 	tx := Encode(Object{{"a", Number("1")}, {"b", String("x")}, {"c", Literal("true")}}, Layout{})

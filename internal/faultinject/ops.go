@@ -848,18 +848,25 @@ func literalBackslashes(s string, _ *rand.Rand, _ bool) []string {
 // singleQuotes: every string of the text (keys and values) in single
 // quotes, apostrophes escaped, or in typographic quotes: the habit of one
 // writer (apostrophes left bare are quote_style's, one string at a time:
-// see faultmodel's single_quotes row). Strings are read as JSON
-// strings, left to right, so the habit applies to a broken text too.
+// see faultmodel's single_quotes row). The text's strings are read as the
+// habit's inverse reads them (habitStrings), so the habit applies to a
+// broken text too, and to a text already in the habit as no change.
 func singleQuotes(s string, r *rand.Rand, all bool) []string {
-	esc, ok := eachString(s, func(c string) string {
+	var out []string
+	esc, ok := habitStrings(s, false, func(c string) (string, bool) {
 		w, _ := singleQuoted(c, true)
-		return w
+		return w, !strings.ContainsAny(c, "\n\r")
 	})
-	if !ok || esc == s {
+	if ok && esc != s {
+		out = append(out, esc)
+	}
+	typo, ok := habitStrings(s, false, func(c string) (string, bool) { return "“" + c + "”", true })
+	if ok && typo != s {
+		out = append(out, typo)
+	}
+	if len(out) == 0 {
 		return nil // a string left open, or no string: no habit to write
 	}
-	typo, _ := eachString(s, func(c string) string { return "“" + c + "”" })
-	out := []string{esc, typo}
 	if !all {
 		return out[r.IntN(len(out)):][:1]
 	}
@@ -871,21 +878,70 @@ func singleQuotes(s string, r *rand.Rand, all bool) []string {
 // repr by hand writes them (the bare_apostrophe habit), where a string
 // holds an apostrophe (else the text is single_quotes'), and each stands
 // inside a word (Joe's: faultmodel.InWord; one beside no word would end
-// its string). Strings are read as JSON strings, left to right, so the
-// habit applies to a broken text too. The generated objects hold
-// apostrophes in a few strings (it's, 5' 11", k'), and those are the
-// texts this form breaks.
+// its string). The text's strings are read as the habit's inverse reads
+// them (habitStrings), so the habit applies to a broken text too. The
+// generated objects hold apostrophes in a few strings (it's, 5' 11", k'),
+// and those are the texts this form breaks.
 func bareApostrophes(s string, _ *rand.Rand, _ bool) []string {
 	held, inWords := false, true
-	t, ok := eachString(s, func(c string) string {
+	t, ok := habitStrings(s, true, func(c string) (string, bool) {
 		w, h := singleQuoted(c, false)
 		held, inWords = held || h, inWords && apostrophesInWords(w)
-		return w
+		return w, !strings.ContainsAny(c, "\n\r")
 	})
 	if !ok || !held || !inWords {
 		return nil // a string left open, no apostrophe in a string, or one the habit reads as a string's end
 	}
 	return []string{t}
+}
+
+// habitStrings returns s with each of its double-quoted strings written
+// as f writes its content, reading the text as the single-quote habits'
+// inverse reads it (faultmodel's invSingleQuotes, or with bare its
+// invBareApostrophes): left to right, a double-quoted string as a JSON
+// string, a single-quoted one up to faultmodel.SingleEnd, a typographic
+// one up to its closing quote, those two kept as they are (a text
+// already in the habit is in it once). It returns false where the
+// inverse could not read what f writes: a string left open, or f's
+// false (a raw line break in a string the habit writes in single
+// quotes, which the inverse reads as a string left open).
+func habitStrings(s string, bare bool, f func(content string) (string, bool)) (string, bool) {
+	const open, close = "“", "”"
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		var j int // the index just past the string starting at i
+		switch {
+		case s[i] == '"':
+			e := faultmodel.StringEnd(s, i)
+			if e >= len(s) {
+				return "", false
+			}
+			w, ok := f(s[i+1 : e])
+			if !ok {
+				return "", false
+			}
+			b.WriteString(w)
+			i = e + 1
+			continue
+		case s[i] == '\'':
+			e, _ := faultmodel.SingleEnd(s, i+1, bare)
+			if e < 0 {
+				return "", false
+			}
+			j = e + 1
+		case strings.HasPrefix(s[i:], open):
+			e := strings.Index(s[i+len(open):], close)
+			if e < 0 {
+				return "", false
+			}
+			j = i + len(open) + e + len(close)
+		default:
+			j = i + 1
+		}
+		b.WriteString(s[i:j])
+		i = j
+	}
+	return b.String(), true
 }
 
 // eachString returns s with each of its strings (read as JSON strings,

@@ -1342,7 +1342,7 @@ func singleQuotesAll(s string, bare, noMap bool) (r Rewrite, kept, ok bool) {
 			w.copy(s, i, j)
 			i = j
 		case s[i] == '\'':
-			j, k := singleEnd(s, i+1, bare)
+			j, k := SingleEnd(s, i+1, bare)
 			kept = kept || k
 			if j < 0 {
 				return Rewrite{}, false, false
@@ -1382,11 +1382,11 @@ func singleQuotesAll(s string, bare, noMap bool) (r Rewrite, kept, ok bool) {
 	return w.done(len(s)), kept, true
 }
 
-// singleEnd returns the index of the quote that closes a single-quoted
+// SingleEnd returns the index of the quote that closes a single-quoted
 // string whose content starts at i (see invSingleQuotes; bare, see
 // invBareApostrophes), or -1; kept reports an apostrophe inside a word
 // it read as the string's own (bare only).
-func singleEnd(s string, i int, bare bool) (end int, kept bool) {
+func SingleEnd(s string, i int, bare bool) (end int, kept bool) {
 	for j := i; j < len(s); j++ {
 		switch s[j] {
 		case '\n', '\r':
