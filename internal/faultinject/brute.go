@@ -156,9 +156,12 @@ func inverseEdits(s string) []named {
 	return out
 }
 
-// objectOf returns the object t decodes to strictly, and false when t is
-// not one JSON object with distinct member names.
-func objectOf(t string) (Value, bool) {
+// rootOf returns the value t decodes to strictly, and false when t is
+// not one JSON object or array with distinct member names: a reading's
+// value is an object, or a list, which no tool takes as its arguments but
+// a writer may have meant (a list cut after its first item is not that
+// item).
+func rootOf(t string) (Value, bool) {
 	if !json.Valid([]byte(t)) {
 		return nil, false
 	}
@@ -166,8 +169,11 @@ func objectOf(t string) (Value, bool) {
 	if err != nil {
 		return nil, false
 	}
-	_, ok := v.(Object)
-	return v, ok
+	switch v.(type) {
+	case Object, Array:
+		return v, true
+	}
+	return nil, false
 }
 
 // errorLimit returns the last place an edit can start and still make t
@@ -225,7 +231,7 @@ func readPruned(s string, prune bool) (Window, error) {
 		found[k] = &Reading{Value: v, Cost: cost, Text: text, Ops: ops, Unknown: unknown, Prefix: prefix}
 	}
 	w.Candidates++
-	if v, ok := objectOf(s); ok {
+	if v, ok := rootOf(s); ok {
 		add(v, 0, s, "", false)
 		return w.finish(found), nil
 	}
@@ -248,7 +254,7 @@ func readPruned(s string, prune bool) (Window, error) {
 			continue
 		}
 		w.Candidates++
-		if v, ok := objectOf(t); ok {
+		if v, ok := rootOf(t); ok {
 			// (A text one edit makes where its character is not
 			// structure may be made by another edit where it is.)
 			if !e.char || structural(t, e.Start, e.Repl == "") {
@@ -271,7 +277,7 @@ func readPruned(s string, prune bool) (Window, error) {
 		if !ok {
 			row, _ := faultmodel.Lookup(op)
 			for _, e := range row.Inverse(s) {
-				if _, r = objectOf(e.Apply(s)); r {
+				if _, r = rootOf(e.Apply(s)); r {
 					break
 				}
 			}
@@ -312,7 +318,7 @@ func readPruned(s string, prune bool) (Window, error) {
 					continue // a cheaper reading's text (or as cheap, and known), or known not to be one
 				}
 				w.Candidates++
-				v, ok := objectOf(t)
+				v, ok := rootOf(t)
 				if !ok {
 					invalid[t] = true
 					continue
@@ -358,7 +364,7 @@ func needed(s, t1 string, e1, e2 named, alone func(op string) bool) bool {
 		}
 		return !alone(e2.op)
 	}
-	_, reads := objectOf(moved.Apply(s))
+	_, reads := rootOf(moved.Apply(s))
 	return !reads
 }
 

@@ -190,6 +190,7 @@ func TestReadReadsACutAnywhere(t *testing.T) {
 		{`{"a":1,`, `{"a":1}`, true},
 		{`{"a":[1, `, `{"a":[1]}`, true},
 		{`{"a":1 `, `{"a":1}`, false},
+		{`[{"a":1}`, `[{"a":1}]`, true}, // a list is a reading too: its other items are unknown
 	} {
 		w, err := Read(tt.text)
 		if err != nil {

@@ -396,7 +396,7 @@ func (e *engine) text(c *cfg) string {
 }
 
 // run reads e.s from the roots at cost base, with the edits pre made
-// first, and appends what reads a whole object to e.done.
+// first, and appends what reads a whole object or list to e.done.
 func (e *engine) run(base int, pre []edit) {
 	s := e.s
 	starts, ends := faultmodel.WrapperBounds(s)
@@ -1279,9 +1279,7 @@ func jsonByte(b byte) string {
 func (e *engine) accepts(st pstate, b byte) bool {
 	if b == '{' || b == '[' {
 		switch st.mode {
-		case mStart:
-			return b == '{'
-		case mValue, mArrFirst:
+		case mStart, mValue, mArrFirst:
 			return true
 		case mNumZero, mNumInt, mNumFrac, mNumExp, mStr:
 			return st.mode == mStr

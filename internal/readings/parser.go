@@ -3,20 +3,21 @@ package readings
 // The strict JSON pushdown parser the search runs on: it reads the text a
 // reading writes (the broken text with the reading's edits made), one
 // byte at a time, and accepts exactly RFC 8259 JSON whose top-level value
-// is an object. Its state is a few small integers and the index of the
+// is an object or an array (a list is a reading too, of a value that is no
+// arguments: a list cut after its first item is not that item). Its state is a few small integers and the index of the
 // bracket stack's top in a shared arena, so a configuration is copied by
 // value and compared by integers.
 
 // Parser modes.
 const (
-	mStart    uint8 = iota // the top-level '{' expected
+	mStart    uint8 = iota // the top-level '{' or '[' expected
 	mObjFirst              // after '{': a key or '}'
 	mObjKey                // after ',' in an object: a key
 	mColon                 // after a key: ':'
 	mValue                 // a value expected
 	mArrFirst              // after '[': a value or ']'
 	mAfter                 // after a value in a container: ',' or its closer
-	mDone                  // the top-level object complete
+	mDone                  // the top-level object or list complete
 	mStr                   // in a string (sub bit 0: a key)
 	mStrEsc                // after a backslash in a string
 	mStrU                  // in \uXXXX (sub bits 1-3: digits read)
@@ -155,11 +156,16 @@ func (e *engine) feed(st *pstate, c byte) (ok, emit bool) {
 	}
 	switch st.mode {
 	case mStart:
-		if c != '{' {
+		switch c {
+		case '{':
+			e.push(st, '{')
+			st.mode = mObjFirst
+		case '[':
+			e.push(st, '[')
+			st.mode = mArrFirst
+		default:
 			return false, false
 		}
-		e.push(st, '{')
-		st.mode = mObjFirst
 	case mObjFirst, mObjKey:
 		switch {
 		case c == '"':

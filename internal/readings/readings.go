@@ -5,10 +5,13 @@
 //
 // The model: every row of the table is an inverse edit with a cost;
 // a reading is the text those edits make, read by strict JSON as one
-// object, and its cost is the sum of the edits' costs. Each edit must be
-// needed (with one left out the text is not a reading), and a character
-// edit is made only where its character is structure in the reading.
-// Repair runs a value exactly when every reading in the window gives it;
+// object or one list, and its cost is the sum of the edits' costs. Each
+// edit must be needed (with one left out the text is not a reading), and
+// a character edit is made only where its character is structure in the
+// reading. A list is no arguments, but a writer may have meant one (a
+// list cut after its first item is not that item), so it stands in the
+// window as any other value. Repair runs a value exactly when every
+// reading in the window gives it, and it is an object;
 // a reading that leaves a value unknown (a cut inside a string or a
 // number) refuses when it is among the cheapest; past the budget (cost
 // Budget, MaxLive configurations live at once) it refuses.
@@ -95,11 +98,14 @@ const (
 	NoReading
 	// OverBudget: more configurations than MaxLive.
 	OverBudget
+	// NotObject: every reading in the window gives one value, and it is
+	// not an object (a list): no arguments to run.
+	NotObject
 )
 
 // String names the verdict.
 func (v Verdict) String() string {
-	return [...]string{"run", "ambiguous", "cut", "no reading", "over budget"}[v]
+	return [...]string{"run", "ambiguous", "cut", "no reading", "over budget", "not an object"}[v]
 }
 
 // Decide applies the decision rule: the window's one value, or why not.
@@ -115,8 +121,11 @@ func (w Window) Decide() (Reading, Verdict) {
 			return r, Cut
 		}
 	}
-	if len(w.Readings) > 1 {
+	switch {
+	case len(w.Readings) > 1:
 		return w.Readings[0], Ambiguous
+	case !strings.HasPrefix(w.Readings[0].Text, "{"):
+		return w.Readings[0], NotObject
 	}
 	return w.Readings[0], Run
 }

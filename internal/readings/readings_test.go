@@ -50,6 +50,9 @@ func TestDecide(t *testing.T) {
 		{"the object encoded as a string", `"{\"a\": 1}"`, Run, `{"a":1}`, "double_encoded"},
 		{"no object", `hello`, NoReading, "", ""},
 		{"a closer dropped inside", `{"a": [{"b": 1}, {"c": 2}}`, Run, `{"a":[{"b":1},{"c":2}]}`, "dropped_closer"},
+		{"a list cut after its first item: the list's other items are unknown", `[{"a": 1}`, Cut, "", ""},
+		{"a list of one object, its closer swapped: a list, no arguments", `[{"a": 1}}`, NotObject, "", ""},
+		{"a stray ']' after the object, or a list whose '[' was dropped", `{"a": 1}]`, Ambiguous, "", ""},
 		{"a periodic deep text cut", strings.Repeat(`{"a":[`, 400), OverBudget, "", ""},
 	}
 	for _, tt := range tests {
