@@ -115,7 +115,7 @@ func TestOperatorsMakeTheirFaults(t *testing.T) {
 		want []string
 	}{
 		{"quote_style", []string{`{'a':1,"b":["x",null]}`, `{"a":1,"b":[“x”,null]}`}},
-		{"unquoted", []string{`{a:1,"b":["x",null]}`, `{"a":1,"b":[x,null]}`}},
+		{"unquoted", []string{`{a:1,"b":["x",null]}`, `{"a":1,"b":[x,null]}`}}, // and never +42 or NaN as a value: below
 		{"comma", []string{`{"a":1"b":["x",null]}`, `{"a":1,,"b":["x",null]}`, `{"a":1,"b":["x",null],}`, `{,"a":1,"b":["x",null]}`}},
 		{"colon", []string{`{"a"1,"b":["x",null]}`, `{"a"::1,"b":["x",null]}`}},
 		{"quote", []string{`{a":1,"b":["x",null]}`, `{"a:1,"b":["x",null]}`, `{"a":1,"b":["x",null]"}`}},
@@ -209,6 +209,10 @@ func TestOperatorsMakeTheirFaults(t *testing.T) {
 	if want := []string{`{7:0.5,"x":"a b","-3":"true","07":true}`, `{"7":0.5,"x":"a b",-3:"true","07":true}`}; !slices.Equal(got, want) {
 		t.Errorf("numeric_key: %q, want %q", got, want)
 	}
+	nums := Encode(Object{{"+4", String("+42")}, {"n", String("NaN")}, {"x", String(".5e3")}}, Layout{})
+	if got, want := texts(mustOp(t, "unquoted").Singles(nums, g.Rand())), []string{`{+4:"+42","n":"NaN","x":".5e3"}`, `{"+4":"+42",n:"NaN","x":".5e3"}`, `{"+4":"+42","n":"NaN",x:".5e3"}`}; !slices.Equal(got, want) {
+		t.Errorf("unquoted of values a number's or a literal's spelling: %q, want the keys alone %q", got, want)
+	}
 	if got := texts(mustOp(t, "bare_value").Singles(tx3, g.Rand())); len(got) != 0 {
 		t.Errorf("bare_value of strings with white space or a literal's name: %q", got)
 	}
@@ -275,12 +279,12 @@ func TestOperatorsMakeTheirFaults(t *testing.T) {
 	}
 }
 
-// The single-quote habits read a text's strings as their inverse does
-// (faultmodel's invSingleQuotes): a text already in the habit is in it
-// once, and a string whose content the inverse would read as left open
-// (a raw line break, after a fault shifted the quotes) is not written in
-// single quotes.
-func TestSingleQuoteHabitsReadStringsAsTheirInverse(t *testing.T) {
+// The habits read a text's strings as their inverse does (faultmodel's
+// invSingleQuotes, invJoinedStrings): a text already in the habit is in
+// it once, a string whose content the inverse would read as left open (a
+// raw line break, after a fault shifted the quotes) is not written in
+// single quotes, and a string in backquotes or single quotes is kept.
+func TestHabitsReadStringsAsTheirInverse(t *testing.T) {
 	g := NewGen(1, nil)
 	sq, ba := mustOp(t, "single_quotes"), mustOp(t, "bare_apostrophe")
 	for _, tt := range []struct {
@@ -295,6 +299,8 @@ func TestSingleQuoteHabitsReadStringsAsTheirInverse(t *testing.T) {
 		{sq, `{'a: 1}`, nil}, // a single-quoted string left open
 		{ba, "{\"k'\": 1,\n \"a: \"it's\"\n}", nil},
 		{ba, `{'k\'': 1, "a": "it's"}`, []string{`{'k\'': 1, 'a': 'it's'}`}},
+		{sq, "{\"a\": `it's`, \"b\": \"x\"}", []string{"{'a': `it's`, 'b': 'x'}", "{“a”: `it's`, “b”: “x”}"}},
+		{mustOp(t, "joined_strings"), `{"ab": 'say "hi"'}`, []string{`{"a" + "b": 'say "hi"'}`, `{"a"+ "b": 'say "hi"'}`}},
 	} {
 		if got := tt.op.global(tt.in, g.Rand(), true); !slices.Equal(got, tt.want) {
 			t.Errorf("%s of %q: %q, want %q", tt.op.Name, tt.in, got, tt.want)

@@ -344,6 +344,9 @@ func unquoted(t Text) []edit {
 				continue
 			}
 		}
+		if tr := faultmodel.TrimEscapedSpace(c); k.Kind == TokString && (numberLike.MatchString(tr) || otherValue.MatchString(tr)) {
+			continue // a value that reads as a number or a literal unquoted (+42, NaN) is no bare string (the unquoted row)
+		}
 		out = append(out, edit{k.Start, k.End, c, false})
 	}
 	return out
@@ -900,8 +903,9 @@ func bareApostrophes(s string, _ *rand.Rand, _ bool) []string {
 // inverse reads it (faultmodel's invSingleQuotes, or with bare its
 // invBareApostrophes): left to right, a double-quoted string as a JSON
 // string, a single-quoted one up to faultmodel.SingleEnd, a typographic
-// one up to its closing quote, those two kept as they are (a text
-// already in the habit is in it once). It returns false where the
+// one up to its closing quote, one in backquotes up to
+// faultmodel.BackquoteEnd, those three kept as they are (a text already
+// in the habit is in it once). It returns false where the
 // inverse could not read what f writes: a string left open, or f's
 // false (a raw line break in a string the habit writes in single
 // quotes, which the inverse reads as a string left open).
@@ -935,6 +939,10 @@ func habitStrings(s string, bare bool, f func(content string) (string, bool)) (s
 				return "", false
 			}
 			j = i + len(open) + e + len(close)
+		case s[i] == '`':
+			if j = faultmodel.BackquoteEnd(s, i+1) + 1; j == 0 {
+				j = i + 1 // a backquote that closes nothing on its line (a fence's)
+			}
 		default:
 			j = i + 1
 		}
@@ -944,23 +952,40 @@ func habitStrings(s string, bare bool, f func(content string) (string, bool)) (s
 	return b.String(), true
 }
 
-// eachString returns s with each of its strings (read as JSON strings,
-// left to right) written as f writes its content, and false when a
-// string is left open.
+// eachString returns s with each of its double-quoted strings (read as
+// JSON strings, left to right) written as f writes its content, reading
+// the text as the joined_strings habit's inverse reads it (faultmodel's
+// invJoinedStrings): a single-quoted string, up to its next quote that no
+// backslash escapes, is a string too, kept as it is. It returns false
+// when a string is left open.
 func eachString(s string, f func(content string) string) (string, bool) {
 	var b strings.Builder
 	for i := 0; i < len(s); {
-		if s[i] != '"' {
+		switch s[i] {
+		case '"':
+			j := faultmodel.StringEnd(s, i)
+			if j >= len(s) {
+				return "", false
+			}
+			b.WriteString(f(s[i+1 : j]))
+			i = j + 1
+		case '\'':
+			j := i + 1
+			for j < len(s) && s[j] != '\'' {
+				if s[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			if j >= len(s) {
+				return "", false
+			}
+			b.WriteString(s[i : j+1])
+			i = j + 1
+		default:
 			b.WriteByte(s[i])
 			i++
-			continue
 		}
-		j := faultmodel.StringEnd(s, i)
-		if j >= len(s) {
-			return "", false
-		}
-		b.WriteString(f(s[i+1 : j]))
-		i = j + 1
 	}
 	return b.String(), true
 }
@@ -986,8 +1011,8 @@ func backquotes(t Text) []edit {
 // pieces joined with '+', as JavaScript concatenates them: every such
 // string, with spaces around the '+' or after it alone, or the first
 // alone (a '+' glued to both quotes is not the habit's, see faultmodel). Strings
-// are read as JSON strings, left to right, so the habit applies to a
-// broken text too.
+// are read as the habit's inverse reads them (eachString), so the habit
+// applies to a broken text too.
 func joinedStrings(s string, r *rand.Rand, all bool) []string {
 	var out []string
 	for _, v := range []struct {

@@ -241,6 +241,22 @@ func TestHabitsReadTheWholeTextOnce(t *testing.T) {
 	}
 }
 
+// The single-quote habits read a string in backquotes on one line as a
+// string, kept as it is (its apostrophes are its own), and a backquote
+// that closes nothing on its line (a fence's) as a character.
+func TestSingleQuotesKeepBackquotedStrings(t *testing.T) {
+	for _, tt := range []struct{ text, want string }{
+		{"{'a': `it's`, 'b': 'x'}", "{\"a\": `it's`, \"b\": \"x\"}"},
+		{"```json\n{'a': 'x'}\n```", "```json\n{\"a\": \"x\"}\n```"},
+		{"{'a': `x\n'y'`}", "{\"a\": `x\n\"y\"`}"}, // no backquoted string ends on the line: a character
+	} {
+		rs := faultmodel.HabitTexts("single_quotes", tt.text)
+		if len(rs) != 1 || rs[0].Text != tt.want {
+			t.Errorf("single_quotes(%q): %v, want %q", tt.text, rs, tt.want)
+		}
+	}
+}
+
 // The wrapper rows start the object only where the text skipped before
 // it is prose: never after a complete object, inside an open reasoning
 // block, after a name's '=' other than the arguments', or in a text that

@@ -1302,7 +1302,9 @@ func invLiteralBackslashes(s string) []Edit { return habitEdits("literal_backsla
 
 // invSingleQuotes: every string between single quotes (or typographic
 // ones) read as a JSON string at once, left to right, the strings between
-// double quotes as they are; a single-quoted string ends at its next
+// double quotes, and those in backquotes on one line (BackquoteEnd), as
+// they are (a template string's apostrophes are its own, and what
+// backquotes read is the backquotes row's); a single-quoted string ends at its next
 // quote that no backslash escapes, on its line (a string holds no raw
 // line break). Its content is read as quote_style reads it (\' as ', a
 // bare " escaped, other escapes kept). A writer who leaves apostrophes
@@ -1374,12 +1376,38 @@ func singleQuotesAll(s string, bare, noMap bool) (r Rewrite, kept, ok bool) {
 			w.copy(s, i+len(open), j)
 			w.write(`"`, j)
 			i = j + len(close)
+		case s[i] == '`':
+			j := BackquoteEnd(s, i+1) + 1 // past a string in backquotes, kept as it is
+			if j == 0 {
+				j = i + 1 // a backquote that closes nothing on its line (a fence's)
+			}
+			w.copy(s, i, j)
+			i = j
 		default:
 			w.copy(s, i, i+1)
 			i++
 		}
 	}
 	return w.done(len(s)), kept, true
+}
+
+// BackquoteEnd returns the index of the backquote that closes a string
+// in backquotes whose content starts at i, on its line (a backslash
+// escapes what follows it), or -1. The single-quote habits read such a
+// string as a string (a template string of the writer's JavaScript),
+// kept as it is: its apostrophes are its own.
+func BackquoteEnd(s string, i int) int {
+	for j := i; j < len(s); j++ {
+		switch s[j] {
+		case '\n', '\r':
+			return -1
+		case '\\':
+			j++
+		case '`':
+			return j
+		}
+	}
+	return -1
 }
 
 // SingleEnd returns the index of the quote that closes a single-quoted
