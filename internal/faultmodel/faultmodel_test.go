@@ -398,3 +398,24 @@ func TestJoinedStringsLeavesAPieceCutOpen(t *testing.T) {
 		}
 	}
 }
+
+// A re-sent stream's head is one or two prefixes of the object's text,
+// white space after the last aside: a stream may be cut inside its
+// layout.
+func TestResendHeadIsAPrefix(t *testing.T) {
+	for _, tt := range []struct {
+		s    string
+		i    int
+		want bool
+	}{
+		{`{"a": 1, "b"{"a": 1, "b": 2}`, 12, true},
+		{`{"a": 1, "b"    {"a": 1, "b": 2}`, 16, true},
+		{`{"a": 1, "b"{"a": 1, "b"{"a": 1, "b": 2}`, 24, true},
+		{`{"a": 1, "c"{"a": 1, "b": 2}`, 12, false},
+		{`{"a": 1,  "b"{"a": 1, "b": 2}`, 13, false}, // white space inside the head is the head's own
+	} {
+		if got := faultmodel.ResendHead(tt.s, tt.i); got != tt.want {
+			t.Errorf("ResendHead(%q, %d) = %v, want %v", tt.s, tt.i, got, tt.want)
+		}
+	}
+}

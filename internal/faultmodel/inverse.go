@@ -703,7 +703,7 @@ func invWrapper(s string) []Edit {
 
 // resendSkips is what the re-send catch-all may skip.
 const resendSkips = "after the object: a copy of its text or of a prefix of it (white space before it); " +
-	"before the object: one or two prefixes of its text, each opening with '{'"
+	"before the object: one or two prefixes of its text, each opening with '{' (white space after the last)"
 
 // ResendTail reports whether the text of s from j on, white space before
 // it aside, is a copy of the text before j or of a prefix of it: the tail
@@ -714,13 +714,14 @@ func ResendTail(s string, j int) bool {
 }
 
 // ResendHead reports whether the text of s before i is one or two
-// prefixes of the text from i on, each opening with '{': the head the
+// prefixes of the text from i on, each opening with '{', white space
+// after the last aside (a stream cut inside its layout): the head the
 // re-send catch-all may drop.
 func ResendHead(s string, i int) bool {
 	if i <= 0 || i >= len(s) || s[i] != '{' || s[0] != '{' {
 		return false
 	}
-	head, tail := s[:i], s[i:]
+	head, tail := strings.TrimRight(s[:i], " \t\r\n"), s[i:]
 	if strings.HasPrefix(tail, head) {
 		return true
 	}
