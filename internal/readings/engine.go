@@ -422,21 +422,35 @@ func (e *engine) run(base int, pre []edit) {
 			e.pushCfg(r)
 		}
 	}
-	if base+rowCost(rResend) <= e.budget {
-		heads := 0
-		for i := 1; i < len(s); i++ {
-			if s[i] == '{' && faultmodel.ResendHead(s, i) {
-				if heads++; heads > maxRoots {
-					e.over = true
-					return
-				}
-				r := root
-				r.pos, r.root = int32(i), int32(i)
-				r.cost += uint8(rowCost(rResend))
-				r.ed[r.n] = edit{start: 0, end: int32(i), kind: kHead, row: rResend}
-				r.n++
-				e.pushCfg(r)
+	// A re-sent stream's heads, dropped before the object, and after a
+	// wrapper the catch-all dropped first (# {"a{"a": 1}).
+	heads := 0
+	for k, from := range starts {
+		cost := base + rowCost(rResend)
+		if k > 0 {
+			cost += rowCost(rAround)
+		}
+		if cost > e.budget {
+			break
+		}
+		for i := from + 1; i < len(s); i++ {
+			if s[i] != '{' || !faultmodel.ResendHead(s[from:], i-from) {
+				continue
 			}
+			if heads++; heads > maxRoots {
+				e.over = true
+				return
+			}
+			r := root
+			r.pos, r.root = int32(i), int32(i)
+			r.cost = uint8(cost)
+			if k > 0 {
+				r.ed[r.n] = edit{start: 0, end: int32(from), kind: kWrap, row: rAround}
+				r.n++
+			}
+			r.ed[r.n] = edit{start: int32(from), end: int32(i), kind: kHead, row: rResend}
+			r.n++
+			e.pushCfg(r)
 		}
 	}
 	e.cur = -1

@@ -53,6 +53,8 @@ func TestDecide(t *testing.T) {
 		{"a list cut after its first item: the list's other items are unknown", `[{"a": 1}`, Cut, "", ""},
 		{"a list of one object, its closer swapped: a list, no arguments", `[{"a": 1}}`, NotObject, "", ""},
 		{"a stray ']' after the object, or a list whose '[' was dropped", `{"a": 1}]`, Ambiguous, "", ""},
+		{"a stream re-sent inside a wrapper, or one object nested in another and cut", "# {\"a\": {\"b{\"a\": {\"b\": 1}}", Ambiguous, "", ""},
+		{"a stream re-sent inside a wrapper", "args={\"a\": 1, \"b{\"a\": 1, \"b\": 2}", Run, `{"a":1,"b":2}`, "repeated_object"},
 		{"a periodic deep text cut", strings.Repeat(`{"a":[`, 400), OverBudget, "", ""},
 	}
 	for _, tt := range tests {
