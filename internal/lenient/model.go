@@ -17,8 +17,9 @@ import (
 // undoing faults of faultmodel.Table at the cheapest cost and at one fault
 // more. Repair returns the window's value when the cheapest reading costs
 // one fault (so the window, up to two, is complete within the engine's
-// budget), every reading in the window gives that one value, and every
-// fault that reading undoes is of a row in switchedRows. Anything else
+// budget), every reading in the window gives that one value, an object
+// (a list is a reading too, never run), and every fault that reading
+// undoes is of a row in switchedRows. Anything else
 // keeps the scanner's refusal. A text that is not UTF-8 is left to the
 // scanner, which decides how such bytes are written (its canonical text
 // writes them as U+FFFD, the engine's reading copies them), so that a text
