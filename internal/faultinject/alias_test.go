@@ -40,6 +40,20 @@ func TestJudgeNamesAliasesByTheWindow(t *testing.T) {
 			text: `{"n:"[1], "n": true, "s": "` + long + `"}`, args: `{"n:":[1],"n":true,"s":"` + long + `"}`, want: Different,
 		},
 		{
+			// A key's closing quote moved one letter back (2) and a quote
+			// added after the value (2): the original costs 4, the text
+			// reads at two faults (a colon and the value's opening quote)
+			// as another value, and at three as nothing else. The referee
+			// reads that with one edit more for the original alone.
+			name: "original four faults away, cheapest two", orig: `{"options": null}`, op: "quote_moved+quote",
+			text: "{\n    \"option\"s: null\"\n}", args: `{"option":"s: null"}`, want: AliasedWindow,
+		},
+		{
+			// The key's quote moved alone (2): the original is the cheapest.
+			name: "original at two faults, the cheapest", orig: `{"options": null}`, op: "quote_moved",
+			text: `{"option"s: null}`, args: `{"option":"s: null"}`, want: Different,
+		},
+		{
 			name: "the original ran", orig: `{"n":[1]}`, op: "quote_moved",
 			text: `{"n:"[1]}`, args: `{"n":[1]}`, want: Original,
 		},

@@ -219,6 +219,13 @@ func read(s string, prune bool) (Window, error) {
 
 // readPruned is read without its bound on the text's length.
 func readPruned(s string, prune bool) (Window, error) {
+	found, candidates := readFound(s, prune)
+	return Window{Candidates: candidates}.finish(found), nil
+}
+
+// readFound returns every reading of s within MaxReadCost, each value at
+// its cheapest cost (not only the window), and the texts decoded.
+func readFound(s string, prune bool) (map[string]*Reading, int) {
 	var w Window
 	found := map[string]*Reading{} // by the value's canonical text
 	// A value reached at one cost by a cut that leaves it unknown and
@@ -233,7 +240,7 @@ func readPruned(s string, prune bool) (Window, error) {
 	w.Candidates++
 	if v, ok := rootOf(s); ok {
 		add(v, 0, s, "", false)
-		return w.finish(found), nil
+		return found, w.Candidates
 	}
 	type pending struct {
 		t  string
@@ -340,7 +347,7 @@ func readPruned(s string, prune bool) (Window, error) {
 			}
 		}
 	}
-	return w.finish(found), nil
+	return found, w.Candidates
 }
 
 // needed reports whether e1 is needed in the reading that e2, made on

@@ -76,12 +76,47 @@ func (o Outcome) String() string {
 // unknown) may then be the original, so a window holding one excuses
 // nothing. In a text that was not cut, such a reading completes a text no
 // text of the original opens with, and is judged by its value.
+//
+// A text whose cheapest reading costs MaxReadCost, of at most
+// MaxReadBytes bytes, is judged with one inverse edit more for the
+// original alone (withinOneMore): it is an alias when no reading of the
+// original costs MaxReadCost+1 or less. The engine reads such a text
+// within a budget of MaxReadCost+1 where the referee reads at most
+// MaxReadCost.
 func AliasByWindow(text string, orig Value, cut bool) bool {
 	w, err := readLong(text, MaxJudgeBytes)
-	if err != nil || len(w.Readings) == 0 || w.Min < 1 || w.Min > MaxReadCost-1 || cut && w.Unknown() {
+	if err != nil || len(w.Readings) == 0 || w.Min < 1 || cut && w.Unknown() {
 		return false
 	}
-	return !w.Holds(orig)
+	switch {
+	case w.Min <= MaxReadCost-1:
+		return !w.Holds(orig)
+	case w.Min == MaxReadCost && len(text) <= MaxReadBytes:
+		return !withinOneMore(text, orig, cut)
+	}
+	return false
+}
+
+// withinOneMore reports whether orig has a reading of text that costs at
+// most MaxReadCost+1: one inverse edit, then a reading of the text it
+// makes, every one the reader finds (not only that text's window) at the
+// cost left. A text the first edit makes valid is not read on (two more
+// edits would turn one valid text into another, which no fault anyone
+// could see is). With cut, a reading of unknown value may be the
+// original.
+func withinOneMore(text string, orig Value, cut bool) bool {
+	for _, e := range inverseEdits(text) {
+		if e.cost > MaxReadCost+1 {
+			continue
+		}
+		found, _ := readFound(e.Apply(text), true)
+		for _, r := range found {
+			if r.Cost+e.cost <= MaxReadCost+1 && (Equal(r.Value, orig) || cut && r.Unknown) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // IsAlias reports whether text, a pair of faults, is also a single fault
