@@ -962,25 +962,16 @@ func eachString(s string, f func(content string) string) (string, bool) {
 	var b strings.Builder
 	for i := 0; i < len(s); {
 		switch s[i] {
-		case '"':
-			j := faultmodel.StringEnd(s, i)
+		case '"', '\'':
+			j := faultmodel.QuoteEnd(s, i, s[i])
 			if j >= len(s) {
 				return "", false
 			}
-			b.WriteString(f(s[i+1 : j]))
-			i = j + 1
-		case '\'':
-			j := i + 1
-			for j < len(s) && s[j] != '\'' {
-				if s[j] == '\\' {
-					j++
-				}
-				j++
+			if s[i] == '"' {
+				b.WriteString(f(s[i+1 : j]))
+			} else {
+				b.WriteString(s[i : j+1])
 			}
-			if j >= len(s) {
-				return "", false
-			}
-			b.WriteString(s[i : j+1])
 			i = j + 1
 		default:
 			b.WriteByte(s[i])

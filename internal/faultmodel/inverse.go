@@ -1103,9 +1103,12 @@ func LiteralBackslash(s string, i int) bool {
 // StringEnd returns the index of the quote that closes the string
 // whose opening double quote is at i (the first '"' after it that no
 // backslash escapes), or len(s) when the string is left open.
-func StringEnd(s string, i int) int {
+func StringEnd(s string, i int) int { return QuoteEnd(s, i, '"') }
+
+// QuoteEnd is StringEnd for a string whose opening quote q is at i.
+func QuoteEnd(s string, i int, q byte) int {
 	j := i + 1
-	for j < len(s) && s[j] != '"' {
+	for j < len(s) && s[j] != q {
 		if s[j] == '\\' {
 			j++
 		}
