@@ -16,8 +16,9 @@ import (
 // readings): its window is the set of values the text reads back to by
 // undoing faults of faultmodel.Table at the cheapest cost and at one fault
 // more. Repair returns the window's value when the cheapest reading costs
-// one fault (so the window, up to two, is complete within the engine's
-// budget), every reading in the window gives that one value, an object
+// one fault or two (the window, up to two faults or three, is complete:
+// a text whose cheapest reading costs two is read again within a budget
+// of three), every reading in the window gives that one value, an object
 // (a list is a reading too, never run), and every fault that reading
 // undoes is of a row in switchedRows. Anything else
 // keeps the scanner's refusal. A text that is not UTF-8 is left to the
@@ -40,6 +41,7 @@ var switchedRows = []string{
 	"escaped_space", "py_js_literal", "repeated_key", "literal_case", "loose_number", "numeric_key", "unclosed_key",
 	"split_number", "double_encoded", "repeated_object", "csv_quotes", "comment", "around", "commented", "unquoted", "bare_value", "backquotes", "entity_quotes",
 	"escape", "literal_backslashes", "joined_strings", "invisible", "cut", "template_quotes", "quote_style", "single_quotes", "bare_apostrophe",
+	"punctuation", "quote", "quote_moved",
 }
 
 // syntaxSteps are the named steps reported with FixSyntax (as the scanner
@@ -54,8 +56,8 @@ func readByModel(raw string, opt Options) (Result, bool) {
 	if !opt.FixSyntax || !opt.StripThinking || len(raw) > maxModelBytes || !utf8.ValidString(raw) {
 		return Result{}, false
 	}
-	w := engine.Read(raw)
-	if w.Min != 1 {
+	w := window(raw)
+	if w.Min != 1 && w.Min != 2 {
 		return Result{}, false
 	}
 	r, v := w.Decide()
@@ -76,6 +78,18 @@ func readByModel(raw string, opt Options) (Result, bool) {
 		steps = addStep(steps, st)
 	}
 	return Result{JSON: r.Text, Steps: steps}, true
+}
+
+// window returns raw's window under the fault model, complete: read
+// within the engine's budget, and, where the cheapest reading costs two,
+// again within a budget of three, so that the readings one fault past the
+// cheapest are all in it.
+func window(raw string) engine.Window {
+	w := engine.Read(raw)
+	if w.Min == engine.Budget && !w.Over {
+		w = engine.ReadWithin(raw, engine.Budget+1)
+	}
+	return w
 }
 
 // habitAgrees checks the scanner's repair res of raw against the habits
@@ -122,7 +136,7 @@ func habitAgrees(raw string, res Result, opt Options) error {
 		v := engine.NoReading // past the model's reach: a text that is not UTF-8
 		if utf8.ValidString(raw) {
 			if !read {
-				w, read = engine.Read(raw), true
+				w, read = window(raw), true
 			}
 			var rd engine.Reading
 			rd, v = w.Decide()

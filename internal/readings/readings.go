@@ -143,23 +143,28 @@ func (w Window) Values() []string {
 // Read returns the window of s. A text that is itself one JSON object
 // has no window here (the caller's fast path reads it): Read reads it
 // as it is, at cost 0.
-func Read(s string) Window {
-	w, dups := read(s, true)
+func Read(s string) Window { return ReadWithin(s, Budget) }
+
+// ReadWithin is Read looking at readings that cost up to budget: with a
+// budget of 3, the window of a text whose cheapest reading costs 2 is
+// complete. Its work is bounded per byte as Read's (past it, Over).
+func ReadWithin(s string, budget int) Window {
+	w, dups := read(s, true, budget)
 	if dups {
 		// A repeated name: the subset rule assumed values never change
 		// which readings exist; read again without it.
-		w, _ = read(s, false)
+		w, _ = read(s, false, budget)
 	}
 	return w
 }
 
 // read computes the window, dropping dominated configurations when
 // prune is set; dups reports a reading that held a repeated name.
-func read(s string, prune bool) (Window, bool) {
+func read(s string, prune bool, budget int) (Window, bool) {
 	var found []found
 	over, dups := false, false
-	for _, r := range rewrites(s, true) {
-		e := newEngine(r.text, Budget, prune)
+	for _, r := range rewrites(s, true, budget) {
+		e := newEngine(r.text, budget, prune)
 		e.run(r.base, r.pre)
 		n := len(found)
 		for _, d := range e.done {
@@ -195,17 +200,17 @@ type placeMap struct {
 // rewrites returns s (at cost 0) and each text whole-text readings make
 // of it within the budget, a reading of a text made by another after it,
 // depth first; with maps, each with the habits' source maps.
-func rewrites(s string, maps bool) []rewritten {
+func rewrites(s string, maps bool, budget int) []rewritten {
 	var out []rewritten
 	var walk func(r rewritten)
 	walk = func(r rewritten) {
 		out = append(out, r)
-		if r.base+1 > Budget {
+		if r.base+1 > budget {
 			return
 		}
 		seen := map[string]bool{r.text: true}
 		for i, v := range wholeTexts(r.text, maps) {
-			if seen[v.Repl] || r.base+rowCost(v.row) > Budget {
+			if seen[v.Repl] || r.base+rowCost(v.row) > budget {
 				continue
 			}
 			seen[v.Repl] = true
@@ -258,7 +263,7 @@ func mayHoldHabit(s string) bool {
 // habitRewrites is HabitRewrites without its check of mayHoldHabit.
 func habitRewrites(s string) []Rewrite {
 	var out []Rewrite
-	for _, r := range rewrites(s, false) {
+	for _, r := range rewrites(s, false, Budget) {
 		var rows []string
 		hab := false
 		for _, ed := range r.pre {
@@ -377,7 +382,7 @@ func (e *engine) readingsOf(d done) []found {
 	seen := map[string]bool{}
 	var drop func(t string, cost int, ords []int32, back func(int) int)
 	drop = func(t string, cost int, ords []int32, back func(int) int) {
-		if cost+rowCost(rRepKey) > Budget {
+		if cost+rowCost(rRepKey) > e.budget {
 			return
 		}
 		for _, x := range faultmodel.Table[rRepKey].Inverse(t) {
