@@ -137,10 +137,6 @@ func TestRepairRefusesWhereAHabitWithAnotherWholeTextReadingDiffers(t *testing.T
 		// may have dropped its next piece (joined_strings and cut, as
 		// cheap as the cut after a complete value).
 		{"cut after a piece, pieces joined before", `{"na" + "me": "Ann" `, "a value is cut"},
-		// Typographic quotes whose escaped inner quotes CSV doubled: the
-		// doubled quotes halved, then the habit, cost two; the scanner's
-		// reading keeps them doubled.
-		{"typographic quotes, escaped quotes doubled", `{“a”: “say \""hi\""”}`, "(single quotes) gives another value"},
 		// A single-quoted text encoded as a JSON string's content: the
 		// escapes undone once, then the habit.
 		{"single quotes, encoded once more", `{\n  'p': 'C:\\\\temp'\n}`, "(single quotes) gives another value"},
@@ -171,4 +167,75 @@ func TestRepairReadsAnObjectEncodedTwice(t *testing.T) {
 			t.Errorf("Repair(%s) = %s %v, want %s with %s", twice, res.JSON, res.Steps, obj, DoubleEncoded)
 		}
 	}
+}
+
+// Two faults the model reads where the scanner refused (its rules stand
+// past the model's reach: pastModel, in the tests that name them). Each
+// text's cheapest reading costs two, and no reading at three gives
+// another value (a budget of 3 where the cheapest costs 2), so the window
+// holds one value. The comment says why no other reading is that cheap.
+func TestTheModelReadsTwoFaultsWithinOneMore(t *testing.T) {
+	checkRepairs(t, []repairCase{
+		// Two closers swapped (1 each); a '[' dropped costs two more.
+		{"two arrays closed by '}'", `{"xs": [1}, "b": [2}}`, `{"xs":[1],"b":[2]}`, WrongCloser},
+		{"an array closed by '}', cut after the next", `{"o": [1, 2}, "b": [3, 4]`, `{"o":[1,2],"b":[3,4]}`, WrongCloser},
+		// CSV's doubled quotes halved, then typographic quotes (2); kept
+		// doubled, each inner quote unescaped costs two more.
+		{"typographic quotes, escaped quotes doubled", `{“a”: “say \""hi\""”}`, `{"a":"say \"hi\""}`, DoubleEncoded},
+		// One string in other quotes and a comma dropped (1 + 1): the
+		// quote's other readings leave a quote unescaped (2 each).
+		{"a single-quoted value, then a key with no comma", `{"k":'42'"c":1}`, `{"k":"42","c":1}`, FixSyntax},
+		{"a typographic value, then a key with no comma", "{\"k\":“42”\"c\":1}", `{"k":"42","c":1}`, FixSyntax},
+		{"a single-quoted value ending in a quote, then a key", `{"u": '{\"a\": 1}"' "r": 100}`, `{"u":"{\"a\": 1}\"","r":100}`, FixSyntax},
+		{"a number before a string, no comma", `{'a': [2024"x", 3]}`, `{"a":[2024,"x",3]}`, FixSyntax},
+		{"a string before a negative number, no comma", `{'a': ["x"-2, 3]}`, `{"a":["x",-2,3]}`, FixSyntax},
+		{"a number before a key, no comma", `{'a': 0.5"b": 1}`, `{"a":0.5,"b":1}`, FixSyntax},
+		{"an object before a key, no comma", `{'a': {"b": 1} "c": 2}`, `{"a":{"b":1},"c":2}`, FixSyntax},
+		{"objects in an array, no comma", `{'a': [{"b": {"c": 1}, "d": 2} {"e": 3}]}`, `{"a":[{"b":{"c":1},"d":2},{"e":3}]}`, FixSyntax},
+		{"an empty string after a string, no comma", `{'a':["x" ""]}`, `{"a":["x",""]}`, FixSyntax},
+		{"a string holding a brace, then a key on the next line", "{'a': \"{\"\n\"b\": true}", `{"a":"{","b":true}`, FixSyntax},
+		{"a key and its value on the next line, no colon", "{'x'\n [1]}", `{"x":[1]}`, MissingColon},
+		// A brace too many (1) and one string in other quotes (1).
+		{"a stray brace after the object", `{'a': 1}, "b": 2}`, `{"a":1,"b":2}`, WrongCloser},
+		{"a key holding a colon and a brace, a brace too many", `{'a': 1, "path:{id": 2}}`, `{"a":1,"path:{id":2}`, WrongCloser},
+		// A tab written raw in a key (1) and a single-quoted value (1).
+		{"a tab in a key", "{\"a \tb\": 'v'}", `{"a \tb":"v"}`, FixSyntax},
+		// A backslash written as itself (the habit, 1) or a line
+		// continuation (1), and another fault: the other reading of the
+		// backslash costs a second habit.
+		{"a \\u escape that is none, single quotes", `{'a': "\u12G4"}`, `{"a":"\\u12G4"}`, FixSyntax},
+		{"a line continuation, single quotes", "{'a':\"t\\\na\"}", `{"a":"ta"}`, FixSyntax},
+		{"an encoded object with a line continuation", "{\\\"k\\\":\\\"3\\\n.14\\\"}", `{"k":"3.14"}`, DoubleEncoded},
+		{"a quote escaped twice, single quotes", `{'a':"see \\"hi\\" here"}`, `{"a":"see \"hi\" here"}`, DoubleEncoded},
+		// An empty piece joined (the habit, 1) in a single-quoted text (1).
+		{"an empty piece joined, spaced", `{'k': "" + "x"}`, `{"k":"x"}`, JoinStrings},
+		// One inner quote unescaped (2): the value's other ends leave
+		// more quotes unescaped, or a key with no colon.
+		{"an inner quote, then a word", `{"a": "say \"hi" now", "b": 1}`, `{"a":"say \"hi\" now","b":1}`, MissingQuote},
+		{"an inner quote, then a key", `{"c": "f("a", "b": 1}`, `{"c":"f(\"a","b":1}`, MissingQuote},
+		// A quote one character off its place (2).
+		{"a string's closing quote one letter early", `{"o": [{"id": "make clea"n}, "New York"]}`, `{"o":[{"id":"make clean"},"New York"]}`, FixSyntax},
+		// Two separators dropped (1 + 1); a key with no value is no reading.
+		{"a colon across a line break and a comma", "{\"k\"\n  \"v\"\n  \"w\": []\n}", `{"k":"v","w":[]}`, MissingColon},
+		{"a comma and a colon across a line break", "{\"x\": 1 \"k\"\n  \"v\"}", `{"x":1,"k":"v"}`, MissingColon},
+		{"a colon and a comma, three strings", "{\"a\"\n \"b\"\n \"c\": 1}", `{"a":"b","c":1}`, MissingColon},
+		{"a comma dropped and a bare word", "{\"a\": [\"e\" x,\n\"\"]}", `{"a":["e","x",""]}`, FixSyntax},
+		{"a numeric key and no colon", `{7 "x"}`, `{"7":"x"}`, NumericKey},
+		{"a block comment holding a quote, a trailing comma", `{"a": /* "x" */ 1,}`, `{"a":1}`, FixSyntax},
+		// A wrapper (1) and one more fault (1).
+		{"prose with a name before the object, a brace too many", "Note\n  items: {\"a\": 1}}", `{"a":1}`, ExtractObject},
+		{"a fence glued after the object, single quotes", "{'q': \" \"}```jsonnotes", `{"q":" "}`, ExtractObject},
+		// The object's '{' dropped (punctuation, 2): members alone are no reading.
+		{"the opening brace dropped", `"a": 1, "b": {"c": 2}}`, `{"a":1,"b":{"c":2}}`, FixSyntax},
+		// A ']' where '{' stood after it (1) and a '+' before a number (1):
+		// +5 unquoted is a loose number, never a bare string.
+		{"a stray ']' and a loose number", `{] "w": +5}`, `{"w":5}`, LooseNumber},
+		// A bare word (1: the white space around it is layout) and one
+		// string in other quotes (1).
+		{"a bare word after spaces, a single-quoted key", `{"mode":  both, "n": 1, 'q': 1}`, `{"mode":"both","n":1,"q":1}`, FixSyntax},
+		{"a bare word, compact single-quoted keys", `{'n':1,"mode": both}`, `{"n":1,"mode":"both"}`, FixSyntax},
+		{"a bare word, keys spaced unevenly", `{'n': 1,"m":2,"mode": both}`, `{"n":1,"m":2,"mode":"both"}`, FixSyntax},
+		{"a bare word after many spaces", `{'q':1,"mode":         both}`, `{"q":1,"mode":"both"}`, FixSyntax},
+		{"a bare word, no schema", `{'q': 1, "mode": both}`, `{"q":1,"mode":"both"}`, FixSyntax},
+	})
 }

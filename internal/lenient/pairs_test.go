@@ -145,10 +145,10 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"a ']' after a comma: a '[' dropped before the value reads too", `{"a":[[1]],]}`, "closes an object while no array is open"},
 		{"a ']' after a trailing comma and escaped white space", `{"id":[42],\r\n]}`, "closes an object while no array is open"},
 		{"a trailing comma after an empty string", "{\"a\": \"\", \n}", "a trailing comma follows an empty string"},
-		{"a string in single quotes ending with an unpaired double quote", `{"u": '{\"a\": 1}"' "r": 100}`, "in single quotes starts or ends with a double quote it does not pair"},
+		{"a string in single quotes ending with an unpaired double quote", pastModel(`{"u": '{\"a\": 1}"' "r": 100}`), "in single quotes starts or ends with a double quote it does not pair"},
 		{"a string ending with an escaped quote, a quote missing", `{"c": "x\"",d": 1}`, "a string ends with an escaped quote, and a quote is missing"},
 		{"a tab at a key's end", "{\"key\t\": 'v'}", "is not followed by a colon and a value"},
-		{"a tab after a space in a key", "{\"a \tb\": 'v'}", "is not followed by a colon and a value"},
+		{"a tab after a space in a key", pastModel("{\"a \tb\": 'v'}"), "is not followed by a colon and a value"},
 		{"an empty object, then a string with no comma", `{"a": [{} "k"]}`, "follows an empty container or one closed after a trailing comma"},
 		{"a quote between an apostrophe and a letter", "{\"a\": \"it'\"s// x \"y\"\n}", "stands between two letters or digits"},
 		{"escaped white space after a comma in an array closed by '}'", `{"a": [" a","",\r\n}}`, "stands where an array item belongs"},
@@ -160,7 +160,7 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"a key read up to its colon, a quote and a backslash after it", `{"url:"\"\n","b":"d"}`, "a quote and white space or a backslash follow it"},
 		{"a doubled quote before a key holding a member's colon and brackets", `{""x:{},"":[]}`, "is not followed by a colon and a value"},
 		{"an empty piece joined", `{'k': ""+ ""}`, "joined with '+' to or from an empty piece"},
-		{"an empty piece joined, spaced", `{'k': "" + "x"}`, "joined with '+' to or from an empty piece"},
+		{"an empty piece joined, spaced", pastModel(`{'k': "" + "x"}`), "joined with '+' to or from an empty piece"},
 		{"an extra brace after a colon after punctuation", `}"",:{}}`, "may close an object whose opening brace is missing"},
 		// Re-sends whose pieces nest: a stream sent again, or objects
 		// nested with their closers missing?
@@ -189,13 +189,13 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"a backslash glued after the object", `{"q":" "}\`, "text glued to the object's closing brace holds a quote or a backslash"},
 		// An unpaired inner quote before a comma after which a member may
 		// start stays a guess.
-		{"inner quote, then a key", `{"c": "f("a", "b": 1}`, "holds an unescaped quote, and where the value ends is ambiguous"},
+		{"inner quote, then a key", pastModel(`{"c": "f("a", "b": 1}`), "holds an unescaped quote, and where the value ends is ambiguous"},
 		{"inner quote, then a key missing its colon", `{"c": "f("a", "b" 1}`, "holds an unescaped quote, and where the value ends is ambiguous"},
 		{"inner quote, then a word and a letter", `{"c": "f("a", "b"x"}`, "holds an unescaped quote, and where the value ends is ambiguous"},
 		{"inner quote, then a word and a comma", `{"c": "f("a", "b", 1}`, "holds an unescaped quote, and where the value ends is ambiguous"},
 		// A key glued to a string quoted with another mark: '42' and a
 		// comma missing, or 42 with a quote added and the comma mistyped?
-		{"a key glued to a single-quoted value", `{"k":'42'"c":1}`, "their quote marks of different kinds"},
+		{"a key glued to a single-quoted value", pastModel(`{"k":'42'"c":1}`), "their quote marks of different kinds"},
 		{"a single-quoted key glued to a value", `{"k":"x"'c':1}`, "their quote marks of different kinds"},
 		// A stray ']' after a comma: its own, or is an earlier ']' the
 		// one written too early?
@@ -209,7 +209,7 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		// In an array a quote then a number or a literal: a comma missing
 		// between two items, or quotes inside one?
 		{"two numbers apart by a space, after a nested array's comma", `{"a":[[1,2] 9 0]}`, "follows a number on its line with no comma"},
-		{"a key glued to a string quoted with typographic quotes", "{\"k\":“42”\"c\":1}", "their quote marks of different kinds"},
+		{"a key glued to a string quoted with typographic quotes", pastModel("{\"k\":“42”\"c\":1}"), "their quote marks of different kinds"},
 		{"inner quote after a comma and a block comment, in an array", `{"c": ["a, /* x */ "b"]}`, "follows a comma in an array"},
 		{"inner quote in an array item", `{"c": ["f("a", "b")"]}`, "holds an unescaped quote, and where the value ends is ambiguous"},
 		// {"t": {"k": null}, "items": [], "k": null} with the inner '}'
@@ -219,11 +219,11 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"encoded object, cut", `"{\"a\": \"x\", \"b\": \"y\""`, "a JSON string holding an object that is cut off"},
 		{"extra brace may close a placeholder's brace", `{items}: {}}`, "may balance a brace in the text before it"},
 		{"extra brace after a bare word and a colon: a key, its object's brace missing", `Here: {'a': {}}}`, "may close an object whose opening brace is missing"},
-		{"extra brace after a key on a line of its own", "Note\n  items: {\"a\": 1}}", "may close an object whose opening brace is missing"},
-		{"extra brace after a quoted key", `"a": 1, "b": {"c": 2}}`, "may close an object whose opening brace is missing"},
+		{"extra brace after a key on a line of its own", pastModel("Note\n  items: {\"a\": 1}}"), "may close an object whose opening brace is missing"},
+		{"extra brace after a quoted key", pastModel(`"a": 1, "b": {"c": 2}}`), "may close an object whose opening brace is missing"},
 		{"a quoted key before the object: its brace missing", `"b": {"c": 2}`, "the value of a key written before it"},
-		{"colon missing across a line break, then a comma", "{\"k\"\n  \"v\"\n  \"w\": []\n}", "which separators are missing is ambiguous"},
-		{"comma missing before a key, then a colon across a line", "{\"x\": 1 \"k\"\n  \"v\"}", "which separators are missing is ambiguous"},
+		{"colon missing across a line break, then a comma", pastModel("{\"k\"\n  \"v\"\n  \"w\": []\n}"), "which separators are missing is ambiguous"},
+		{"comma missing before a key, then a colon across a line", pastModel("{\"x\": 1 \"k\"\n  \"v\"}"), "which separators are missing is ambiguous"},
 		{"doubled braces, cut", `{{"n": 0, "h": {"n": 0, "w": "x"`, "an object opened with '{{' was cut off"},
 		{"cut object sent twice", "{\"a\": [\"x\", [\"y\"]\n{\"a\": [\"x\", [\"y\"]", "a comma missing between items was inserted"},
 		{"cut after an invisible character", "{\"q\": {}\u200b", "cut off after invisible characters"},
@@ -236,7 +236,7 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		// A quote inside a string after which the text reads on as
 		// JSON: a stray quote, or the string's end?
 		{"an inner quote, then a space and the closing quote", `{"a": "2" ", "b": ""}`, "is followed by another quoted string"},
-		{"an inner quote, then a comma at the end of a line", "{\"a\": [\"e\" x,\n\"\"]}", "runs over a comma at the end of a line"},
+		{"an inner quote, then a comma at the end of a line", pastModel("{\"a\": [\"e\" x,\n\"\"]}"), "runs over a comma at the end of a line"},
 		// More readings the independent injector found on pairs.
 		{"a key missing its closing quote, holding backquotes", "{\n  \"`x`: true,\n}", "a key at byte 4"},
 		{"a key missing its closing quote, holding &quot;", `{"&quot;z&quot;: 0.0,}`, "cut off inside a key"},
@@ -248,7 +248,7 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"a spaced key missing its opening quote", `{ sp _0":1}`, "a bare word where a key or value belongs"},
 		{"a line comment glued to an empty string's quote", "{\n  \"a\": \"\"#\n}", "touches the closing quote of a string of white space"},
 		{"a closing quote moved right past an object's brace", `{"a": [{"n": "x}"]}`, "closes an object after a string holding a closing bracket"},
-		{"an inner quote, a word and the object's brace", `{"o": [{"id": "make clea"n}, "New York"]}`, "is followed by a word and the closing bracket of its container"},
+		{"an inner quote, a word and the object's brace", pastModel(`{"o": [{"id": "make clea"n}, "New York"]}`), "is followed by a word and the closing bracket of its container"},
 		{"a key's quote moved past its colon, the next key's before its comma", `{"h:"2024",w":1}`, "is not followed by a colon"},
 		{"a key's quote moved past its colon, before a quoted array", `{"d:"[42,5]",b":1}`, "is not followed by a colon"},
 		{"an inner quote, then a comma and a comment", "{\"m\":\"x\">,// it's \"y\"\n\"c\":[]}", "runs over a comma and a comment"},
@@ -291,7 +291,7 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"escaped white space after a trailing comma", `{"a": [1,\n]}`, "stands where an array item belongs"},
 		{"escaped white space alone in an array, a comment after it", "{\"n\": [\n  \\t\n  # note\n]}", "stands where an array item belongs"},
 		{"escaped white space before an empty string", `{"a": \r\n""}`, "escaped white space at byte 6 touches a string of white space"},
-		{"inner quotes, one escaped and one not", `{"a": "say \"hi" now", "b": 1}`, "escapes some quotes and not others"},
+		{"inner quotes, one escaped and one not", pastModel(`{"a": "say \"hi" now", "b": 1}`), "escapes some quotes and not others"},
 		{"token strings double-encoded with an escape: a line break, or backslash-n?", `"{a:<|\"|>line\nnext<|\"|>}"`, "escapes read two ways"},
 		// A stream sent again, cut inside a key: its quotes' parity no
 		// longer tells strings apart, and the second reading is weighed
@@ -301,7 +301,7 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"encoded object, an escaped line break after a string's quote", `"{\"cast\": \"x\"\n}"`, "escaped white space follows a string's closing quote"},
 		{"escaped object, an escaped slash outside its strings", "{\n  \\\"e\\\": true\\/\\/ note\n}", "or an escape stands outside the object's strings"},
 		{"escaped object, an escape decoded twice, a stray quote", `{\"c\": \"a\\n\", \"d\": \"\\\"\"}`, "whose escapes read two ways"},
-		{"escaped object, a line continuation", "{\\\"k\\\":\\\"3\\\n.14\\\"}", "holding a backslash at the end of a line"},
+		{"escaped object, a line continuation", pastModel("{\\\"k\\\":\\\"3\\\n.14\\\"}"), "holding a backslash at the end of a line"},
 		// An escaped white space alone where an item belongs: an empty
 		// slot once decoded, or the item "\t" with its quotes dropped?
 		{"encoded object, an escaped tab after a trailing comma", `"{\"a\": [\"x\", \t]}"`, "stands alone where an array item belongs"},

@@ -10,11 +10,10 @@ import (
 
 // Every refusal reason the package can give is covered by an input that
 // gets it, and the reason names what is wrong with that input. Where the
-// fault model reads an input's one fault (model.go), its example holds a
-// second fault the scanner repairs first (a key in single quotes, where no
-// other string is single-quoted: the habit of single quotes throughout
-// costs one fault; or a trailing comma), so that the window's cheapest
-// reading costs two and the scanner's reason stands.
+// fault model reads an input (model.go: its cheapest reading costs one
+// fault or two), its example stands past the model's reach (pastModel),
+// where the scanner's reason stands; the model's readings of the short
+// texts are in model_test.go.
 func TestEveryRefusalReasonIsCovered(t *testing.T) {
 	noThinking := Options{FixSyntax: true}
 	tests := []struct {
@@ -27,7 +26,7 @@ func TestEveryRefusalReasonIsCovered(t *testing.T) {
 		{"<think>x</think>", "the arguments hold only a reasoning block", nil},
 		{`{'k': 'x' + ''}`, "joined with '+' to or from an empty piece", nil},
 		{`{"a": {{"b": 1}}, "c": 2}`, "an object inside the object opens with '{{'", nil},
-		{"{'x'\n [1]}", "followed on the next line by a bracket, with no colon", nil},
+		{pastModel("{'x'\n [1]}"), "followed on the next line by a bracket, with no colon", nil},
 		{`{"a": 1}x`, "a word is glued to the object's closing brace", nil},
 		{`{"k": 1, "n": null \n`, "cut off after escaped white space", nil},
 		{`{"q": ""}\" 27 monitor"`, "text glued to the object's closing brace holds a quote", nil},
@@ -57,8 +56,8 @@ func TestEveryRefusalReasonIsCovered(t *testing.T) {
 		{`{"a": " "\t, "b": 1}`, "touches a string of white space", nil},
 		{`{'a': {"b": 1}, "c": 2},`, "a comma after the complete object may follow a nested object closed too early", nil},
 		{`{"a": [[] "x"]}`, "follows an empty container or one closed after a trailing comma", nil},
-		{`{'a': 0.5"b": 1}`, "touches the value before it with no comma", nil},
-		{`{'a': 1, "path:{id": 2}}`, "holds a colon and an opening bracket", nil},
+		{pastModel(`{'a': 0.5"b": 1}`), "touches the value before it with no comma", nil},
+		{pastModel(`{'a': 1, "path:{id": 2}}`), "holds a colon and an opening bracket", nil},
 		{`{"p": "C:\new\app.exe"}`, "starts no JSON escape and an escape too", nil},
 		{`items: {'c': 2}}`, "may close an object whose opening brace is missing", nil},
 		{`{"a": [3}`, "its ']' is missing, or its '[' is stray", nil},
@@ -69,7 +68,7 @@ func TestEveryRefusalReasonIsCovered(t *testing.T) {
 		{`{{"a": 1}`, "closed with a single '}'", nil},
 		{`{{"a": [1}, "b": [2}}}`, "does not match the open one", nil},
 		{`{"xs": [{"a": 1]}, "c": 2}`, "a ']' at byte 15 of the object closes an object", nil},
-		{`{"xs": [1}, "b": [2}}`, "a '}' at byte 9 of the object closes an array", nil},
+		{pastModel(`{"xs": [1}, "b": [2}}`), "a '}' at byte 9 of the object closes an array", nil},
 		{"{\"a: 1,\n\": 2}", "a key at byte 1 runs over a line break", nil},
 		{`{"a": 1\n}`, "escaped white space at byte 7 touches a value", nil},
 		{`{"a": [\n]}`, "escaped white space at byte 7 stands where an array item belongs", nil},
@@ -89,7 +88,7 @@ func TestEveryRefusalReasonIsCovered(t *testing.T) {
 		{`{"a": 1, "b": 2 c, 'q': 1}`, "a bare word where a key or value belongs", nil},
 		{`{"a": tr`, "cut off inside a value", nil},
 		{`{"a": hello, 'b': 1}`, "is not quoted and is not true, false or null", nil},
-		{`{'a': "\u12G4"}`, "has an invalid \\u escape", nil},
+		{pastModel(`{'a': "\u12G4"}`), "has an invalid \\u escape", nil},
 		{`{"q": "say "hi", then", "b": 1}`, "holds an unescaped quote, and where the value ends is ambiguous", nil},
 		{`{"q": "he said "x" + "y" later"}`, "holds an unescaped quote next to a '+'", nil},
 		{`{"q": "a" + b}`, "is joined with '+' to something that is not a quoted string", nil},
@@ -99,7 +98,7 @@ func TestEveryRefusalReasonIsCovered(t *testing.T) {
 		{`{'a': 1}`, "JSON repair is disabled", &Options{StripThinking: true}},
 		{`{a:<|"|>x<|"|>}`, "between template quote tokens, and JSON repair is disabled", &Options{StripThinking: true}},
 		{"{\"a\": [1, 2,]\n \"b\": 3}", "follows an array closed after a trailing comma, with no comma", nil},
-		{`{'a': [{"b": {"c": 1}, "d": 2} {"e": 3}]}`, "follows an object with no comma, after a nested object was closed before more members", nil},
+		{pastModel(`{'a': [{"b": {"c": 1}, "d": 2} {"e": 3}]}`), "follows an object with no comma, after a nested object was closed before more members", nil},
 		{`{q:weather in Oslo<|"|>}`, "a template quote token pairs with none", nil},
 		{`{"a": "x <|"|>y<|"|>"}`, "a template quote token is inside a string written with quote marks", nil},
 		{`{a:x<|"|>, b:y<|"|>}`, "a string between template quote tokens is not where a key or value is", nil},
@@ -107,13 +106,13 @@ func TestEveryRefusalReasonIsCovered(t *testing.T) {
 		{"{a:<|\"|>\xff<|\"|>}", "a string between template quote tokens holds bytes that are not UTF-8", nil},
 		{`{"a": "x"\n y", "b": 1}`, "a quote inside the string at byte 6 is followed by a backslash", nil},
 		{`{"a": "5' 11"", "b": 1}`, "a string at byte 6 holds a doubled quote", nil},
-		{`{'a': 1}, "b": 2}`, "the text after the complete object continues it", nil},
+		{pastModel(`{'a': 1}, "b": 2}`), "the text after the complete object continues it", nil},
 		{`{""a"": ""x"", "b": 1}`, "double some of their quotes (as CSV does) but not all", nil},
 		{`{"a": 1, "a": 2}`, `the key "a" is sent more than once, with different values`, nil},
 		{`{"a": {"b": 1}, "c": 2}}`, "may belong to a nested object closed too early", nil},
 		{`{"a": "x{"b" "y"}`, "follows a bracket or colon", nil},
-		{`{'a': ["x"-2, 3]}`, "is followed by a number or a literal, and whether a comma is missing", nil},
-		{`{'a': [2024"x", 3]}`, "touch with no comma or white space", nil},
+		{pastModel(`{'a': ["x"-2, 3]}`), "is followed by a number or a literal, and whether a comma is missing", nil},
+		{pastModel(`{'a': [2024"x", 3]}`), "touch with no comma or white space", nil},
 		{`{"a: ": 1,}`, "a key at byte 1 ends with a colon", nil},
 		{`{"a": 1 ", b": 2}`, "a key at byte 8 starts with a comma", nil},
 		{`{"a": "x," "b": 1}`, "follows a string ending in a comma", nil},
@@ -121,7 +120,7 @@ func TestEveryRefusalReasonIsCovered(t *testing.T) {
 		{`{"a": "it\'s",}`, "holds \\' (not a JSON escape)", nil},
 		{"{\"a\": [\"x\n    \"y\"]}", "holds a line break and indentation before a quote", nil},
 		{`{'a': 'x{"b": 1, "c": 2}`, "holds a quoted key and a colon", nil},
-		{`{'a': {"b": 1} "c": 2}`, "a key at byte 15 follows a closing brace with no comma", nil},
+		{pastModel(`{'a': {"b": 1} "c": 2}`), "a key at byte 15 follows a closing brace with no comma", nil},
 		{`{"a": "x" // note "b": 2}`, "a line comment at byte 10 runs over what looks like JSON", nil},
 		{`{"a":false", "b": 1}`, "a literal at byte 5 is followed by a quote", nil},
 		{`{"a": {"b": 1, "c": {}`, "the text ends with a closing brace while brackets are still open", nil},
@@ -141,20 +140,20 @@ func TestEveryRefusalReasonIsCovered(t *testing.T) {
 		{`{"k":"x"'c':1}`, "their quote marks of different kinds", nil},
 		{`{"a": ["x," "b"]}`, "an item at byte 12 follows a string ending in a comma", nil},
 		{`{"a": 1, "b":' x',}`, "a string value starts with the spaces the text's other values have", nil},
-		{`{"a": /* "x" */ 1,}`, "a block comment at byte 6 holds a double quote", nil},
-		{`{'a':"see \\"hi\\" here"}`, "follows an escaped backslash", nil},
+		{pastModel(`{"a": /* "x" */ 1,}`), "a block comment at byte 6 holds a double quote", nil},
+		{pastModel(`{'a':"see \\"hi\\" here"}`), "follows an escaped backslash", nil},
 		{`{"a":"\00e9"}`, "a backslash before four hex digits", nil},
-		{"{'a':\"t\\\na\"}", "a backslash at the end of a line", nil},
+		{pastModel("{'a':\"t\\\na\"}"), "a backslash at the end of a line", nil},
 		{`id={"a": 1}`, "the value of a name written before it with '='", nil},
 		{`# {'a': 1}`, "the object is inside a comment", nil},
 		{`{'a':[9 0]}`, "follows a number on its line with no comma", nil},
-		{"{\\\"k\\\":\\\"3\\\n.14\\\"}", "holding a backslash at the end of a line", nil},
+		{pastModel("{\\\"k\\\":\\\"3\\\n.14\\\"}"), "holding a backslash at the end of a line", nil},
 		{`{"k": "v"\n, "m": 2}`, "follows a string's closing quote in a text that does not open with it", nil},
 		{`"{\"cast\": \"x\"\n}"`, "escaped white space follows a string's closing quote", nil},
-		{"{\"a\": [\"e\" x,\n\"\"]}", "runs over a comma at the end of a line", nil},
-		{`{'a':["x" ""]}`, "an empty string at byte 10 follows a string with no comma", nil},
+		{pastModel("{\"a\": [\"e\" x,\n\"\"]}"), "runs over a comma at the end of a line", nil},
+		{pastModel(`{'a':["x" ""]}`), "an empty string at byte 10 follows a string with no comma", nil},
 		{`{\n "a": "x\n"\n}`, "ends with the escaped white space the text is laid out with", nil},
-		{"{'a': \"{\"\n\"b\": true}", "follows a string holding only an opening bracket", nil},
+		{pastModel("{'a': \"{\"\n\"b\": true}"), "follows a string holding only an opening bracket", nil},
 		{`{"c": [5, 99. 99]}`, "ends with a point and digits follow it", nil},
 		{`{"a": \n"x"}`, "touches a string's opening quote", nil},
 		{`{"a": {"b": "x}", "c": true`, "a string value ends with one", nil},
@@ -164,13 +163,13 @@ func TestEveryRefusalReasonIsCovered(t *testing.T) {
 		{`{"id": "a"n}, "b": 1}`, "is followed by a word and the closing bracket of its container", nil},
 		{"{\"a\": [\t\"\tx\"]}", "starts with a raw tab or carriage return", nil},
 		{"{\"u\": [\"e\" \x00]}", "is followed by a control character", nil},
-		{"{'q': \" \"}```jsonnotes", "an opening code fence is glued", nil},
+		{pastModel("{'q': \" \"}```jsonnotes"), "an opening code fence is glued", nil},
 		{`{"a": ["x "y"` + "\n" + ` {"b": 1}]}`, "is followed by a line break, an opening bracket or a key", nil},
 		{`{"a": {,"b": 1}}`, "right after a nested object's opening brace may follow an empty object", nil},
 		{`{"t": {"k": "x", "k": "x"`, "a key repeats in an object whose closing brackets had to be guessed", nil},
 		{`"{\"a\": \"x\""`, "a JSON string holding an object that is cut off", nil},
 		{`{x}: {}}`, "may balance a brace in the text before it", nil},
-		{"{\"a\"\n \"b\"\n \"c\": 1}", "a key is followed by a line break instead of a colon, and a comma is missing", nil},
+		{pastModel("{\"a\"\n \"b\"\n \"c\": 1}"), "a key is followed by a line break instead of a colon, and a comma is missing", nil},
 		{`{{"a": "x"`, "an object opened with '{{' was cut off before its '}}'", nil},
 		{"{\"a\": [\"x\", [\"y\"]\n{\"a\": [\"x\", [\"y\"]", "a comma missing between items was inserted", nil},
 		{"{\"a\": {}\u200b", "cut off after invisible characters", nil},
@@ -226,3 +225,9 @@ func TestEveryRefusalReasonIsCovered(t *testing.T) {
 		}
 	}
 }
+
+// pastModel returns s after white space enough to put the text past the
+// fault model's reach (maxModelBytes), where the scanner decides alone: a
+// refusal the scanner gives there is the one these tests name, while
+// within the model's reach the model reads the text (model_test.go).
+func pastModel(s string) string { return strings.Repeat(" ", maxModelBytes) + s }

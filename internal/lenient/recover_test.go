@@ -170,7 +170,7 @@ func TestRepairChangesTheOneWrongCloser(t *testing.T) {
 		{"a reasoning tag in a value stays", "{\"k\": \"<think>x</think>\"]", `{"k":"<think>x</think>"}`, WrongCloser},
 	})
 	checkRefusals(t, []refusalCase{
-		{"two readings", `{"k": [1}, "m": [2}}`, "closes an array"},
+		{"two readings", pastModel(`{"k": [1}, "m": [2}}`), "closes an array"},
 		{"two readings of a ]", `{"k": [{"m": 1]}, "n": 2}`, "closes an object"},
 		{"no reading", `{"k": [1}, "m": 2]}`, "closes an array"},
 		{"a } dropped after one of several members", `{"k": [{"m": 1, "n": 2], "o": 3}`, "closes an object"},
@@ -178,7 +178,7 @@ func TestRepairChangesTheOneWrongCloser(t *testing.T) {
 		{"a stray opener after a value", `{"k": [1, 2{], "m": 3}`, "touch with no comma"},
 		{"a stray opener, or an object missing its }", `{"k": [1, {]}`, "closes an object"},
 		{"] for } before members: or a stray ] and a } dropped at the end", `{"o": {"a": 1], "b": 2}`, "while no array is open"},
-		{"} for ] before members: or a stray } and a ] dropped at the end", `{"o": [1, 2}, "b": [3, 4]`, "closes an array"},
+		{"} for ] before members: or a stray } and a ] dropped at the end", pastModel(`{"o": [1, 2}, "b": [3, 4]`), "closes an array"},
 		{"a reading that needs a comma besides", `{"a": [true, {"k" "v"]}`, "closes an object"},
 	})
 }
@@ -242,7 +242,7 @@ func TestRepairQuotesANumericKey(t *testing.T) {
 		{"nested", `{"m": {2: [1]}}`, `{"m":{"2":[1]}}`, NumericKey},
 	})
 	checkRefusals(t, []refusalCase{
-		{"no colon", `{7 "x"}`, "unexpected character '7'"},
+		{"no colon", pastModel(`{7 "x"}`), "unexpected character '7'"},
 		{"after a value", `{"a": 1 2: 3}`, "unexpected character '2'"},
 	})
 }
@@ -273,7 +273,7 @@ func TestRepairQuotesABareValueTheSchemaReadsAsAString(t *testing.T) {
 	}
 	checkSchemaRefusals(t, only, []refusalCase{
 		// A stray ']' whose one reading holds one: that is the reason.
-		{"a loose number after a stray bracket", `{] "w": +5}`, "may be a string whose quotes are missing"},
+		{"a loose number after a stray bracket", pastModel(`{] "w": +5}`), "may be a string whose quotes are missing"},
 	})
 	// Where the schema does not accept the token as a string, it is the
 	// literal or number.
@@ -293,9 +293,9 @@ func TestRepairQuotesABareValueTheSchemaReadsAsAString(t *testing.T) {
 		// {"mode":" both"} with its quotes dropped (another fault besides,
 		// so that the model's window costs two).
 		{"a space before it, no other value", `{"mode": both,'q':1}`, "spaces before it that the text's other values do not"},
-		{"more spaces than the other values", `{"mode":  both, "n": 1, 'q': 1}`, "spaces before it that the text's other values do not"},
-		{"the other values written compact", `{'n':1,"mode": both}`, "spaces before it that the text's other values do not"},
-		{"the other values spaced unevenly", `{'n': 1,"m":2,"mode": both}`, "spaces before it that the text's other values do not"},
+		{"more spaces than the other values", pastModel(`{"mode":  both, "n": 1, 'q': 1}`), "spaces before it that the text's other values do not"},
+		{"the other values written compact", pastModel(`{'n':1,"mode": both}`), "spaces before it that the text's other values do not"},
+		{"the other values spaced unevenly", pastModel(`{'n': 1,"m":2,"mode": both}`), "spaces before it that the text's other values do not"},
 		{"indented item", "{\"tags\":[\n  red\n]}", "spaces before it that the text's other values do not"},
 		{"an escaped line break before it", `{"mode":\nboth}`, "may be part of a string whose quotes are missing"},
 		{"an escaped line break and a space before it", `{"mode":\n both, "n":1}`, "follows an escape, an invisible character or a token"},
@@ -317,16 +317,16 @@ func TestRepairQuotesABareValueTheSchemaReadsAsAString(t *testing.T) {
 		{"indented item, the schema accepts no space", "{\"tags\":[\n    red\n]}", `{"tags":["red"]}`, QuotedBareValue},
 	})
 	checkSchemaRefusals(t, unspaced{}, []refusalCase{
-		{"more spaces than asked about", `{'q':1,"mode":` + strings.Repeat(" ", maxBareSpaces+1) + `both}`, "the schema accepts it with them"},
+		{"more spaces than asked about", pastModel(`{'q':1,"mode":` + strings.Repeat(" ", maxBareSpaces+1) + `both}`), "the schema accepts it with them"},
 	})
 	// The scanner's refusals without a schema (another fault besides,
 	// so that the model's window costs two).
 	checkRefusals(t, []refusalCase{
-		{"no schema", `{'q': 1, "mode": both}`, "is not quoted"},
+		{"no schema", pastModel(`{'q': 1, "mode": both}`), "is not quoted"},
 		{"no schema, a number-like token", `{"when": 2031-02-03, 'q': 1}`, "unexpected character '-'"},
 	})
 	checkSchemaRefusals(t, stringsAt{"/other"}, []refusalCase{
-		{"a schema that allows more here", `{'q': 1, "mode": both}`, "is not quoted"},
+		{"a schema that allows more here", pastModel(`{'q': 1, "mode": both}`), "is not quoted"},
 	})
 }
 
