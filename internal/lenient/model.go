@@ -56,9 +56,16 @@ func readByModel(raw string, opt Options) (Result, bool) {
 	if !opt.FixSyntax || !opt.StripThinking || len(raw) > maxModelBytes || !utf8.ValidString(raw) {
 		return Result{}, false
 	}
-	w := window(raw)
+	w := engine.Read(raw)
 	if w.Min != 1 && w.Min != 2 {
 		return Result{}, false
+	}
+	if _, v := w.Decide(); w.Min == engine.Budget && v == engine.Run {
+		// One object at the cheapest cost, two: the readings at three
+		// decide. Any other verdict there refuses whatever costs three
+		// (two values, a cut value, a list, past the budget), so the
+		// window is read within three only here.
+		w = engine.ReadWithin(raw, engine.Budget+1)
 	}
 	r, v := w.Decide()
 	if v != engine.Run || jsonread.Check(r.Text) != jsonread.OK {
