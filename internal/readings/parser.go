@@ -4,9 +4,10 @@ package readings
 // reading writes (the broken text with the reading's edits made), one
 // byte at a time, and accepts exactly RFC 8259 JSON whose top-level value
 // is an object or an array (a list is a reading too, of a value that is no
-// arguments: a list cut after its first item is not that item). Its state is a few small integers and the index of the
-// bracket stack's top in a shared arena, so a configuration is copied by
-// value and compared by integers.
+// arguments: a list cut after its first item is not that item). Its state
+// is a few small integers and the index of the bracket stack's top in a
+// shared arena, so a configuration is copied by value and compared by
+// integers.
 
 // Parser modes.
 const (
