@@ -542,10 +542,15 @@ func identifier(s string) string {
 // identifier after '{' or ',' that a colon follows.
 func templateAll(s string, str func(string) (string, bool)) (string, bool) {
 	var b strings.Builder
-	last := byte(0) // the last character written that is not white space
+	from := 0       // s[from:i] is written as it is, when a rewrite follows
+	last := byte(0) // the last character read that is not white space
+	rewrite := func(i int, t string) {
+		b.WriteString(s[from:i])
+		b.WriteString(t)
+	}
 	for i := 0; i < len(s); {
 		switch {
-		case strings.HasPrefix(s[i:], quoteToken):
+		case s[i] == quoteToken[0] && strings.HasPrefix(s[i:], quoteToken):
 			j := strings.Index(s[i+len(quoteToken):], quoteToken)
 			if j < 0 {
 				return "", false
@@ -554,14 +559,12 @@ func templateAll(s string, str func(string) (string, bool)) (string, bool) {
 			if !ok {
 				return "", false
 			}
-			b.WriteString(q)
+			rewrite(i, q)
 			i += 2*len(quoteToken) + j
-			last = '"'
+			from, last = i, '"'
 			continue
 		case s[i] == '"':
-			j := min(StringEnd(s, i)+1, len(s))
-			b.WriteString(s[i:j])
-			i, last = j, '"'
+			i, last = min(StringEnd(s, i)+1, len(s)), '"'
 			continue
 		case last == '{' || last == ',':
 			if id := identifier(s[i:]); id != "" {
@@ -570,19 +573,22 @@ func templateAll(s string, str func(string) (string, bool)) (string, bool) {
 					k++
 				}
 				if k < len(s) && s[k] == ':' {
-					b.WriteString(jsonQuote(id))
+					rewrite(i, jsonQuote(id))
 					i += len(id)
-					last = '"'
+					from, last = i, '"'
 					continue
 				}
 			}
 		}
-		b.WriteByte(s[i])
 		if !isSpace(s[i]) {
 			last = s[i]
 		}
 		i++
 	}
+	if from == 0 {
+		return s, true // nothing rewritten
+	}
+	b.WriteString(s[from:])
 	return b.String(), true
 }
 
@@ -775,6 +781,18 @@ func invDoubleEncoded(s string) []Edit {
 		out = append(out, Edit{0, len(s), strings.ReplaceAll(t[1:len(t)-1], `\"`, `"`)})
 	}
 	return out
+}
+
+// plainBody reports whether s, with no backslash or quote in it, decodes
+// as the body of a JSON string to itself: valid UTF-8 (json.Unmarshal
+// reads an invalid byte as U+FFFD) with no control character.
+func plainBody(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 {
+			return false
+		}
+	}
+	return utf8.ValidString(s)
 }
 
 // invCSVQuotes: every doubled quote read as one, with a pair of outer
