@@ -1696,8 +1696,18 @@ func cumulativeLast(x string, anyPiece bool) (int, bool) {
 			starts = append(starts, q)
 		}
 	}
+	if len(starts) == 0 {
+		return 0, false
+	}
+	// resends needs the first piece, which ends at a start, to be a
+	// prefix of the last: a start whose text does not begin with the text
+	// before the first start is not scanned.
+	first := strings.TrimRight(x[:starts[0]], " \t\r\n")
 	for a := len(starts) - 1; a >= 0; a-- {
 		qn := starts[a]
+		if !strings.HasPrefix(x[qn:], first) {
+			continue
+		}
 		sc, err := scanObject(x[qn:], false, 0)
 		if err != nil {
 			continue
