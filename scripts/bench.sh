@@ -10,6 +10,7 @@
 #
 #   scripts/bench.sh            # COUNT=6 BENCHTIME=1s by default
 #   COUNT=3 BENCHTIME=200ms scripts/bench.sh
+#   BASE=HEAD~10 scripts/bench.sh
 #
 # Each test binary is built once and run COUNT times with -test.count 1, so
 # that every round runs all the benchmarks being compared one after another:
@@ -22,6 +23,7 @@ cd "$(dirname "$0")/.."
 
 COUNT=${COUNT:-6}
 BENCHTIME=${BENCHTIME:-1s}
+BASE=${BASE-6044af4}
 OUT_DIR=${OUT_DIR:-$(mktemp -d)}
 ROOT_OUT=$OUT_DIR/root.txt
 PEER_OUT=$OUT_DIR/peerbench.txt
@@ -29,21 +31,33 @@ EINO_OUT=$OUT_DIR/saidexeino.txt
 mkdir -p "$OUT_DIR"
 
 go test -c -o "$OUT_DIR/root.test" .
+if [ -n "$BASE" ]; then
+	git worktree add -q --detach "$OUT_DIR/base" "$BASE"
+	(cd "$OUT_DIR/base" && go test -c -o "$OUT_DIR/base.test" .)
+	git worktree remove --force "$OUT_DIR/base"
+fi
 (cd internal/peerbench && go test -c -o "$OUT_DIR/peerbench.test" .)
 (cd saidexeino && go test -c -o "$OUT_DIR/saidexeino.test" .)
 
-run_rounds() { # dir binary
+run_rounds() { # dir binary [base binary]
 	i=0
 	while [ "$i" -lt "$COUNT" ]; do
 		(cd "$1" && "$2" -test.run '^$' -test.bench . -test.benchmem -test.count 1 -test.benchtime "$BENCHTIME")
+		if [ -n "${3:-}" ]; then
+			(cd "$1" && "$3" -test.run '^$' -test.bench 'BenchmarkRepairSize/text/' -test.benchmem -test.count 1 -test.benchtime "$BENCHTIME") |
+				sed 's/^BenchmarkRepairSize/BenchmarkBaseRepairSize/'
+		fi
 		i=$((i + 1))
 	done
 }
 
 {
 	echo "# go test -c . && $COUNT rounds of: ./saidex-go.test -test.run '^\$' -test.bench . -test.benchmem -test.count 1 -test.benchtime $BENCHTIME"
+	if [ -n "$BASE" ]; then
+		echo "# and in each round, built at $BASE ($(git rev-parse --short "$BASE")): ./base.test -test.run '^\$' -test.bench 'BenchmarkRepairSize/text/' -test.benchmem -test.count 1 -test.benchtime $BENCHTIME, renamed BenchmarkBaseRepairSize"
+	fi
 	echo "# load average before the root rounds (1, 5, 15 min): $(cut -d' ' -f1-3 /proc/loadavg)"
-	run_rounds . "$OUT_DIR/root.test"
+	run_rounds . "$OUT_DIR/root.test" "${BASE:+$OUT_DIR/base.test}"
 	echo "# load average after the root rounds: $(cut -d' ' -f1-3 /proc/loadavg)"
 } >"$ROOT_OUT"
 {

@@ -270,6 +270,23 @@ func report(w io.Writer, r results, meta []string, cpu string) {
 		}
 	}
 
+	if _, ok := r.get("BenchmarkBaseRepairSize/text/long_string/1KiB", "ns/byte"); ok {
+		p("\n## Repair cost per byte before and after issue 41 (`BenchmarkRepairSize/text`)\n\n")
+		p("The same shapes repaired by the engine when issue 41 (repair as one computation) was filed\n")
+		p("(`BenchmarkBaseRepairSize`: the benchmark built at that commit, see the command lines) and by\n")
+		p("this one, in the same rounds. After / before < 1 is faster.\n\n")
+		p("| shape | size | ns/byte before | ns/byte after | after / before |\n|---|---|---|---|---|\n")
+		for _, shape := range []string{"long_string", "many_members", "deep_cut"} {
+			for _, size := range []string{"1KiB", "64KiB", "1MiB"} {
+				name := fmt.Sprintf("RepairSize/text/%s/%s", shape, size)
+				before, ok1 := r.get("BenchmarkBase"+name, "ns/byte")
+				after, ok2 := r.get("Benchmark"+name, "ns/byte")
+				v, ok := r.ratio("Benchmark"+name, "BenchmarkBase"+name, "ns/byte")
+				p("| %s | %s | %s | %s | %s |\n", shape, size, fmtNum(before, ok1, 2), fmtNum(after, ok2, 2), fmtRatio(v, ok))
+			}
+		}
+	}
+
 	p("\n## Repair of hostile shapes (`BenchmarkRepairHostile`)\n\n")
 	p("Argument strings built so that a check which looks back or ahead once per token would\n")
 	p("cost time quadratic in their size: a run of invisible characters, inner quotes in an\n")

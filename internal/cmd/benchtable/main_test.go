@@ -26,6 +26,8 @@ BenchmarkParseSize/valid/100KB-2 	   100	    100000 ns/op	  500.00 MB/s
 BenchmarkRepairSize/text/deep_cut/1KiB-2 	   10000	      4000 ns/op	   2.00 ns/byte
 BenchmarkRepairSize/text/deep_cut/64KiB-2 	   100	    200000 ns/op	   3.00 ns/byte
 BenchmarkRepairSize/text/deep_cut/1MiB-2 	   10	    3000000 ns/op	   4.00 ns/byte
+BenchmarkBaseRepairSize/text/long_string/1KiB-2 	   10000	      4000 ns/op	   5.00 ns/byte
+BenchmarkBaseRepairSize/text/deep_cut/64KiB-2 	   100	    200000 ns/op	   12.00 ns/byte
 BenchmarkHugeBroken/default-cap-2 	  10	  25000000 ns/op	    3000 B/op	      44 allocs/op
 BenchmarkToolsNode/valid/8/eino-2 	  2000	     40000 ns/op	     30000 cpu-ns/op	    9365 B/op	     155 allocs/op
 BenchmarkToolsNode/valid/8/saidex-2 	  2000	     50000 ns/op	     33000 cpu-ns/op	    9245 B/op	     155 allocs/op
@@ -67,6 +69,8 @@ func TestReportTakesMediansAndRatios(t *testing.T) {
 		"| one call of an unknown tool, n tools | 50 µs | 900 µs | 18.00× | **no** | 1.00× | 300 | 310 |",
 		"| 8000 | 10.0 ms | 800 | 10.00× | 8.00× | 8.0× | yes | yes |",
 		"| text | deep_cut | 2.00 | 3.00 | 4.00 | yes | 2.00× | **no** |", // RepairSize: ns/byte, growth to 1 MiB
+		"| deep_cut | 64KiB | 12.00 | 3.00 | 0.25× |",                       // before (the base commit's build) and after
+		"| long_string | 1KiB | 5.00 | n/a | n/a |",
 		"| 8 | 1.25× | 1.10× | yes | 155 | 155 |",                         // Eino: wall and CPU ratios, the target on CPU
 		"| schema-invalid | 0 | 8 | 3.00× | 255 | 1019 |",                 // Eino, broken calls
 		"| 64 | n/a | n/a | not measured | n/a | n/a |",
