@@ -69,10 +69,10 @@ func TestReportTakesMediansAndRatios(t *testing.T) {
 		"| one call of an unknown tool, n tools | 50 µs | 900 µs | 18.00× | **no** | 1.00× | 300 | 310 |",
 		"| 8000 | 10.0 ms | 800 | 10.00× | 8.00× | 8.0× | yes | yes |",
 		"| text | deep_cut | 2.00 | 3.00 | 4.00 | yes | 2.00× | **no** |", // RepairSize: ns/byte, growth to 1 MiB
-		"| deep_cut | 64KiB | 12.00 | 3.00 | 0.25× |",                       // before (the base commit's build) and after
+		"| deep_cut | 64KiB | 12.00 | 3.00 | 0.25× |",                     // before (the base commit's build) and after
 		"| long_string | 1KiB | 5.00 | n/a | n/a |",
-		"| 8 | 1.25× | 1.10× | yes | 155 | 155 |",                         // Eino: wall and CPU ratios, the target on CPU
-		"| schema-invalid | 0 | 8 | 3.00× | 255 | 1019 |",                 // Eino, broken calls
+		"| 8 | 1.25× | 1.10× | yes | 155 | 155 |",         // Eino: wall and CPU ratios, the target on CPU
+		"| schema-invalid | 0 | 8 | 3.00× | 255 | 1019 |", // Eino, broken calls
 		"| 64 | n/a | n/a | not measured | n/a | n/a |",
 	} {
 		if !strings.Contains(out, want) {
