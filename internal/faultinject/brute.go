@@ -64,6 +64,9 @@ type Reading struct {
 	// completion follows it, or drops its last comma): every text that
 	// opens with it is a value of it.
 	Prefix string
+	// edits are the inverse edits that made Text, in the order made, each
+	// on the text the one before made.
+	edits []named
 }
 
 // Window is what a text means under the fault model: its readings at the
@@ -219,23 +222,28 @@ func read(s string, prune bool) (Window, error) {
 
 // readPruned is read without its bound on the text's length.
 func readPruned(s string, prune bool) (Window, error) {
-	found, candidates := readFound(s, prune)
+	found, candidates := readFound(s, prune, MaxReadCost)
 	return Window{Candidates: candidates}.finish(found), nil
 }
 
-// readFound returns every reading of s within MaxReadCost, each value at
-// its cheapest cost (not only the window), and the texts decoded.
-func readFound(s string, prune bool) (map[string]*Reading, int) {
+// readFound returns every reading of s that costs at most maxCost (at
+// most MaxReadCost), each value at its cheapest cost (not only the
+// window), and the texts decoded.
+func readFound(s string, prune bool, maxCost int) (map[string]*Reading, int) {
 	var w Window
 	found := map[string]*Reading{} // by the value's canonical text
 	// A value reached at one cost by a cut that leaves it unknown and
 	// by other edits is unknown (as the engine keeps it).
-	add := func(v Value, cost int, text, prefix string, unknown bool, ops ...string) {
+	add := func(v Value, cost int, text, prefix string, unknown bool, edits ...named) {
 		k := canonical(v)
 		if r, ok := found[k]; ok && (r.Cost < cost || r.Cost == cost && (r.Unknown || !unknown)) {
 			return
 		}
-		found[k] = &Reading{Value: v, Cost: cost, Text: text, Ops: ops, Unknown: unknown, Prefix: prefix}
+		var ops []string
+		for _, e := range edits {
+			ops = append(ops, e.op)
+		}
+		found[k] = &Reading{Value: v, Cost: cost, Text: text, Ops: ops, Unknown: unknown, Prefix: prefix, edits: edits}
 	}
 	w.Candidates++
 	if v, ok := rootOf(s); ok {
@@ -249,7 +257,7 @@ func readFound(s string, prune bool) (map[string]*Reading, int) {
 	var next []pending
 	seen := map[string]int{s: 0} // the cheapest cost of each text made
 	for _, e := range inverseEdits(s) {
-		if e.cost > MaxReadCost {
+		if e.cost > maxCost {
 			continue
 		}
 		t := e.Apply(s)
@@ -270,7 +278,7 @@ func readFound(s string, prune bool) (map[string]*Reading, int) {
 				if unknown {
 					prefix = s
 				}
-				add(v, e.cost, t, prefix, unknown, e.op)
+				add(v, e.cost, t, prefix, unknown, e)
 			}
 			continue
 		}
@@ -308,7 +316,7 @@ func readFound(s string, prune bool) (map[string]*Reading, int) {
 		cutT, unknownT, _ := faultmodel.Cut(p.t)
 		for _, row := range faultmodel.Table {
 			cost := p.e1.cost + row.Cost
-			if cost > MaxReadCost {
+			if cost > maxCost {
 				continue
 			}
 			for _, e := range row.Inverse(p.t) {
@@ -343,7 +351,7 @@ func readFound(s string, prune bool) (map[string]*Reading, int) {
 					// it dropped, the text cut is e2 made on s).
 					prefix = t[:len(t)-len(p.e1.Repl)] + s[p.e1.Start:]
 				}
-				add(v, cost, t, prefix, unknown, p.e1.op, e2.op)
+				add(v, cost, t, prefix, unknown, p.e1, e2)
 			}
 		}
 	}

@@ -109,7 +109,7 @@ func withinOneMore(text string, orig Value, cut bool) bool {
 		if e.cost > MaxReadCost+1 {
 			continue
 		}
-		found, _ := readFound(e.Apply(text), true)
+		found, _ := readFound(e.Apply(text), true, MaxReadCost+1-e.cost)
 		for _, r := range found {
 			if r.Cost+e.cost <= MaxReadCost+1 && (Equal(r.Value, orig) || cut && r.Unknown) {
 				return true

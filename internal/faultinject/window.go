@@ -19,7 +19,9 @@ const (
 	// VAmbiguous: refused, and the window's readings differ.
 	VAmbiguous
 	// VOverStrict: refused, and the window's readings all agree (on the
-	// original): the map of what reading by the model wins.
+	// original): the map of what reading by the model wins. Where
+	// the cheapest reading costs MaxReadCost, the window reaches one
+	// fault past it as the engine's does (see VAmbiguousPast).
 	VOverStrict
 	// VAlias: the original is not in the window (the text has a cheaper
 	// reading by two faults or more, or the table cannot express its
@@ -38,15 +40,21 @@ const (
 	// reason), so the decision rule refuses: not over-strict, whatever
 	// the other readings are.
 	VValueCut
+	// VAmbiguousPast: refused; the cheapest readings, at MaxReadCost,
+	// agree on the original, and a reading one fault past them gives
+	// another value (PastReading: one inverse edit, then every reading
+	// the reader finds of the text it makes). The window the decision
+	// rule reads is [cheapest, cheapest+1], so the readings differ.
+	VAmbiguousPast
 	numVerdicts
 )
 
 // Verdicts lists the verdicts in table order.
-var Verdicts = []Verdict{VExact, VException, VAmbiguous, VValueCut, VOverStrict, VAlias, VDifferent, VNoReading}
+var Verdicts = []Verdict{VExact, VException, VAmbiguous, VAmbiguousPast, VValueCut, VOverStrict, VAlias, VDifferent, VNoReading}
 
 // String returns the verdict's column name.
 func (v Verdict) String() string {
-	return [...]string{"exact", "exception", "ambiguous", "over_strict", "alias", "different", "no_reading", "value_cut"}[v]
+	return [...]string{"exact", "exception", "ambiguous", "over_strict", "alias", "different", "no_reading", "value_cut", "ambiguous_past"}[v]
 }
 
 // JudgeWindow returns the verdict on what the tool received (args, or
@@ -71,10 +79,76 @@ func JudgeWindow(orig Value, m Mutation, w Window, args string, ran bool) (Verdi
 		return VNoReading, true
 	case w.cheapestUnknown():
 		return VValueCut, true
-	case w.Agree():
-		return VOverStrict, true
+	case !w.Agree():
+		return VAmbiguous, true
+	case w.Min == MaxReadCost:
+		if _, ok := PastReading(m.Text, orig); ok {
+			return VAmbiguousPast, true
+		}
 	}
-	return VAmbiguous, true
+	return VOverStrict, true
+}
+
+// PastReading returns a reading of text one fault past MaxReadCost (at
+// most MaxReadCost+1) whose value is not v, if there is one: one inverse
+// edit, then every reading the reader finds of the text it makes (not
+// only its window) at the cost left, where the first edit is made as the
+// reader makes its own (past: needed, and its character structure), and
+// starts at or before the text's syntax error (as the first of any
+// reading's edits, in the text's order, does). A text the first edit
+// makes valid is not read on, as withinOneMore does not.
+func PastReading(text string, v Value) (Reading, bool) {
+	// The first edit of a reading's edits in the text's order starts at
+	// or before the text's syntax error: the reader looks at those.
+	limit := errorLimit(text)
+	for _, e := range inverseEdits(text) {
+		if e.cost > MaxReadCost+1 || e.Start > limit {
+			continue
+		}
+		found, _ := readFound(e.Apply(text), true, MaxReadCost+1-e.cost)
+		for _, r := range found {
+			if r.Cost+e.cost <= MaxReadCost+1 && !Equal(r.Value, v) && past(text, e, *r) {
+				r.Cost += e.cost
+				r.Ops = append([]string{e.op}, r.Ops...)
+				r.edits = append([]named{e}, r.edits...)
+				return *r, true
+			}
+		}
+	}
+	return Reading{}, false
+}
+
+// past reports whether e, made on text before the edits of r (a reading
+// of the text e makes), is made as the reader makes the first of two
+// edits: needed (r's edits, moved back to text, do not read it: as
+// needed checks) and, for a character edit, where its character is
+// structure in r's text (as structuralPair checks). e's place moves with
+// each edit of r made before it; where one of them rewrites e's text, e
+// counts as needed, and as placed unless that edit writes one string
+// around it.
+func past(text string, e named, r Reading) bool {
+	a, b := e.Start, e.Start+len(e.Repl) // e's text, in the text the next edit is made on
+	d := len(e.Repl) - (e.End - e.Start)
+	without := text // r's edits made on text, without e
+	for _, f := range r.edits {
+		df := len(f.Repl) - (f.End - f.Start)
+		switch {
+		case f.Start >= b:
+			g := f.Edit
+			g.Start, g.End = f.Start-d, f.End-d
+			without = g.Apply(without)
+		case f.End <= a:
+			without = f.Apply(without)
+			a, b = a+df, b+df
+		default:
+			quoted := len(f.Repl) >= 2 && f.Repl[0] == '"' && f.Repl[len(f.Repl)-1] == '"'
+			return !(e.char && quoted && f.Start < a && b < f.End)
+		}
+	}
+	if _, reads := rootOf(without); reads {
+		return false // e is not needed
+	}
+	return !e.char || structural(r.Text, a, e.Repl == "")
 }
 
 // cheapestUnknown reports whether a cheapest reading of w leaves the
@@ -144,18 +218,24 @@ func (t *WindowTally) Add(ex WindowExample) {
 		t.Counts[ex.Op] = c
 	}
 	c[ex.Verdict]++
-	if ex.Verdict == VExact || ex.Verdict == VException {
-		return
+	if t.keeps(ex.Op, ex.Verdict) {
+		t.Examples[ex.Op] = append(t.Examples[ex.Op], ex)
+	}
+}
+
+// keeps reports whether t keeps the next example of op with verdict v:
+// fewer than MaxExamples kept, and v neither exact nor an exception.
+func (t *WindowTally) keeps(op string, v Verdict) bool {
+	if v == VExact || v == VException {
+		return false
 	}
 	n := 0
-	for _, e := range t.Examples[ex.Op] {
-		if e.Verdict == ex.Verdict {
+	for _, e := range t.Examples[op] {
+		if e.Verdict == v {
 			n++
 		}
 	}
-	if n < t.MaxExamples {
-		t.Examples[ex.Op] = append(t.Examples[ex.Op], ex)
-	}
+	return n < t.MaxExamples
 }
 
 // Merge adds u to t.
@@ -172,13 +252,7 @@ func (t *WindowTally) Merge(u *WindowTally) {
 		t.Engine[op] += u.Engine[op]
 		t.Reader[op] += u.Reader[op]
 		for _, ex := range u.Examples[op] {
-			n := 0
-			for _, e := range t.Examples[op] {
-				if e.Verdict == ex.Verdict {
-					n++
-				}
-			}
-			if n < t.MaxExamples {
+			if t.keeps(op, ex.Verdict) {
 				t.Examples[op] = append(t.Examples[op], ex)
 			}
 		}
@@ -224,6 +298,10 @@ func CheckWindows(g *Gen, repair Repairer, ops []Op, maxBytes int, tally *Window
 				continue
 			}
 			v, broken := JudgeWindow(orig, m, w, args, ran)
+			if v == VAmbiguousPast && tally.keeps(op.Name, v) {
+				r, _ := PastReading(m.Text, orig) // the reading the example shows
+				w.Readings = append(w.Readings, r)
+			}
 			if broken {
 				tally.Add(WindowExample{Op: op.Name, Original: t.S, Text: m.Text, Args: args, Verdict: v, Window: w})
 			}

@@ -50,3 +50,36 @@ func TestEngineIsNeverDifferentFromTheWindow(t *testing.T) {
 	}
 	t.Logf("%d mutations judged against the window, %d over-strict", all, tally.Count("", VOverStrict))
 }
+
+// A refusal whose cheapest readings cost MaxReadCost and agree is judged
+// against the readings one fault past them too (PastReading), as the
+// engine's window holds them: a value there that differs makes the
+// refusal ambiguous, not over-strict. The first edit of such a reading
+// is made as the reader makes its own: needed.
+func TestJudgeWindowOneFaultPastTheCheapest(t *testing.T) {
+	for _, tt := range []struct {
+		text, orig string
+		want       Verdict
+		why        string
+	}{
+		{`{"a" 1, "b": [2}`, `{"a": 1, "b": [2]}`, VAmbiguousPast,
+			"a colon and a ']' dropped cost 2; a colon dropped and '[' inserted cost 3, and give b 2"},
+		{`{"a": 1, "b": 2]]`, `{"a": 1, "b": 2}`, VAmbiguousPast,
+			"two closers swapped and dropped cost 2; b's value cut inside a string costs 3"},
+		{`{"a": 1,, "b" 2}`, `{"a": 1, "b": 2}`, VOverStrict,
+			"a comma doubled and a colon dropped cost 2; quoting the 1 as a numeric key is not needed, so no reading at 3 differs"},
+	} {
+		orig, err := DecodeOrdered(tt.orig)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := Read(tt.text)
+		if err != nil || w.Min != MaxReadCost || !w.Agree() || !w.Holds(orig) {
+			t.Fatalf("%s: window %+v, %v; want one reading, the original, at %d", tt.text, w.Readings, err, MaxReadCost)
+		}
+		if got, _ := JudgeWindow(orig, Mutation{Op: "punctuation", Text: tt.text}, w, "", false); got != tt.want {
+			r, _ := PastReading(tt.text, orig)
+			t.Errorf("%s refused: %v, want %v (%s); reading past the cheapest: %v %q", tt.text, got, tt.want, tt.why, r.Ops, r.Text)
+		}
+	}
+}

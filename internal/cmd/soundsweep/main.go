@@ -33,7 +33,9 @@
 // brute-force reader (faultinject.Read: every reading within one fault
 // of the cheapest, under the fault model's table), and prints per
 // operator: mutations, exact, exception (the two documented exceptions),
-// refused-ambiguous, value cut (refused, every reading in the window
+// refused-ambiguous, ambiguous +1 (refused; the cheapest readings cost
+// two and agree, and a reading one fault past them, which the reader
+// finds by one inverse edit more, gives another value), value cut (refused, every reading in the window
 // agrees, and a cheapest one is the text cut inside its last string or
 // right after its last number: the decision rule refuses what followed
 // the cut, which is unknown), over-strict (refused although every reading
