@@ -1239,8 +1239,8 @@ func habits(name, s string, noMap bool) []Rewrite {
 			out = append(out, r)
 		}
 	case "bare_apostrophe":
-		if !strings.Contains(s, "'") {
-			break // no string in single quotes
+		if !apostropheInWord(s) {
+			break // no apostrophe to leave bare: the single_quotes habit's reading
 		}
 		r, kept, ok := singleQuotesAll(s, true, noMap)
 		if !ok || r.Text == s || !kept {
@@ -1451,6 +1451,23 @@ func SingleEnd(s string, i int, bare bool) (end int, kept bool) {
 		}
 	}
 	return -1, kept
+}
+
+// apostropheInWord reports whether an apostrophe of s stands inside a
+// word (InWord): only such an apostrophe is read as a string's own by the
+// bare_apostrophe habit (SingleEnd's kept).
+func apostropheInWord(s string) bool {
+	for j := strings.IndexByte(s, '\''); j >= 0; {
+		if InWord(s, j) {
+			return true
+		}
+		k := strings.IndexByte(s[j+1:], '\'')
+		if k < 0 {
+			break
+		}
+		j += 1 + k
+	}
+	return false
 }
 
 // InWord reports whether the apostrophe at s[j] stands inside a word, as
