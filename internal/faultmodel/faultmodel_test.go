@@ -419,3 +419,36 @@ func TestResendHeadIsAPrefix(t *testing.T) {
 		}
 	}
 }
+
+// The double encoding row reads a text as the body of a JSON string
+// exactly as encoding/json decodes it (the row reads a text without a
+// backslash without decoding it): each text here has the body json's
+// decoder gives it, or none where the decoder refuses it.
+func TestDoubleEncodedReadsTheBodyAsJSONDoes(t *testing.T) {
+	row, _ := faultmodel.Lookup("double_encoded")
+	for _, s := range []string{
+		`{a: 1}`,         // no backslash, no quote: the body is the text
+		`{"a": 1}`,       // a quote no backslash escapes: no body
+		"{a: \xff}",      // invalid UTF-8: the decoder writes U+FFFD
+		"{a:\x01}",       // a control character: no body
+		`{\"a\": "x\ty}`, // a backslash: decoded (and refused: a bare quote)
+		`{\"a\": \"x\ty\"}`,
+	} {
+		var body string
+		want := json.Unmarshal([]byte(`"`+s+`"`), &body) == nil
+		got := false
+		for _, e := range row.Inverse(s) {
+			got = got || e.Start == 0 && e.End == len(s) && e.Repl == body && want
+		}
+		if got != want {
+			t.Errorf("%q: read as a body %q: %v, want %v", s, body, got, want)
+		}
+		if !want {
+			for _, e := range row.Inverse(s) {
+				if e.Repl != s && e.Repl != strings.ReplaceAll(s, `\"`, `"`) {
+					t.Errorf("%q: read as %q, which no layer, body or escaped quote gives", s, e.Repl)
+				}
+			}
+		}
+	}
+}

@@ -764,7 +764,7 @@ func invResend(s string) []Edit {
 func invDoubleEncoded(s string) []Edit {
 	var out []Edit
 	t := strings.TrimSpace(s)
-	for layer := 0; layer < 8; layer++ {
+	for layer := 0; layer < 8 && t != "" && t[0] == '"'; layer++ { // only a string decodes
 		var u string
 		if json.Unmarshal([]byte(t), &u) != nil {
 			break
@@ -772,9 +772,16 @@ func invDoubleEncoded(s string) []Edit {
 		out = append(out, Edit{0, len(s), u})
 		t = strings.TrimSpace(u)
 	}
-	var body string // the text as the body of a JSON string
-	if json.Unmarshal([]byte(`"`+s+`"`), &body) == nil {
-		out = append(out, Edit{0, len(s), body})
+	switch backslash := strings.IndexByte(s, '\\') >= 0; {
+	case !backslash && strings.IndexByte(s, '"') >= 0:
+		// A quote no backslash escapes ends the string early: no body.
+	case !backslash && plainBody(s):
+		out = append(out, Edit{0, len(s), s}) // the body decodes as it is
+	default:
+		var body string // the text as the body of a JSON string
+		if json.Unmarshal([]byte(`"`+s+`"`), &body) == nil {
+			out = append(out, Edit{0, len(s), body})
+		}
 	}
 	out = append(out, Edit{0, len(s), strings.ReplaceAll(s, `\"`, `"`)})
 	if t := strings.TrimSpace(s); len(t) >= 2 && t[0] == '"' && t[len(t)-1] == '"' {
