@@ -105,18 +105,34 @@ func AliasByWindow(text string, orig Value, cut bool) bool {
 // could see is). With cut, a reading of unknown value may be the
 // original.
 func withinOneMore(text string, orig Value, cut bool) bool {
+	_, ok := oneMore(text, len(text), func(_ named, r *Reading) bool {
+		return Equal(r.Value, orig) || cut && r.Unknown
+	})
+	return ok
+}
+
+// oneMore returns the first reading of text that costs at most
+// MaxReadCost+1 and that keep accepts: one inverse edit e starting at or
+// before limit, then a reading r of the text e makes, every one the reader
+// finds (not only that text's window) at the cost left; r is as the reader
+// found it, its Cost, Ops and edits without e's. A text the first edit
+// makes valid is not read on (its one reading costs nothing more).
+func oneMore(text string, limit int, keep func(e named, r *Reading) bool) (Reading, bool) {
 	for _, e := range inverseEdits(text) {
-		if e.cost > MaxReadCost+1 {
+		if e.cost > MaxReadCost+1 || e.Start > limit {
 			continue
 		}
 		found, _ := readFound(e.Apply(text), true, MaxReadCost+1-e.cost)
 		for _, r := range found {
-			if r.Cost+e.cost <= MaxReadCost+1 && (Equal(r.Value, orig) || cut && r.Unknown) {
-				return true
+			if r.Cost+e.cost <= MaxReadCost+1 && keep(e, r) {
+				r.Cost += e.cost
+				r.Ops = append([]string{e.op}, r.Ops...)
+				r.edits = append([]named{e}, r.edits...)
+				return *r, true
 			}
 		}
 	}
-	return false
+	return Reading{}, false
 }
 
 // IsAlias reports whether text, a pair of faults, is also a single fault

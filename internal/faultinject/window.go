@@ -100,22 +100,9 @@ func JudgeWindow(orig Value, m Mutation, w Window, args string, ran bool) (Verdi
 func PastReading(text string, v Value) (Reading, bool) {
 	// The first edit of a reading's edits in the text's order starts at
 	// or before the text's syntax error: the reader looks at those.
-	limit := errorLimit(text)
-	for _, e := range inverseEdits(text) {
-		if e.cost > MaxReadCost+1 || e.Start > limit {
-			continue
-		}
-		found, _ := readFound(e.Apply(text), true, MaxReadCost+1-e.cost)
-		for _, r := range found {
-			if r.Cost+e.cost <= MaxReadCost+1 && !Equal(r.Value, v) && past(text, e, *r) {
-				r.Cost += e.cost
-				r.Ops = append([]string{e.op}, r.Ops...)
-				r.edits = append([]named{e}, r.edits...)
-				return *r, true
-			}
-		}
-	}
-	return Reading{}, false
+	return oneMore(text, errorLimit(text), func(e named, r *Reading) bool {
+		return !Equal(r.Value, v) && past(text, e, *r)
+	})
 }
 
 // past reports whether e, made on text before the edits of r (a reading
