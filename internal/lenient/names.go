@@ -1,6 +1,7 @@
 package lenient
 
 import (
+	"hash/maphash"
 	"strings"
 	"unicode/utf8"
 
@@ -112,63 +113,113 @@ func keyName(k string) string {
 
 // hasRepeatedNames reports whether an object in s, one JSON value, holds a
 // member name twice (names compared as decoded: "a" and "\u0061" are the
-// same). It reads s once, in place, and allocates for objects of more
-// than one member only.
+// same). It reads s once, in place, each name into one hash set keyed by
+// the name and the object that holds it.
 func hasRepeatedNames(s string) bool {
 	type frame struct {
-		obj   bool
-		first string
-		names map[string]struct{}
-		n     int
+		obj bool
+		id  uint64 // the object's number, in the order objects open
 	}
-	var stack []frame
+	var frames [16]frame
+	stack := frames[:0]
+	var first [32]nameSlot // the set's first slots, on the stack (16 names)
+	set := nameSet{slots: first[:]}
+	objects := uint64(0)
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; c {
 		case '{', '[':
-			stack = append(stack, frame{obj: c == '{'})
+			if c == '{' {
+				objects++
+			}
+			stack = append(stack, frame{obj: c == '{', id: objects})
 		case '}', ']':
 			if len(stack) > 0 {
 				stack = stack[:len(stack)-1]
 			}
 		case '"':
 			start, esc := i, false
-			for i++; i < len(s) && s[i] != '"'; i++ {
-				if k := strings.IndexAny(s[i:], `"\`); k < 0 {
+			for i++; ; {
+				q := strings.IndexByte(s[i:], '"')
+				if q < 0 {
 					i = len(s)
 					break
-				} else if k > 0 {
-					i += k - 1 // to the byte before the next quote or backslash
-					continue
 				}
-				if s[i] == '\\' {
-					esc = true
-					i++
+				b := strings.IndexByte(s[i:i+q], '\\')
+				if b < 0 {
+					i += q // at the closing quote
+					break
+				}
+				esc = true
+				if i += b + 2; i >= len(s) { // past the escaped byte
+					i = len(s)
+					break
 				}
 			}
 			if len(stack) == 0 || !stack[len(stack)-1].obj || !strings.HasPrefix(s[skipWhite(s, i+1):], ":") {
 				continue
 			}
-			name := s[start+1 : min(i, len(s))]
+			n := s[start+1 : min(i, len(s))]
 			if esc {
-				name = jsonread.Unquote(s[start:min(i+1, len(s))])
+				n = jsonread.Unquote(s[start:min(i+1, len(s))])
 			}
-			f := &stack[len(stack)-1]
-			switch f.n++; {
-			case f.n == 1:
-				f.first = name
-			case f.names == nil:
-				if name == f.first {
-					return true
-				}
-				f.names = map[string]struct{}{f.first: {}, name: {}}
-			default:
-				n := len(f.names)
-				f.names[name] = struct{}{} // one map operation per name
-				if len(f.names) == n {
-					return true
-				}
+			if !set.add(stack[len(stack)-1].id, n) {
+				return true
 			}
 		}
 	}
 	return false
+}
+
+// nameSet is a set of member names, each with the number of the object
+// that holds it: open addressing, linear probing, a hash of both kept
+// beside each name.
+type nameSet struct {
+	slots []nameSlot // a power of two long, at most half full
+	n     int
+}
+
+// nameSeed seeds nameSet's hashes.
+var nameSeed = maphash.MakeSeed()
+
+type nameSlot struct {
+	hash uint64 // 0: empty
+	obj  uint64
+	name string
+}
+
+// add adds the name of object obj, reporting false when it is already in.
+func (t *nameSet) add(obj uint64, name string) bool {
+	if 2*(t.n+1) > len(t.slots) {
+		t.grow()
+	}
+	h := maphash.String(nameSeed, name) ^ obj*0x9e3779b97f4a7c15 | 1 // never 0
+	mask := uint64(len(t.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		sl := &t.slots[i]
+		switch {
+		case sl.hash == 0:
+			*sl = nameSlot{h, obj, name}
+			t.n++
+			return true
+		case sl.hash == h && sl.obj == obj && sl.name == name:
+			return false
+		}
+	}
+}
+
+// grow doubles the table and places its names again.
+func (t *nameSet) grow() {
+	old := t.slots
+	t.slots = make([]nameSlot, 2*len(old))
+	mask := uint64(len(t.slots) - 1)
+	for _, sl := range old {
+		if sl.hash == 0 {
+			continue
+		}
+		i := sl.hash & mask
+		for t.slots[i].hash != 0 {
+			i = (i + 1) & mask
+		}
+		t.slots[i] = sl
+	}
 }
