@@ -1965,26 +1965,31 @@ func (sc *scanner) strEnds(s string, start, i, n, inner int, q rune, keyPos bool
 		// value is ordinary.)
 		return malformed("a string value at byte %d holds an unescaped quote, and where the value ends is ambiguous", sc.i)
 	}
-	if keyPos && strings.HasPrefix(strings.TrimLeft(b.String()[start+1:], " \t"), ",") {
+	// Each of the key's checks below needs one of these bytes in it (a
+	// colon written as an escape included).
+	keyMarks := keyPos && strings.ContainsAny(b.String()[start+1:], ",:{}[]\\")
+	if keyMarks && strings.HasPrefix(strings.TrimLeft(b.String()[start+1:], " \t"), ",") {
 		// {"a": 1", b": 2}: a key starting with a comma: the
 		// quote before it belongs to the value before.
 		return malformed("a key at byte %d starts with a comma, and whether a quote before it is misplaced is ambiguous", sc.i)
 	}
-	if k := b.String()[start+1:]; keyPos && (strings.Contains(k, ":{") || strings.Contains(k, ":[") || strings.Contains(k, ": {") || strings.Contains(k, ": [")) {
+	if k := b.String()[start+1:]; keyMarks && (strings.Contains(k, ":{") || strings.Contains(k, ":[") || strings.Contains(k, ": {") || strings.Contains(k, ": [")) {
 		// {"path:{"id": 1}}: a key holding a colon and an
 		// opener: its closing quote may be missing there.
 		return malformed("a key at byte %d holds a colon and an opening bracket, and whether its closing quote is missing before them is ambiguous", sc.i)
 	}
-	if k := b.String()[start+1:]; keyPos && (strings.Count(k, "{") > strings.Count(k, "}") && !strings.HasSuffix(k, "{") || strings.Count(k, "[") > strings.Count(k, "]") && !strings.HasSuffix(k, "[")) {
-		// {items": 1, "$r{items": 1}: a key holding an
-		// opening bracket that nothing in it closes, text
-		// after it: an object or array may start inside it
-		// (a stream sent again, a quote lost). (A key ending
-		// with the bracket, "k{", holds nothing after it.)
-		return malformed("a key at byte %d holds an opening bracket that it does not close, and whether a value starts inside it is ambiguous", sc.i)
-	}
-	if k := b.String()[start+1:]; keyPos && (strings.Count(k, "}") > strings.Count(k, "{") || strings.Count(k, "]") > strings.Count(k, "[")) {
-		sc.keyCloser = true
+	if k := b.String()[start+1:]; keyMarks && strings.ContainsAny(k, "{}[]") {
+		braces, brackets := strings.Count(k, "{")-strings.Count(k, "}"), strings.Count(k, "[")-strings.Count(k, "]")
+		if braces > 0 && !strings.HasSuffix(k, "{") || brackets > 0 && !strings.HasSuffix(k, "[") {
+			// {items": 1, "$r{items": 1}: a key holding an
+			// opening bracket that nothing in it closes, text
+			// after it: an object or array may start inside
+			// it (a stream sent again, a quote lost). (A key
+			// ending with the bracket, "k{", holds nothing
+			// after it.)
+			return malformed("a key at byte %d holds an opening bracket that it does not close, and whether a value starts inside it is ambiguous", sc.i)
+		}
+		sc.keyCloser = sc.keyCloser || braces < 0 || brackets < 0
 	}
 	if strings.Contains(s[sc.i:i], `\\\"`) && sc.layoutEscape() != "" {
 		// {\n  “k\\\"q”: …}: in a text laid out with escaped
@@ -2013,7 +2018,7 @@ func (sc *scanner) strEnds(s string, start, i, n, inner int, q rune, keyPos bool
 		// space may be the value's, its opening quote moved.
 		return malformed("an empty string at byte %d follows a run of white space; whether the white space is its value is ambiguous", sc.i)
 	}
-	if keyPos && strings.HasSuffix(strings.TrimRightFunc(jsonread.Unquote(b.String()[start:]+`"`), isInvisible), ":") {
+	if keyMarks && strings.HasSuffix(strings.TrimRightFunc(jsonread.Unquote(b.String()[start:]+`"`), isInvisible), ":") {
 		// {"query: ": …}, {"y:<NBSP>": …}: a key ending in a
 		// colon (white space or invisible characters after
 		// it) may be a key whose closing quote is missing
