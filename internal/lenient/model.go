@@ -125,6 +125,9 @@ func habitAgrees(raw string, res Result, opt Options) error {
 	if len(raw) > maxModelBytes {
 		return nil // past the model's reach, the scanner reads alone (as readByModel)
 	}
+	if plainSingleQuoted(raw) {
+		return nil // the one habit text is raw's apostrophes as quotes, read alike
+	}
 	hs := engine.HabitRewrites(raw)
 	if len(hs) == 0 {
 		return nil // no habit reads the text
@@ -180,3 +183,91 @@ func firstHabit(rows []string) faultmodel.Operator {
 func inWindow(w engine.Window, v string) bool {
 	return slices.ContainsFunc(w.Readings, func(r engine.Reading) bool { return sameValue(r.Text, v) })
 }
+
+// plainSingleQuoted reports whether raw is an object whose strings are
+// all in single quotes and plain, so that habitAgrees needs no scan: the
+// whole-text readings (readings.HabitRewrites) make one text of it, the
+// single_quotes habit's, which is raw with each apostrophe a quote, and
+// the scanner reads a plain string in apostrophes as it reads it in
+// quotes. raw opens with '{' and ends with '}' (white space aside); each
+// apostrophe opens a string after one of "{[,:" (white space aside), the
+// next closes it before one of ",:]}", and the string holds at least one
+// byte, each printable ASCII and none of the quotes, backslash, '+',
+// backquote, '<', '&', '#', '/', '*', a bracket, a comma or a colon;
+// outside the strings every colon follows a string and every byte is a
+// bracket, a comma, a colon, white space, an ASCII letter or digit, '.'
+// or '-'. Then no other whole-text reading finds a mark of its own in raw
+// or in the habit's text (a backslash, a '+', a typographic quote, a
+// quote token, a doubled or leading quote, a bare key, an apostrophe
+// inside a word); TestPlainSingleQuoted and FuzzPlainSingleQuoted check
+// both claims against HabitRewrites and the scanner.
+func plainSingleQuoted(raw string) bool {
+	t := strings.TrimSpace(raw)
+	if len(t) < 2 || t[0] != '{' || t[len(t)-1] != '}' {
+		return false
+	}
+	last := plainNone // the class of the last byte outside the strings that is not white space
+	strs := 0
+	for i := 0; i < len(raw); i++ {
+		switch c := plainClass[raw[i]]; c {
+		case plainSpace, plainWhite:
+		case plainOpen, plainComma, plainClose, plainWord:
+			last = c
+		case plainColon:
+			if last != plainApos {
+				return false
+			}
+			last = c
+		case plainApos:
+			if last != plainOpen && last != plainComma && last != plainColon {
+				return false
+			}
+			j := i + 1
+			for ; j < len(raw) && raw[j] != '\''; j++ {
+				if c := plainClass[raw[j]]; c != plainWord && c != plainInner && c != plainSpace {
+					return false
+				}
+			}
+			k := skipWhite(raw, j+1)
+			if j == i+1 || k >= len(raw) || plainClass[raw[k]] != plainComma && plainClass[raw[k]] != plainColon && plainClass[raw[k]] != plainClose {
+				return false
+			}
+			i, last = j, c
+			strs++
+		default:
+			return false
+		}
+	}
+	return strs > 0
+}
+
+// The classes of bytes plainSingleQuoted reads.
+const (
+	plainNone  uint8 = iota // none it admits
+	plainSpace              // ' '
+	plainWhite              // the other white space, '\t', '\n', '\r'
+	plainOpen               // '{', '['
+	plainComma              // ','
+	plainColon              // ':'
+	plainClose              // '}', ']'
+	plainApos               // '\''
+	plainWord               // ASCII letters and digits, '.', '-'
+	plainInner              // other printable ASCII admitted in a string
+)
+
+// plainClass is the class of each byte for plainSingleQuoted.
+var plainClass = func() (t [256]uint8) {
+	for c := 0x21; c < 0x7f; c++ {
+		if strings.IndexByte("\"\\+`<&#/*", byte(c)) < 0 {
+			t[c] = plainInner
+		}
+	}
+	for c := range t {
+		if 'a' <= c|0x20 && c|0x20 <= 'z' || '0' <= c && c <= '9' || c == '.' || c == '-' {
+			t[c] = plainWord
+		}
+	}
+	t[' '], t['\t'], t['\n'], t['\r'] = plainSpace, plainWhite, plainWhite, plainWhite
+	t['{'], t['['], t[','], t[':'], t['}'], t[']'], t['\''] = plainOpen, plainOpen, plainComma, plainColon, plainClose, plainClose, plainApos
+	return t
+}()

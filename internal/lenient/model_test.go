@@ -2,11 +2,14 @@ package lenient
 
 import (
 	"encoding/json"
+	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/saidex/saidex-go/internal/faultmodel"
+	engine "github.com/saidex/saidex-go/internal/readings"
 )
 
 // Texts the scanner refuses whose window, under the fault model, holds
@@ -237,5 +240,143 @@ func TestTheModelReadsTwoFaultsWithinOneMore(t *testing.T) {
 		{"a bare word, keys spaced unevenly", `{'n': 1,"m":2,"mode": both}`, `{"n":1,"m":2,"mode":"both"}`, FixSyntax},
 		{"a bare word after many spaces", `{'q':1,"mode":         both}`, `{"q":1,"mode":"both"}`, FixSyntax},
 		{"a bare word, no schema", `{'q': 1, "mode": both}`, `{"q":1,"mode":"both"}`, FixSyntax},
+	})
+}
+
+// plainSingleQuotedText returns a random object written in single quotes
+// alone, with plain strings and faults around them (commas missing,
+// doubled or trailing, a colon missing, Python literals, bare words,
+// loose numbers, closers missing or extra), as plainSingleQuoted admits
+// and as it does not.
+func plainSingleQuotedText(r *rand.Rand) string {
+	var b strings.Builder
+	words := []string{"a value", "x", "Paris", "hello world", "v-1.5", "a b  c", "True", "None", "1", "x=y", "o'k", "a\"b", "it's", "c:d", "a,b", "[x]", "\\n", "a\tb", "(x)", "50% off", "a_b", "x?y;z", "<b>", "a/b", "~!@$^=|"}
+	lits := []string{"1", "-2.5", ".5", "True", "None", "false", "null", "NULL", "tru", "abc", "1e5", "0x1"}
+	space := func() {
+		b.WriteString([]string{"", "", " ", "\n  ", "\t"}[r.IntN(5)])
+	}
+	sep := func() {
+		b.WriteString([]string{",", ",", ",", ", ", "", ",,", " "}[r.IntN(7)])
+	}
+	var value func(depth int)
+	str := func() {
+		b.WriteString("'" + words[r.IntN(len(words))] + "'")
+	}
+	value = func(depth int) {
+		switch k := r.IntN(6); {
+		case k == 0 && depth < 3:
+			b.WriteString("{")
+			for i, n := 0, r.IntN(4); i < n; i++ {
+				space()
+				b.WriteString(fmt.Sprintf("'k%d'", r.IntN(5)))
+				b.WriteString([]string{": ", ":", " ", "::"}[r.IntN(4)])
+				value(depth + 1)
+				if i < n-1 || r.IntN(3) == 0 {
+					sep()
+				}
+			}
+			space()
+			b.WriteString([]string{"}", "}", "}", "", "]", "}}"}[r.IntN(6)])
+		case k == 1 && depth < 3:
+			b.WriteString("[")
+			for i, n := 0, r.IntN(4); i < n; i++ {
+				value(depth + 1)
+				if i < n-1 || r.IntN(3) == 0 {
+					sep()
+				}
+			}
+			b.WriteString([]string{"]", "]", "]", "", "}"}[r.IntN(5)])
+		case k < 4:
+			str()
+		default:
+			b.WriteString(lits[r.IntN(len(lits))])
+		}
+	}
+	b.WriteString("{")
+	for i, n := 0, 1+r.IntN(5); i < n; i++ {
+		space()
+		b.WriteString(fmt.Sprintf("'k%d': ", r.IntN(6)))
+		value(0)
+		if i < n-1 || r.IntN(2) == 0 {
+			sep()
+		}
+	}
+	space()
+	b.WriteString("}")
+	return b.String()
+}
+
+// checkPlainSingleQuoted checks plainSingleQuoted's claims on raw: where
+// it holds, HabitRewrites makes one text of raw, raw with each
+// apostrophe a quote, and the scanner reads that text as it reads raw
+// (habitAgrees then passes without a scan). It returns the number of
+// option sets under which the scanner read raw.
+func checkPlainSingleQuoted(t *testing.T, raw string) (read int) {
+	t.Helper()
+	if !plainSingleQuoted(raw) {
+		return 0
+	}
+	h := strings.ReplaceAll(raw, "'", `"`)
+	if hs := engine.HabitRewrites(raw); len(hs) != 1 || hs[0].Text != h || !slices.Equal(hs[0].Rows, []string{"single_quotes"}) {
+		t.Fatalf("plainSingleQuoted(%q), but HabitRewrites = %q", raw, hs)
+	}
+	for _, opt := range []Options{{StripThinking: true, FixSyntax: true}, {FixSyntax: true}, {StripThinking: true}} {
+		res, err := scan(raw, opt)
+		if err != nil {
+			continue
+		}
+		read++
+		if hr, herr := scan(h, opt); herr != nil || !sameValue(hr.JSON, res.JSON) {
+			t.Fatalf("plainSingleQuoted(%q): the scanner reads it as %s, its habit text %q as %s (%v)", raw, res.JSON, h, hr.JSON, herr)
+		}
+	}
+	return read
+}
+
+func TestPlainSingleQuoted(t *testing.T) {
+	for _, c := range []struct {
+		raw  string
+		want bool
+	}{
+		{`{'a': 'x', 'b': [1, 2,], 'c': True,}`, true},
+		{"{\n  'a': 'hello world',\n  'b': {'c': None}\n}", true},
+		{`{'a': 'x' 'b': 1}`, false}, // a comma missing between strings
+		{`{'a': "x"}`, false},        // a quote
+		{`{'a': 'it's'}`, false},     // an apostrophe inside a word
+		{`{'a': ''}`, false},         // an empty string (a doubled quote in the habit's text)
+		{`{'a': 'x, y'}`, false},     // a comma in a string
+		{`{a: 'x'}`, false},          // a bare key
+		{`{'a': 'x' + 'y'}`, false},  // strings joined
+		{`{'a': 'C:\x'}`, false},     // a backslash
+		{`{'a': 1} // c`, false},     // a comment
+		{`['a', 'b']`, false},        // not an object
+		{`{'a': 1`, false},           // no closing brace
+		{`{'a': 'x'y}`, false},       // a string not ended before a mark
+		{`{'a': 1}`, true},
+	} {
+		if got := plainSingleQuoted(c.raw); got != c.want {
+			t.Errorf("plainSingleQuoted(%q) = %v, want %v", c.raw, got, c.want)
+		}
+		checkPlainSingleQuoted(t, c.raw)
+	}
+	r := rand.New(rand.NewPCG(7, 41))
+	read := 0
+	for range 20000 {
+		read += checkPlainSingleQuoted(t, plainSingleQuotedText(r))
+	}
+	if read < 2000 {
+		t.Errorf("the scanner read %d generated texts (under three option sets) where plainSingleQuoted holds; the generator no longer makes such texts", read)
+	}
+}
+
+// FuzzPlainSingleQuoted checks plainSingleQuoted's claims (see
+// checkPlainSingleQuoted) on any text.
+func FuzzPlainSingleQuoted(f *testing.F) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 20 {
+		f.Add(plainSingleQuotedText(r))
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		checkPlainSingleQuoted(t, raw)
 	})
 }
