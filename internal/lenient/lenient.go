@@ -3,37 +3,34 @@
 // for the model. It produces text, never a decoded value: its caller
 // decodes the result once (package jsonread), or checks it on its bytes.
 //
-// [Repair] undoes what clearly means exactly one value: reasoning blocks,
-// code fences, leaked template tokens, prose (brace placeholders such as
-// {city} in it included) and extra closing braces around a single object;
-// the same object sent several times (equal in value), back to back or in
-// the prose; the cumulative re-sends of a stream; layers of JSON-string
-// encoding (a fenced block in a string, an object whose quotes are all
-// escaped); and, in one linear pass of its scanner, single, typographic
-// and unescaped inner quotes (inch marks included), bare keys, Python
-// True/False/None, missing and trailing commas, stray commas, missing
-// colons, missing opening quotes, strings written as quoted pieces and
-// '+', doubled braces, mismatched closing brackets with one reading,
-// comments (touching a value or not), invisible characters between
-// tokens, literal control characters in strings, repeated keys with equal
-// values, escaped white space between tokens, other-case literals (TRUE,
-// Null, none), loose numbers (.5, 5., +5), numeric keys, a key missing its
-// closing quote, a stray ']' after the object, the one wrong closer,
-// unquoted values where Options.Schema accepts only a string, and a stream
-// cut right after a complete value, whose closing brackets are added (where
-// Options.Choose picks another placement of them, there; a cut inside an
-// array is refused, its items after the cut unknown). Each
-// named repair is reported as a [Step]. It never guesses: a text with two
-// readings, and everything else, is refused with an [*Error] whose reason
-// names the fault. The fault-injection oracle of package faultinject
-// checks this.
+// The model in a paragraph: a broken text means the values it reads back
+// to by undoing faults of faultmodel.Table, whose rows are the fault
+// operators, each with a cost (how likely the fault is in a model's
+// output, a reason for it in its row) and an inverse. A reading costs the
+// sum of the faults it undoes, each of them needed. The window of a text
+// is its readings at the cheapest cost and at one fault more: up to two
+// faults, or three where the cheapest costs two. [Repair] runs a value
+// exactly when every reading in the window gives it and it is an object;
+// it refuses, naming the fault, a text whose readings differ, a text whose
+// cheapest reading leaves a value unknown (a cut inside a string or a
+// number), and a text past the budget (more faults than the window
+// reaches, or more work than a bound per byte). The documented exceptions
+// are facts of the model too: a text cut right after a complete value, its
+// closers added at the end (where Options.Choose picks another placement
+// of them, there; a cut inside an array is refused, its items after the
+// cut unknown), and text around the object (reasoning blocks, fences,
+// prose) within what the wrapper row may skip. Each named repair is
+// reported as a [Step].
 //
-// Where the scanner refuses a short text, the fault model decides
-// (model.go): the readings engine (package readings) computes the values
-// the text reads back to by undoing faults of faultmodel.Table at the
-// cheapest cost and one fault more, and Repair returns the one value when
-// the cheapest costs one fault, every reading agrees, and the rows that
-// reading undoes are among those switched over so far.
+// Two readers compute it. The scanner reads a text in one linear pass,
+// undoing each fault it can place there, and refuses where the context
+// admits another reading; a writer's habit it reads string by string
+// (single quotes throughout, backslashes as themselves, strings joined
+// with '+') is checked against the habit read once for the whole text
+// (habitAgrees, model.go). Where the scanner refuses a text of at most
+// maxModelBytes, the readings engine (package readings) computes the
+// window and decides it (readByModel, model.go). The fault-injection
+// oracle of package faultinject judges both against the same table.
 //
 // Every JSON text is checked with package jsonread. Repair is linear in the
 // length of its input.
