@@ -241,6 +241,37 @@ func TestHabitsReadTheWholeTextOnce(t *testing.T) {
 	}
 }
 
+// TemplateQuotes is the template_quotes row's whole-text reading, with a
+// source map: a bare key's bytes and the text it does not rewrite stand
+// for themselves, a quote-token pair's string for its first token.
+func TestTemplateQuotesPlacesItsTextBack(t *testing.T) {
+	o, _ := faultmodel.Lookup("template_quotes")
+	for _, tt := range []struct {
+		text, want string
+		src        []int
+	}{
+		{`{a:1}`, `{"a":1}`, []int{0, 1, 1, 2, 2, 3, 4, 5}},
+		{`{"k":<|"|>v<|"|>}`, `{"k":"v"}`, []int{0, 1, 2, 3, 4, 5, 5, 5, 16, 17}},
+		{`[1,null:]`, `[1,"null":]`, []int{0, 1, 2, 3, 3, 4, 5, 6, 7, 7, 8, 9}},
+		{`{"a": 1}`, ``, nil},      // nothing to rewrite
+		{`{"a": <|"|>x}`, ``, nil}, // a token left open
+	} {
+		r, ok := faultmodel.TemplateQuotes(tt.text)
+		if ok != (tt.want != "") || ok && (r.Text != tt.want || !slices.Equal(r.Src, tt.src)) {
+			t.Errorf("TemplateQuotes(%q) = %q %v, %v; want %q %v", tt.text, r.Text, r.Src, ok, tt.want, tt.src)
+		}
+		var whole []string
+		for _, e := range o.Inverse(tt.text) {
+			if e.Start == 0 && e.End == len(tt.text) {
+				whole = append(whole, e.Repl)
+			}
+		}
+		if ok && !slices.Contains(whole, r.Text) {
+			t.Errorf("TemplateQuotes(%q) = %q, not among the row's whole-text edits %q", tt.text, r.Text, whole)
+		}
+	}
+}
+
 // The single-quote habits read a string in backquotes on one line as a
 // string, kept as it is (its apostrophes are its own), and a backquote
 // that closes nothing on its line (a fence's) as a character.

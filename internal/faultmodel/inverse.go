@@ -496,8 +496,8 @@ const quoteToken = `<|"|>`
 // identifiers.
 func invTemplateQuotes(s string) []Edit {
 	out := betweenPairs(s, quoteToken, jsonQuote)
-	if all, ok := templateAll(s, asText); ok && all != s {
-		out = append(out, Edit{0, len(s), all})
+	if all, ok := templateAll(s, asText, true); ok && all.Text != s {
+		out = append(out, Edit{0, len(s), all.Text})
 	}
 	return out
 }
@@ -516,11 +516,11 @@ func invTemplateEscapes(s string) []Edit {
 		escaped = escaped || strings.Contains(c, `\`)
 		q := `"` + c + `"`
 		return q, json.Valid([]byte(q))
-	})
+	}, true)
 	if !ok || !escaped {
 		return nil
 	}
-	return []Edit{{0, len(s), all}}
+	return []Edit{{0, len(s), all.Text}}
 }
 
 // asText reads the text between two quote tokens as it is.
@@ -539,29 +539,29 @@ func identifier(s string) string {
 
 // templateAll reads every quote-token pair of s, left to right, as the
 // JSON string str writes for its text (false: it cannot), and quotes each
-// identifier after '{' or ',' that a colon follows.
-func templateAll(s string, str func(string) (string, bool)) (string, bool) {
-	var b strings.Builder
+// identifier after '{' or ',' that a colon follows; with noMap, without
+// the source map (a pair's string is placed at its first token, a key's
+// quotes at the key's ends). A text it rewrites nothing of is s itself.
+func templateAll(s string, str func(string) (string, bool), noMap bool) (Rewrite, bool) {
+	w := rewriter{noMap: noMap}
 	from := 0       // s[from:i] is written as it is, when a rewrite follows
 	last := byte(0) // the last character read that is not white space
-	rewrite := func(i int, t string) {
-		b.WriteString(s[from:i])
-		b.WriteString(t)
-	}
+	changed := false
 	for i := 0; i < len(s); {
 		switch {
 		case s[i] == quoteToken[0] && strings.HasPrefix(s[i:], quoteToken):
 			j := strings.Index(s[i+len(quoteToken):], quoteToken)
 			if j < 0 {
-				return "", false
+				return Rewrite{}, false
 			}
 			q, ok := str(s[i+len(quoteToken) : i+len(quoteToken)+j])
 			if !ok {
-				return "", false
+				return Rewrite{}, false
 			}
-			rewrite(i, q)
+			w.copy(s, from, i)
+			w.write(q, i)
 			i += 2*len(quoteToken) + j
-			from, last = i, '"'
+			from, last, changed = i, '"', true
 			continue
 		case s[i] == '"':
 			i, last = min(StringEnd(s, i)+1, len(s)), '"'
@@ -573,9 +573,12 @@ func templateAll(s string, str func(string) (string, bool)) (string, bool) {
 					k++
 				}
 				if k < len(s) && s[k] == ':' {
-					rewrite(i, jsonQuote(id))
+					w.copy(s, from, i)
+					w.write(`"`, i)
+					w.copy(s, i, i+len(id)) // an identifier needs no escape
+					w.write(`"`, i+len(id))
 					i += len(id)
-					from, last = i, '"'
+					from, last, changed = i, '"', true
 					continue
 				}
 			}
@@ -585,11 +588,20 @@ func templateAll(s string, str func(string) (string, bool)) (string, bool) {
 		}
 		i++
 	}
-	if from == 0 {
-		return s, true // nothing rewritten
+	if !changed {
+		return Rewrite{Text: s}, true // nothing rewritten
 	}
-	b.WriteString(s[from:])
-	return b.String(), true
+	w.copy(s, from, len(s))
+	return w.done(len(s)), true
+}
+
+// TemplateQuotes returns the template_quotes row's whole-text reading of
+// s (every quote-token pair read as a JSON string, each bare key quoted)
+// with its source map (Rewrite.Src); false where the row reads no text of
+// s but s itself.
+func TemplateQuotes(s string) (Rewrite, bool) {
+	r, ok := templateAll(s, asText, false)
+	return r, ok && r.Text != s
 }
 
 func jsonQuote(s string) string {

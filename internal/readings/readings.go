@@ -173,16 +173,19 @@ func read(s string, prune bool, budget int) (Window, bool) {
 		over = over || e.over
 		dups = dups || e.dups
 		e.release()
+		mapped := func(j int) bool {
+			return slices.ContainsFunc(r.maps, func(m placeMap) bool { return m.k == j+1 })
+		}
 		for m := len(r.maps) - 1; m >= 0; m-- {
-			placeBack(found[n:], r.maps[m].k, r.maps[m].src)
+			placeBack(found[n:], r.maps[m].k, r.maps[m].src, mapped)
 		}
 	}
 	return window(needed(found), over), dups
 }
 
 // rewritten is a text whole-text readings make of the text read: their
-// cost, their edits in order, and, for each habit among them, where it
-// places its text's bytes in the text it read.
+// cost, their edits in order, and, for each habit or template quotes
+// among them, where it places its text's bytes in the text it read.
 type rewritten struct {
 	text string
 	base int
@@ -190,8 +193,9 @@ type rewritten struct {
 	maps []placeMap // outermost first
 }
 
-// placeMap is a habit's source map and the number of edits made up to
-// it, its own included (see placeBack).
+// placeMap is a whole-text reading's source map (a habit's or template
+// quotes') and the number of edits made up to it, its own included (see
+// placeBack).
 type placeMap struct {
 	k   int
 	src []int
@@ -199,7 +203,8 @@ type placeMap struct {
 
 // rewrites returns s (at cost 0) and each text whole-text readings make
 // of it within the budget, a reading of a text made by another after it,
-// depth first; with maps, each with the habits' source maps.
+// depth first; with maps, each with the source maps of the habits and
+// template quotes among them.
 func rewrites(s string, maps bool, budget int) []rewritten {
 	var out []rewritten
 	var walk func(r rewritten)
@@ -277,8 +282,9 @@ func habitRewrites(s string) []Rewrite {
 	return out
 }
 
-// whole is a whole-text inverse edit and its row; for a habit, src
-// places each byte of its text in the text it read (faultmodel.Rewrite).
+// whole is a whole-text inverse edit and its row; for a habit or
+// template quotes (read with maps), src places each byte of its text in
+// the text it read (faultmodel.Rewrite).
 type whole struct {
 	faultmodel.Edit
 	row uint8
@@ -289,13 +295,22 @@ type whole struct {
 // text throughout: double encoding, CSV quotes, template quotes, and the
 // habits (backslashes written as themselves, single quotes, single
 // quotes with apostrophes left bare, strings joined with '+'); with
-// maps, each habit's with its source map.
+// maps, each habit's and template quotes' with its source map.
 func wholeTexts(s string, maps bool) []whole {
 	var out []whole
 	for _, r := range []uint8{rDouble, rCSV, rTemplate, rTemplEsc} {
 		for _, ed := range faultmodel.Table[r].Inverse(s) {
 			if ed.Start == 0 && ed.End == len(s) && ed.Repl != s {
 				out = append(out, whole{ed, r, nil})
+				if !maps || r != rTemplate {
+					continue
+				}
+				// Template quotes throughout place their text back too:
+				// an edit made after them that their text did not need
+				// is then the edit made on s.
+				if t, ok := faultmodel.TemplateQuotes(s); ok && t.Text == ed.Repl {
+					out[len(out)-1].src = t.Src
+				}
 			}
 		}
 	}
@@ -314,21 +329,21 @@ func wholeTexts(s string, maps bool) []whole {
 	return out
 }
 
-// habit reports whether row r is a habit (a whole-text reading that
-// places its text back in the text it read).
+// habit reports whether row r is a habit (a writer's habit, read for the
+// whole text: a row with faultmodel's Habit set).
 func habit(r uint8) bool {
 	return faultmodel.Table[r].Habit != ""
 }
 
 // placeBack places the edits after the first k of each reading of fs,
-// made on a habit's text, in the text the habit read (src, see
-// faultmodel.Rewrite): an edit the habit's text did not need is then
-// the same edit as the one made on the text read, and needed drops the
-// reading that holds the habit without need. An edit named by a member's
-// ordinal (start < 0) is left as it is, and so is every edit after
-// another whole-text reading that is no habit (made on that reading's
-// text, which no map places).
-func placeBack(fs []found, k int, src []int) {
+// made on a whole-text reading's text (a habit's, or template quotes'),
+// in the text it read (src, see faultmodel.Rewrite): an edit that text
+// did not need is then the same edit as the one made on the text read,
+// and needed drops the reading that holds the whole-text reading without
+// need. An edit named by a member's ordinal (start < 0) is left as it
+// is, and so is every edit after another whole-text reading that no map
+// places (mapped reports, by index, the edits that have one).
+func placeBack(fs []found, k int, src []int, mapped func(j int) bool) {
 	for i := range fs {
 		if len(fs[i].ed) <= k {
 			continue
@@ -338,7 +353,7 @@ func placeBack(fs []found, k int, src []int) {
 	edits:
 		for j := k; j < len(ed); j++ {
 			switch {
-			case ed[j].kind == kWhole && !habit(ed[j].row):
+			case ed[j].kind == kWhole && !mapped(j):
 				break edits
 			case ed[j].kind == kWhole || ed[j].start < 0 || int(ed[j].end) >= len(src):
 				continue

@@ -55,6 +55,7 @@ func TestDecide(t *testing.T) {
 		{"a stray ']' after the object, or a list whose '[' was dropped", `{"a": 1}]`, Ambiguous, "", ""},
 		{"a stream re-sent inside a wrapper, or one object nested in another and cut", "# {\"a\": {\"b{\"a\": {\"b\": 1}}", Ambiguous, "", ""},
 		{"a stream re-sent inside a wrapper", "args={\"a\": 1, \"b{\"a\": 1, \"b\": 2}", Run, `{"a":1,"b":2}`, "repeated_object"},
+		{"a colon after a list's last literal: template quotes (a bare key quoted) are not needed where the colon deleted alone reads the text", `{"a": [1,null:]}`, Run, `{"a":[1,null]}`, "colon"},
 		{"a periodic deep text cut", strings.Repeat(`{"a":[`, 400), OverBudget, "", ""},
 	}
 	for _, tt := range tests {
