@@ -333,8 +333,8 @@ func FuzzRepair(f *testing.F) {
 			if _, isString := orig.(string); !isString {
 				// Valid text is kept as it is, but for repeated keys
 				// (equal values kept once; different ones are refused).
-				if hasRepeatedNames(raw) {
-					if !slices.Equal(res.Steps, []Step{RepeatedKey}) || hasRepeatedNames(res.JSON) || !reflect.DeepEqual(orig, v) {
+				if jsonread.RepeatsName(raw) {
+					if !slices.Equal(res.Steps, []Step{RepeatedKey}) || jsonread.RepeatsName(res.JSON) || !reflect.DeepEqual(orig, v) {
 						t.Fatalf("valid text %q with repeated keys changed to %q (steps %v)", raw, res.JSON, res.Steps)
 					}
 				} else if res.JSON != raw || len(res.Steps) > 0 {

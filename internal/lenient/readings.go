@@ -71,7 +71,7 @@ func readings(out string, closers int) []string {
 	}
 	place(0, closers)
 	for _, r := range all {
-		if hasRepeatedNames(r) {
+		if jsonread.RepeatsName(r) {
 			return nil
 		}
 	}

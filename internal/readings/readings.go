@@ -39,9 +39,9 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/saidex/saidex-go/internal/faultmodel"
+	"github.com/saidex/saidex-go/internal/jsonread"
 )
 
 // Budget is the highest cost the engine looks at: the cheapest reading
@@ -385,7 +385,7 @@ func (e *engine) readingsOf(d done) []found {
 		}
 		return found{r, ed}
 	}
-	if !repeatsName(d.text) {
+	if !jsonread.RepeatsName(d.text) {
 		return []found{mk(d.text, d.cost, d.ed)}
 	}
 	e.dups = true
@@ -404,7 +404,7 @@ func (e *engine) readingsOf(d done) []found {
 			u := x.Apply(t)
 			k := int32(keysBefore(d.text, back(x.Start)))
 			o := slices.Sorted(slices.Values(append(slices.Clone(ords), k)))
-			if !repeatsName(u) {
+			if !jsonread.RepeatsName(u) {
 				// The same members dropped in another order: one reading.
 				id := fmt.Sprint(o) + "\x00" + u
 				if seen[id] {
@@ -544,243 +544,12 @@ func canonical(t string) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-// repeatsName reports whether an object of the JSON text t repeats a
-// member name.
-func repeatsName(t string) bool {
-	if r, ok := repeatsNameRaw(t); ok {
-		return r
-	}
-	return repeatsNameDecoded(t)
-}
-
-// repeatsNameRaw is repeatsName without a decoder, for a text that is
-// one valid JSON value with no backslash, in valid UTF-8 (where each
-// name is its bytes as written); ok is false for any other text.
-func repeatsNameRaw(t string) (repeats, ok bool) {
-	if strings.IndexByte(t, '\\') >= 0 || !utf8.ValidString(t) {
-		return false, false
-	}
-	p := rawScan{t: t}
-	p.ws()
-	if !p.value(0) {
-		return false, false
-	}
-	p.ws()
-	return p.repeats, p.i == len(t)
-}
-
-// rawScan scans a JSON text with no escapes, noting a repeated name.
-type rawScan struct {
-	t       string
-	i       int
-	repeats bool
-	names   []string // the names of the objects open, each after its start
-}
-
-func (p *rawScan) ws() {
-	for p.i < len(p.t) && isWS(p.t[p.i]) {
-		p.i++
-	}
-}
-
-func (p *rawScan) str() (string, bool) {
-	if p.i >= len(p.t) || p.t[p.i] != '"' {
-		return "", false
-	}
-	for j := p.i + 1; j < len(p.t); j++ {
-		switch c := p.t[j]; {
-		case c == '"':
-			s := p.t[p.i+1 : j]
-			p.i = j + 1
-			return s, true
-		case c < 0x20:
-			return "", false
-		}
-	}
-	return "", false
-}
-
-func (p *rawScan) digits() int {
-	n := 0
-	for p.i < len(p.t) && isDigit(p.t[p.i]) {
-		p.i++
-		n++
-	}
-	return n
-}
-
-// next reads what follows a member or an item: a comma (more: another
-// follows) or the container's closer; ok is false for anything else.
-func (p *rawScan) next(closer byte) (more, ok bool) {
-	p.ws()
-	switch {
-	case p.i >= len(p.t):
-		return false, false
-	case p.t[p.i] == ',':
-		p.i++
-		p.ws()
-		return true, true
-	case p.t[p.i] == closer:
-		p.i++
-		return false, true
-	}
-	return false, false
-}
-
-func (p *rawScan) value(depth int) bool {
-	if p.i >= len(p.t) {
-		return false
-	}
-	switch c := p.t[p.i]; {
-	case c == '{':
-		p.i++
-		p.ws()
-		if p.i < len(p.t) && p.t[p.i] == '}' {
-			p.i++
-			return true
-		}
-		base := len(p.names)
-		defer func() { p.names = p.names[:base] }()
-		var seen map[string]bool
-		for {
-			name, ok := p.str()
-			if !ok {
-				return false
-			}
-			switch {
-			case seen != nil:
-				p.repeats = p.repeats || seen[name]
-				seen[name] = true
-			case slices.Contains(p.names[base:], name):
-				p.repeats = true
-			}
-			p.names = append(p.names, name)
-			if seen == nil && len(p.names)-base > 16 {
-				// A long object: its names by a map from here on.
-				seen = map[string]bool{}
-				for _, n := range p.names[base:] {
-					seen[n] = true
-				}
-			}
-			p.ws()
-			if p.i >= len(p.t) || p.t[p.i] != ':' {
-				return false
-			}
-			p.i++
-			p.ws()
-			if !p.value(depth + 1) {
-				return false
-			}
-			if more, ok := p.next('}'); !more {
-				return ok
-			}
-		}
-	case c == '[':
-		p.i++
-		p.ws()
-		if p.i < len(p.t) && p.t[p.i] == ']' {
-			p.i++
-			return true
-		}
-		for {
-			if !p.value(depth + 1) {
-				return false
-			}
-			if more, ok := p.next(']'); !more {
-				return ok
-			}
-		}
-	case c == '"':
-		_, ok := p.str()
-		return ok
-	case c == '-' || isDigit(c):
-		if c == '-' {
-			p.i++
-		}
-		if p.i < len(p.t) && p.t[p.i] == '0' {
-			p.i++
-		} else if p.digits() == 0 {
-			return false
-		}
-		if p.i < len(p.t) && p.t[p.i] == '.' {
-			p.i++
-			if p.digits() == 0 {
-				return false
-			}
-		}
-		if p.i < len(p.t) && (p.t[p.i] == 'e' || p.t[p.i] == 'E') {
-			p.i++
-			if p.i < len(p.t) && (p.t[p.i] == '+' || p.t[p.i] == '-') {
-				p.i++
-			}
-			if p.digits() == 0 {
-				return false
-			}
-		}
-		return true
-	}
-	for _, lit := range literals {
-		if strings.HasPrefix(p.t[p.i:], lit) {
-			p.i += len(lit)
-			return true
-		}
-	}
-	return false
-}
-
-// repeatsNameDecoded is repeatsName by encoding/json's tokens.
-func repeatsNameDecoded(t string) bool {
-	d := json.NewDecoder(strings.NewReader(t))
-	type level struct {
-		obj, name bool // an object, whose next string is a name
-		names     map[string]bool
-	}
-	var stack []*level
-	for {
-		tok, err := d.Token()
-		if err != nil {
-			return false
-		}
-		var top *level
-		if len(stack) > 0 {
-			top = stack[len(stack)-1]
-		}
-		switch x := tok.(type) {
-		case json.Delim:
-			if x == '{' || x == '[' {
-				stack = append(stack, &level{obj: x == '{', name: true, names: map[string]bool{}})
-				continue
-			}
-			stack = stack[:len(stack)-1]
-			if len(stack) == 0 {
-				return false
-			}
-			if p := stack[len(stack)-1]; p.obj {
-				p.name = true
-			}
-			continue
-		case string:
-			if top != nil && top.obj && top.name {
-				if top.names[x] {
-					return true
-				}
-				top.names[x] = true
-				top.name = false
-				continue
-			}
-		}
-		if top != nil && top.obj {
-			top.name = true
-		}
-	}
-}
-
 // Repair reads s: a text that is one JSON object with distinct member
 // names as it is (cost 0, no window computed), else by the decision rule
 // on its window.
 func Repair(s string) (Reading, Verdict) {
 	if json.Valid([]byte(s)) {
-		if t := strings.TrimLeft(s, " \t\r\n"); t != "" && t[0] == '{' && !repeatsName(s) {
+		if t := strings.TrimLeft(s, " \t\r\n"); t != "" && t[0] == '{' && !jsonread.RepeatsName(s) {
 			return Reading{Text: s}, Run
 		}
 	}

@@ -88,20 +88,3 @@ func TestRepairKeepsAValidObject(t *testing.T) {
 	}
 }
 
-// repeatsName reads a text with no escapes without a decoder: it says
-// what the decoder says wherever it reads the text.
-func TestRepeatsNameRaw(t *testing.T) {
-	texts := []string{`{}`, `[]`, `{"a":1}`, `{"a":1,"a":2}`, `{"a":{"a":1}}`, `{"a":{"b":1,"b":2}}`, `{"a":[{"b":1},{"b":2}]}`,
-		`{"a":[{"b":1,"b":2}]}`, `{"":1,"":2}`, `{"é":1,"é":2}`, `{"a":1,"b":{"c":[1,2,{"a":3}]},"a":0}`, ` {"a" : true , "b" : null } `,
-		`{"a":-0.5e+3,"b":[false,null,true],"c":""}`, `{"a":01}`, `{"a":1,}`, `{"a":1}x`, `{"a":"x\ny"}`, `{"a":tru}`, `"x"`, `1`,
-		`{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":10,"k":11,"l":12,"m":13,"n":14,"o":15,"p":16,"q":17,"r":18,"q":19}`,
-		`{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":10,"k":11,"l":12,"m":13,"n":14,"o":15,"p":16,"q":17,"r":18,"s":19}`,
-		`{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":10,"k":11,"l":12,"m":13,"n":14,"o":15,"p":16,"q":17,"a":18}`,
-		"{\"a\xff\":1,\"a\xfe\":2}", `{"a":1,"\u0061":2}`}
-	for _, s := range texts {
-		got, ok := repeatsNameRaw(s)
-		if want := repeatsNameDecoded(s); ok && got != want {
-			t.Errorf("repeatsNameRaw(%q) = %v, the decoder says %v", s, got, want)
-		}
-	}
-}
