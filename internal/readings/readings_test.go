@@ -87,4 +87,3 @@ func TestRepairKeepsAValidObject(t *testing.T) {
 		}
 	}
 }
-
