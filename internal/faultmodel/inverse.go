@@ -539,14 +539,14 @@ func identifier(s string) string {
 
 // templateAll reads every quote-token pair of s, left to right, as the
 // JSON string str writes for its text (false: it cannot), and quotes each
-// identifier after '{' or ',' that a colon follows; with noMap, without
-// the source map (a pair's string is placed at its first token, a key's
-// quotes at the key's ends). A text it rewrites nothing of is s itself.
+// identifier after '{' or ',' that a colon follows. Its source map
+// places a pair's string at its first token and a key's quotes at the
+// key's ends; with noMap, it writes none. A text it rewrites nothing of
+// is s itself.
 func templateAll(s string, str func(string) (string, bool), noMap bool) (Rewrite, bool) {
 	w := rewriter{noMap: noMap}
 	from := 0       // s[from:i] is written as it is, when a rewrite follows
 	last := byte(0) // the last character read that is not white space
-	changed := false
 	for i := 0; i < len(s); {
 		switch {
 		case s[i] == quoteToken[0] && strings.HasPrefix(s[i:], quoteToken):
@@ -561,7 +561,7 @@ func templateAll(s string, str func(string) (string, bool), noMap bool) (Rewrite
 			w.copy(s, from, i)
 			w.write(q, i)
 			i += 2*len(quoteToken) + j
-			from, last, changed = i, '"', true
+			from, last = i, '"'
 			continue
 		case s[i] == '"':
 			i, last = min(StringEnd(s, i)+1, len(s)), '"'
@@ -578,7 +578,7 @@ func templateAll(s string, str func(string) (string, bool), noMap bool) (Rewrite
 					w.copy(s, i, i+len(id)) // an identifier needs no escape
 					w.write(`"`, i+len(id))
 					i += len(id)
-					from, last, changed = i, '"', true
+					from, last = i, '"'
 					continue
 				}
 			}
@@ -588,8 +588,8 @@ func templateAll(s string, str func(string) (string, bool), noMap bool) (Rewrite
 		}
 		i++
 	}
-	if !changed {
-		return Rewrite{Text: s}, true // nothing rewritten
+	if from == 0 {
+		return Rewrite{Text: s}, true // nothing rewritten (a rewrite moves from past 0)
 	}
 	w.copy(s, from, len(s))
 	return w.done(len(s)), true

@@ -12,11 +12,9 @@ import (
 // hash set keyed by the name and the object that holds it; it allocates
 // only for a text of more than 16 names.
 func RepeatsName(s string) bool {
-	type frame struct {
-		obj bool
-		id  uint64 // the object's number, in the order objects open
-	}
-	var frames [16]frame
+	// The open containers: each object's number, in the order objects
+	// open (from 1), and 0 for an array.
+	var frames [16]uint64
 	stack := frames[:0]
 	var first [32]nameSlot // the set's first slots, on the stack (16 names)
 	set := nameSet{slots: first[:]}
@@ -24,10 +22,12 @@ func RepeatsName(s string) bool {
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; c {
 		case '{', '[':
+			id := uint64(0)
 			if c == '{' {
 				objects++
+				id = objects
 			}
-			stack = append(stack, frame{obj: c == '{', id: objects})
+			stack = append(stack, id)
 		case '}', ']':
 			if len(stack) > 0 {
 				stack = stack[:len(stack)-1]
@@ -50,10 +50,10 @@ func RepeatsName(s string) bool {
 					break
 				}
 			}
-			if i >= len(s) || len(stack) == 0 || !stack[len(stack)-1].obj || !nameFollows(s, i+1) {
+			if i >= len(s) || len(stack) == 0 || stack[len(stack)-1] == 0 || !nameFollows(s, i+1) {
 				continue
 			}
-			if !set.add(stack[len(stack)-1].id, Unquote(s[start:i+1])) {
+			if !set.add(stack[len(stack)-1], Unquote(s[start:i+1])) {
 				return true
 			}
 		}
