@@ -146,6 +146,7 @@ type client struct {
 	listChanged    chan struct{}
 	promptsChanged chan struct{}
 	updated        chan string
+	acked          chan []string // the URIs of each subscriptions/acknowledged
 	mu             sync.Mutex
 	progress       []string
 }
@@ -157,7 +158,7 @@ func (c *client) progressMessages() []string {
 }
 
 func newClient() (*mcp.Client, *client) {
-	c := &client{listChanged: make(chan struct{}, 16), promptsChanged: make(chan struct{}, 16), updated: make(chan string, 16)}
+	c := &client{listChanged: make(chan struct{}, 16), promptsChanged: make(chan struct{}, 16), updated: make(chan string, 16), acked: make(chan []string, 16)}
 	mc := mcp.NewClient(&mcp.Implementation{Name: "downstream", Version: "v1.0.0"}, &mcp.ClientOptions{
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
 			c.listChanged <- struct{}{}
@@ -176,6 +177,17 @@ func newClient() (*mcp.Client, *client) {
 		CreateMessageHandler: func(ctx context.Context, req *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
 			return &mcp.CreateMessageResult{Model: "test", Role: "assistant", Content: &mcp.TextContent{Text: "hi there"}}, nil
 		},
+	})
+	// Under MCP 2026-07-28 the SDK's Subscribe opens a listen stream and
+	// returns before the server has recorded it: the acknowledgement says
+	// it has.
+	mc.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if ack, ok := req.GetParams().(*mcp.SubscriptionsAcknowledgedParams); ok && ack != nil && len(ack.Notifications.ResourceSubscriptions) > 0 {
+				c.acked <- ack.Notifications.ResourceSubscriptions
+			}
+			return next(ctx, method, req)
+		}
 	})
 	return mc, c
 }
@@ -322,6 +334,9 @@ func TestStdioEndToEnd(t *testing.T) {
 		}
 		if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "file:///notes.txt"}); err != nil {
 			t.Fatal(err)
+		}
+		if uris := receive(t, "the subscription is acknowledged", c.acked); !slices.Equal(uris, []string{"file:///notes.txt"}) {
+			t.Fatalf("acknowledged %v", uris)
 		}
 		callTool(t, cs, &mcp.CallToolParams{Name: "touch", Arguments: json.RawMessage(`{}`)})
 		if uri := receive(t, "the resource update reaches the client", c.updated); uri != "file:///notes.txt" {

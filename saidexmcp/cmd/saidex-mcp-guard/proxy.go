@@ -32,6 +32,10 @@ type proxy struct {
 	last        *mcp.ServerSession // the session of the latest request
 	resync      chan struct{}      // holds a token when the upstream said its tools changed
 	gone        chan struct{}      // closed when the upstream session has ended
+	// subscribed holds, per resource URI the upstream was asked to
+	// subscribe to by a listen stream (MCP 2026-07-28), a channel closed
+	// when the upstream acknowledged it.
+	subscribed map[string]chan struct{}
 }
 
 // newProxy returns a proxy whose server is not yet built: connect it with
@@ -44,6 +48,7 @@ func newProxy(log *slog.Logger, callTimeout time.Duration) *proxy {
 		passthrough: map[string]*mcp.Tool{},
 		refusedLog:  map[string]bool{},
 		inFlight:    map[*mcp.ServerSession]int{},
+		subscribed:  map[string]chan struct{}{},
 		resync:      make(chan struct{}, 1),
 		gone:        make(chan struct{}),
 	}
@@ -60,9 +65,9 @@ func (p *proxy) watch(ctx context.Context, upstream string) {
 
 // client returns the MCP client the proxy connects upstream with: it
 // passes the upstream's notifications and requests on to the downstream
-// client.
+// client, and its subscription acknowledgements to subscribe.
 func (p *proxy) client() *mcp.Client {
-	return mcp.NewClient(&mcp.Implementation{Name: "saidex-mcp-guard", Version: version}, &mcp.ClientOptions{
+	c := mcp.NewClient(&mcp.Implementation{Name: "saidex-mcp-guard", Version: version}, &mcp.ClientOptions{
 		// Input requests of a multi round-trip call are the client's to
 		// answer: the result goes to it as it is, and its retry upstream.
 		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
@@ -121,6 +126,8 @@ func (p *proxy) client() *mcp.Client {
 			return ss.Elicit(ctx, req.Params)
 		},
 	})
+	c.AddReceivingMiddleware(p.acknowledged)
+	return c
 }
 
 // The prompt and resource that announce brings and takes away. No client
@@ -157,14 +164,19 @@ func (p *proxy) connect(ctx context.Context, t mcp.Transport, guard mcp.Middlewa
 		Logger: p.log,
 		// Subscriptions are forwarded, and the SDK records them, so that
 		// the upstream's updates reach the subscribed clients.
+		// A listen stream (MCP 2026-07-28) subscribes through this
+		// handler too.
 		SubscribeHandler: func(ctx context.Context, req *mcp.SubscribeRequest) error {
 			_, err := withTimeout(ctx, p, "resources/subscribe", func(ctx context.Context) (struct{}, error) {
-				return struct{}{}, p.upstream().Subscribe(ctx, req.Params)
+				return struct{}{}, p.subscribe(ctx, req.Params)
 			})
 			return err
 		},
 		UnsubscribeHandler: func(ctx context.Context, req *mcp.UnsubscribeRequest) error {
 			_, err := withTimeout(ctx, p, "resources/unsubscribe", func(ctx context.Context) (struct{}, error) {
+				p.mu.Lock()
+				delete(p.subscribed, req.Params.URI)
+				p.mu.Unlock()
 				return struct{}{}, p.upstream().Unsubscribe(ctx, req.Params)
 			})
 			return err
@@ -237,6 +249,64 @@ func (p *proxy) close() error {
 }
 
 // upstream returns the upstream session.
+// subscribe subscribes the upstream to a resource and returns once the
+// upstream has recorded it, so that an update it sends after the
+// downstream's subscription was acknowledged reaches the downstream. Under
+// MCP 2026-07-28 the SDK's Subscribe only opens a listen stream and returns
+// at once: subscribe then waits for the upstream's acknowledgement naming
+// the URI, which acknowledged passes on. A URI already subscribed waits for
+// the same acknowledgement.
+func (p *proxy) subscribe(ctx context.Context, params *mcp.SubscribeParams) error {
+	up := p.upstream()
+	if init := up.InitializeResult(); init == nil || init.ProtocolVersion < "2026-07-28" {
+		return up.Subscribe(ctx, params) // answered once the upstream recorded it
+	}
+	p.mu.Lock()
+	acked, ok := p.subscribed[params.URI]
+	if !ok {
+		acked = make(chan struct{})
+		p.subscribed[params.URI] = acked
+	}
+	p.mu.Unlock()
+	if !ok {
+		if err := up.Subscribe(ctx, params); err != nil {
+			p.mu.Lock()
+			delete(p.subscribed, params.URI)
+			p.mu.Unlock()
+			return err
+		}
+	}
+	select {
+	case <-acked:
+		return nil
+	case <-p.gone:
+		return errUpstreamGone
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// acknowledged is the upstream client's receiving middleware: it wakes
+// subscribe for each URI an upstream's subscriptions/acknowledged names.
+func (p *proxy) acknowledged(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if ack, ok := req.GetParams().(*mcp.SubscriptionsAcknowledgedParams); ok && ack != nil {
+			p.mu.Lock()
+			for _, uri := range ack.Notifications.ResourceSubscriptions {
+				if ch, ok := p.subscribed[uri]; ok {
+					select {
+					case <-ch:
+					default:
+						close(ch)
+					}
+				}
+			}
+			p.mu.Unlock()
+		}
+		return next(ctx, method, req)
+	}
+}
+
 func (p *proxy) upstream() *mcp.ClientSession {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -432,19 +502,6 @@ func (p *proxy) forward(next mcp.MethodHandler) mcp.MethodHandler {
 				}
 			}
 			return res, err
-		case *mcp.SubscriptionsListenRequest:
-			// Protocol 2026-07-28 subscribes to resources by a listen
-			// stream: the upstream is subscribed (by a stream of the
-			// proxy's) to each URI, and the SDK records the client's.
-			if r.Params != nil && r.Params.Notifications != nil {
-				for _, uri := range r.Params.Notifications.ResourceSubscriptions {
-					if _, err := withTimeout(ctx, p, "resources/subscribe", func(ctx context.Context) (struct{}, error) {
-						return struct{}{}, up.Subscribe(ctx, &mcp.SubscribeParams{URI: uri})
-					}); err != nil {
-						return nil, err
-					}
-				}
-			}
 		case *mcp.ListPromptsRequest:
 			return forwarded(ctx, p, method, func(ctx context.Context) (*mcp.ListPromptsResult, error) { return up.ListPrompts(ctx, r.Params) })
 		case *mcp.GetPromptRequest:
