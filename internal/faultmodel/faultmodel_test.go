@@ -331,8 +331,9 @@ func TestWrapperBoundsFollowTheRow(t *testing.T) {
 }
 
 // A bare token holds no quote mark (backquotes and &quot; included) and
-// no invisible character, and neither starts nor ends with white space
-// outside ASCII: such a text is no bare string.
+// no invisible character, neither starts nor ends with white space
+// outside ASCII, and does not end in an odd run of backslashes (its
+// closing quote escaped): such a text is no bare string.
 func TestBareTokensAreWhatTheRowSays(t *testing.T) {
 	o, _ := faultmodel.Lookup("bare_value")
 	tests := []struct {
@@ -354,6 +355,8 @@ func TestBareTokensAreWhatTheRowSays(t *testing.T) {
 		{`{"a": version 2}`, []string{`{"a": "version 2"}`}},
 		{"{\"a\": `both`}", nil},
 		{`{"a": &quot;both&quot;}`, nil},
+		{`{"a": x\,"}`, nil},                                 // "x\" would run on to the quote: x",
+		{`{"a": x\\,"b":1}`, []string{`{"a": "x\\","b":1}`}}, // an escaped backslash ends it
 	}
 	for _, tt := range tests {
 		var got []string

@@ -184,7 +184,9 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\
 // entity &quot;), an invisible character or a comment opener, or
 // starting or ending with white space outside ASCII, or whose first word,
 // with more after it, is a number or a literal (220 * 2), is not one bare
-// string.
+// string; nor is one that ends in an odd run of backslashes, whose
+// closing quote would be escaped (a string's content, unquoted, ends in
+// whole escapes).
 // A token may end where escaped white space (the layout's, escaped_space)
 // follows it, as anywhere an edit writes a delimiter.
 func invBare(s string) []Edit {
@@ -231,7 +233,7 @@ func BareToken(s string, i, j int) (Edit, bool) {
 	}
 	key := k < len(s) && s[k] == ':'
 	if tok == "" || tok[0] == ':' || tok[len(tok)-1] == ':' || strings.ContainsAny(tok, "'“”‘’`#") || strings.Contains(tok, EntityQuote) || lineComment(tok) || strings.Contains(tok, "/*") ||
-		invisibleEnd(tok) || leadingValue(tok) ||
+		invisibleEnd(tok) || leadingValue(tok) || backslashesBefore(tok, len(tok))%2 == 1 ||
 		!key && (numberLike.MatchString(TrimEscapedSpace(tok)) || otherValue.MatchString(TrimEscapedSpace(tok))) {
 		return Edit{}, false
 	}

@@ -86,7 +86,8 @@ func checkSchemaRefusals(t *testing.T, schema Schema, tests []refusalCase) {
 
 // \n, \r and \t written as two characters between tokens are the white
 // space they escape; inside a string they stay escapes, and a backslash
-// before anything else outside a string is refused.
+// before anything else outside a string is refused, unless it is a bare
+// token's own.
 func TestRepairReadsEscapedWhitespaceBetweenTokens(t *testing.T) {
 	checkRepairs(t, []repairCase{
 		{"before a value", "{\"rows\": \\n[3, 4]\\n}", `{"rows":[3,4]}`, EscapedWhitespace},
@@ -95,6 +96,9 @@ func TestRepairReadsEscapedWhitespaceBetweenTokens(t *testing.T) {
 		{"after a string value, the layout's since the brace", "{\\n\"k\": \"v\"\\n, \"m\": 2}", `{"k":"v","m":2}`, EscapedWhitespace},
 		{"after a bare key", "{k \\n: 1}", `{"k":1}`, EscapedWhitespace},
 		{"every quote escaped too", "{\\n  \\\"k\\\": 2\\n}", `{"k":2}`, DoubleEncoded},
+		// An escaped backslash is a bare token's own: its quotes dropped
+		// ("\\n 1"), the model's one reading.
+		{"an escaped backslash", `{"k":\\n 1}`, `{"k":"\\n 1"}`, FixSyntax},
 	})
 	// Inside a string the two characters are an escape, as JSON has it.
 	res, err := Repair(`{'k': 'a\nb'}`, fix)
@@ -103,7 +107,7 @@ func TestRepairReadsEscapedWhitespaceBetweenTokens(t *testing.T) {
 	}
 	checkRefusals(t, []refusalCase{
 		{"another escape", `{"k": 1 \q}`, "unexpected character '\\\\'"},
-		{"an escaped backslash", `{"k":\\n 1}`, "unexpected character '\\\\'"},
+		{"an escaped backslash, past the model", pastModel(`{"k":\\n 1}`), "unexpected character '\\\\'"},
 		{"a backslash at the end", `{"k": 1\`, "unexpected character '\\\\'"},
 		{"touching a number", `{"k": 42\n}`, "touches a value"},
 		{"before a word", `{"k": \r\nnull}`, "touches a value"},
@@ -256,6 +260,9 @@ func TestRepairQuotesABareValueTheSchemaReadsAsAString(t *testing.T) {
 	checkSchemaRepairs(t, only, []repairCase{
 		{"a word", `{"mode":both}`, `{"mode":"both"}`, QuotedBareValue},
 		{"a word, spaces as the other values'", `{"mode": both, "n": "x"}`, `{"mode":"both","n":"x"}`, QuotedBareValue},
+		// The white space around a bare token is layout (the model's
+		// unquoted row), its one reading.
+		{"indented item", "{\"tags\":[\n  red\n]}", `{"tags":["red"]}`, FixSyntax},
 		{"a uuid", `{"id": 123e4567-e89b-12d3-a456-426614174000, "n": 1}`, `{"id":"123e4567-e89b-12d3-a456-426614174000","n":1}`, QuotedBareValue},
 		{"a date, a line break after it", "{\"n\": 1,\n \"when\": 2031-02-03\n}", `{"n":1,"when":"2031-02-03"}`, QuotedBareValue},
 		{"array items", `{"tags":[red,blue]}`, `{"tags":["red","blue"]}`, QuotedBareValue},
@@ -296,7 +303,7 @@ func TestRepairQuotesABareValueTheSchemaReadsAsAString(t *testing.T) {
 		{"more spaces than the other values", pastModel(`{"mode":  both, "n": 1, 'q': 1}`), "spaces before it that the text's other values do not"},
 		{"the other values written compact", pastModel(`{'n':1,"mode": both}`), "spaces before it that the text's other values do not"},
 		{"the other values spaced unevenly", pastModel(`{'n': 1,"m":2,"mode": both}`), "spaces before it that the text's other values do not"},
-		{"indented item", "{\"tags\":[\n  red\n]}", "spaces before it that the text's other values do not"},
+		{"indented item, past the model", pastModel("{\"tags\":[\n  red\n]}"), "spaces before it that the text's other values do not"},
 		{"an escaped line break before it", `{"mode":\nboth}`, "may be part of a string whose quotes are missing"},
 		{"an escaped line break and a space before it", `{"mode":\n both, "n":1}`, "follows an escape, an invisible character or a token"},
 		{"an invisible character before it", "{\"mode\":\u200bboth}", "touches an unquoted value"},

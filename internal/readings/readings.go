@@ -467,12 +467,14 @@ func needed(fs []found) []found {
 			if b := f.ed[i]; i > 0 && b.kind == kWhole && f.ed[0].kind == kWhole && alone[b.row] {
 				ok = false
 			}
-			// An edit inside a bare token (not reaching its end) is
-			// needed only when no bare token alone reads the text, as
-			// the referee judges an edit that rewrites another's text.
+			// An edit inside a bare token (its white space at the end
+			// included, which the token quotes only once an edit made
+			// it other than white space) is needed only when no bare
+			// token alone reads the text, as the referee judges an edit
+			// that rewrites another's text.
 			if b := f.ed[i]; b.kind == kBare && alone[b.row] {
 				for _, x := range f.ed {
-					if x != b && x.start >= b.start && x.start < b.end && x.end < b.end {
+					if x != b && x.start >= b.start && x.start < b.end {
 						ok = false
 					}
 				}
