@@ -358,11 +358,24 @@ func readFound(s string, prune bool, maxCost int) (map[string]*Reading, int) {
 	return found, w.Candidates
 }
 
+// oneString reports whether s is one JSON string.
+func oneString(s string) bool {
+	return len(s) >= 2 && s[0] == '"' && json.Valid([]byte(s))
+}
+
+// stringRows are the rows whose inverse reads a string: a string token
+// written otherwise (quoted otherwise, or not at all).
+var stringRows = map[string]bool{"quote_style": true, "backquotes": true, "entity_quotes": true, "template_quotes": true,
+	"unquoted": true, "bare_value": true, "numeric_key": true, "unclosed_key": true}
+
 // needed reports whether e1 is needed in the reading that e2, made on
 // t1 (s with e1 made), gives: e2 alone (moved back to s) does not read s;
 // where e2 rewrites e1's text, e2 does not drop that text (a skipped
-// wrapper's, a deleted copy's), and e2's operator reads nothing on s
-// alone.
+// wrapper's, a deleted copy's), e2 does not write it as the content of a
+// string when e1 read a string (no fault writes a string token inside
+// another's content: {'a':1,'b':[]} is never the key a":1,"b read from
+// the string ':1,' and the one around it), and e2's operator reads
+// nothing on s alone.
 func needed(s, t1 string, e1, e2 named, alone func(op string) bool) bool {
 	after1 := e1.Start + len(e1.Repl)
 	moved := e2.Edit
@@ -376,6 +389,9 @@ func needed(s, t1 string, e1, e2 named, alone func(op string) bool) bool {
 			if after1 <= kept || e1.Start >= kept+len(e2.Repl) {
 				return false // e2 drops e1's text
 			}
+		}
+		if stringRows[e1.op] && stringRows[e2.op] && e2.Start < e1.Start && after1 < e2.End && oneString(e2.Repl) {
+			return false // e1's string is e2's content
 		}
 		return !alone(e2.op)
 	}

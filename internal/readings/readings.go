@@ -369,6 +369,9 @@ func placeBack(fs []found, k int, src []int, mapped func(j int) bool) {
 type found struct {
 	Reading
 	ed []edit
+	// inBare: an edit's text lies inside a bare token's (see
+	// insideBare), which then rewrites it.
+	inBare bool
 }
 
 // readingsOf returns the readings d gives: itself, or, when it repeats a
@@ -383,7 +386,7 @@ func (e *engine) readingsOf(d done) []found {
 				r.Steps = append(r.Steps, st)
 			}
 		}
-		return found{r, ed}
+		return found{r, ed, e.insideBare(ed)}
 	}
 	if !jsonread.RepeatsName(d.text) {
 		return []found{mk(d.text, d.cost, d.ed)}
@@ -467,17 +470,11 @@ func needed(fs []found) []found {
 			if b := f.ed[i]; i > 0 && b.kind == kWhole && f.ed[0].kind == kWhole && alone[b.row] {
 				ok = false
 			}
-			// An edit inside a bare token (its white space at the end
-			// included, which the token quotes only once an edit made
-			// it other than white space) is needed only when no bare
-			// token alone reads the text, as the referee judges an edit
-			// that rewrites another's text.
-			if b := f.ed[i]; b.kind == kBare && alone[b.row] {
-				for _, x := range f.ed {
-					if x != b && x.start >= b.start && x.start < b.end {
-						ok = false
-					}
-				}
+			// An edit whose text a bare token quotes is needed only
+			// when no bare token alone reads the text, as the referee
+			// judges an edit that rewrites another's text.
+			if b := f.ed[i]; b.kind == kBare && alone[b.row] && f.inBare {
+				ok = false
 			}
 			if !ok {
 				break
@@ -585,3 +582,63 @@ func keysBefore(t string, i int) int {
 // by name, strings re-encoded, numbers as written): two texts of equal
 // values have equal canonical texts.
 func Canonical(t string) string { return canonical(t) }
+
+// insideBare reports whether an edit of ed lies inside the text of a bare
+// token of ed as the table's row quotes it, without the white space at
+// its ends (in the engine's text e.s, which ed's places are of): an edit
+// that writes text other than white space anywhere in the token's span,
+// or one that writes none or white space only with the token's text on
+// both sides of it. An edit made on text another edit wrote, or a token
+// that starts there, is never inside: the reading is kept (the referee's
+// window is compared, refusing more at worst).
+func (e *engine) insideBare(ed []edit) bool {
+	for _, b := range ed {
+		if b.kind != kBare || b.off == rewrite {
+			continue
+		}
+		covered := func(p int32) bool {
+			for _, y := range ed {
+				if y != b && y.kind != kWhole && y.start <= p && p < y.end {
+					return true
+				}
+			}
+			return false
+		}
+		// The token's text's first and last bytes read as they are.
+		first, last := int32(-1), int32(-1)
+		for p := b.start; p < b.end && int(p) < len(e.s); p++ {
+			if !isWS(e.s[p]) && !covered(p) {
+				if first < 0 {
+					first = p
+				}
+				last = p
+			}
+		}
+		for _, x := range ed {
+			if x == b || x.kind == kWhole || x.off == rewrite || x.start < b.start || x.start >= b.end || x.end > b.end {
+				continue
+			}
+			if writesText(x) {
+				return true
+			}
+			if first >= 0 && first < x.start && last >= x.end {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// writesText reports whether x, an edit inside a bare token's span,
+// writes text other than white space.
+func writesText(x edit) bool {
+	switch x.kind {
+	case kDel, kLine, kBlock, kEscSpace, kSplit, kInvis:
+		return false
+	case kEsc:
+		return x.arg != 4 // a backslash and a line break dropped
+	case kLoose:
+		return x.arg == 0 // a zero written
+	}
+	return true
+}

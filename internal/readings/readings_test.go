@@ -58,6 +58,7 @@ func TestDecide(t *testing.T) {
 		{"a colon after a list's last literal: template quotes (a bare key quoted) are not needed where the colon deleted alone reads the text", `{"a": [1,null:]}`, Run, `{"a":[1,null]}`, "colon"},
 		{"a bare token's line break after it is layout: escaped, it is no edit the token needs", "{\n\t\"id\": \\\\nx\n}", Run, `{"id":"\\nx"}`, "unquoted"},
 		{"a comment before a string: no bare token ends in a backslash that escapes its closing quote", "{\"id\": // note \"a\\\\b\"\n}", Run, `{"id":"a\\b"}`, "comment"},
+		{"a '+' after a bare token: its own, or a loose sign deleted at its end (no edit inside the token)", `{"a": x+ ,"b":1}`, Ambiguous, "", ""},
 		{"a periodic deep text cut", strings.Repeat(`{"a":[`, 400), OverBudget, "", ""},
 	}
 	for _, tt := range tests {
