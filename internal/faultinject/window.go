@@ -46,15 +46,20 @@ const (
 	// the reader finds of the text it makes). The window the decision
 	// rule reads is [cheapest, cheapest+1], so the readings differ.
 	VAmbiguousPast
+	// VLucky: the tool received the original, but the window does not
+	// hold it alone (its readings differ, or the original is not among
+	// them): the repair ran where the decision rule refuses, right by
+	// luck, not by the model.
+	VLucky
 	numVerdicts
 )
 
 // Verdicts lists the verdicts in table order.
-var Verdicts = []Verdict{VExact, VException, VAmbiguous, VAmbiguousPast, VValueCut, VOverStrict, VAlias, VDifferent, VNoReading}
+var Verdicts = []Verdict{VExact, VLucky, VException, VAmbiguous, VAmbiguousPast, VValueCut, VOverStrict, VAlias, VDifferent, VNoReading}
 
 // String returns the verdict's column name.
 func (v Verdict) String() string {
-	return [...]string{"exact", "exception", "ambiguous", "over_strict", "alias", "different", "no_reading", "value_cut", "ambiguous_past"}[v]
+	return [...]string{"exact", "exception", "ambiguous", "over_strict", "alias", "different", "no_reading", "value_cut", "ambiguous_past", "lucky"}[v]
 }
 
 // JudgeWindow returns the verdict on what the tool received (args, or
@@ -65,6 +70,9 @@ func JudgeWindow(orig Value, m Mutation, w Window, args string, ran bool) (Verdi
 	case Unbroken:
 		return 0, false
 	case Original:
+		if !w.Agree() || !w.Holds(orig) {
+			return VLucky, true
+		}
 		return VExact, true
 	case Truncated, ClosedAtEnd:
 		return VException, true

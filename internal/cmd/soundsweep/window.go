@@ -91,8 +91,8 @@ func printWindow(t *faultinject.WindowTally) {
 		ops = append(ops, op)
 	}
 	sort.Strings(ops)
-	fmt.Printf("| %-16s | %4s | %9s | %6s | %9s | %9s | %12s | %9s | %11s | %5s | %9s | %10s | %10s | %10s |\n", "operator", "cost", "mutations", "exact", "exception", "ambiguous", "ambiguous +1", "value cut", "over-strict", "alias", "different", "no reading", "engine", "reader")
-	fmt.Printf("|%s|------|-----------|--------|-----------|-----------|--------------|-----------|-------------|-------|-----------|------------|------------|------------|\n", strings.Repeat("-", 18))
+	fmt.Printf("| %-16s | %4s | %9s | %6s | %5s | %9s | %9s | %12s | %9s | %11s | %5s | %9s | %10s | %10s | %10s |\n", "operator", "cost", "mutations", "exact", "lucky", "exception", "ambiguous", "ambiguous +1", "value cut", "over-strict", "alias", "different", "no reading", "engine", "reader")
+	fmt.Printf("|%s|------|-----------|--------|-------|-----------|-----------|--------------|-----------|-------------|-------|-----------|------------|------------|------------|\n", strings.Repeat("-", 18))
 	row := func(name, op string) {
 		c := func(v faultinject.Verdict) int { return t.Count(op, v) }
 		all := 0
@@ -116,7 +116,7 @@ func printWindow(t *faultinject.WindowTally) {
 			}
 			return fmt.Sprintf("%d (%.0f%%)", k, 100*float64(k)/float64(all))
 		}
-		fmt.Printf("| %-16s | %4s | %9d | %6d | %9d | %9d | %12d | %9d | %11s | %5d | %9d | %10d | %10s | %10s |\n", name, cost, all, c(faultinject.VExact), c(faultinject.VException),
+		fmt.Printf("| %-16s | %4s | %9d | %6d | %5d | %9d | %9d | %12d | %9d | %11s | %5d | %9d | %10d | %10s | %10s |\n", name, cost, all, c(faultinject.VExact), c(faultinject.VLucky), c(faultinject.VException),
 			c(faultinject.VAmbiguous), c(faultinject.VAmbiguousPast), c(faultinject.VValueCut), pct(c(faultinject.VOverStrict)), c(faultinject.VAlias), c(faultinject.VDifferent), c(faultinject.VNoReading),
 			eng.Round(time.Millisecond), rd.Round(time.Second))
 	}
