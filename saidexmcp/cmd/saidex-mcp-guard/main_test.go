@@ -9,6 +9,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -190,6 +192,44 @@ func newClient() (*mcp.Client, *client) {
 		}
 	})
 	return mc, c
+}
+
+// inMemory connects upstream to a guard (a proxy with callTimeout, which
+// logs to log) and a downstream client to the guard, over in-memory
+// transports (the client session with opts); the test's cleanups close
+// them in turn.
+func inMemory(t *testing.T, upstream *mcp.Server, log io.Writer, callTimeout time.Duration, opts *mcp.ClientSessionOptions) (*client, *mcp.ClientSession) {
+	t.Helper()
+	ctx := context.Background()
+	ust, uct := mcp.NewInMemoryTransports()
+	uss, err := upstream.Connect(ctx, ust, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = uss.Wait() })
+	logger := slog.New(slog.NewTextHandler(log, nil))
+	guard, err := saidexmcp.MiddlewareConfig{Logger: logger}.Middleware()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newProxy(logger, callTimeout)
+	if err := p.connect(ctx, uct, guard); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = p.close() })
+	dst, dct := mcp.NewInMemoryTransports()
+	dss, err := p.server.Connect(ctx, dst, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = dss.Wait() })
+	mc, c := newClient()
+	cs, err := mc.Connect(ctx, dct, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	return c, cs
 }
 
 // startStdio runs the guard binary over stdio in front of the test binary

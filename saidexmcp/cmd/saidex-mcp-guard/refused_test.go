@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"log/slog"
 	"strings"
 	"testing"
 
@@ -41,37 +40,8 @@ func TestToolTheSDKRefusesPassesUnguarded(t *testing.T) {
 		}
 	})
 	ctx := context.Background()
-	ust, uct := mcp.NewInMemoryTransports()
-	uss, err := upstream.Connect(ctx, ust, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer uss.Wait()
-
 	var guardLog syncBuffer
-	logger := slog.New(slog.NewTextHandler(&guardLog, nil))
-	guard, err := saidexmcp.MiddlewareConfig{Logger: logger}.Middleware()
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := newProxy(logger, 0)
-	if err := p.connect(ctx, uct, guard); err != nil {
-		t.Fatal(err)
-	}
-	defer p.close()
-
-	dst, dct := mcp.NewInMemoryTransports()
-	dss, err := p.server.Connect(ctx, dst, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer dss.Wait()
-	mc, _ := newClient()
-	cs, err := mc.Connect(ctx, dct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	_, cs := inMemory(t, upstream, &guardLog, 0, nil)
 
 	listed := false
 	for tool, err := range cs.Tools(ctx, nil) {

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"log/slog"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -58,36 +57,8 @@ func TestStalledToolListAfterAChange(t *testing.T) {
 					return next(ctx, method, req)
 				}
 			})
-			ust, uct := mcp.NewInMemoryTransports()
-			uss, err := upstream.Connect(ctx, ust, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer uss.Wait()
-
 			var guardLog syncBuffer
-			logger := slog.New(slog.NewTextHandler(&guardLog, nil))
-			guard, err := saidexmcp.MiddlewareConfig{Logger: logger}.Middleware()
-			if err != nil {
-				t.Fatal(err)
-			}
-			p := newProxy(logger, tt.callTimeout)
-			if err := p.connect(ctx, uct, guard); err != nil {
-				t.Fatal(err)
-			}
-			defer p.close()
-			dst, dct := mcp.NewInMemoryTransports()
-			dss, err := p.server.Connect(ctx, dst, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer dss.Wait()
-			mc, c := newClient()
-			cs, err := mc.Connect(ctx, dct, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer cs.Close()
+			c, cs := inMemory(t, upstream, &guardLog, tt.callTimeout, nil)
 			defer end() // first, on any failure: a stalled list holds up the closes
 			listed := func(name string) bool {
 				for tool, err := range cs.Tools(ctx, nil) {

@@ -4,13 +4,12 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"log/slog"
+	"io"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/saidex/saidex-go/saidexmcp"
 )
 
 // TestSubscriptionReachesTheUpstreamFirst: an update the upstream sends
@@ -42,33 +41,7 @@ func TestSubscriptionReachesTheUpstreamFirst(t *testing.T) {
 					return next(ctx, method, req)
 				}
 			})
-			ust, uct := mcp.NewInMemoryTransports()
-			uss, err := upstream.Connect(ctx, ust, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer uss.Wait()
-			guard, err := saidexmcp.MiddlewareConfig{Logger: slog.New(slog.DiscardHandler)}.Middleware()
-			if err != nil {
-				t.Fatal(err)
-			}
-			p := newProxy(slog.New(slog.DiscardHandler), 10*time.Second)
-			if err := p.connect(ctx, uct, guard); err != nil {
-				t.Fatal(err)
-			}
-			defer p.close()
-			dst, dct := mcp.NewInMemoryTransports()
-			dss, err := p.server.Connect(ctx, dst, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer dss.Wait()
-			mc, c := newClient()
-			cs, err := mc.Connect(ctx, dct, &mcp.ClientSessionOptions{ProtocolVersion: version})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer cs.Close()
+			c, cs := inMemory(t, upstream, io.Discard, 10*time.Second, &mcp.ClientSessionOptions{ProtocolVersion: version})
 
 			if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: uri}); err != nil {
 				t.Fatal(err)
