@@ -338,7 +338,7 @@ func readFound(s string, prune bool, maxCost int) (map[string]*Reading, int) {
 					invalid[t] = true
 					continue
 				}
-				if !needed(s, p.t, p.e1, e2, alone) || !structuralPair(t, p.e1, e2) {
+				if !needed(s, p.t, p.e1, e2, alone) || !structuralPair(p.t, t, p.e1, e2) {
 					continue
 				}
 				prefix := ""
@@ -425,9 +425,10 @@ func structural(t string, p int, boundary bool) bool {
 
 // structuralPair reports whether the character edits among e1 (made on
 // s) and e2 (made after it) are made where their characters are
-// structure in t, the reading they give. Where e2 rewrites e1's text, e1
-// is checked only against the string e2 may write around it.
-func structuralPair(t string, e1, e2 named) bool {
+// structure in t, the reading they give (t1 is s with e1 made). Where e2
+// rewrites e1's text, e1 is checked against the string e2 may write
+// around it, or, where e2 is a habit's, where its source map places it.
+func structuralPair(t1, t string, e1, e2 named) bool {
 	if e2.char && !structural(t, e2.Start, e2.Repl == "") {
 		return false
 	}
@@ -443,7 +444,36 @@ func structuralPair(t string, e1, e2 named) bool {
 	// e2 rewrites e1's text: where it writes one string (quotes a bare
 	// token, reads a quote style), e1's character is that string's.
 	quoted := len(e2.Repl) >= 2 && e2.Repl[0] == '"' && e2.Repl[len(e2.Repl)-1] == '"'
-	return !(quoted && e2.Start < e1.Start && e1.Start+len(e1.Repl) < e2.End)
+	if quoted && e2.Start < e1.Start && e1.Start+len(e1.Repl) < e2.End {
+		return false
+	}
+	// A habit (a whole-text reading) places e1's character by its source
+	// map: it must be structure where it lands.
+	if p, ok := habitPlace(t1, e2, e1.Start); ok {
+		return structural(t, p, e1.Repl == "")
+	}
+	return true
+}
+
+// habitPlace returns where habit edit e2, made on t1 (its whole text),
+// writes the byte at index i of t1: the first byte of its reading whose
+// source is i or after; false when e2 is no habit's, or its text is none
+// of the habit's readings of t1.
+func habitPlace(t1 string, e2 named, i int) (int, bool) {
+	if row, ok := faultmodel.Lookup(e2.op); !ok || row.Habit == "" || e2.Start != 0 || e2.End != len(t1) {
+		return 0, false
+	}
+	for _, r := range faultmodel.Habits(e2.op, t1) {
+		if r.Text != e2.Repl {
+			continue
+		}
+		for k, src := range r.Src {
+			if src >= i {
+				return k, true
+			}
+		}
+	}
+	return 0, false
 }
 
 // finish keeps the readings at the cheapest cost and one more.

@@ -30,6 +30,7 @@ func TestReadFindsTheWindow(t *testing.T) {
 		{`{'a': 'it's'}`, 1, []string{`{"a":"it's"}`}},               // an apostrophe left bare (bare_apostrophe)
 		{`{'a': 'it's', 'n': 1}`, 1, []string{`{"a":"it's","n":1}`}}, // no long key: an apostrophe beside no word is a quote
 		{`{'a':1,'b':[]}`, 1, []string{`{"a":1,"b":[]}`}},            // no key a":1,"b: no string is read inside another's content
+		{`{"\u00e9": "x","\u00e9": "x"}`, 1, []string{`{"é":"x"}`}},  // no comma inside the key that breaks its escape, then the backslash habit: not structure where the habit places it
 		{`{"a": hello}`, 1, []string{`{"a":"hello"}`}},
 		{`{"a":1,"a":2}`, 1, []string{`{"a":1}`, `{"a":2}`}}, // which copy is meant: two readings
 		{`{"a":1,"a":1}`, 1, []string{`{"a":1}`}},
