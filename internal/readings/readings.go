@@ -448,9 +448,13 @@ func needed(fs []found) []found {
 	}
 	var out []found
 	for _, f := range fs {
-		ok := true
+		// An edit whose text a bare token quotes is needed only when no
+		// bare token alone reads the text, as the referee judges an edit
+		// that rewrites another's text (every bare token is the unquoted
+		// row's).
+		ok := !(f.inBare && alone[rUnquoted])
 		for i := range f.ed {
-			if len(f.ed) < 2 {
+			if !ok || len(f.ed) < 2 {
 				break
 			}
 			rest := append(append([]edit(nil), f.ed[:i]...), f.ed[i+1:]...)
@@ -469,15 +473,6 @@ func needed(fs []found) []found {
 			// another's text).
 			if b := f.ed[i]; i > 0 && b.kind == kWhole && f.ed[0].kind == kWhole && alone[b.row] {
 				ok = false
-			}
-			// An edit whose text a bare token quotes is needed only
-			// when no bare token alone reads the text, as the referee
-			// judges an edit that rewrites another's text.
-			if b := f.ed[i]; b.kind == kBare && alone[b.row] && f.inBare {
-				ok = false
-			}
-			if !ok {
-				break
 			}
 		}
 		if ok {
