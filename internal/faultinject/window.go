@@ -1,6 +1,8 @@
 package faultinject
 
 import (
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -137,13 +139,13 @@ func past(text string, e named, r Reading) bool {
 			a, b = a+df, b+df
 		default:
 			quoted := len(f.Repl) >= 2 && f.Repl[0] == '"' && f.Repl[len(f.Repl)-1] == '"'
-			return !(e.char && quoted && f.Start < a && b < f.End)
+			return !(e.placed() && quoted && f.Start < a && b < f.End)
 		}
 	}
 	if _, reads := rootOf(without); reads {
 		return false // e is not needed
 	}
-	return !e.char || structural(r.Text, a, e.Repl == "")
+	return !e.placed() || structural(r.Text, a, e.Repl == "")
 }
 
 // cheapestUnknown reports whether a cheapest reading of w leaves the
@@ -189,6 +191,12 @@ type WindowTally struct {
 	// reader took per operator.
 	Engine, Reader map[string]time.Duration
 	MaxExamples    int
+	// Lucky counts, per operator, the lucky mutations by what put another
+	// value in the window: the rows of each reading whose value is not
+	// the original, joined ("quote_moved", "comment+unquoted"), sorted
+	// and joined with " | ". It is the map of the costs the table still
+	// prices too low for the node's runs to be the model's.
+	Lucky map[string]map[string]int
 }
 
 // WindowExample is one judged mutation.
@@ -202,7 +210,7 @@ type WindowExample struct {
 // and verdict.
 func NewWindowTally() *WindowTally {
 	return &WindowTally{Counts: map[string]*[numVerdicts]int{}, Examples: map[string][]WindowExample{},
-		Engine: map[string]time.Duration{}, Reader: map[string]time.Duration{}, MaxExamples: 3}
+		Engine: map[string]time.Duration{}, Reader: map[string]time.Duration{}, MaxExamples: 3, Lucky: map[string]map[string]int{}}
 }
 
 // Add counts one verdict.
@@ -213,6 +221,9 @@ func (t *WindowTally) Add(ex WindowExample) {
 		t.Counts[ex.Op] = c
 	}
 	c[ex.Verdict]++
+	if ex.Verdict == VLucky {
+		t.addLucky(ex.Op, luckyCause(ex), 1)
+	}
 	if t.keeps(ex.Op, ex.Verdict) {
 		t.Examples[ex.Op] = append(t.Examples[ex.Op], ex)
 	}
@@ -246,12 +257,46 @@ func (t *WindowTally) Merge(u *WindowTally) {
 		}
 		t.Engine[op] += u.Engine[op]
 		t.Reader[op] += u.Reader[op]
+		for cause, n := range u.Lucky[op] {
+			t.addLucky(op, cause, n)
+		}
 		for _, ex := range u.Examples[op] {
 			if t.keeps(op, ex.Verdict) {
 				t.Examples[op] = append(t.Examples[op], ex)
 			}
 		}
 	}
+}
+
+func (t *WindowTally) addLucky(op, cause string, n int) {
+	if t.Lucky[op] == nil {
+		t.Lucky[op] = map[string]int{}
+	}
+	t.Lucky[op][cause] += n
+}
+
+// luckyCause names what put another value in the window of the lucky
+// mutation ex (see WindowTally.Lucky).
+func luckyCause(ex WindowExample) string {
+	orig, err := DecodeOrdered(ex.Original)
+	if err != nil {
+		return "?"
+	}
+	var causes []string
+	for _, r := range ex.Window.Readings {
+		if Equal(r.Value, orig) {
+			continue
+		}
+		c := strings.Join(slices.Sorted(slices.Values(r.Ops)), "+")
+		if !slices.Contains(causes, c) {
+			causes = append(causes, c)
+		}
+	}
+	if !ex.Window.Holds(orig) {
+		causes = append(causes, "(original not in the window)")
+	}
+	slices.Sort(causes)
+	return strings.Join(causes, " | ")
 }
 
 // Count returns op's count of v ("" for all operators).

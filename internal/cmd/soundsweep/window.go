@@ -70,6 +70,7 @@ func runWindow(ops []faultinject.Op, n int, seed uint64, workers, maxBytes, maxE
 	wg.Wait()
 	fmt.Printf("soundsweep -window: %d objects of at most %d bytes (seeds %d–%d), %s\n\n", done, maxBytes, seed, next-1, time.Since(start).Round(time.Second))
 	printWindow(total)
+	printLucky(total)
 	printWindowExamples(total)
 	if total.Count("", faultinject.VDifferent) > 0 {
 		return 1
@@ -138,6 +139,35 @@ func printWindowExamples(t *faultinject.WindowTally) {
 			for _, r := range ex.Window.Readings {
 				fmt.Printf("    cost %d %v: %q\n", r.Cost, r.Ops, r.Text)
 			}
+		}
+	}
+}
+
+// printLucky prints, per operator, what put another value in the window
+// of its lucky mutations (faultinject.WindowTally.Lucky), the most
+// frequent first.
+func printLucky(t *faultinject.WindowTally) {
+	var ops []string
+	for op := range t.Lucky {
+		ops = append(ops, op)
+	}
+	if len(ops) == 0 {
+		return
+	}
+	sort.Strings(ops)
+	fmt.Printf("\nLucky mutations by the rows of the readings that give another value:\n")
+	for _, op := range ops {
+		type cause struct {
+			rows string
+			n    int
+		}
+		var cs []cause
+		for rows, n := range t.Lucky[op] {
+			cs = append(cs, cause{rows, n})
+		}
+		sort.Slice(cs, func(i, j int) bool { return cs[i].n > cs[j].n || cs[i].n == cs[j].n && cs[i].rows < cs[j].rows })
+		for _, c := range cs {
+			fmt.Printf("  %-16s %6d  %s\n", op, c.n, c.rows)
 		}
 	}
 }
