@@ -29,7 +29,9 @@ import (
 // A character edit must be made where its character is structure in the
 // reading: outside the content of its strings (or as a string's own
 // quote). The structural faults never edit a string's content, so their
-// inverses do not either.
+// inverses do not either; nor is a comment dropped from inside one (it
+// stands where white space may: the oracle writes comments between
+// tokens).
 //
 // A reading's edits must each be needed: a text that two edits make
 // valid, where one of them alone already made it valid, is not a reading
@@ -104,7 +106,16 @@ type named struct {
 	// char: a character edit whose cost is the same wherever it is made
 	// (see everywhere), so the order of two of them does not matter.
 	char bool
+	// white: an edit that drops what stands where white space may (a
+	// comment): like a character edit, it is made only outside the
+	// content of the reading's strings.
+	white bool
 }
+
+// placed reports whether e must be made where the reading's text is
+// structure (outside its strings' content): a character edit, or one of
+// what stands where white space may.
+func (e named) placed() bool { return e.char || e.white }
 
 // everywhere are the operators whose character edits apply at every
 // place (insertions at every boundary, deletions and replacements at
@@ -145,7 +156,7 @@ func inverseEdits(s string) []named {
 			if s[e.Start:e.End] == e.Repl {
 				continue
 			}
-			n := named{e, row.Cost, row.Name, isChar(row.Name, s, e)}
+			n := named{e, row.Cost, row.Name, isChar(row.Name, s, e), row.Name == "comment"}
 			if i, ok := at[k]; ok {
 				if row.Cost < out[i].cost {
 					out[i] = n
@@ -272,7 +283,7 @@ func readFound(s string, prune bool, maxCost int) (map[string]*Reading, int) {
 		if v, ok := rootOf(t); ok {
 			// (A text one edit makes where its character is not
 			// structure may be made by another edit where it is.)
-			if !e.char || structural(t, e.Start, e.Repl == "") {
+			if !e.placed() || structural(t, e.Start, e.Repl == "") {
 				seen[t] = e.cost
 				prefix, unknown := "", cutUnknown(s, e.Edit)
 				if unknown {
@@ -322,7 +333,7 @@ func readFound(s string, prune bool, maxCost int) (map[string]*Reading, int) {
 			for _, e := range row.Inverse(p.t) {
 				// Not deduplicated: an edit two rows propose makes the
 				// same text twice, which the maps below catch.
-				e2 := named{e, row.Cost, row.Name, isChar(row.Name, p.t, e)}
+				e2 := named{e, row.Cost, row.Name, isChar(row.Name, p.t, e), row.Name == "comment"}
 				if e2.Start > limit || prune && p.e1.char && e2.char && e2.Start < after1 || p.t[e.Start:e.End] == e.Repl ||
 					cut1 && e2.End > p.e1.Start && e2.Start < after1 {
 					continue
@@ -423,16 +434,16 @@ func structural(t string, p int, boundary bool) bool {
 	return true
 }
 
-// structuralPair reports whether the character edits among e1 (made on
-// s) and e2 (made after it) are made where their characters are
-// structure in t, the reading they give (t1 is s with e1 made). Where e2
+// structuralPair reports whether the character edits and the comments
+// dropped (named.placed) among e1 (made on s) and e2 (made after it) are
+// made where their characters are structure in t, the reading they give (t1 is s with e1 made). Where e2
 // rewrites e1's text, e1 is checked against the string e2 may write
 // around it, or, where e2 is a habit's, where its source map places it.
 func structuralPair(t1, t string, e1, e2 named) bool {
-	if e2.char && !structural(t, e2.Start, e2.Repl == "") {
+	if e2.placed() && !structural(t, e2.Start, e2.Repl == "") {
 		return false
 	}
-	if !e1.char {
+	if !e1.placed() {
 		return true
 	}
 	switch after1 := e1.Start + len(e1.Repl); {

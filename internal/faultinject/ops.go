@@ -429,39 +429,31 @@ func quotes(t Text) []edit {
 func quotesMoved(t Text) []edit {
 	var out []edit
 	for k, c := range strToks(t) {
-		// (Not over white space: a quote moved over the layout's white
-		// space writes another valid text, a value holding it.)
+		// (Only where the row moves a quote, faultmodel.QuoteMovesOver:
+		// not over white space, escaped or invisible too.)
 		// (Nor a closing quote in over a final '}' or ']': "x"}} reads
 		// as an extra closing brace, which real models send.)
-		if at, p, ok := lastPiece(c); ok && !blank(p) && p != "}" && p != "]" { // "ab"c
+		if at, p, ok := lastPiece(c); ok && faultmodel.QuoteMovesOver(p) && p != "}" && p != "]" { // "ab"c
 			out = append(out, edit{k.Start + 1 + at, k.End, `"` + p, false})
 		}
 		if k.End < len(t.S) { // "abc,"
 			_, n := utf8.DecodeRuneInString(t.S[k.End:])
-			if next := t.S[k.End : k.End+n]; !blank(next) {
+			if next := t.S[k.End : k.End+n]; faultmodel.QuoteMovesOver(next) {
 				out = append(out, edit{k.End - 1, k.End + n, next + `"`, false})
 			}
 		}
-		if n, ok := firstBoundary(c); (ok || n == len(c) && n > 0) && !blank(c[:n]) { // a"bc"
+		if n, ok := firstBoundary(c); (ok || n == len(c) && n > 0) && faultmodel.QuoteMovesOver(c[:n]) { // a"bc"
 			out = append(out, edit{k.Start, k.Start + 1 + n, c[:n] + `"`, false})
 		}
 		if k.Start > 0 { // :"abc" from : "abc"… over a non-space only
 			_, n := utf8.DecodeLastRuneInString(t.S[:k.Start])
-			if prev := t.S[k.Start-n : k.Start]; !blank(prev) {
+			if prev := t.S[k.Start-n : k.Start]; faultmodel.QuoteMovesOver(prev) {
 				out = append(out, edit{k.Start - n, k.Start + 1, `"` + prev, false})
 			}
 		}
 	}
 	return out
 }
-
-// blank reports whether s is white space only (escapes of it too).
-func blank(s string) bool {
-	return strings.TrimSpace(escapeDropper.Replace(s)) == ""
-}
-
-// escapeDropper drops \n, \t and \r written as escapes.
-var escapeDropper = strings.NewReplacer(`\n`, "", `\t`, "", `\r`, "")
 
 // escapes: an escape in a string written as the character it stands for
 // (a literal line break or tab, a lone backslash before a character no

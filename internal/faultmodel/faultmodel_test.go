@@ -60,8 +60,8 @@ func TestInversesUndoTheirFault(t *testing.T) {
 		{"premature_closer", `{"a": [1], 2]}`, `{"a": [1, 2]}`},
 		{"dropped_closer", `{"a": [1}`, `{"a": [1]}`},
 		{"swapped_closer", `{"a": [1}}`, `{"a": [1]}`},
-		{"comment", "{\"a\": 1 // it's {x}\n}", "{\"a\": 1 \n}"},
-		{"comment", `{"a": /* x */ 1}`, `{"a":  1}`},
+		{"comment", "{\"a\": 1 // it's {x}\n}", "{\"a\": 1  \n}"},
+		{"comment", `{"a": /* x */ 1}`, `{"a":   1}`},
 		{"escaped_space", `{\n"a": 1}`, `{"a": 1}`},
 		{"py_js_literal", `{"a": None}`, `{"a": null}`},
 		{"py_js_literal", `{"a": undefined}`, `{"a": null}`},
@@ -160,6 +160,40 @@ func TestQuoteStyleEnclosesNoQuote(t *testing.T) {
 		if !slices.Equal(got, tt.want) {
 			t.Errorf("quote_style of %s: %q, want %q", tt.broken, got, tt.want)
 		}
+	}
+}
+
+// A quote never moves over white space, escaped or invisible too, and a
+// comment is read as the space it stands for, never shorter than its
+// own marker.
+func TestQuoteMovesAndCommentsStandWhereTheRowsSay(t *testing.T) {
+	for _, tt := range []struct {
+		piece string
+		moves bool
+	}{
+		{"a", true}, {",", true}, {"}", true}, {"é", true}, {`\"`, true}, {`\u00e9`, true},
+		{" ", false}, {"\t", false}, {"\n", false}, {`\n`, false}, {`\t`, false}, {`\r`, false}, {"\u00a0", false}, {"\u200b", false}, {"\u3000", false},
+	} {
+		if got := faultmodel.QuoteMovesOver(tt.piece); got != tt.moves {
+			t.Errorf("QuoteMovesOver(%q) = %v, want %v", tt.piece, got, tt.moves)
+		}
+	}
+	inverse := func(row, s string) []string {
+		o, _ := faultmodel.Lookup(row)
+		var got []string
+		for _, e := range o.Inverse(s) {
+			got = append(got, e.Apply(s))
+		}
+		return got
+	}
+	if got := inverse("quote_moved", "{\u200b\"a\":\u00a0\"x\"}"); !slices.Equal(got, []string{
+		"{\u200ba\"\":\u00a0\"x\"}", "{\u200b\"a:\"\u00a0\"x\"}", "{\u200b\"\"a:\u00a0\"x\"}",
+		"{\u200b\"a\":\u00a0x\"\"}", "{\u200b\"a\":\u00a0\"x}\"", "{\u200b\"a\":\u00a0\"\"x}",
+	}) {
+		t.Errorf("quote_moved over invisible characters: %q", got)
+	}
+	if got := inverse("comment", "{\"a\": 1// x\n}"); !slices.Equal(got, []string{"{\"a\": 1  x\n}", "{\"a\": 1 x\n}", "{\"a\": 1 \n}"}) {
+		t.Errorf("comment: %q", got)
 	}
 }
 

@@ -376,7 +376,11 @@ func invEscapedSpace(s string) []Edit {
 // invComment: a comment dropped: /* to any */ after it; // or # to the
 // end of its line (or of the text), or ended early, at any place before
 // that (a line comment written where the text has no line break to end
-// it).
+// it), but never inside its own marker. A comment stands where white
+// space may, so it is read as a space (it ends a number or a literal
+// before it), and the referee keeps the edit only outside a string's
+// content (a bare token's included), as the oracle writes comments
+// between tokens.
 func invComment(s string) []Edit {
 	var out []Edit
 	for i := 0; i < len(s); i++ {
@@ -384,7 +388,7 @@ func invComment(s string) []Edit {
 		case strings.HasPrefix(s[i:], "/*"):
 			for j := i + 2; j+2 <= len(s); j++ {
 				if s[j:j+2] == "*/" {
-					out = append(out, Edit{i, j + 2, ""})
+					out = append(out, Edit{i, j + 2, " "})
 				}
 			}
 		case strings.HasPrefix(s[i:], "//") || s[i] == '#':
@@ -392,9 +396,13 @@ func invComment(s string) []Edit {
 			if end < 0 {
 				end = len(s) - i
 			}
-			for j := i + 1; j <= i+end; j++ {
+			marker := 1
+			if s[i] == '/' {
+				marker = 2
+			}
+			for j := i + marker; j <= i+end; j++ {
 				if j == len(s) || utf8.RuneStart(s[j]) {
-					out = append(out, Edit{i, j, ""})
+					out = append(out, Edit{i, j, " "})
 				}
 			}
 		}
@@ -442,7 +450,7 @@ func invSplitNumber(s string) []Edit {
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // invQuoteMoved: a quote moved back over the character (or escape) next
-// to it, on either side.
+// to it, on either side, where a quote moves ([QuoteMovesOver]).
 func invQuoteMoved(s string) []Edit {
 	var out []Edit
 	for i := 0; i < len(s); i++ {
@@ -451,13 +459,33 @@ func invQuoteMoved(s string) []Edit {
 		}
 		if i+1 < len(s) { // over the piece after it
 			n := PieceAfter(s, i+1)
-			out = append(out, Edit{i, i + 1 + n, s[i+1:i+1+n] + `"`})
+			if QuoteMovesOver(s[i+1 : i+1+n]) {
+				out = append(out, Edit{i, i + 1 + n, s[i+1:i+1+n] + `"`})
+			}
 		}
 		for _, n := range PiecesBefore(s, i) {
-			out = append(out, Edit{i - n, i + 1, `"` + s[i-n:i]})
+			if QuoteMovesOver(s[i-n : i]) {
+				out = append(out, Edit{i - n, i + 1, `"` + s[i-n:i]})
+			}
 		}
 	}
 	return out
+}
+
+// QuoteMovesOver reports whether the quote_moved row moves a quote over
+// piece, one character or escape: not over white space, an escape of it
+// (\n, \t, \r) or an invisible character ([Invisible]). A quote moved over
+// the layout's white space writes another valid text, a value holding it,
+// which no repair can see; over escaped or invisible white space it would
+// read the layout slips of the escaped_space and invisible rows (one fault)
+// as a string's text.
+func QuoteMovesOver(piece string) bool {
+	switch piece {
+	case "", `\n`, `\t`, `\r`:
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(piece)
+	return !unicode.IsSpace(r) && !Invisible(r)
 }
 
 // PieceAfter returns the length of the character or escape at s[i:].

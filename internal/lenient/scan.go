@@ -974,14 +974,6 @@ func (sc *scanner) skipInvisible() (stop bool, err error) {
 		// {"a": ""<U+200B>}: the same with an invisible character.
 		return false, malformed("an invisible character at byte %d touches a string of white space, whose quotes may be misplaced", sc.i)
 	}
-	if !unicode.IsSpace(r) && (sc.i > 0 && sc.state == stAfterValue && sc.lastStr >= 0 && quoteEndsAt(sc.s, sc.i-1) || sc.i+n < len(sc.s) && isQuoteAt(sc.s, sc.i+n)) {
-		// {"q": "x"<U+200B>}, {"q": <U+200B>"x"}: a zero-width
-		// character touching a string's quote may be the string's
-		// own first or last character, its quote moved past it.
-		// (A space, U+00A0 or U+3000, is layout there, as a quote
-		// moved over the layout's white space is no fault to see.)
-		return false, malformed("a zero-width character at byte %d touches a string's quote; whether it is the string's own is ambiguous", sc.i)
-	}
 	if touchesBareToken(sc.s, sc.i, sc.i+n) {
 		// {"q":<U+2028>true}: the character touches a literal, a
 		// number or a bare word, which with it may be a string

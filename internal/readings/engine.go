@@ -933,7 +933,10 @@ func (e *engine) edits(c *cfg, inner bool) {
 			e.spawn(c, e.at(c, n, kInvis, 0, rInvisible), n, " ", smNone)
 		}
 	}
-	e.contentEdits(c, byte(b))
+	// A comment stands where white space may: outside a string's
+	// content, or at a bare token's end (one inside it is dropped:
+	// insideBare).
+	e.contentEdits(c, byte(b), !inStr || c.sm == smBare)
 	if inner {
 		return
 	}
@@ -942,7 +945,9 @@ func (e *engine) edits(c *cfg, inner bool) {
 		e.spawn(c, e.at(c, 1, kQuoteEsc, 0, rQuote), 1, `\"`, smNone)
 		if e.vb(c, 1) >= 0 {
 			n := pieceAt(e.vstr(c, 7)[1:])
-			e.spawn(c, e.at(c, 1+n, kMoved, 0, rMoved), 1+n, e.vstr(c, 1+n)[1:]+`"`, smNone)
+			if p := e.vstr(c, 1+n)[1:]; faultmodel.QuoteMovesOver(p) {
+				e.spawn(c, e.at(c, 1+n, kMoved, 0, rMoved), 1+n, p+`"`, smNone)
+			}
 		}
 	case '\'':
 		e.spawn(c, e.at(c, 1, kSQ, 0, rQuoteStyle), 1, "", smSQ)
@@ -958,7 +963,7 @@ func (e *engine) edits(c *cfg, inner bool) {
 		if e.vb(c, k) == '"' {
 			v := e.vstr(c, k+1)
 			for _, n := range faultmodel.PiecesBefore(v, k) {
-				if n == k {
+				if n == k && faultmodel.QuoteMovesOver(v[:k]) {
 					e.spawn(c, e.at(c, k+1, kMoved, uint8(k), rMoved), k+1, `"`+v[:k], smNone)
 				}
 			}
@@ -1034,9 +1039,9 @@ func (e *engine) charEdits(c *cfg, b int, inStr, pendOnly bool) {
 }
 
 // contentEdits spawns the edits that apply inside a string's content as
-// well as outside: escapes, escaped white space, comments, literal
-// spellings, loose and split numbers.
-func (e *engine) contentEdits(c *cfg, b byte) {
+// well as outside: escapes, escaped white space, literal spellings, loose
+// and split numbers; and comments, where comments may stand.
+func (e *engine) contentEdits(c *cfg, b byte, comments bool) {
 	switch b {
 	case '"':
 		if v := e.vstr(c, 3); len(v) == 3 && v[1] == '\\' && strings.IndexByte("ntr", v[2]) >= 0 {
@@ -1064,13 +1069,18 @@ func (e *engine) contentEdits(c *cfg, b byte) {
 			e.spawn(c, e.at(c, 2, kEscSpace, 0, rEscSpace), 2, "", smNone)
 		}
 	case '/':
+		if !comments {
+			break
+		}
 		if e.vhas(c, "/*") {
 			e.spawn(c, e.at(c, 2, kBlock, 0, rComment), 2, "", smBlock)
 		} else if e.vhas(c, "//") {
-			e.spawn(c, e.at(c, 1, kLine, 0, rComment), 1, "", smLine)
+			e.spawn(c, e.at(c, 2, kLine, 0, rComment), 2, "", smLine)
 		}
 	case '#':
-		e.spawn(c, e.at(c, 1, kLine, 0, rComment), 1, "", smLine)
+		if comments {
+			e.spawn(c, e.at(c, 1, kLine, 0, rComment), 1, "", smLine)
+		}
 	case '.':
 		if !isDigit(c.prev) {
 			e.spawn(c, e.at(c, 0, kLoose, 0, rLoose), 0, "0", smNone)
@@ -1127,6 +1137,15 @@ func (e *engine) special(c *cfg) {
 		}
 		d.ed[d.smEd].end = d.pos
 		d.lastDel = d.sm == smLine || d.sm == smBlock
+		if d.lastDel {
+			// A comment stands where white space may: it reads as a
+			// space (inside a bare token, one of its bytes).
+			if d.osm == smBare {
+				d.tok += " "
+			} else if !e.feedStr(&d, " ") {
+				return
+			}
+		}
 		if d.osm != smNone {
 			d.sm, d.smAt, d.smEd, d.osm, d.osmAt, d.osmEd = d.osm, d.osmAt, d.osmEd, smNone, 0, 0
 		} else {

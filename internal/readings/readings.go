@@ -370,8 +370,10 @@ type found struct {
 	Reading
 	ed []edit
 	// inBare: an edit's text lies inside a bare token's (see
-	// insideBare), which then rewrites it.
-	inBare bool
+	// insideBare), which then rewrites it; commentInBare: a comment
+	// dropped from inside it, never a reading (a comment stands where
+	// white space may, never inside a string's content).
+	inBare, commentInBare bool
 }
 
 // readingsOf returns the readings d gives: itself, or, when it repeats a
@@ -386,7 +388,8 @@ func (e *engine) readingsOf(d done) []found {
 				r.Steps = append(r.Steps, st)
 			}
 		}
-		return found{r, ed, e.insideBare(ed)}
+		in, comment := e.insideBare(ed)
+		return found{r, ed, in, comment}
 	}
 	if !jsonread.RepeatsName(d.text) {
 		return []found{mk(d.text, d.cost, d.ed)}
@@ -452,7 +455,7 @@ func needed(fs []found) []found {
 		// bare token alone reads the text, as the referee judges an edit
 		// that rewrites another's text (every bare token is the unquoted
 		// row's).
-		ok := !(f.inBare && alone[rUnquoted])
+		ok := !(f.inBare && alone[rUnquoted]) && !f.commentInBare
 		for i := range f.ed {
 			if !ok || len(f.ed) < 2 {
 				break
@@ -585,8 +588,9 @@ func Canonical(t string) string { return canonical(t) }
 // or one that writes none or white space only with the token's text on
 // both sides of it. An edit made on text another edit wrote, or a token
 // that starts there, is never inside: the reading is kept (the referee's
-// window is compared, refusing more at worst).
-func (e *engine) insideBare(ed []edit) bool {
+// window is compared, refusing more at worst). comment reports whether a
+// comment dropped is inside.
+func (e *engine) insideBare(ed []edit) (inside, comment bool) {
 	for _, b := range ed {
 		if b.kind != kBare || b.off == rewrite {
 			continue
@@ -613,15 +617,13 @@ func (e *engine) insideBare(ed []edit) bool {
 			if x == b || x.kind == kWhole || x.off == rewrite || x.start < b.start || x.start >= b.end || x.end > b.end {
 				continue
 			}
-			if writesText(x) {
-				return true
-			}
-			if first >= 0 && first < x.start && last >= x.end {
-				return true
+			if writesText(x) || first >= 0 && first < x.start && last >= x.end {
+				inside = true
+				comment = comment || x.kind == kLine || x.kind == kBlock
 			}
 		}
 	}
-	return false
+	return inside, comment
 }
 
 // writesText reports whether x, an edit inside a bare token's span,
