@@ -112,6 +112,11 @@ type named struct {
 	white bool
 }
 
+// newNamed names the edit e that row's inverse proposed for s.
+func newNamed(row faultmodel.Operator, s string, e faultmodel.Edit) named {
+	return named{e, row.Cost, row.Name, isChar(row.Name, s, e), row.Name == "comment"}
+}
+
 // placed reports whether e must be made where the reading's text is
 // structure (outside its strings' content): a character edit, or one of
 // what stands where white space may.
@@ -156,7 +161,7 @@ func inverseEdits(s string) []named {
 			if s[e.Start:e.End] == e.Repl {
 				continue
 			}
-			n := named{e, row.Cost, row.Name, isChar(row.Name, s, e), row.Name == "comment"}
+			n := newNamed(row, s, e)
 			if i, ok := at[k]; ok {
 				if row.Cost < out[i].cost {
 					out[i] = n
@@ -333,7 +338,7 @@ func readFound(s string, prune bool, maxCost int) (map[string]*Reading, int) {
 			for _, e := range row.Inverse(p.t) {
 				// Not deduplicated: an edit two rows propose makes the
 				// same text twice, which the maps below catch.
-				e2 := named{e, row.Cost, row.Name, isChar(row.Name, p.t, e), row.Name == "comment"}
+				e2 := newNamed(row, p.t, e)
 				if e2.Start > limit || prune && p.e1.char && e2.char && e2.Start < after1 || p.t[e.Start:e.End] == e.Repl ||
 					cut1 && e2.End > p.e1.Start && e2.Start < after1 {
 					continue
