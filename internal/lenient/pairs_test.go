@@ -8,14 +8,19 @@ import "testing"
 func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 	checkRepairs(t, []repairCase{
 		// A quote never moves over white space, escaped or invisible
-		// too (faultmodel.QuoteMovesOver): the scanner refuses these,
-		// and the fault model's window holds one value.
+		// too (faultmodel.QuoteMovesOver): the white space is layout, or
+		// a string's own where the quotes enclose it.
 		{"an invisible character after an empty string", "{\"a\": \"\"\u200b, \"b\": 1}", `{"a":"","b":1}`, InvisibleSpace},
 		{"an invisible character before an empty string", "{\"a\": \u200b\"\"}", `{"a":""}`, InvisibleSpace},
 		{"escaped white space touching a string's opening quote", `{"a": \n"x"}`, `{"a":"x"}`, EscapedWhitespace},
 		{"a string starting with a raw tab, its quote after one", "{\n\t\"a\": [\n\t\"\tx\",\n\t\tfalse\n\t]\n}", `{"a":["\tx",false]}`, FixSyntax},
 		{"escaped white space before an empty string", `{"a": \r\n""}`, `{"a":""}`, EscapedWhitespace},
 		{"quote right after a line break", "{\n  \"genre\": \"Sci-fi\n\"}", `{"genre":"Sci-fi\n"}`, FixSyntax},
+		// Past the model's reach the scanner reads them alike.
+		{"past the model: an invisible character before an empty string", pastModel("{\"a\": \u200b\"\"}"), `{"a":""}`, InvisibleSpace},
+		{"past the model: escaped white space touching an opening quote", pastModel(`{"a": \n"x"}`), `{"a":"x"}`, EscapedWhitespace},
+		{"past the model: a string starting with a raw tab", pastModel("{\n\t\"a\": [\n\t\"\tx\",\n\t\tfalse\n\t]\n}"), `{"a":["\tx",false]}`, FixSyntax},
+		{"past the model: a line break right before a closing quote", pastModel("{\n  \"genre\": \"Sci-fi\n\"}"), `{"genre":"Sci-fi\n"}`, FixSyntax},
 		{"repeated key, equal values, closers as written", `{"a": "x", 'a': "x"}`, `{"a":"x"}`, RepeatedKey},
 		{"cut nested object, no key repeated", `{"a": {"b": "x", "c": "y"`, `{"a":{"b":"x","c":"y"}}`, FixSyntax},
 		{"a '#' comment glued to a string's quote, holding text", "{\n\t\"a\": \"x\"# a note // more\n}", `{"a":"x"}`, FixSyntax},
@@ -236,12 +241,6 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"doubled braces, cut", `{{"n": 0, "h": {"n": 0, "w": "x"`, "an object opened with '{{' was cut off"},
 		{"cut object sent twice", "{\"a\": [\"x\", [\"y\"]\n{\"a\": [\"x\", [\"y\"]", "a comma missing between items was inserted"},
 		{"cut after an invisible character", "{\"q\": {}\u200b", "cut off after invisible characters"},
-		// A string of white space touching an invisible character or
-		// escaped white space: its quotes may have moved past it.
-		// (Past the model's reach: within it, a quote never moves over
-		// white space, and the window holds one value.)
-		{"an invisible character after an empty string", pastModel("{\"a\": \"\"\u200b, \"b\": 1}"), "touches a string of white space"},
-		{"an invisible character before an empty string", pastModel("{\"a\": \u200b\"\"}"), "touches a string of white space"},
 		// The text before the object: a name and '=', a comment opener.
 		{"a keyword argument", `id={"name": "x"}`, "the value of a name written before it with '='"},
 		// A quote inside a string after which the text reads on as
@@ -276,11 +275,6 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"a text ending with a brace, a trailing comma", `{"o": {"n": null,}`, "a closing bracket is missing, and where is ambiguous"},
 		{"an escaped backslash before an escaped quote, in an escaped layout", `{\n  “k\\\"q”: {}\n}`, "whether it is encoded once more is ambiguous"},
 		{"a text ending with an empty object in an array", `{"q": [{}`, "a closing bracket is missing, and where is ambiguous"},
-		// A quote moved past the white space next to it: the string's
-		// own first character, or the layout's?
-		// (Past the model's reach, as the two below.)
-		{"escaped white space touching a string's opening quote", pastModel(`{"a": \n"x"}`), "touches a string's opening quote in a text that does not open with it"},
-		{"a string starting with a raw tab, its quote after one", pastModel("{\n\t\"a\": [\n\t\"\tx\",\n\t\tfalse\n\t]\n}"), "starts with a raw tab or carriage return"},
 		// A colon before the object, however the key is written: its
 		// value, the outer object's brace missing?
 		{"extra brace after prose ending in a colon", `Here are the arguments: {'a': {}}}`, "the text before it a key"},
@@ -302,7 +296,6 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"escaped white space between a value and a comma, in an array", `{"c": [100 \n, ""]}`, "stands where an array item belongs"},
 		{"escaped white space after a trailing comma", `{"a": [1,\n]}`, "stands where an array item belongs"},
 		{"escaped white space alone in an array, a comment after it", "{\"n\": [\n  \\t\n  # note\n]}", "stands where an array item belongs"},
-		{"escaped white space before an empty string", pastModel(`{"a": \r\n""}`), "touches a string of white space"},
 		{"inner quotes, one escaped and one not", pastModel(`{"a": "say \"hi" now", "b": 1}`), "escapes some quotes and not others"},
 		{"token strings double-encoded with an escape: a line break, or backslash-n?", `"{a:<|\"|>line\nnext<|\"|>}"`, "escapes read two ways"},
 		// A stream sent again, cut inside a key: its quotes' parity no
@@ -323,7 +316,6 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"array closed after a trailing comma, then an item on the next line", "{\"a\": [[42,]\n \"x\"]}", "one closed after a trailing comma"},
 		{"the same on one line", `{"a": [[42,] "x"]}`, "one closed after a trailing comma"},
 		{"array closed after a trailing comma, then a key", "{\"a\": [1, 2,]\n \"b\": 3}", "follows an array closed after a trailing comma"},
-		{"quote right after a line break", pastModel("{\n  \"genre\": \"Sci-fi\n\"}"), "holds a line break right before a quote"},
 		{"quote right after a line break, in an array", "{\n\t\"a\": [\n\t\t\"x\n\t]\n\"}", "holds a line break and the indentation of its own line"},
 		{"a line break and the string's indentation, then a bracket", "{\n\t\"a\": [\n\t\t\"x:,\n\t\t]: y\"\n\t]\n}", "holds a line break and the indentation of its own line"},
 	})

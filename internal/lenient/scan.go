@@ -74,7 +74,7 @@ type scanner struct {
 	// ended with a closing one, that the brackets it holds leave
 	// unmatched: its quote may have moved past that bracket.
 	bracketAtEdge bool
-	// blankRunEnd, noiseEnd: touchesBlankString and slotAfterNoise have
+	// blankRunEnd, noiseEnd: precedesBlankItem and slotAfterNoise have
 	// looked past the run of white space (and comments) ending here.
 	blankRunEnd, noiseEnd int
 	// firstLF is the index of the text's first line break (-1: none),
@@ -838,11 +838,17 @@ func (sc *scanner) skipEscapedSpace() (stop bool, err error) {
 	if n == 0 {
 		return true, nil
 	}
-	if sc.touchesBlankString(sc.i) {
-		// {"a": " "\t, …}, {"a": \t""}: a value of white space
-		// touching escaped white space: its quotes may be
-		// misplaced, both its own.
-		return false, malformed("escaped white space at byte %d touches a string of white space, whose quotes may be misplaced", sc.i)
+	if sc.followsBlankString(sc.i) {
+		// {"a": " "\t, …}: a value of white space, then escaped white
+		// space: the value's own last escape, its closing quote
+		// moved before it (the escape row's "s"\n), as likely.
+		return false, malformed("escaped white space at byte %d follows a string of white space, which may end with it", sc.i)
+	}
+	if sc.precedesBlankItem(sc.i) {
+		// ["x", \n""]: escaped white space before an item of white
+		// space: an item written bare ("\n"), its comma dropped, as
+		// likely.
+		return false, malformed("escaped white space at byte %d stands before an array item of white space; it may be an item written bare", sc.i)
 	}
 	// afterQuote: the escape follows a string's closing quote at p
 	// (past spaces and tabs).
@@ -875,12 +881,11 @@ func (sc *scanner) skipEscapedSpace() (stop bool, err error) {
 		// string's own escape, its quote moved, as likely.
 		return false, malformed("escaped white space at byte %d follows a string's closing quote in a text that does not open with it; whether it is the string's own is ambiguous", sc.i)
 	}
-	if sc.i+n < len(sc.s) && isQuoteAt(sc.s, sc.i+n) && (sc.state == stValue || sc.state == stAfterValue && sc.top() == '[') && !sc.opensWith(sc.s[sc.i:sc.i+n]) {
-		// "k": \t"x": escaped white space touching a string
-		// value's opening quote, in a text that does not open
-		// with it: the string's own first escape, its quote
-		// moved, as likely.
-		return false, malformed("escaped white space at byte %d touches a string's opening quote in a text that does not open with it; whether it is the string's own is ambiguous", sc.i)
+	if sc.top() == '[' && (sc.state == stValue || sc.state == stAfterValue) && sc.i+n < len(sc.s) && isQuoteAt(sc.s, sc.i+n) && !sc.opensWith(sc.s[sc.i:sc.i+n]) {
+		// ["x", \n"y"]: escaped white space touching an array item's
+		// opening quote, in a text that does not open with it: an item
+		// written bare ("\n"), its comma dropped, as likely.
+		return false, malformed("escaped white space at byte %d touches an array item's opening quote in a text that does not open with it; it may be an item written bare", sc.i)
 	}
 	if touchesToken(sc.s, sc.i, n) {
 		// 42\n, \r\nnull, \nworld": the escape may be part of a
@@ -970,10 +975,6 @@ func (sc *scanner) skipInvisible() (stop bool, err error) {
 	if !isInvisible(r) {
 		return true, nil
 	}
-	if sc.touchesBlankString(sc.i) {
-		// {"a": ""<U+200B>}: the same with an invisible character.
-		return false, malformed("an invisible character at byte %d touches a string of white space, whose quotes may be misplaced", sc.i)
-	}
 	if touchesBareToken(sc.s, sc.i, sc.i+n) {
 		// {"q":<U+2028>true}: the character touches a literal, a
 		// number or a bare word, which with it may be a string
@@ -1020,16 +1021,22 @@ func skipNoise(s string, j int) int {
 	}
 }
 
-// touchesBlankString reports whether the escaped white space or
-// invisible character at s[i] touches a string value that is empty or
-// white space: the one just closed before it (spaces between), or the
-// one opening at the next token.
-func (sc *scanner) touchesBlankString(i int) bool {
-	if sc.state == stAfterValue {
-		p := prevNonSpace(sc.s, i)
-		return sc.lastStr >= 0 && p >= 0 && quoteEndsAt(sc.s, p) && strings.TrimSpace(lastString(sc)) == ""
+// followsBlankString reports whether the escaped white space at s[i]
+// follows a string value that is empty or white space, just closed
+// before it (spaces between).
+func (sc *scanner) followsBlankString(i int) bool {
+	if sc.state != stAfterValue {
+		return false
 	}
-	if sc.state != stValue || i < sc.blankRunEnd {
+	p := prevNonSpace(sc.s, i)
+	return sc.lastStr >= 0 && p >= 0 && quoteEndsAt(sc.s, p) && strings.TrimSpace(lastString(sc)) == ""
+}
+
+// precedesBlankItem reports whether the escaped white space at s[i]
+// stands before an array item that is a string of white space or empty
+// (white space and escaped white space between).
+func (sc *scanner) precedesBlankItem(i int) bool {
+	if sc.state != stValue || sc.top() != '[' || i < sc.blankRunEnd {
 		return false // (the run was looked past once: linear)
 	}
 	k := skipInvisible(sc.s, i)
@@ -1671,12 +1678,6 @@ func (sc *scanner) str(q rune) error {
 		// layout: a stray quote as likely as a string's start.
 		return malformed("a string at byte %d starts with a line break, and whether its quote is stray is ambiguous", sc.i)
 	}
-	if i < len(s) && (s[i] == '\t' || s[i] == '\r') && sc.i > 0 && s[sc.i-1] == s[i] && !keyPos {
-		// \t"\tx": a string starting with a raw tab, its quote after
-		// one: the layout's indentation, the quote moved left over it, as
-		// likely.
-		return malformed("a string at byte %d starts with a raw tab or carriage return, as the white space before its quote does, and whether its quote moved over the layout is ambiguous", sc.i)
-	}
 	inner := 0         // unescaped quotes inside the value
 	marks := 0         // quotes read as inch or second marks
 	var bs backslashes // what the string's backslashes were read as
@@ -2060,13 +2061,6 @@ func (sc *scanner) strControl(s string, i, inner int, keyPos bool, indent func()
 			// "x\n    " then a quote: the layout's line break and
 			// indent, the string's end a line before as likely.
 			return malformed("a string at byte %d holds a line break and indentation before a quote; whether the string ends there is ambiguous", sc.i)
-		} else if k == i+1 && k < len(s) && isQuoteAt(s, k) && sc.laidOut(sc.i, i) {
-			// {\n  "genre": "Sci-fi\n"}: in a text laid out over
-			// lines, a quote that starts a line may have been moved
-			// past the layout's line break; the string's end a
-			// line before is as likely. (In a one-line text the
-			// line break is the value's: an escape decoded.)
-			return malformed("a string at byte %d holds a line break right before a quote; whether the string ends there is ambiguous", sc.i)
 		} else if ind := s[i+1 : k]; ind != "" && sc.laidOut(sc.i, i) && strings.HasPrefix(indent(), ind) {
 			// [\n\t\t"x:,\n\t\t]: …: in a text laid out over lines,
 			// a line break then the indentation of the string's
