@@ -441,9 +441,10 @@ func structural(t string, p int, boundary bool) bool {
 
 // structuralPair reports whether the character edits and the comments
 // dropped (named.placed) among e1 (made on s) and e2 (made after it) are
-// made where their characters are structure in t, the reading they give (t1 is s with e1 made). Where e2
-// rewrites e1's text, e1 is checked against the string e2 may write
-// around it, or, where e2 is a habit's, where its source map places it.
+// made where their characters are structure in t, the reading they give
+// (t1 is s with e1 made). Where e2 rewrites e1's text, e1 is checked
+// against the string e2 may write around it, or, where e2 is a habit's,
+// where its source map places it.
 func structuralPair(t1, t string, e1, e2 named) bool {
 	if e2.placed() && !structural(t, e2.Start, e2.Repl == "") {
 		return false

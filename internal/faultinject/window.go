@@ -194,8 +194,9 @@ type WindowTally struct {
 	// Lucky counts, per operator, the lucky mutations by what put another
 	// value in the window: the rows of each reading whose value is not
 	// the original, joined ("quote_moved", "comment+unquoted"), sorted
-	// and joined with " | ". It is the map of the costs the table still
-	// prices too low for the node's runs to be the model's.
+	// and joined with " | ". It maps where the node's runs are the
+	// scanner's guesses, not the model's: a reading the table prices too
+	// low, or one it really writes.
 	Lucky map[string]map[string]int
 }
 
