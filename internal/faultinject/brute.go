@@ -384,10 +384,17 @@ func oneString(s string) bool {
 var stringRows = map[string]bool{"quote_style": true, "backquotes": true, "entity_quotes": true, "template_quotes": true,
 	"unquoted": true, "bare_value": true, "numeric_key": true, "unclosed_key": true}
 
+// mends are the rows whose dropped text must read as a value of its own
+// (either of two concatenated objects, faultmodel.Concatenated): an edit
+// inside that text mends it, and is needed unless the row reads the
+// broken text alone.
+var mends = map[string]bool{"concatenated": true}
+
 // needed reports whether e1 is needed in the reading that e2, made on
 // t1 (s with e1 made), gives: e2 alone (moved back to s) does not read s;
 // where e2 rewrites e1's text, e2 does not drop that text (a skipped
-// wrapper's, a deleted copy's), e2 does not write it as the content of a
+// wrapper's, a deleted copy's; a text e2's row mends is not dropped
+// unmended), e2 does not write it as the content of a
 // string when e1 read a string (no fault writes a string token inside
 // another's content: {'a':1,'b':[]} is never the key a":1,"b read from
 // the string ':1,' and the one around it), and e2's operator reads
@@ -399,6 +406,8 @@ func needed(s, t1 string, e1, e2 named, alone func(op string) bool) bool {
 	case e2.End <= e1.Start:
 	case e2.Start >= after1:
 		moved.Start, moved.End = e2.Start-d, e2.End-d
+	case mends[e2.op] && e2.Repl == "":
+		return !alone(e2.op) // e1 mends the object e2 drops
 	default:
 		if k := strings.Index(t1[e2.Start:e2.End], e2.Repl); k >= 0 {
 			kept := e2.Start + k

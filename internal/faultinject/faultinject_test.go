@@ -130,6 +130,7 @@ func TestOperatorsMakeTheirFaults(t *testing.T) {
 		{"around", []string{"```json\n" + tx.S + "\n```", "<|python_tag|>" + tx.S + "<|eom_id|>"}},
 		{"double_encoded", []string{`"{\"a\":1,\"b\":[\"x\",null]}"`, `{\"a\":1,\"b\":[\"x\",null]}`}},
 		{"repeated_object", []string{tx.S + tx.S, tx.S + "\n" + tx.S}},
+		{"concatenated", []string{tx.S + "{}", "{}\n" + tx.S}},
 		{"csv_quotes", []string{`{""a"":1,""b"":[""x"",null]}`, `"{""a"":1,""b"":[""x"",null]}"`}},
 		{"cut", []string{`{"a":1,"b":["x"`, `{`, tx.S[:len(tx.S)-1]}},
 		{"literal_case", []string{`{"a":1,"b":["x",NULL]}`, `{"a":1,"b":["x",none]}`, `{"a":1,"b":["x",Null]}`}},

@@ -79,6 +79,7 @@ var forwards = map[string]Op{
 	"around":              {global: around},
 	"double_encoded":      {global: doubleEncoded},
 	"repeated_object":     {global: repeatedObject},
+	"concatenated":        {global: concatenated},
 	"csv_quotes":          {global: csvQuotes},
 	"commented":           {global: commented},
 	"cut":                 {global: cutText, cut: true},
@@ -730,6 +731,20 @@ func repeatedObject(s string, r *rand.Rand, all bool) []string {
 		a, b = b, a
 	}
 	out := []string{s + s, s + "\n" + s, s + s[:a], s[:a] + s[:b] + s}
+	if !all {
+		return out[r.IntN(len(out)):][:1]
+	}
+	return out
+}
+
+// concatenated: a second, different object after the object, or before
+// it (two calls sent as one).
+func concatenated(s string, r *rand.Rand, all bool) []string {
+	other := "{}"
+	if v, err := DecodeOrdered(s); err == nil && Equal(v, Object{}) {
+		other = `{"other":1}`
+	}
+	out := []string{s + other, s + "\n" + other, other + "\n" + s}
 	if !all {
 		return out[r.IntN(len(out)):][:1]
 	}

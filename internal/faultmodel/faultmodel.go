@@ -128,6 +128,8 @@ var Table = []Operator{
 		Reason: "the object encoded as a JSON string (once or twice, escapes consistent or not) is one layer of a stack"},
 	{Name: "repeated_object", Cost: 1, Step: "repeated_object", Inverse: invResend, Skips: resendSkips,
 		Reason: "the object re-sent, whole or cumulatively, is one repeat of a stream"},
+	{Name: "concatenated", Cost: 1, Step: "repeated_object", Inverse: invConcat, Skips: concatSkips,
+		Reason: "a second object after the first (two calls sent as one, or the object sent again) is one joining of two texts: either object is a reading, so two different ones refuse"},
 	{Name: "csv_quotes", Cost: 1, Step: "double_encoded", Inverse: invCSVQuotes,
 		Reason: "quotes doubled throughout, as CSV escapes them, are one layer of a stack"},
 	{Name: "commented", Cost: 1, Step: "extract_object", Inverse: invWrapper, Skips: wrapperSkips,

@@ -33,7 +33,7 @@ func TestTableRowsAreComplete(t *testing.T) {
 			t.Errorf("Lookup(%q) = %q, %v", o.Name, got.Name, ok)
 		}
 	}
-	for _, name := range []string{"around", "commented", "repeated_object"} {
+	for _, name := range []string{"around", "commented", "repeated_object", "concatenated"} {
 		if o, _ := faultmodel.Lookup(name); o.Skips == "" {
 			t.Errorf("%s: a catch-all that does not say what it may skip", name)
 		}
@@ -90,6 +90,9 @@ func TestInversesUndoTheirFault(t *testing.T) {
 		{"double_encoded", `{\"a\": 1}`, `{"a": 1}`},
 		{"repeated_object", `{"a": 1}{"a": 1}`, `{"a": 1}`},
 		{"repeated_object", `{"a"{"a": 1}`, `{"a": 1}`},
+		{"concatenated", `{"a": 1}{"b": 2}`, `{"a": 1}`},
+		{"concatenated", `{"a": 1}{"b": 2}`, `{"b": 2}`},
+		{"concatenated", "{\"a\": 1}\n{\"b\": 2} ", "{\"a\": 1}\n"},
 		{"csv_quotes", `"{""a"": 1}"`, `{"a": 1}`},
 		{"commented", `// {"a": 1}`, `{"a": 1}`},
 		{"cut", `{"a": [1, "x`, `{"a": [1, "x"]}`},
@@ -484,6 +487,31 @@ func TestResendHeadIsAPrefix(t *testing.T) {
 	} {
 		if got := faultmodel.ResendHead(tt.s, tt.i); got != tt.want {
 			t.Errorf("ResendHead(%q, %d) = %v, want %v", tt.s, tt.i, got, tt.want)
+		}
+	}
+}
+
+// The concatenation catch-all drops one of two whole objects: never
+// inside a value, never beside a broken one (the reading's other edits
+// mend it first).
+func TestConcatenationDropsAWholeObject(t *testing.T) {
+	for _, tt := range []struct {
+		s    string
+		j    int
+		want bool
+	}{
+		{`{"a": 1}{"b": 2}`, 8, true},
+		{" {\"a\": 1}\n\t{\"b\": 2}", 11, true},
+		{`[1]{"b": 2}`, 3, false},                  // a list, not an object
+		{`{"a": [{"b": 1}, {"c": 2}]}`, 17, false}, // inside a value
+		{`{"a": {"b": 1}}`, 6, false},
+		{`{"a": "}"}{"b": 2}`, 10, true},
+		{`{"a": "{"}{"b": 2}`, 6, false}, // inside a string
+		{`{"a": 1}}{"b": 2}`, 9, false},  // a broken object first
+		{`{"a": 1}{"b": 2`, 8, false},    // a broken object second
+	} {
+		if got := faultmodel.Concatenated(tt.s, tt.j); got != tt.want {
+			t.Errorf("Concatenated(%q, %d) = %v, want %v", tt.s, tt.j, got, tt.want)
 		}
 	}
 }

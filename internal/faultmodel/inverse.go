@@ -799,6 +799,33 @@ func invResend(s string) []Edit {
 	return out
 }
 
+// concatSkips is what the concatenation catch-all may skip.
+const concatSkips = "another object, after the object or before it (white space between): " +
+	"each of the two a text that reads as one object with the reading's other edits made"
+
+// Concatenated reports whether s is two JSON objects, the second opening
+// at j (white space around each aside): the place where the
+// concatenation catch-all may drop the second object, or the first.
+func Concatenated(s string, j int) bool {
+	if j <= 0 || j >= len(s) || s[j] != '{' {
+		return false
+	}
+	head, tail := strings.Trim(s[:j], " \t\r\n"), strings.TrimRight(s[j:], " \t\r\n")
+	return head != "" && head[0] == '{' && json.Valid([]byte(head)) && json.Valid([]byte(tail))
+}
+
+// invConcat: of two objects, the second dropped or the first, as
+// concatSkips says.
+func invConcat(s string) []Edit {
+	var out []Edit
+	for j := 1; j < len(s); j++ {
+		if Concatenated(s, j) {
+			out = append(out, Edit{j, len(s), ""}, Edit{0, j, ""})
+		}
+	}
+	return out
+}
+
 // invDoubleEncoded: layers of JSON-string encoding decoded (all of them),
 // or the text decoded as the body of a JSON string (its outer quotes
 // lost); every \" read as a quote, with a pair of outer quotes dropped or

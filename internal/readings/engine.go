@@ -1,6 +1,7 @@
 package readings
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -49,6 +50,7 @@ const (
 	kBack                  // a string in backquotes read
 	kEnt                   // a string between &quot; entities read
 	kInvis                 // an invisible character read as white space
+	kConcat                // one of two concatenated objects dropped (arg 1: the second)
 )
 
 // edit is one inverse edit a configuration made.
@@ -97,6 +99,9 @@ type cfg struct {
 	osmEd uint8
 	root  int32 // where the object's text starts
 	out   int32 // the last segment of the compact text written
+	// first: the last segment of the first of two concatenated objects'
+	// compact text, when this configuration reads the second (-1: none).
+	first int32
 	h     uint64
 	pend  string
 	fresh uint8 // len(pend) when the last edit wrote it (none read yet)
@@ -158,6 +163,7 @@ type engine struct {
 	dups bool // a reading held a repeated name
 
 	wrapEnd int // where the wrapper may end the object (-1: nowhere)
+	heads   int // the roots after a re-sent head pushed
 
 	table     []tslot // the seen configurations by state, at e.cur
 	usedSlots []int32
@@ -168,7 +174,7 @@ var (
 	rQuoteStyle, rUnquoted, rComma, rColon, rQuote, rEscape, rStrayBrace, rPremature,
 	rDropped, rSwapped, rComment, rEscSpace, rPyJS, rRepKey, rLitCase, rLoose, rNumKey, rUnclosedKey,
 	rStrayBracket, rBareValue, rTemplate, rPunct, rSplit, rMoved, rAround, rDouble, rResend,
-	rCSV, rCut, rBackslashes, rSingles, rBareApos, rJoined, rBackquotes, rEntity, rInvisible, rTemplEsc uint8
+	rConcat, rCSV, rCut, rBackslashes, rSingles, rBareApos, rJoined, rBackquotes, rEntity, rInvisible, rTemplEsc uint8
 )
 
 func rowOf(name string) uint8 {
@@ -187,7 +193,7 @@ func init() {
 		&rLitCase: "literal_case", &rLoose: "loose_number", &rNumKey: "numeric_key", &rUnclosedKey: "unclosed_key",
 		&rStrayBracket: "stray_bracket", &rBareValue: "bare_value", &rTemplate: "template_quotes", &rPunct: "punctuation",
 		&rSplit: "split_number", &rMoved: "quote_moved", &rAround: "around", &rDouble: "double_encoded", &rResend: "repeated_object",
-		&rCSV: "csv_quotes", &rCut: "cut", &rBackslashes: "literal_backslashes", &rSingles: "single_quotes", &rBareApos: "bare_apostrophe",
+		&rConcat: "concatenated", &rCSV: "csv_quotes", &rCut: "cut", &rBackslashes: "literal_backslashes", &rSingles: "single_quotes", &rBareApos: "bare_apostrophe",
 		&rJoined: "joined_strings", &rBackquotes: "backquotes", &rEntity: "entity_quotes", &rInvisible: "invisible", &rTemplEsc: "template_escapes"} {
 		*p = rowOf(name)
 	}
@@ -381,13 +387,16 @@ func (e *engine) feedStr(c *cfg, r string) bool {
 }
 
 // text returns c's compact text.
-func (e *engine) text(c *cfg) string {
+func (e *engine) text(c *cfg) string { return e.textOf(c.out) }
+
+// textOf returns the compact text whose last segment is out.
+func (e *engine) textOf(out int32) string {
 	n := 0
-	for i := c.out; i >= 0; i = e.segs[i].parent {
+	for i := out; i >= 0; i = e.segs[i].parent {
 		n += int(e.segs[i].n)
 	}
 	b := make([]byte, n)
-	for i := c.out; i >= 0; i = e.segs[i].parent {
+	for i := out; i >= 0; i = e.segs[i].parent {
 		sg := e.segs[i]
 		n -= int(sg.n)
 		copy(b[n:], e.buf[sg.off:sg.off+sg.n])
@@ -404,7 +413,7 @@ func (e *engine) run(base int, pre []edit) {
 	if len(ends) > 1 {
 		e.wrapEnd = ends[1]
 	}
-	root := cfg{pos: 0, st: pstate{stack: -1}, out: -1, cost: uint8(base), root: 0}
+	root := cfg{pos: 0, st: pstate{stack: -1}, out: -1, first: -1, cost: uint8(base), root: 0}
 	copy(root.ed[:], pre)
 	root.n = uint8(len(pre))
 	e.pushCfg(root)
@@ -424,33 +433,19 @@ func (e *engine) run(base int, pre []edit) {
 	}
 	// A re-sent stream's heads, dropped before the object, and after a
 	// wrapper the catch-all dropped first (# {"a{"a": 1}).
-	heads := 0
+	e.heads = 0
 	for k, from := range starts {
-		cost := base + rowCost(rResend)
+		r := root
 		if k > 0 {
-			cost += rowCost(rAround)
+			r.cost += uint8(rowCost(rAround))
+			r.ed[r.n] = edit{start: 0, end: int32(from), kind: kWrap, row: rAround}
+			r.n++
 		}
-		if cost > e.budget {
+		if int(r.cost)+rowCost(rResend) > e.budget {
 			break
 		}
-		for i := from + 1; i < len(s); i++ {
-			if s[i] != '{' || !faultmodel.ResendHead(s[from:], i-from) {
-				continue
-			}
-			if heads++; heads > maxRoots {
-				e.over = true
-				return
-			}
-			r := root
-			r.pos, r.root = int32(i), int32(i)
-			r.cost = uint8(cost)
-			if k > 0 {
-				r.ed[r.n] = edit{start: 0, end: int32(from), kind: kWrap, row: rAround}
-				r.n++
-			}
-			r.ed[r.n] = edit{start: int32(from), end: int32(i), kind: kHead, row: rResend}
-			r.n++
-			e.pushCfg(r)
+		if e.resendHeads(r, from); e.over {
+			return
 		}
 	}
 	e.cur = -1
@@ -475,6 +470,30 @@ func (e *engine) run(base int, pre []edit) {
 			continue
 		}
 		e.expand(&c)
+	}
+}
+
+// resendHeads pushes the roots r gives where a re-sent stream's heads,
+// from its place from on, are dropped (faultmodel.ResendHead); past
+// maxRoots of them in the text, the engine is over.
+func (e *engine) resendHeads(r cfg, from int) {
+	s, cost := e.s, int(r.cost)+rowCost(rResend)
+	if cost > e.budget || int(r.n) >= maxEdits {
+		return
+	}
+	for i := from + 1; i < len(s); i++ {
+		if s[i] != '{' || !faultmodel.ResendHead(s[from:], i-from) {
+			continue
+		}
+		if e.heads++; e.heads > maxRoots {
+			e.over = true
+			return
+		}
+		d := r
+		d.pos, d.root, d.cost = int32(i), int32(i), uint8(cost)
+		d.ed[d.n] = edit{start: int32(from), end: int32(i), kind: kHead, row: rResend}
+		d.n++
+		e.pushCfg(d)
 	}
 }
 
@@ -624,7 +643,27 @@ func (e *engine) finish(c *cfg, extra []edit, cost int, unknown bool) {
 		return
 	}
 	ed := append(append([]edit(nil), c.ed[:c.n]...), extra...)
-	e.done = append(e.done, done{text: e.text(c), cost: cost, ed: ed, unknown: unknown})
+	e.addDone(c, e.text(c), cost, ed, unknown)
+}
+
+// addDone records a reading of c: its text, and when c reads the second
+// of two concatenated objects, the first too, at the same cost (each is
+// read with the edits both need); what a cut leaves unknown is the
+// second's.
+func (e *engine) addDone(c *cfg, text string, cost int, ed []edit, unknown bool) {
+	e.done = append(e.done, done{text: text, cost: cost, ed: ed, unknown: unknown})
+	if c.first < 0 {
+		return
+	}
+	// The first's reading drops the second (from its start to the end),
+	// not the first: its edit is another.
+	ed = slices.Clone(ed)
+	for i, x := range ed {
+		if x.kind == kConcat {
+			ed[i] = edit{start: x.end, end: int32(len(e.s)), kind: kConcat, arg: 1, row: rConcat}
+		}
+	}
+	e.done = append(e.done, done{text: e.textOf(c.first), cost: cost, ed: ed})
 }
 
 // complete records the readings c gives at its position.
@@ -645,8 +684,27 @@ func (e *engine) complete(c *cfg) {
 				e.finish(c, []edit{{start: int32(p), end: int32(len(s)), kind: kWrap, row: rAround}}, int(c.cost)+rowCost(rAround), false)
 			}
 		}
-		if !isWS(s[p]) && faultmodel.ResendTail(s[c.root:], p-int(c.root)) {
+		if isWS(s[p]) {
+			return
+		}
+		resend := faultmodel.ResendTail(s[c.root:], p-int(c.root))
+		if resend {
 			e.finish(c, []edit{{start: int32(p), end: int32(len(s)), kind: kTail, row: rResend}}, int(c.cost)+rowCost(rResend), false)
+		}
+		if s[p] == '{' && c.first < 0 && strings.HasPrefix(e.text(c), "{") {
+			// A second object after the first (faultmodel.Concatenated),
+			// read from a root of its own: either object is a reading,
+			// once the second reads as one too (finish). A third object
+			// is no reading of the row.
+			if int(c.cost)+rowCost(rConcat) <= e.budget && int(c.n) < maxEdits {
+				c.own = false
+				r := cfg{pos: int32(p), st: pstate{stack: -1}, out: -1, first: c.out, cost: c.cost + uint8(rowCost(rConcat)),
+					root: int32(p), n: c.n, ed: c.ed, h: c.h}
+				r.ed[r.n] = edit{start: c.root, end: int32(p), kind: kConcat, row: rConcat}
+				r.n++
+				e.pushCfg(r)
+				e.resendHeads(r, p) // and the second re-sent
+			}
 		}
 		return
 	}
@@ -729,7 +787,7 @@ func (e *engine) complete(c *cfg) {
 		cut.arg = 1
 	}
 	ed := append(append([]edit(nil), c.ed[:c.n]...), cut)
-	e.done = append(e.done, done{text: text, cost: cost, ed: ed, unknown: unknown})
+	e.addDone(c, text, cost, ed, unknown)
 }
 
 // vb returns byte k of c's view, or -1 past its end.

@@ -23,8 +23,9 @@
 // the compact text written as a chain of shared segments) advance byte by
 // byte; at each position every inverse edit that starts there is tried
 // (character insertions, deletions and replacements, quote styles, bare
-// tokens, literal spellings, escapes, comments, moved quotes, and at the
-// end the cut), and whole-text readings (double encoding, CSV quotes,
+// tokens, literal spellings, escapes, comments, moved quotes, after a
+// whole object a second one read from a root of its own, either of the
+// two a reading, and at the end the cut), and whole-text readings (double encoding, CSV quotes,
 // template quotes throughout, a writer's habits) are read as texts of their own at their
 // row's cost. A configuration whose parser state equals one already at
 // its position with a subset of its edits is dropped: it reads on the

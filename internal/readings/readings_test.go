@@ -63,6 +63,10 @@ func TestDecide(t *testing.T) {
 		{"a bare token's line break after it is layout: escaped, it is no edit the token needs", "{\n\t\"id\": \\\\nx\n}", Run, `{"id":"\\nx"}`, "unquoted"},
 		{"a comment before a string: no bare token ends in a backslash that escapes its closing quote", "{\"id\": // note \"a\\\\b\"\n}", Run, `{"id":"a\\b"}`, "comment"},
 		{"a '+' after a bare token: its own, or a loose sign deleted at its end (no edit inside the token)", `{"a": x+ ,"b":1}`, Ambiguous, "", ""},
+		{"two different objects are two calls: either is a reading", "{\"a\": 1}\n{\"b\": 2}", Ambiguous, "", ""},
+		{"a second object after a first one mended: either is a reading", `{"a": 1}}{"b": 2}`, Ambiguous, "", ""},
+		{"a different object before a cut copy: the second, cut, is a reading", `{"b": 2}{"a": 1}{"a"`, Ambiguous, "", ""},
+		{"the same object after a first one mended", `{"a": 1,}{"a": 1}`, Run, `{"a":1}`, "comma"},
 		{"a periodic deep text cut", strings.Repeat(`{"a":[`, 400), OverBudget, "", ""},
 	}
 	for _, tt := range tests {
