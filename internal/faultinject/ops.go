@@ -431,10 +431,10 @@ func quotesMoved(t Text) []edit {
 	var out []edit
 	for k, c := range strToks(t) {
 		// (Only where the row moves a quote, faultmodel.QuoteMovesOver:
-		// not over white space, escaped or invisible too.)
-		// (Nor a closing quote in over a final '}' or ']': "x"}} reads
-		// as an extra closing brace, which real models send.)
-		if at, p, ok := lastPiece(c); ok && faultmodel.QuoteMovesOver(p) && p != "}" && p != "]" { // "ab"c
+		// not over white space, escaped or invisible too; nor a closing
+		// quote in over a final '}' or ']', QuoteMovesOverNext: "x"}}
+		// reads as an extra closing brace, which real models send.)
+		if at, p, ok := lastPiece(c); ok && faultmodel.QuoteMovesOverNext(p) { // "ab"c
 			out = append(out, edit{k.Start + 1 + at, k.End, `"` + p, false})
 		}
 		if k.End < len(t.S) { // "abc,"
@@ -448,7 +448,7 @@ func quotesMoved(t Text) []edit {
 		}
 		if k.Start > 0 { // :"abc" from : "abc"… over a non-space only
 			_, n := utf8.DecodeLastRuneInString(t.S[:k.Start])
-			if prev := t.S[k.Start-n : k.Start]; faultmodel.QuoteMovesOver(prev) {
+			if prev := t.S[k.Start-n : k.Start]; faultmodel.QuoteMovesOverNext(prev) {
 				out = append(out, edit{k.Start - n, k.Start + 1, `"` + prev, false})
 			}
 		}

@@ -121,7 +121,7 @@ var Table = []Operator{
 	{Name: "split_number", Cost: 1, Step: "json_repair", Inverse: invSplitNumber,
 		Reason: "one space inside a number is one keystroke"},
 	{Name: "quote_moved", Cost: 2, Step: "json_repair", Inverse: invQuoteMoved,
-		Reason: "a quote one character off its place re-cuts the strings around it: a catch-all, two faults; never over white space, escaped or invisible too (QuoteMovesOver)"},
+		Reason: "a quote one character off its place re-cuts the strings around it: a catch-all, two faults; never over white space, escaped or invisible too (QuoteMovesOver), nor back over a '}' or ']' after it, which no string's quote moved past (QuoteMovesOverNext)"},
 	{Name: "around", Cost: 1, Step: "extract_object", Inverse: invWrapper, Skips: wrapperSkips,
 		Reason: "prose, a fence, reasoning or template tokens around the object are one wrapper, written at once"},
 	{Name: "double_encoded", Cost: 1, Step: "double_encoded", Inverse: invDoubleEncoded,

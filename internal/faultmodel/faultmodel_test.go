@@ -166,9 +166,9 @@ func TestQuoteStyleEnclosesNoQuote(t *testing.T) {
 	}
 }
 
-// A quote never moves over white space, escaped or invisible too, and a
-// comment is read as the space it stands for, never shorter than its
-// own marker.
+// A quote never moves over white space, escaped or invisible too, nor
+// back over a closer after it, and a comment is read as the space it
+// stands for, never shorter than its own marker.
 func TestQuoteMovesAndCommentsStandWhereTheRowsSay(t *testing.T) {
 	for _, tt := range []struct {
 		piece string
@@ -180,6 +180,12 @@ func TestQuoteMovesAndCommentsStandWhereTheRowsSay(t *testing.T) {
 		if got := faultmodel.QuoteMovesOver(tt.piece); got != tt.moves {
 			t.Errorf("QuoteMovesOver(%q) = %v, want %v", tt.piece, got, tt.moves)
 		}
+		if got, want := faultmodel.QuoteMovesOverNext(tt.piece), tt.moves && tt.piece != "}"; got != want {
+			t.Errorf("QuoteMovesOverNext(%q) = %v, want %v", tt.piece, got, want)
+		}
+	}
+	if faultmodel.QuoteMovesOverNext("]") {
+		t.Errorf("QuoteMovesOverNext(%q) = true", "]")
 	}
 	inverse := func(row, s string) []string {
 		o, _ := faultmodel.Lookup(row)
@@ -191,7 +197,7 @@ func TestQuoteMovesAndCommentsStandWhereTheRowsSay(t *testing.T) {
 	}
 	if got := inverse("quote_moved", "{\u200b\"a\":\u00a0\"x\"}"); !slices.Equal(got, []string{
 		"{\u200ba\"\":\u00a0\"x\"}", "{\u200b\"a:\"\u00a0\"x\"}", "{\u200b\"\"a:\u00a0\"x\"}",
-		"{\u200b\"a\":\u00a0x\"\"}", "{\u200b\"a\":\u00a0\"x}\"", "{\u200b\"a\":\u00a0\"\"x}",
+		"{\u200b\"a\":\u00a0x\"\"}", "{\u200b\"a\":\u00a0\"\"x}",
 	}) {
 		t.Errorf("quote_moved over invisible characters: %q", got)
 	}

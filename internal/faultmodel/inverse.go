@@ -459,7 +459,7 @@ func invQuoteMoved(s string) []Edit {
 		}
 		if i+1 < len(s) { // over the piece after it
 			n := PieceAfter(s, i+1)
-			if QuoteMovesOver(s[i+1 : i+1+n]) {
+			if QuoteMovesOverNext(s[i+1 : i+1+n]) {
 				out = append(out, Edit{i, i + 1 + n, s[i+1:i+1+n] + `"`})
 			}
 		}
@@ -470,6 +470,17 @@ func invQuoteMoved(s string) []Edit {
 		}
 	}
 	return out
+}
+
+// QuoteMovesOverNext reports whether the quote_moved row's inverse moves a
+// quote over piece, the character or escape after it: where
+// [QuoteMovesOver], and not over '}' or ']'. Read so, the quote would be a
+// closing quote the forward form moved in over its string's final '}' or
+// ']', which it does not ("x"}} is an extra closing brace, which real
+// models send), or an opening quote moved out over a closer before it,
+// where no string starts.
+func QuoteMovesOverNext(piece string) bool {
+	return piece != "}" && piece != "]" && QuoteMovesOver(piece)
 }
 
 // QuoteMovesOver reports whether the quote_moved row moves a quote over

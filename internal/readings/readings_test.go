@@ -36,6 +36,7 @@ func TestDecide(t *testing.T) {
 		{"an invisible character between tokens", "{\"a\":\u200b1}", Run, `{"a":1}`, "invisible"},
 		{"an invisible character after a string: layout (a quote never moves over white space)", "{\"a\": \"\"\u200b, \"b\": 1}", Run, `{"a":"","b":1}`, "invisible"},
 		{"escaped white space before a key: layout (a quote never moves over white space)", "{\\n\"a\": 1}", Run, `{"a":1}`, "escaped_space"},
+		{"a stray '}' after a string: no quote moves back over a closer", `{"a": "x"}}`, Run, `{"a":"x"}`, "stray_brace"},
 		{"a comment reads as a space: no number runs through it", `{"a": [4/*x*/2]}`, Run, `{"a":[4,2]}`, "comma"},
 		{"a line comment holds both its slashes, and none stands inside a bare token", "{\"a\": true// note\n, \"x\": \"\"}", Run, `{"a":true,"x":""}`, "comment"},
 		{"a '#' inside a string's text starts no comment", `{"a":"4#2"}{"a":"4#2"}`, Run, `{"a":"4#2"}`, "repeated_object"},
