@@ -857,6 +857,15 @@ func (e *engine) at(c *cfg, k int, kind, arg, row uint8) edit {
 	default:
 		ed.off = rewrite
 	}
+	if (kind == kIns || kind == kCut) && ed.start == ed.end && ed.off == 0 {
+		// An insertion right after a deletion is the same insertion at
+		// the deletion's start, whichever edit it was named after.
+		for i := int(c.n) - 1; i >= 0; i-- {
+			if x := c.ed[i]; x.kind == kDel && x.end == ed.start {
+				ed.start, ed.end = x.start, x.start
+			}
+		}
+	}
 	return ed
 }
 

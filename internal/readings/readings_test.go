@@ -90,6 +90,18 @@ func TestDecide(t *testing.T) {
 	}
 }
 
+// An insertion right after a deletion is named at the deletion, whatever
+// edit is made after it: with a colon written as '}', the reading at
+// three that also quotes the number holds an edit that is not needed.
+func TestAnInsertionAfterADeletionIsOneEdit(t *testing.T) {
+	for _, s := range []string{`{"a"}7,"b":null}`, `{"a"]7,"b":null}`} {
+		w := ReadWithin(s, Budget+1)
+		if r, v := w.Decide(); v != Run || Canonical(r.Text) != `{"a":7,"b":null}` {
+			t.Errorf("ReadWithin(%q, %d): %v (window %v)", s, Budget+1, v, w.Values())
+		}
+	}
+}
+
 // A valid object is read as it is by Repair, without a window.
 func TestRepairKeepsAValidObject(t *testing.T) {
 	for _, s := range []string{`{"a": 1}`, " {\"a\": [true, null]}\n"} {
