@@ -56,16 +56,9 @@ func readByModel(raw string, opt Options) (Result, bool) {
 	if !opt.FixSyntax || !opt.StripThinking || len(raw) > maxModelBytes || !utf8.ValidString(raw) {
 		return Result{}, false
 	}
-	w := engine.Read(raw)
+	w := engine.ReadComplete(raw)
 	if w.Min != 1 && w.Min != 2 {
 		return Result{}, false
-	}
-	if _, v := w.Decide(); w.Min == engine.Budget && v == engine.Run {
-		// One object at the cheapest cost, two: the readings at three
-		// decide. Any other verdict there refuses whatever costs three
-		// (two values, a cut value, a list, past the budget), so the
-		// window is read within three only here.
-		w = engine.ReadWithin(raw, engine.Budget+1)
 	}
 	r, v := w.Decide()
 	if v != engine.Run || jsonread.Check(r.Text) != jsonread.OK {
@@ -85,18 +78,6 @@ func readByModel(raw string, opt Options) (Result, bool) {
 		steps = addStep(steps, st)
 	}
 	return Result{JSON: r.Text, Steps: steps}, true
-}
-
-// window returns raw's window under the fault model, complete: read
-// within the engine's budget, and, where the cheapest reading costs two,
-// again within a budget of three, so that the readings one fault past the
-// cheapest are all in it.
-func window(raw string) engine.Window {
-	w := engine.Read(raw)
-	if w.Min == engine.Budget && !w.Over {
-		w = engine.ReadWithin(raw, engine.Budget+1)
-	}
-	return w
 }
 
 // habitAgrees checks the scanner's repair res of raw against the habits
@@ -146,7 +127,7 @@ func habitAgrees(raw string, res Result, opt Options) error {
 		v := engine.NoReading // past the model's reach: a text that is not UTF-8
 		if utf8.ValidString(raw) {
 			if !read {
-				w, read = window(raw), true
+				w, read = engine.ReadComplete(raw), true
 			}
 			var rd engine.Reading
 			rd, v = w.Decide()

@@ -146,6 +146,17 @@ func (w Window) Values() []string {
 // as it is, at cost 0.
 func Read(s string) Window { return ReadWithin(s, Budget) }
 
+// ReadComplete returns the window of s, complete: Read, and, where the
+// cheapest reading costs Budget, s read again within Budget+1, so that
+// the readings one fault past the cheapest are all in it.
+func ReadComplete(s string) Window {
+	w := Read(s)
+	if w.Min == Budget && !w.Over {
+		w = ReadWithin(s, Budget+1)
+	}
+	return w
+}
+
 // ReadWithin is Read looking at readings that cost up to budget: with a
 // budget of 3, the window of a text whose cheapest reading costs 2 is
 // complete. Its work is bounded per byte as Read's (past it, Over).
@@ -544,14 +555,14 @@ func canonical(t string) string {
 
 // Repair reads s: a text that is one JSON object with distinct member
 // names as it is (cost 0, no window computed), else by the decision rule
-// on its window.
+// on its complete window (ReadComplete).
 func Repair(s string) (Reading, Verdict) {
 	if json.Valid([]byte(s)) {
 		if t := strings.TrimLeft(s, " \t\r\n"); t != "" && t[0] == '{' && !jsonread.RepeatsName(s) {
 			return Reading{Text: s}, Run
 		}
 	}
-	return Read(s).Decide()
+	return ReadComplete(s).Decide()
 }
 
 // keysBefore returns how many member names of the compact JSON text t
