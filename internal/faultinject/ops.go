@@ -915,7 +915,9 @@ func bareApostrophes(s string, _ *rand.Rand, _ bool) []string {
 // in the habit is in it once). It returns false where the
 // inverse could not read what f writes: a string left open, or f's
 // false (a raw line break in a string the habit writes in single
-// quotes, which the inverse reads as a string left open).
+// quotes, which the inverse reads as a string left open; with bare, a
+// closing quote written inside a word, which it reads as the string's
+// own apostrophe).
 func habitStrings(s string, bare bool, f func(content string) (string, bool)) (string, bool) {
 	const open, close = "“", "”"
 	var b strings.Builder
@@ -928,7 +930,9 @@ func habitStrings(s string, bare bool, f func(content string) (string, bool)) (s
 				return "", false
 			}
 			w, ok := f(s[i+1 : e])
-			if !ok {
+			if !ok || bare && strings.HasSuffix(w, "'") && faultmodel.InWord(w+s[e+1:], len(w)-1) {
+				// (with bare, a closing quote written inside a word,
+				// the text broken before, is read as the string's own)
 				return "", false
 			}
 			b.WriteString(w)

@@ -90,6 +90,7 @@ func TestInversesUndoTheirFault(t *testing.T) {
 		{"double_encoded", `{\"a\": 1}`, `{"a": 1}`},
 		{"repeated_object", `{"a": 1}{"a": 1}`, `{"a": 1}`},
 		{"repeated_object", `{"a"{"a": 1}`, `{"a": 1}`},
+		{"repeated_object", `"{\"a"{\"a\": 1, "{\"a\": 1, \"b\": 2}"`, `"{\"a\": 1, \"b\": 2}"`}, // an encoded object's stream
 		{"concatenated", `{"a": 1}{"b": 2}`, `{"a": 1}`},
 		{"concatenated", `{"a": 1}{"b": 2}`, `{"b": 2}`},
 		{"concatenated", "{\"a\": 1}\n{\"b\": 2} ", "{\"a\": 1}\n"},
@@ -236,7 +237,10 @@ func TestHabitsReadTheWholeTextOnce(t *testing.T) {
 		{"single_quotes", "{'a': 'x\ny'}", 0}, // a string holds no raw line break
 		{"single_quotes", `{'a': 'it\'s', 'b': 'x'}`, 1},
 		{"single_quotes", `{"a": "it's", "b": 1}`, 0},
-		{"single_quotes", `{'a': 'x`, 0}, // a string left open
+		{"single_quotes", `{'a': 'x`, 0},   // a string left open
+		{"single_quotes", `{“a”: 'x'}`, 3}, // both kinds of quote: both at once, and each alone
+		{"single_quotes", `{“a”: “x”}`, 1},
+		{"bare_apostrophe", `{“a”: 'Joe's'}`, 2}, // both kinds, and apostrophes alone
 		{"bare_apostrophe", `{'id': 'Joe's', 'n': 5}`, 1},
 		{"bare_apostrophe", `{'id': 'Joe's', 'items': [{'n': 5}`, 1}, // cut: its strings are closed
 		{"bare_apostrophe", `{'a': 'x', 'b': 'it\'s'}`, 0},           // no apostrophe left bare: single_quotes'

@@ -762,7 +762,7 @@ func invWrapper(s string) []Edit {
 
 // resendSkips is what the re-send catch-all may skip.
 const resendSkips = "after the object: a copy of its text or of a prefix of it (white space before it); " +
-	"before the object: one or two prefixes of its text, each opening with '{' (white space after the last)"
+	"before the object: one or two prefixes of its text, each opening with '{', or with '\"' where the text is a string (an encoded object; white space after the last)"
 
 // ResendTail reports whether the text of s from j on, white space before
 // it aside, is a copy of the text before j or of a prefix of it: the tail
@@ -773,11 +773,12 @@ func ResendTail(s string, j int) bool {
 }
 
 // ResendHead reports whether the text of s before i is one or two
-// prefixes of the text from i on, each opening with '{', white space
-// after the last aside (a stream cut inside its layout): the head the
-// re-send catch-all may drop.
+// prefixes of the text from i on, each opening with '{' (or each with
+// '"', the text from i a string: an encoded object re-sent), white
+// space after the last aside (a stream cut inside its layout): the head
+// the re-send catch-all may drop.
 func ResendHead(s string, i int) bool {
-	if i <= 0 || i >= len(s) || s[i] != '{' || s[0] != '{' {
+	if i <= 0 || i >= len(s) || s[i] != s[0] || s[0] != '{' && s[0] != '"' {
 		return false
 	}
 	head, tail := strings.TrimRight(s[:i], " \t\r\n"), s[i:]
@@ -785,7 +786,7 @@ func ResendHead(s string, i int) bool {
 		return true
 	}
 	for k := 1; k < len(head) && k <= len(tail) && tail[k-1] == head[k-1]; k++ {
-		if head[k] == '{' && strings.HasPrefix(tail, head[k:]) {
+		if head[k] == s[0] && strings.HasPrefix(tail, head[k:]) {
 			return true
 		}
 	}
@@ -1319,23 +1320,56 @@ func habits(name, s string, noMap bool) []Rewrite {
 		}
 		out = joinAll(s, noMap)
 	case "single_quotes":
-		if !strings.Contains(s, "'") && !strings.Contains(s, "“") {
-			break // no string in single or typographic quotes
-		}
-		if r, _, ok := singleQuotesAll(s, false, noMap); ok && r.Text != s {
-			out = append(out, r)
+		for _, k := range quoteKinds(s) {
+			if r, _, ok := singleQuotesAll(s, k, false, noMap); ok && r.Text != s && !slices.ContainsFunc(out, func(o Rewrite) bool { return o.Text == r.Text }) {
+				out = append(out, r)
+			}
 		}
 	case "bare_apostrophe":
 		if !apostropheInWord(s) {
 			break // no apostrophe to leave bare: the single_quotes habit's reading
 		}
-		r, kept, ok := singleQuotesAll(s, true, noMap)
-		if !ok || r.Text == s || !kept {
-			break // no apostrophe left bare: the single_quotes habit's reading
+		for _, k := range quoteKinds(s) {
+			if k&apostrophes == 0 {
+				continue
+			}
+			r, kept, ok := singleQuotesAll(s, k, true, noMap)
+			if !ok || r.Text == s || !kept || slices.ContainsFunc(out, func(o Rewrite) bool { return o.Text == r.Text }) {
+				continue // no apostrophe left bare: the single_quotes habit's reading
+			}
+			out = append(out, r)
 		}
-		out = append(out, r)
 	}
 	return out
+}
+
+// The quotes the single-quote habits read as a string's: apostrophes,
+// typographic quotes, or both.
+const (
+	apostrophes = 1 << iota
+	typographic
+)
+
+// quoteKinds returns the quotes the single-quote habits read s's
+// strings in: each kind s holds, and where it holds both, both at once
+// and each alone (a writer of typographic quotes leaves apostrophes as
+// they are, and the other way round: read together, an apostrophe
+// between two typographic strings would open a string of its own).
+func quoteKinds(s string) []int {
+	k := 0
+	if strings.Contains(s, "'") {
+		k |= apostrophes
+	}
+	if strings.Contains(s, "“") {
+		k |= typographic
+	}
+	switch k {
+	case 0:
+		return nil
+	case apostrophes | typographic:
+		return []int{k, apostrophes, typographic}
+	}
+	return []int{k}
 }
 
 func habitEdits(name, s string) []Edit {
@@ -1420,7 +1454,9 @@ func invLiteralBackslashes(s string) []Edit { return habitEdits("literal_backsla
 // bare in single quotes writes a text this habit does not read: where
 // each string ends is then quote_style's question, one string at a time
 // (an apostrophe before a colon or a comma ends a string as well as it
-// sits inside one).
+// sits inside one). Where a text holds strings in both kinds of quote,
+// each kind is read alone too (quoteKinds): a writer of typographic
+// quotes leaves apostrophes as they are.
 func invSingleQuotes(s string) []Edit { return habitEdits("single_quotes", s) }
 
 // invBareApostrophes: every string between single quotes (or
@@ -1441,9 +1477,10 @@ func invSingleQuotes(s string) []Edit { return habitEdits("single_quotes", s) }
 func invBareApostrophes(s string) []Edit { return habitEdits("bare_apostrophe", s) }
 
 // singleQuotesAll reads s as invSingleQuotes says, or, bare, as
-// invBareApostrophes says; kept reports an apostrophe kept as a string's
-// own (bare only), ok false a string left open.
-func singleQuotesAll(s string, bare, noMap bool) (r Rewrite, kept, ok bool) {
+// invBareApostrophes says, its strings in the quotes of kinds (the
+// others left as characters); kept reports an apostrophe kept as a
+// string's own (bare only), ok false a string left open.
+func singleQuotesAll(s string, kinds int, bare, noMap bool) (r Rewrite, kept, ok bool) {
 	const open, close = "“", "”"
 	w := rewriter{noMap: noMap}
 	for i := 0; i < len(s); {
@@ -1452,7 +1489,7 @@ func singleQuotesAll(s string, bare, noMap bool) (r Rewrite, kept, ok bool) {
 			j := min(StringEnd(s, i)+1, len(s))
 			w.copy(s, i, j)
 			i = j
-		case s[i] == '\'':
+		case s[i] == '\'' && kinds&apostrophes != 0:
 			j, k := SingleEnd(s, i+1, bare)
 			kept = kept || k
 			if j < 0 {
@@ -1475,7 +1512,7 @@ func singleQuotesAll(s string, bare, noMap bool) (r Rewrite, kept, ok bool) {
 			}
 			w.write(`"`, j)
 			i = j + 1
-		case strings.HasPrefix(s[i:], open):
+		case kinds&typographic != 0 && strings.HasPrefix(s[i:], open):
 			j := strings.Index(s[i+len(open):], close)
 			if j < 0 {
 				return Rewrite{}, false, false

@@ -92,9 +92,12 @@ func readByModel(raw string, opt Options) (Result, bool) {
 // value stands only when the fault model's window holds it alone; where
 // it cannot read it (the habit's reading needs more faults than the
 // scanner reads, or leaves a value cut), the value stands when the
-// window holds it alone or the model has no window (no reading within
-// its budget). Otherwise the text is refused as the scanner refuses it,
-// and the fault model decides (readByModel). Like the model, the check
+// window holds it alone, or every cheapest reading of the window gives
+// it (two values at the cheapest cost refuse: "\20"+ "28" is the
+// backslash written as itself or \u2028 with its u dropped), or the
+// model has no window (no reading within its budget). Otherwise the
+// text is refused as the scanner refuses it, and the fault model
+// decides (readByModel). Like the model, the check
 // reads texts of at most maxModelBytes bytes: a longer one is the
 // scanner's alone. A backslash before an apostrophe (\') alone does not
 // count as the backslash habit: in single quotes it escapes it, and the
@@ -135,8 +138,8 @@ func habitAgrees(raw string, res Result, opt Options) error {
 				continue // the window holds the scanner's value alone
 			}
 		}
-		if err != nil && (v == engine.NoReading || v == engine.OverBudget || v == engine.Ambiguous && inWindow(w, res.JSON)) {
-			continue // the scanner's value stands where the model cannot say it is wrong
+		if err != nil && (v == engine.NoReading || v == engine.OverBudget || v == engine.Ambiguous && cheapestAre(w, res.JSON)) {
+			continue // the scanner's value stands where the model has no window, or its cheapest readings give that value alone
 		}
 		habit := firstHabit(h.Rows)
 		switch {
@@ -150,6 +153,17 @@ func habitAgrees(raw string, res Result, opt Options) error {
 	return nil
 }
 
+// cheapestAre reports whether every reading of w at its cheapest cost
+// gives value v.
+func cheapestAre(w engine.Window, v string) bool {
+	for _, r := range w.Readings {
+		if r.Cost == w.Min && !sameValue(r.Text, v) {
+			return false
+		}
+	}
+	return len(w.Readings) > 0
+}
+
 // firstHabit returns the first habit row among the rows named rows.
 func firstHabit(rows []string) faultmodel.Operator {
 	for _, name := range rows {
@@ -158,11 +172,6 @@ func firstHabit(rows []string) faultmodel.Operator {
 		}
 	}
 	return faultmodel.Operator{}
-}
-
-// inWindow reports whether w holds a reading of value v.
-func inWindow(w engine.Window, v string) bool {
-	return slices.ContainsFunc(w.Readings, func(r engine.Reading) bool { return sameValue(r.Text, v) })
 }
 
 // plainSingleQuoted reports whether raw is an object whose strings are

@@ -368,3 +368,23 @@ func TestTheModelReadsWhatTheWrapperRowsSkip(t *testing.T) {
 		{"members before the object", ",\n  \"k\": \"x\"\n{}", ""},
 	})
 }
+
+// A whole-text reading (a layer, a habit) made after a re-sent copy is
+// dropped, and a habit's two readings at the cheapest cost: the window
+// decides each, as the model makes its edits in any order.
+func TestWholeTextReadingsAfterAnotherFault(t *testing.T) {
+	checkRepairs(t, []repairCase{
+		{"an encoded object re-sent: the layer read once the copy is dropped", `"{\"a\": 1}"` + "\n" + `"{\"a\": 1}"`, `{"a":1}`, DoubleEncoded},
+	})
+	checkRefusals(t, []refusalCase{
+		// Read over both copies, \" is a quote and \\t a backslash and a
+		// t; read over the first alone, the body decodes to a tab.
+		{"an encoded body re-sent, an escape inside", `{\"m\": \"\\t\"}` + "\n" + `{\"m\": \"\\t\"}`, "ambiguous"},
+		// Over the whole stream the habit pairs the quotes otherwise and
+		// reads \' as a quote's escape.
+		{"a single-quoted stream re-sent, an escaped apostrophe", `{'a{'a': 'it\'s', 'n': 1}`, "ambiguous"},
+		// A backslash written as itself, or \u2028 with its u dropped:
+		// both cost two.
+		{"strings joined with '+', a backslash starting no escape", `{"mo"+ "de":"\20"+ "28"}`, "ambiguous"},
+	})
+}

@@ -175,7 +175,7 @@ func ReadWithin(s string, budget int) Window {
 func read(s string, prune bool, budget int) (Window, bool) {
 	var found []found
 	over, dups := false, false
-	for _, r := range rewrites(s, true, budget) {
+	for _, r := range append(rewrites(s, true, budget), resentRewrites(s, budget)...) {
 		e := newEngine(r.text, budget, prune)
 		e.run(r.base, r.pre)
 		n := len(found)
@@ -191,6 +191,9 @@ func read(s string, prune bool, budget int) (Window, bool) {
 		for m := len(r.maps) - 1; m >= 0; m-- {
 			placeBack(found[n:], r.maps[m].k, r.maps[m].src, mapped)
 		}
+		if r.off > 0 {
+			shiftBack(found[n:], r.off, mapped)
+		}
 	}
 	return window(needed(found), over), dups
 }
@@ -203,6 +206,9 @@ type rewritten struct {
 	base int
 	pre  []edit
 	maps []placeMap // outermost first
+	// off is where text's first byte stands in the text read, when a
+	// re-sent head was dropped first (resentRewrites).
+	off int
 }
 
 // placeMap is a whole-text reading's source map (a habit's or template
@@ -218,6 +224,12 @@ type placeMap struct {
 // depth first; with maps, each with the source maps of the habits and
 // template quotes among them.
 func rewrites(s string, maps bool, budget int) []rewritten {
+	return rewritesFrom(rewritten{text: s}, maps, budget)
+}
+
+// rewritesFrom is rewrites of from.text, with from's cost and edits made
+// first.
+func rewritesFrom(from rewritten, maps bool, budget int) []rewritten {
 	var out []rewritten
 	var walk func(r rewritten)
 	walk = func(r rewritten) {
@@ -239,8 +251,65 @@ func rewrites(s string, maps bool, budget int) []rewritten {
 			walk(next)
 		}
 	}
-	walk(rewritten{text: s})
+	walk(from)
 	return out
+}
+
+// resentRewrites returns the texts whole-text readings make of s once a
+// re-sent copy is dropped from it (the re-send catch-all's tail or head,
+// faultmodel.ResendTail and ResendHead), each with that drop as its first
+// edit: the model makes its edits in any order, and a layer or a habit
+// read over the whole text may read the copy otherwise than over the
+// object alone ({\"a\": 1}\n{\"a\": 1} is one encoded object
+// re-sent, not one text encoded). The text the drop leaves itself is
+// the engine's to read (its roots and tails).
+func resentRewrites(s string, budget int) []rewritten {
+	cost := rowCost(rResend)
+	if cost+1 > budget || len(s) == 0 {
+		return nil
+	}
+	var out []rewritten
+	add := func(part string, off int, drop edit) {
+		rs := rewritesFrom(rewritten{text: part, base: cost, pre: []edit{drop}, off: off}, true, budget)
+		out = append(out, rs[1:]...) // rs[0] is part itself
+	}
+	for j := 1; j < len(s); j++ {
+		// j is the copy's first byte (white space before it is dropped
+		// with it, as the engine's tail drop does).
+		if isWS(s[j]) || s[j] != s[0] || !faultmodel.ResendTail(s, j) {
+			continue
+		}
+		add(strings.TrimRight(s[:j], " \t\r\n"), 0, edit{start: int32(j), end: int32(len(s)), kind: kTail, row: rResend})
+	}
+	for i := 1; i < len(s); i++ {
+		if s[i] == s[0] && faultmodel.ResendHead(s, i) {
+			add(s[i:], i, edit{start: 0, end: int32(i), kind: kHead, row: rResend})
+		}
+	}
+	return out
+}
+
+// shiftBack moves the edits after the first of each reading of fs,
+// made on a text that starts at off in the text read, to their places
+// there, up to a whole-text reading that no map places (mapped, as
+// placeBack's).
+func shiftBack(fs []found, off int, mapped func(j int) bool) {
+	for i := range fs {
+		ed, at := slices.Clone(fs[i].ed), slices.Clone(fs[i].At)
+		for j := 1; j < len(ed); j++ {
+			if ed[j].kind == kWhole {
+				if !mapped(j) {
+					break
+				}
+				continue
+			}
+			if ed[j].start >= 0 {
+				ed[j].start, ed[j].end = ed[j].start+int32(off), ed[j].end+int32(off)
+				at[j] = int(ed[j].start)
+			}
+		}
+		fs[i].ed, fs[i].At = ed, at
+	}
 }
 
 // Rewrite is a text a broken text reads as by whole-text readings alone.
@@ -395,7 +464,11 @@ func (e *engine) readingsOf(d done) []found {
 		r := Reading{Text: text, Cost: cost, Unknown: d.unknown, key: canonical(text)}
 		for _, x := range ed {
 			r.Ops = append(r.Ops, faultmodel.Table[x.row].Name)
-			r.At = append(r.At, max(0, int(x.start)))
+			at := max(0, int(x.start))
+			if x.kind == kWhole {
+				at = 0 // (its start numbers it among the edits)
+			}
+			r.At = append(r.At, at)
 			if st := faultmodel.Table[x.row].Step; !slices.Contains(r.Steps, st) {
 				r.Steps = append(r.Steps, st)
 			}
