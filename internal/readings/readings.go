@@ -174,8 +174,9 @@ func ReadWithin(s string, budget int) Window {
 // prune is set; dups reports a reading that held a repeated name.
 func read(s string, prune bool, budget int) (Window, bool) {
 	var found []found
-	over, dups := false, false
-	for _, r := range append(rewrites(s, true, budget), resentRewrites(s, budget)...) {
+	dups := false
+	resent, over := resentRewrites(s, budget)
+	for _, r := range append(rewrites(s, true, budget), resent...) {
 		e := newEngine(r.text, budget, prune)
 		e.run(r.base, r.pre)
 		n := len(found)
@@ -262,31 +263,45 @@ func rewritesFrom(from rewritten, maps bool, budget int) []rewritten {
 // read over the whole text may read the copy otherwise than over the
 // object alone ({\"a\": 1}\n{\"a\": 1} is one encoded object
 // re-sent, not one text encoded). The text the drop leaves itself is
-// the engine's to read (its roots and tails).
-func resentRewrites(s string, budget int) []rewritten {
+// the engine's to read (its roots and tails). Past maxRoots places
+// where a copy may be dropped (a text that repeats itself throughout),
+// over: the window is unknown, as the engine's own roots say.
+func resentRewrites(s string, budget int) (out []rewritten, over bool) {
 	cost := rowCost(rResend)
 	if cost+1 > budget || len(s) == 0 {
-		return nil
+		return nil, false
 	}
-	var out []rewritten
-	add := func(part string, off int, drop edit) {
-		rs := rewritesFrom(rewritten{text: part, base: cost, pre: []edit{drop}, off: off}, true, budget)
-		out = append(out, rs[1:]...) // rs[0] is part itself
+	type split struct {
+		part string
+		off  int
+		drop edit
 	}
+	var splits []split
 	for j := 1; j < len(s); j++ {
 		// j is the copy's first byte (white space before it is dropped
 		// with it, as the engine's tail drop does).
 		if isWS(s[j]) || s[j] != s[0] || !faultmodel.ResendTail(s, j) {
 			continue
 		}
-		add(strings.TrimRight(s[:j], " \t\r\n"), 0, edit{start: int32(j), end: int32(len(s)), kind: kTail, row: rResend})
-	}
-	for i := 1; i < len(s); i++ {
-		if s[i] == s[0] && faultmodel.ResendHead(s, i) {
-			add(s[i:], i, edit{start: 0, end: int32(i), kind: kHead, row: rResend})
+		splits = append(splits, split{strings.TrimRight(s[:j], " \t\r\n"), 0, edit{start: int32(j), end: int32(len(s)), kind: kTail, row: rResend}})
+		if len(splits) > maxRoots {
+			return nil, true
 		}
 	}
-	return out
+	for i := 1; i < len(s); i++ {
+		if s[i] != s[0] || !faultmodel.ResendHead(s, i) {
+			continue
+		}
+		splits = append(splits, split{s[i:], i, edit{start: 0, end: int32(i), kind: kHead, row: rResend}})
+		if len(splits) > maxRoots {
+			return nil, true
+		}
+	}
+	for _, sp := range splits {
+		rs := rewritesFrom(rewritten{text: sp.part, base: cost, pre: []edit{sp.drop}, off: sp.off}, true, budget)
+		out = append(out, rs[1:]...) // rs[0] is the part itself
+	}
+	return out, false
 }
 
 // shiftBack moves the edits after the first of each reading of fs,

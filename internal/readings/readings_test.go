@@ -114,3 +114,16 @@ func TestRepairKeepsAValidObject(t *testing.T) {
 		}
 	}
 }
+
+// A text that repeats its own beginning throughout has more places where
+// a re-sent copy may be dropped than the engine reads (maxRoots): its
+// window is unknown, and the places past the bound are not read.
+func TestManyReSentPlacesAreOverBudget(t *testing.T) {
+	s := strings.Repeat(`{"a":[`, 400) + `1 2` + strings.Repeat(`]}`, 400)
+	if _, v := Read(s).Decide(); v != OverBudget {
+		t.Errorf("Read(%d bytes nested 800 deep): %v, want %v", len(s), v, OverBudget)
+	}
+	if _, over := resentRewrites(s, Budget); !over {
+		t.Errorf("resentRewrites: not over past %d places", maxRoots)
+	}
+}
