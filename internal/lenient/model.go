@@ -164,6 +164,9 @@ func cheapestAre(w engine.Window, v string) bool {
 	return len(w.Readings) > 0
 }
 
+// resendRow is the table's row of re-sent copies (repeated_object).
+var resendRow, _ = faultmodel.Lookup("repeated_object")
+
 // firstHabit returns the first habit row among the rows named rows.
 func firstHabit(rows []string) faultmodel.Operator {
 	for _, name := range rows {
@@ -189,8 +192,11 @@ func firstHabit(rows []string) faultmodel.Operator {
 // or '-'. Then no other whole-text reading finds a mark of its own in raw
 // or in the habit's text (a backslash, a '+', a typographic quote, a
 // quote token, a doubled or leading quote, a bare key, an apostrophe
-// inside a word); TestPlainSingleQuoted and FuzzPlainSingleQuoted check
-// both claims against HabitRewrites and the scanner.
+// inside a word), and no re-sent copy may be dropped from raw (the
+// repeated_object row proposes no edit: HabitRewrites reads the habit
+// again over what such a drop leaves); TestPlainSingleQuoted and
+// FuzzPlainSingleQuoted check both claims against HabitRewrites and the
+// scanner.
 func plainSingleQuoted(raw string) bool {
 	t := strings.TrimSpace(raw)
 	if len(t) < 2 || t[0] != '{' || t[len(t)-1] != '}' {
@@ -228,7 +234,7 @@ func plainSingleQuoted(raw string) bool {
 			return false
 		}
 	}
-	return strs > 0
+	return strs > 0 && len(resendRow.Inverse(raw)) == 0
 }
 
 // The classes of bytes plainSingleQuoted reads.

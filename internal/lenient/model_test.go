@@ -353,6 +353,7 @@ func TestPlainSingleQuoted(t *testing.T) {
 		{`{'a': 1`, false},           // no closing brace
 		{`{'a': 'x'y}`, false},       // a string not ended before a mark
 		{`{'a': 1}`, true},
+		{`{'a': {'a': 1}}`, false}, // its head '{'a': ' may be a re-sent copy's
 	} {
 		if got := plainSingleQuoted(c.raw); got != c.want {
 			t.Errorf("plainSingleQuoted(%q) = %v, want %v", c.raw, got, c.want)

@@ -175,7 +175,7 @@ func ReadWithin(s string, budget int) Window {
 func read(s string, prune bool, budget int) (Window, bool) {
 	var found []found
 	dups := false
-	resent, over := resentRewrites(s, budget)
+	resent, over := resentRewrites(s, true, budget)
 	for _, r := range append(rewrites(s, true, budget), resent...) {
 		e := newEngine(r.text, budget, prune)
 		e.run(r.base, r.pre)
@@ -266,7 +266,7 @@ func rewritesFrom(from rewritten, maps bool, budget int) []rewritten {
 // the engine's to read (its roots and tails). Past maxRoots places
 // where a copy may be dropped (a text that repeats itself throughout),
 // over: the window is unknown, as the engine's own roots say.
-func resentRewrites(s string, budget int) (out []rewritten, over bool) {
+func resentRewrites(s string, maps bool, budget int) (out []rewritten, over bool) {
 	cost := rowCost(rResend)
 	if cost+1 > budget || len(s) == 0 {
 		return nil, false
@@ -298,7 +298,7 @@ func resentRewrites(s string, budget int) (out []rewritten, over bool) {
 		}
 	}
 	for _, sp := range splits {
-		rs := rewritesFrom(rewritten{text: sp.part, base: cost, pre: []edit{sp.drop}, off: sp.off}, true, budget)
+		rs := rewritesFrom(rewritten{text: sp.part, base: cost, pre: []edit{sp.drop}, off: sp.off}, maps, budget)
 		out = append(out, rs[1:]...) // rs[0] is the part itself
 	}
 	return out, false
@@ -337,7 +337,8 @@ type Rewrite struct {
 
 // HabitRewrites returns the texts s reads as by whole-text readings
 // (double encoding, CSV quotes, template quotes, the habits) within the
-// budget, as Read reads them, where at least one of the readings is a
+// budget, as Read reads them (over s, or over what is left once a
+// re-sent copy is dropped), where at least one of the readings is a
 // habit: the texts on which a reader that reads strings one by one may
 // read a habit otherwise than the model, which prices it once for the
 // whole text.
@@ -364,7 +365,8 @@ func mayHoldHabit(s string) bool {
 // habitRewrites is HabitRewrites without its check of mayHoldHabit.
 func habitRewrites(s string) []Rewrite {
 	var out []Rewrite
-	for _, r := range rewrites(s, false, Budget) {
+	resent, _ := resentRewrites(s, false, Budget) // (past its bound the window is over: Read refuses)
+	for _, r := range append(rewrites(s, false, Budget), resent...) {
 		var rows []string
 		hab := false
 		for _, ed := range r.pre {

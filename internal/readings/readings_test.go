@@ -123,7 +123,7 @@ func TestManyReSentPlacesAreOverBudget(t *testing.T) {
 	if _, v := Read(s).Decide(); v != OverBudget {
 		t.Errorf("Read(%d bytes nested 800 deep): %v, want %v", len(s), v, OverBudget)
 	}
-	if _, over := resentRewrites(s, Budget); !over {
+	if _, over := resentRewrites(s, false, Budget); !over {
 		t.Errorf("resentRewrites: not over past %d places", maxRoots)
 	}
 }
