@@ -1319,23 +1319,18 @@ func habits(name, s string, noMap bool) []Rewrite {
 			break // no piece joined: no habit to read
 		}
 		out = joinAll(s, noMap)
-	case "single_quotes":
-		for _, k := range quoteKinds(s) {
-			if r, _, ok := singleQuotesAll(s, k, false, noMap); ok && r.Text != s && !slices.ContainsFunc(out, func(o Rewrite) bool { return o.Text == r.Text }) {
-				out = append(out, r)
-			}
-		}
-	case "bare_apostrophe":
-		if !apostropheInWord(s) {
+	case "single_quotes", "bare_apostrophe":
+		bare := name == "bare_apostrophe"
+		if bare && !apostropheInWord(s) {
 			break // no apostrophe to leave bare: the single_quotes habit's reading
 		}
 		for _, k := range quoteKinds(s) {
-			if k&apostrophes == 0 {
+			if bare && k&apostrophes == 0 {
 				continue
 			}
-			r, kept, ok := singleQuotesAll(s, k, true, noMap)
-			if !ok || r.Text == s || !kept || slices.ContainsFunc(out, func(o Rewrite) bool { return o.Text == r.Text }) {
-				continue // no apostrophe left bare: the single_quotes habit's reading
+			r, kept, ok := singleQuotesAll(s, k, bare, noMap)
+			if !ok || r.Text == s || bare && !kept || slices.ContainsFunc(out, func(o Rewrite) bool { return o.Text == r.Text }) {
+				continue // (bare: no apostrophe left bare, the single_quotes habit's reading)
 			}
 			out = append(out, r)
 		}
