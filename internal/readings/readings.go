@@ -27,7 +27,8 @@
 // whole object a second one read from a root of its own, either of the
 // two a reading, and at the end the cut), and whole-text readings (double encoding, CSV quotes,
 // template quotes throughout, a writer's habits) are read as texts of their own at their
-// row's cost. A configuration whose parser state equals one already at
+// row's cost, over the whole text and over what a re-sent copy's drop leaves (the model
+// makes its edits in any order). A configuration whose parser state equals one already at
 // its position with a subset of its edits is dropped: it reads on the
 // same way, so its readings hold an edit that is not needed or lie
 // outside the window.
