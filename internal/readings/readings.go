@@ -193,9 +193,6 @@ func read(s string, prune bool, budget int) (Window, bool) {
 		for m := len(r.maps) - 1; m >= 0; m-- {
 			placeBack(found[n:], r.maps[m].k, r.maps[m].src, mapped)
 		}
-		if r.off > 0 {
-			shiftBack(found[n:], r.off, mapped)
-		}
 	}
 	return window(needed(found), over), dups
 }
@@ -208,9 +205,6 @@ type rewritten struct {
 	base int
 	pre  []edit
 	maps []placeMap // outermost first
-	// off is where text's first byte stands in the text read, when a
-	// re-sent head was dropped first (resentRewrites).
-	off int
 }
 
 // placeMap is a whole-text reading's source map (a habit's or template
@@ -260,9 +254,10 @@ func rewritesFrom(from rewritten, maps bool, budget int) []rewritten {
 // resentRewrites returns the texts whole-text readings make of s once a
 // re-sent copy is dropped from it (the re-send catch-all's tail or head,
 // faultmodel.ResendTail and ResendHead), each with that drop as its first
-// edit: the model makes its edits in any order, and a layer or a habit
-// read over the whole text may read the copy otherwise than over the
-// object alone ({\"a\": 1}\n{\"a\": 1} is one encoded object
+// edit (with maps, a head's part with a source map placing it where it
+// stands in s, see placeBack): the model makes its edits in any order,
+// and a layer or a habit read over the whole text may read the copy
+// otherwise than over the object alone ({\"a\": 1}\n{\"a\": 1} is one encoded object
 // re-sent, not one text encoded). The text the drop leaves itself is
 // the engine's to read (its roots and tails). Past maxRoots places
 // where a copy may be dropped (a text that repeats itself throughout),
@@ -299,33 +294,19 @@ func resentRewrites(s string, maps bool, budget int) (out []rewritten, over bool
 		}
 	}
 	for _, sp := range splits {
-		rs := rewritesFrom(rewritten{text: sp.part, base: cost, pre: []edit{sp.drop}, off: sp.off}, maps, budget)
+		from := rewritten{text: sp.part, base: cost, pre: []edit{sp.drop}}
+		if maps && sp.off > 0 {
+			// A head's part places its bytes off further on (placeBack).
+			src := make([]int, len(sp.part)+1)
+			for i := range src {
+				src[i] = i + sp.off
+			}
+			from.maps = []placeMap{{1, src}}
+		}
+		rs := rewritesFrom(from, maps, budget)
 		out = append(out, rs[1:]...) // rs[0] is the part itself
 	}
 	return out, false
-}
-
-// shiftBack moves the edits after the first of each reading of fs,
-// made on a text that starts at off in the text read, to their places
-// there, up to a whole-text reading that no map places (mapped, as
-// placeBack's).
-func shiftBack(fs []found, off int, mapped func(j int) bool) {
-	for i := range fs {
-		ed, at := slices.Clone(fs[i].ed), slices.Clone(fs[i].At)
-		for j := 1; j < len(ed); j++ {
-			if ed[j].kind == kWhole {
-				if !mapped(j) {
-					break
-				}
-				continue
-			}
-			if ed[j].start >= 0 {
-				ed[j].start, ed[j].end = ed[j].start+int32(off), ed[j].end+int32(off)
-				at[j] = int(ed[j].start)
-			}
-		}
-		fs[i].ed, fs[i].At = ed, at
-	}
 }
 
 // Rewrite is a text a broken text reads as by whole-text readings alone.
