@@ -457,7 +457,7 @@ func TestRepairArgumentsRepairsEachClassByName(t *testing.T) {
 
 	refusals := []struct{ raw, reason string }{
 		{`{"q": "abc" + name}`, "joined with '+' to something that is not a quoted string"},
-		{`{"a" b}`, "not followed by a colon and a value"},
+		{strings.Repeat(" ", 4096) + `{"a" b}`, "not followed by a colon and a value"},
 		{`{"a": 1}}]}`, "match no opening bracket"},
 		// Past the fault model's reach (2 KiB) the scanner decides alone;
 		// within it, two swapped closers are the one reading within one

@@ -69,6 +69,9 @@ type Reading struct {
 	// edits are the inverse edits that made Text, in the order made, each
 	// on the text the one before made.
 	edits []named
+	// known: some edits at Cost reach Value with no cut that leaves it
+	// unknown (an Unknown reading may be known too).
+	known bool
 }
 
 // Window is what a text means under the fault model: its readings at the
@@ -84,8 +87,26 @@ type Window struct {
 	Candidates int
 }
 
-// Agree reports whether the window holds exactly one value.
-func (w Window) Agree() bool { return len(w.Readings) == 1 }
+// Agree reports whether the window holds exactly one value, as the
+// decision rule counts them: a reading that leaves its value unknown (a
+// cut inside a string, a number or a bare word) counts only among the
+// cheapest, where the rule refuses the text as cut; one fault past them
+// it names no value to weigh against the cheapest (faultmodel's cut row),
+// unless other edits at its cost reach its value known.
+func (w Window) Agree() bool {
+	n := 0
+	for _, r := range w.Readings {
+		if r.counts(w.Min) {
+			n++
+		}
+	}
+	return n == 1
+}
+
+// counts reports whether r counts in a window whose cheapest cost is min:
+// at min always; one fault past it only where some of its edits leave its
+// value known.
+func (r Reading) counts(min int) bool { return r.Cost == min || r.known }
 
 // Holds reports whether v is one of the window's values.
 func (w Window) Holds(v Value) bool {
@@ -249,17 +270,23 @@ func readFound(s string, prune bool, maxCost int) (map[string]*Reading, int) {
 	var w Window
 	found := map[string]*Reading{} // by the value's canonical text
 	// A value reached at one cost by a cut that leaves it unknown and
-	// by other edits is unknown (as the engine keeps it).
+	// by other edits is unknown (as the engine keeps it), and known too
+	// (known: it counts one fault past the cheapest).
 	add := func(v Value, cost int, text, prefix string, unknown bool, edits ...named) {
 		k := canonical(v)
-		if r, ok := found[k]; ok && (r.Cost < cost || r.Cost == cost && (r.Unknown || !unknown)) {
+		r, ok := found[k]
+		if ok && r.Cost == cost {
+			r.known = r.known || !unknown
+		}
+		if ok && (r.Cost < cost || r.Cost == cost && (r.Unknown || !unknown)) {
 			return
 		}
 		var ops []string
 		for _, e := range edits {
 			ops = append(ops, e.op)
 		}
-		found[k] = &Reading{Value: v, Cost: cost, Text: text, Ops: ops, Unknown: unknown, Prefix: prefix, edits: edits}
+		known := !unknown || ok && r.Cost == cost && r.known
+		found[k] = &Reading{Value: v, Cost: cost, Text: text, Ops: ops, Unknown: unknown, Prefix: prefix, edits: edits, known: known}
 	}
 	w.Candidates++
 	if v, ok := rootOf(s); ok {

@@ -130,10 +130,10 @@ func TestJudgeWindow(t *testing.T) {
 		want Verdict
 	}{
 		{"ran the original", one, `{"a":1,"b":2}`, true, VExact},
-		{"ran the original where the readings differ", Window{Min: 1, Readings: append(one.Readings, Reading{Value: Object{}, Cost: 2})}, `{"a":1,"b":2}`, true, VLucky},
+		{"ran the original where the readings differ", Window{Min: 1, Readings: append(one.Readings, Reading{Value: Object{}, Cost: 2, known: true})}, `{"a":1,"b":2}`, true, VLucky},
 		{"ran the original, not in the window", two, `{"a":1,"b":2}`, true, VLucky},
 		{"refused one reading", one, "", false, VOverStrict},
-		{"refused readings that differ", Window{Min: 1, Readings: append(one.Readings, Reading{Value: Object{}, Cost: 2})}, "", false, VAmbiguous},
+		{"refused readings that differ", Window{Min: 1, Readings: append(one.Readings, Reading{Value: Object{}, Cost: 2, known: true})}, "", false, VAmbiguous},
 		{"ran another value", one, `{"a":1}`, true, VDifferent},
 		{"original not in the window", two, "", false, VAlias},
 		{"nothing reads it", Window{}, "", false, VNoReading},

@@ -311,7 +311,8 @@ func apostrophesInWords(w string) bool {
 }
 
 // unquoted: a key or a string value without its quotes, when its content
-// holds no quote or JSON punctuation, is not only white space, and is not
+// holds no quote or JSON punctuation, is not only white space (or escaped
+// white space), and is not
 // a number or a JSON or Python literal (else the fault is another value
 // written validly or quoted otherwise, a trailing comma, or brackets).
 func unquoted(t Text) []edit {
@@ -328,13 +329,16 @@ func unquoted(t Text) []edit {
 		if strings.ContainsAny(c, `"'“”‘’{}[],:`) || strings.TrimFunc(c, func(r rune) bool { return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) }) == "" {
 			continue // an empty value unquoted is no value: a trailing comma
 		}
+		if faultmodel.TrimEscapedSpace(c) == "" {
+			continue // \n unquoted is layout (the unquoted row)
+		}
 		if strings.TrimSpace(c) != c {
 			continue // the white space around a bare token is layout (the fault model's unquoted row)
 		}
-		if strings.Contains(c, "#") || strings.Contains(c, "//") || strings.Contains(c, "/*") {
+		if strings.Contains(c, "#") || faultmodel.HoldsLineComment(c) || strings.Contains(c, "/*") {
 			continue // unquoted, it is a comment
 		}
-		if w, _, more := strings.Cut(c, " "); more && (numberLike.MatchString(w) || otherValue.MatchString(w)) {
+		if faultmodel.LeadingValue(c) {
 			continue // a number or a literal and more is no bare string (the unquoted row)
 		}
 		if strings.Contains(c, "`") || strings.Contains(c, faultmodel.EntityQuote) || invisible(c) {

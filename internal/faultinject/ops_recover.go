@@ -31,8 +31,9 @@ func literalCase(t Text) []edit {
 	return out
 }
 
-// looseNumber: a number written .5 (for 0.5), 5. (for an integer 5) or
-// +5 (for a number that is not negative).
+// looseNumber: a number written .5 (for 0.5), 5. (for an integer 5),
+// +5 (for a number that is not negative) or 05 (a 0 before its first
+// digit, when that is not 0).
 func looseNumber(t Text) []edit {
 	var out []edit
 	for _, k := range t.Toks {
@@ -40,6 +41,10 @@ func looseNumber(t Text) []edit {
 			continue
 		}
 		n := t.S[k.Start:k.End]
+		if d := strings.TrimPrefix(n, "-"); d[0] >= '1' && d[0] <= '9' {
+			at := k.Start + len(n) - len(d)
+			out = append(out, edit{at, at, "0", false})
+		}
 		switch {
 		case strings.HasPrefix(n, "0."):
 			out = append(out, edit{k.Start, k.Start + 1, "", false})

@@ -72,10 +72,13 @@ func (o Outcome) String() string {
 // dearer unseen) is not: there only [IsAlias] may excuse a value.
 //
 // cut says the text was cut (a prefix of a text with the original's
-// faults): a reading of unknown value (a cut that leaves the value
-// unknown) may then be the original, so a window holding one excuses
-// nothing. In a text that was not cut, such a reading completes a text no
-// text of the original opens with, and is judged by its value.
+// faults): a cheapest reading of unknown value (a cut that leaves the
+// value unknown) may then be the original, so a window holding one
+// excuses nothing. One fault past the cheapest such a reading names no
+// value, as the decision rule counts it (Window.Agree), and excuses as
+// any other reading outside the window does. In a text that was not cut,
+// such a reading completes a text no text of the original opens with,
+// and is judged by its value.
 //
 // A text whose cheapest reading costs MaxReadCost, of at most
 // MaxReadBytes bytes, is judged with one inverse edit more for the
@@ -85,14 +88,14 @@ func (o Outcome) String() string {
 // MaxReadCost.
 func AliasByWindow(text string, orig Value, cut bool) bool {
 	w, err := readLong(text, MaxJudgeBytes)
-	if err != nil || len(w.Readings) == 0 || w.Min < 1 || cut && w.Unknown() {
+	if err != nil || len(w.Readings) == 0 || w.Min < 1 || cut && w.cheapestUnknown() {
 		return false
 	}
 	switch {
 	case w.Min <= MaxReadCost-1:
 		return !w.Holds(orig)
 	case w.Min == MaxReadCost && len(text) <= MaxReadBytes:
-		return !withinOneMore(text, orig, cut)
+		return !withinOneMore(text, orig)
 	}
 	return false
 }
@@ -102,11 +105,12 @@ func AliasByWindow(text string, orig Value, cut bool) bool {
 // makes, every one the reader finds (not only that text's window) at the
 // cost left. A text the first edit makes valid is not read on (two more
 // edits would turn one valid text into another, which no fault anyone
-// could see is). With cut, a reading of unknown value may be the
-// original.
-func withinOneMore(text string, orig Value, cut bool) bool {
+// could see is). A reading there is one fault past the cheapest, so one
+// of unknown value names none (Window.Agree): only a known reading of the
+// original counts.
+func withinOneMore(text string, orig Value) bool {
 	_, ok := oneMore(text, len(text), func(_ named, r *Reading) bool {
-		return Equal(r.Value, orig) || cut && r.Unknown
+		return Equal(r.Value, orig) && r.known
 	})
 	return ok
 }

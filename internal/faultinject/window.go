@@ -79,7 +79,7 @@ func JudgeWindow(orig Value, m Mutation, w Window, args string, ran bool) (Verdi
 	case Truncated, ClosedAtEnd:
 		return VException, true
 	}
-	in := w.Holds(orig) || m.Cut && w.cutHolds(m.Text)
+	in := w.counted(orig) || m.Cut && w.cutHolds(m.Text)
 	switch {
 	case ran && in:
 		return VDifferent, true
@@ -159,12 +159,25 @@ func (w Window) cheapestUnknown() bool {
 	return false
 }
 
-// cutHolds reports whether w holds a reading that completes text itself
-// where it was cut, leaving the value unknown: when text is a cut of the
-// original's text, the original is one of that reading's values.
+// counted reports whether v is the value of a reading of w that counts
+// (as Agree counts them).
+func (w Window) counted(v Value) bool {
+	for _, r := range w.Readings {
+		if r.counts(w.Min) && Equal(r.Value, v) {
+			return true
+		}
+	}
+	return false
+}
+
+// cutHolds reports whether w holds, among its cheapest, a reading that
+// completes text itself where it was cut, leaving the value unknown: when
+// text is a cut of the original's text, the original is one of that
+// reading's values. One fault past the cheapest such a reading names no
+// value (Agree).
 func (w Window) cutHolds(text string) bool {
 	for _, r := range w.Readings {
-		if r.Unknown && r.Prefix == text {
+		if r.Unknown && r.Cost == w.Min && r.Prefix == text {
 			return true
 		}
 	}

@@ -404,6 +404,11 @@ func TestBareTokensAreWhatTheRowSays(t *testing.T) {
 		{`{"a": &quot;both&quot;}`, nil},
 		{`{"a": x\,"}`, nil},                                 // "x\" would run on to the quote: x",
 		{`{"a": x\\,"b":1}`, []string{`{"a": "x\\","b":1}`}}, // an escaped backslash ends it
+		{`{"a": x//y}`, []string{`{"a": "x//y"}`}},           // "//" inside a word is the token's (and a comment's: the comment row)
+		{`{"a": x //y}`, nil},                                // after white space it opens a comment
+		{`{"a": true//y}`, nil},                              // a literal, then a comment
+		{`{"a": [1, \n]}`, nil},                              // escaped white space alone is layout, no token
+		{`{"a": [1, \t\n ]}`, nil},
 	}
 	for _, tt := range tests {
 		var got []string
@@ -414,6 +419,36 @@ func TestBareTokensAreWhatTheRowSays(t *testing.T) {
 		}
 		if !slices.Equal(got, tt.reads) {
 			t.Errorf("%q reads as %q, want %q", tt.broken, got, tt.reads)
+		}
+	}
+}
+
+// A number is a value: a leading 0 is a loose number's only in a value's
+// place, and a run of digits is quoted (numeric_key) only in a key's
+// place, where a colon follows it.
+func TestNumbersStandWhereTheRowsSay(t *testing.T) {
+	tests := []struct {
+		op, broken string
+		reads      []string // every text one edit reads it as that is JSON
+	}{
+		{"loose_number", `{"a": 07}`, []string{`{"a": 7}`}},
+		{"loose_number", `{"a": [1,-05]}`, []string{`{"a": [1,-5]}`}},
+		{"loose_number", `{07: 1}`, nil},
+		{"loose_number", `{"a": 1.05}`, nil},
+		{"loose_number", `{"\u00e9": 1, "b": 2e05}`, nil},
+		{"numeric_key", `{"a": 07}`, nil},
+		{"numeric_key", `{07 : 1}`, []string{`{"07" : 1}`}},
+	}
+	for _, tt := range tests {
+		o, _ := faultmodel.Lookup(tt.op)
+		var got []string
+		for _, e := range o.Inverse(tt.broken) {
+			if r := e.Apply(tt.broken); json.Valid([]byte(r)) && r != tt.broken {
+				got = append(got, r)
+			}
+		}
+		if !slices.Equal(got, tt.reads) {
+			t.Errorf("%s: %q reads as %q, want %q", tt.op, tt.broken, got, tt.reads)
 		}
 	}
 }
@@ -451,6 +486,25 @@ func TestCutReadsEveryPlace(t *testing.T) {
 		e, unknown, ok := faultmodel.Cut(tt.text)
 		if !ok || e.Apply(tt.text) != tt.valid || unknown != tt.unknown || !json.Valid([]byte(e.Apply(tt.text))) {
 			t.Errorf("Cut(%q) = %q, unknown %v, %v; want %q, unknown %v", tt.text, e.Apply(tt.text), unknown, ok, tt.valid, tt.unknown)
+		}
+	}
+	// After a bare token's text, which may have gone on as a number may
+	// (the unquoted row reads it after the cut; a bare string may hold
+	// white space), a quote mark other than '"' (the quote styles read
+	// it after the cut: it may stand inside the string) or a comment's
+	// text; a literal (or its first letters), a number with white space
+	// after it, or a complete string or container leave it complete.
+	for _, tt := range []struct {
+		text    string
+		unknown bool
+	}{
+		{`{"a": NUL`, true}, {`{"a": both`, true}, {`{"a": x1`, true}, {`{"a": [red, blue`, true},
+		{`{"a": 'x'`, true}, {`{'a': 'it’`, true}, {`{"a": 1 // note`, true}, {`{"a": <`, true},
+		{`{"a": moderately `, true}, {`{"a": 'x' `, true},
+		{`{"a": tr`, false}, {`{"a": true `, false}, {`{"a": 12 `, false}, {`{"a": "x" `, false}, {`{"a": {"b": 1} `, false},
+	} {
+		if _, unknown, ok := faultmodel.Cut(tt.text); !ok || unknown != tt.unknown {
+			t.Errorf("Cut(%q): unknown %v, %v; want unknown %v", tt.text, unknown, ok, tt.unknown)
 		}
 	}
 	for _, s := range []string{``, `  `, `{"a": 1}`, `{"a": 1},`} {

@@ -181,10 +181,13 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\
 // white space around it aside) is never quoted: it is that number or
 // literal, written loosely. A token holding
 // a quote mark (an apostrophe, a typographic quote, a backquote or the
-// entity &quot;), an invisible character or a comment opener, or
+// entity &quot;), an invisible character or a comment opener ('#', "/*",
+// or "//" at its start or after white space: HoldsLineComment), or
 // starting or ending with white space outside ASCII, or whose first word,
-// with more after it, is a number or a literal (220 * 2), is not one bare
-// string; nor is one that ends in an odd run of backslashes, whose
+// with more after it, is a number or a literal (220 * 2, LeadingValue), is not one bare
+// string; nor is one of escaped white space alone (\n written bare is
+// layout, as the white space around a token is); nor is one that ends in
+// an odd run of backslashes, whose
 // closing quote would be escaped (a string's content, unquoted, ends in
 // whole escapes).
 // A token may end where escaped white space (the layout's, escaped_space)
@@ -232,8 +235,8 @@ func BareToken(s string, i, j int) (Edit, bool) {
 		k++
 	}
 	key := k < len(s) && s[k] == ':'
-	if tok == "" || tok[0] == ':' || tok[len(tok)-1] == ':' || strings.ContainsAny(tok, "'“”‘’`#") || strings.Contains(tok, EntityQuote) || lineComment(tok) || strings.Contains(tok, "/*") ||
-		invisibleEnd(tok) || leadingValue(tok) || backslashesBefore(tok, len(tok))%2 == 1 ||
+	if TrimEscapedSpace(tok) == "" || tok[0] == ':' || tok[len(tok)-1] == ':' || strings.ContainsAny(tok, "'“”‘’`#") || strings.Contains(tok, EntityQuote) || HoldsLineComment(tok) || strings.Contains(tok, "/*") ||
+		invisibleEnd(tok) || LeadingValue(tok) || backslashesBefore(tok, len(tok))%2 == 1 ||
 		!key && (numberLike.MatchString(TrimEscapedSpace(tok)) || otherValue.MatchString(TrimEscapedSpace(tok))) {
 		return Edit{}, false
 	}
@@ -249,11 +252,14 @@ func invisibleEnd(tok string) bool {
 	return unicode.IsSpace(first) || unicode.IsSpace(last) || strings.ContainsFunc(tok, func(r rune) bool { return unicode.Is(unicode.Cf, r) })
 }
 
-// leadingValue reports whether tok's first word (up to white space), with
-// more after it, reads as a number or a literal: a value and more (220 * 2,
-// 1 2), never one bare string.
-func leadingValue(tok string) bool {
+// LeadingValue reports whether tok's first word (up to white space or
+// "//"), with more after it, reads as a number or a literal: a value and
+// more (220 * 2, 1 2, true// note), never one bare string.
+func LeadingValue(tok string) bool {
 	i := strings.IndexAny(tok, " \t\r\n")
+	if j := strings.Index(tok, "//"); j >= 0 && (i < 0 || j < i) {
+		i = j
+	}
 	if i <= 0 {
 		return false
 	}
@@ -276,11 +282,13 @@ func TrimEscapedSpace(s string) string {
 	}
 }
 
-// lineComment reports whether tok holds "//" that no colon precedes
-// (the "//" of a URL is not a comment).
-func lineComment(tok string) bool {
+// HoldsLineComment reports whether the bare token tok holds "//" at its
+// start or after white space, which opens a line comment. Inside a word
+// (a/b//c, the "//" of a URL) it is the token's text; read as a comment
+// there too, it is a second reading (the comment row's).
+func HoldsLineComment(tok string) bool {
 	for i := 0; i+1 < len(tok); i++ {
-		if tok[i:i+2] == "//" && (i == 0 || tok[i-1] != ':') {
+		if tok[i:i+2] == "//" && (i == 0 || isSpace(tok[i-1])) {
 			return true
 		}
 	}
@@ -289,11 +297,19 @@ func lineComment(tok string) bool {
 
 var integer = regexp.MustCompile(`-?[0-9]+`)
 
-// invNumericKey: a run of digits quoted.
+// invNumericKey: a run of digits quoted where a colon follows it (white
+// space aside): a key's place. A run in a value's place is a number (the
+// unquoted row never reads one as a string).
 func invNumericKey(s string) []Edit {
 	var out []Edit
 	for _, m := range integer.FindAllStringIndex(s, -1) {
-		out = append(out, Edit{m[0], m[1], `"` + s[m[0]:m[1]] + `"`})
+		k := m[1]
+		for k < len(s) && isSpace(s[k]) {
+			k++
+		}
+		if k < len(s) && s[k] == ':' {
+			out = append(out, Edit{m[0], m[1], `"` + s[m[0]:m[1]] + `"`})
+		}
 	}
 	return out
 }
@@ -419,11 +435,14 @@ func invLiteralCase(s string) []Edit {
 }
 
 // invLooseNumber: a 0 inserted before a point no digit precedes, a point
-// no digit follows dropped, a plus sign dropped.
+// no digit follows dropped, a plus sign dropped, a leading 0 dropped (one
+// before a digit that no digit, point or exponent mark precedes).
 func invLooseNumber(s string) []Edit {
 	var out []Edit
 	for i := 0; i < len(s); i++ {
 		switch {
+		case LeadingZero(s, i):
+			out = append(out, Edit{i, i + 1, ""})
 		case s[i] == '.' && (i == 0 || !isDigit(s[i-1])):
 			out = append(out, Edit{i, i, "0"})
 		case s[i] == '.' && (i+1 == len(s) || !isDigit(s[i+1])):
@@ -433,6 +452,27 @@ func invLooseNumber(s string) []Edit {
 		}
 	}
 	return out
+}
+
+// LeadingZero reports whether s[i] is a 0 written before a number's
+// first digit (05): a digit follows it, it starts a token (white space,
+// a sign or one of ":,[{" precedes it, or nothing), and no colon follows
+// its run of digits (white space aside): a key's place holds no number.
+func LeadingZero(s string, i int) bool {
+	if s[i] != '0' || i+1 >= len(s) || !isDigit(s[i+1]) || i > 0 && !NumberMayStartAfter(s[i-1]) {
+		return false
+	}
+	j := i + 1
+	for j < len(s) && (isDigit(s[j]) || isSpace(s[j])) {
+		j++
+	}
+	return j == len(s) || s[j] != ':'
+}
+
+// NumberMayStartAfter reports whether a number may start right after
+// the byte b: white space, a sign, a colon, a comma or an opener.
+func NumberMayStartAfter(b byte) bool {
+	return isSpace(b) || strings.IndexByte("+-:,[{", b) >= 0
 }
 
 // invSplitNumber: a space dropped after a digit or a point and before a
@@ -944,7 +984,10 @@ func invCloseAtEnd(s string) []Edit {
 //     the closers; unknown;
 //   - right after a number (no white space after it): the closers (a
 //     number that needs a digit, as "-", "1." or "1e+", gets a 0);
-//     unknown (the number may have gone on).
+//     unknown (the number may have gone on);
+//   - after a bare token's text, a quote mark other than '"' or a
+//     comment's text (CutMayGoOn): the closers; unknown (the token, the
+//     string in single quotes or the comment may have gone on).
 //
 // Every completion but the comma's is written at the end of s.
 func Cut(s string) (e Edit, unknown, ok bool) {
@@ -1042,7 +1085,35 @@ func Cut(s string) (e Edit, unknown, ok bool) {
 			}
 		}
 	}
-	return at("", inArray)
+	return at("", inArray || CutMayGoOn(s))
+}
+
+// CutMayGoOn reports whether what s ends with may have gone on past its
+// end, whichever edit of a reading reads it: it ends (white space aside)
+// with neither a complete value's last character ('"', '}' or ']'), nor
+// a literal (or, with no white space after it, a literal's first
+// letters), nor a number with white space after it, nor a place the cut
+// row reads itself (an opener, a comma, a colon). So a bare token's text
+// (a word, or a word and more, as a bare string may hold white space), a
+// quote mark other than '"' (an apostrophe may stand inside a string in
+// single quotes) or a comment's text: a cut there leaves the value
+// unknown (Cut).
+func CutMayGoOn(s string) bool {
+	t := strings.TrimRightFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) }) // (invisible characters are white space)
+	if t == "" || strings.IndexByte(`"}]{[,:`, t[len(t)-1]) >= 0 {
+		return false
+	}
+	spaced := len(t) < len(s)
+	tok := lastToken(t)
+	if tok != "" && (tok[0] == '-' || isDigit(tok[0])) {
+		return !spaced // (right after a number, Cut's own case)
+	}
+	for _, lit := range []string{"true", "false", "null"} {
+		if tok == lit || tok != "" && !spaced && strings.HasPrefix(lit, tok) {
+			return false
+		}
+	}
+	return true
 }
 
 // lastToken returns the run of letters, digits and number characters

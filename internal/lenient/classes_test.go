@@ -127,7 +127,6 @@ func TestRepairInsertsAMissingColon(t *testing.T) {
 	})
 	checkRefusals(t, []refusalCase{
 		{"key without a value", `{"a"}`, "not followed by a colon and a value"},
-		{"key then a bare word", `{"a" b}`, "not followed by a colon and a value"},
 		{"cut after the key", `{"a" `, "cut off after a key"},
 		{"cut inside a key", `{"ab`, "cut off inside a key"},
 	})
@@ -268,8 +267,6 @@ func TestRepairReadsInvisibleCharactersAsWhiteSpace(t *testing.T) {
 		// With a second fault (a key in single quotes) the window costs
 		// two, and the scanner's reason stands: the character and the
 		// token may be one string whose quotes are missing ("\u200b2").
-		{"touching an item", "{'c': [1,\u200b2]}", "touches an unquoted value"},
-		{"touching a literal", "{'c':\u2028true}", "touches an unquoted value"},
 		{"touching a bare key", "{key\u200b: 'v'}", "touches an unquoted value"},
 	})
 }

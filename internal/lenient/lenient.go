@@ -12,9 +12,10 @@
 // faults, or three where the cheapest costs two. [Repair] runs a value
 // exactly when every reading in the window gives it and it is an object;
 // it refuses, naming the fault, a text whose readings differ, a text whose
-// cheapest reading leaves a value unknown (a cut inside a string or a
-// number), and a text past the budget (more faults than the window
-// reaches, or more work than a bound per byte). The documented exceptions
+// cheapest reading leaves a value unknown (a cut inside a string, a
+// number or a bare word; one fault past the cheapest such a reading names
+// no value and does not count), and a text past the budget (more faults
+// than the window reaches, or more work than a bound per byte). The documented exceptions
 // are facts of the model too: a text cut right after a complete value, its
 // closers added at the end (where Options.Choose picks another placement
 // of them, there; a cut inside an array is refused, its items after the

@@ -12,6 +12,41 @@ import (
 	engine "github.com/saidex/saidex-go/internal/readings"
 )
 
+// Texts the scanner refuses whose readings one fault past the cheapest
+// all cut a value (a quote inserted, or a key left open, and the text
+// cut inside the string it opens): a reading that leaves its value
+// unknown refuses only among the cheapest (the decision rule), so the
+// window holds one value, which runs. Each was a refusal case of the
+// scanner's own tests.
+func TestRepairRunsWhereOnlyACutReadingIsOneFaultPast(t *testing.T) {
+	checkRepairs(t, []repairCase{
+		{"key then a bare word", `{"a" b}`, `{"a":"b"}`, MissingColon},
+		{"an invisible character touching an item, single quotes", "{'c': [1,\u200b2]}", `{"c":[1,2]}`, InvisibleSpace},
+		{"an invisible character touching a literal, single quotes", "{'c':\u2028true}", `{"c":true}`, InvisibleSpace},
+		{"an invisible character before a word", "{\"mode\":\u200bboth}", `{"mode":"both"}`, InvisibleSpace},
+		{"a tab at a key's end, a value in single quotes", "{\"key\t\": 'v'}", `{"key\t":"v"}`, FixSyntax},
+		{"a single-quoted key glued to a value", `{"k":"x"'c':1}`, `{"k":"x","c":1}`, FixSyntax},
+		{"a key holding an opening bracket, a trailing comma", `{'a[b': 1,}`, `{"a[b":1}`, FixSyntax},
+		{"cut after an invisible character after a complete value", "{\"q\": {}\u200b", `{"q":{}}`, InvisibleSpace},
+		{"a text ending with a brace, escaped white space in the object it closes", `{"key":{ \n}`, `{"key":{}}`, EscapedWhitespace},
+		{"escaped white space after a trailing comma", `{"a": [1,\n]}`, `{"a":[1]}`, EscapedWhitespace},
+		{"escaped white space alone after a trailing comma", `{"k": [1, \n]}`, `{"k":[1]}`, EscapedWhitespace},
+		{"escaped white space alone in an array", `{"k": [\r\n]}`, `{"k":[]}`, EscapedWhitespace},
+		{"escaped white space before a literal", `{"k": \r\nnull}`, `{"k":null}`, EscapedWhitespace},
+		{"an array closed after a trailing comma, then a key", "{\"a\": [1, 2,]\n \"b\": 3}", `{"a":[1,2],"b":3}`, FixSyntax},
+		{"a } dropped after one of several members", `{"k": [{"m": 1, "n": 2], "o": 3}`, `{"k":[{"m":1,"n":2}],"o":3}`, MismatchedBracket},
+		{"a plus sign and a leading zero", `{"k": +07}`, `{"k":7}`, LooseNumber},
+		{"a bare word after a number", `{"tags": [1 b]}`, `{"tags":[1,"b"]}`, FixSyntax},
+	})
+	// Where the cut reading is among the cheapest, it refuses: a bare
+	// word or a string in single quotes at the end may have gone on.
+	checkRefusals(t, []refusalCase{
+		{"cut right after a bare word", `{"k": NUL`, ""},
+		{"cut right after a string in single quotes", `{"k": 'x'`, ""},
+		{"a bare URL path: the token, or a word and a comment", `{"v": x//y}`, ""},
+	})
+}
+
 // Texts the scanner refuses whose window, under the fault model, holds
 // one value: the readings engine reads them (model.go). Each was a
 // refusal case of the scanner's own tests before the switch; the reason
@@ -26,7 +61,13 @@ func TestRepairReadsByTheModelWhereTheScannerRefused(t *testing.T) {
 		{"the comment swallows the brace", `{"a": "x"//note}`, `{"a":"x"}`, FixSyntax},
 		{"a block comment holding a quote", `{"a": /*", "b": /* note */"x", "c": 1}`, `{"a":"x","c":1}`, FixSyntax},
 		{"a '#' glued to a string's quote, then another comment", "{\n\t\"a\": \"// x\"# // x\n}", `{"a":"// x"}`, FixSyntax},
-		{"an object on a comment line, after a slash comment", `// {"a": 1}`, `{"a":1}`, FixSyntax},
+		{"an object on a comment line, after a slash comment (the comment and the wrapper rows both cost one)", `// {"a": 1}`, `{"a":1}`, ExtractObject},
+		// Escaped white space alone is layout, never a bare token (the
+		// unquoted row); a number is never a string in a value's place
+		// (the numeric_key row reads keys): one reading each.
+		{"escaped white space touching a number", `{"k": 42\n}`, `{"k":42}`, EscapedWhitespace},
+		{"escaped white space between a value and a comma, in an array", `{"c": [100 \n, ""]}`, `{"c":[100,""]}`, EscapedWhitespace},
+		{"escaped object, an escaped line break alone in an array", `{\"a\": [\n]}`, `{"a":[]}`, DoubleEncoded},
 		// TestRepairKeepsTheLastOfCumulativeResends
 		{"pieces getting shorter", `{"city": "Paris", "{"city": {"city": "Paris", "days": 3}`, `{"city":"Paris","days":3}`, RepeatedObject},
 		{"key touching a number", `{"a"2}`, `{"a":2}`, MissingColon},

@@ -161,7 +161,6 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"a trailing comma after an empty string", "{\"a\": \"\", \n}", "a trailing comma follows an empty string"},
 		{"a string in single quotes ending with an unpaired double quote", pastModel(`{"u": '{\"a\": 1}"' "r": 100}`), "in single quotes starts or ends with a double quote it does not pair"},
 		{"a string ending with an escaped quote, a quote missing", `{"c": "x\"",d": 1}`, "a string ends with an escaped quote, and a quote is missing"},
-		{"a tab at a key's end", "{\"key\t\": 'v'}", "is not followed by a colon and a value"},
 		{"a tab after a space in a key", pastModel("{\"a \tb\": 'v'}"), "is not followed by a colon and a value"},
 		{"an empty object, then a string with no comma", `{"a": [{} "k"]}`, "follows an empty container or one closed after a trailing comma"},
 		{"a quote between an apostrophe and a letter", "{\"a\": \"it'\"s// x \"y\"\n}", "stands between two letters or digits"},
@@ -210,11 +209,9 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		// A key glued to a string quoted with another mark: '42' and a
 		// comma missing, or 42 with a quote added and the comma mistyped?
 		{"a key glued to a single-quoted value", pastModel(`{"k":'42'"c":1}`), "their quote marks of different kinds"},
-		{"a single-quoted key glued to a value", `{"k":"x"'c':1}`, "their quote marks of different kinds"},
 		// A stray ']' after a comma: its own, or is an earlier ']' the
 		// one written too early?
 		{"a stray bracket, an earlier one maybe early", `{"a":["x",null,[null],1],]}`, "closes an object while no array is open"},
-		{"a key holding an opening bracket it does not close", `{'a[b': 1,}`, "holds an opening bracket that it does not close"},
 		// A string right after its colon starting with the spaces the
 		// layout puts there: its quote moved past them ("k": 0.5)?
 		// An item ending in a comma, then another with no comma: the
@@ -230,17 +227,17 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		// dropped and the end cut: "k" repeats where the closers are guessed.
 		{"repeated key, closers added at the end", `{"t": {"k": "x", "items": [], "k": "x"`, "a key repeats in an object whose closing brackets had to be guessed"},
 		{"repeated key, a bracket read as another", `{"m": {"n": {"c": "x", "k": "v", "c": "x"}, "d": [1, 2}}`, "a key repeats in an object whose closing brackets had to be guessed"},
-		{"encoded object, cut", `"{\"a\": \"x\", \"b\": \"y\""`, "a JSON string holding an object that is cut off"},
 		{"extra brace may close a placeholder's brace", `{items}: {}}`, "may balance a brace in the text before it"},
 		{"extra brace after a bare word and a colon: a key, its object's brace missing", `Here: {'a': {}}}`, "may close an object whose opening brace is missing"},
 		{"extra brace after a key on a line of its own", pastModel("Note\n  items: {\"a\": 1}}"), "may close an object whose opening brace is missing"},
 		{"extra brace after a quoted key", pastModel(`"a": 1, "b": {"c": 2}}`), "may close an object whose opening brace is missing"},
 		{"a quoted key before the object: its brace missing", `"b": {"c": 2}`, "the value of a key written before it"},
+		// One fault past the cheapest, a list of the one string is known: the readings differ.
+		{"encoded object, cut", `"{\"a\": \"x\", \"b\": \"y\""`, "a JSON string holding an object that is cut off"},
 		{"colon missing across a line break, then a comma", pastModel("{\"k\"\n  \"v\"\n  \"w\": []\n}"), "which separators are missing is ambiguous"},
 		{"comma missing before a key, then a colon across a line", pastModel("{\"x\": 1 \"k\"\n  \"v\"}"), "which separators are missing is ambiguous"},
 		{"doubled braces, cut", `{{"n": 0, "h": {"n": 0, "w": "x"`, "an object opened with '{{' was cut off"},
 		{"cut object sent twice", "{\"a\": [\"x\", [\"y\"]\n{\"a\": [\"x\", [\"y\"]", "a comma missing between items was inserted"},
-		{"cut after an invisible character", "{\"q\": {}\u200b", "cut off after invisible characters"},
 		// The text before the object: a name and '=', a comment opener.
 		{"a keyword argument", `id={"name": "x"}`, "the value of a name written before it with '='"},
 		// A quote inside a string after which the text reads on as
@@ -271,7 +268,6 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		// nothing else explains the text.
 		{"a text ending with a brace, a member of the nested object may belong outside it", `{"a": {"b": 1, "c": {}`, "a closing bracket is missing, and where is ambiguous"},
 		{"a text ending with a brace, two closers missing", `{"a":[ {"b": 1},{ "c": 2}`, "a closing bracket is missing, and where is ambiguous"},
-		{"a text ending with a brace, another fault repaired", `{"key":{ \n}`, "a closing bracket is missing, and where is ambiguous"},
 		{"a text ending with a brace, a trailing comma", `{"o": {"n": null,}`, "a closing bracket is missing, and where is ambiguous"},
 		{"an escaped backslash before an escaped quote, in an escaped layout", `{\n  “k\\\"q”: {}\n}`, "whether it is encoded once more is ambiguous"},
 		{"a text ending with an empty object in an array", `{"q": [{}`, "a closing bracket is missing, and where is ambiguous"},
@@ -293,8 +289,6 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"a brace in a key, its quote doubled", `{"{"":1}`, "a key at byte 1 is not followed by a colon"},
 		{"a cut stream sent again and cut again", `{"a" : 1 ,"b"    {"a" : 1 ,"b" :false`, "reads both as an unfinished stream and as a stream sent again"},
 		// Escaped white space in an item's slot: the item "\n" unquoted?
-		{"escaped white space between a value and a comma, in an array", `{"c": [100 \n, ""]}`, "stands where an array item belongs"},
-		{"escaped white space after a trailing comma", `{"a": [1,\n]}`, "stands where an array item belongs"},
 		{"escaped white space alone in an array, a comment after it", "{\"n\": [\n  \\t\n  # note\n]}", "stands where an array item belongs"},
 		{"inner quotes, one escaped and one not", pastModel(`{"a": "say \"hi" now", "b": 1}`), "escapes some quotes and not others"},
 		{"token strings double-encoded with an escape: a line break, or backslash-n?", `"{a:<|\"|>line\nnext<|\"|>}"`, "escapes read two ways"},
@@ -311,11 +305,9 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		// slot once decoded, or the item "\t" with its quotes dropped?
 		{"encoded object, an escaped tab after a trailing comma", `"{\"a\": [\"x\", \t]}"`, "stands alone where an array item belongs"},
 		{"escaped object, an escaped invisible character alone in an array", `{\"a\": [[\u2028]]}`, "stands alone where an array item belongs"},
-		{"escaped object, an escaped line break alone in an array", `{\"a\": [\n]}`, "stands alone where an array item belongs"},
 		{"the same, a quote before the escape", `"{a:<|\"|>\"x\n<|\"|>}"`, "escapes read two ways"},
 		{"array closed after a trailing comma, then an item on the next line", "{\"a\": [[42,]\n \"x\"]}", "one closed after a trailing comma"},
 		{"the same on one line", `{"a": [[42,] "x"]}`, "one closed after a trailing comma"},
-		{"array closed after a trailing comma, then a key", "{\"a\": [1, 2,]\n \"b\": 3}", "follows an array closed after a trailing comma"},
 		{"quote right after a line break, in an array", "{\n\t\"a\": [\n\t\t\"x\n\t]\n\"}", "holds a line break and the indentation of its own line"},
 		{"a line break and the string's indentation, then a bracket", "{\n\t\"a\": [\n\t\t\"x:,\n\t\t]: y\"\n\t]\n}", "holds a line break and the indentation of its own line"},
 	})

@@ -109,11 +109,8 @@ func TestRepairReadsEscapedWhitespaceBetweenTokens(t *testing.T) {
 		{"another escape", `{"k": 1 \q}`, "unexpected character '\\\\'"},
 		{"an escaped backslash, past the model", pastModel(`{"k":\\n 1}`), "unexpected character '\\\\'"},
 		{"a backslash at the end", `{"k": 1\`, "unexpected character '\\\\'"},
-		{"touching a number", `{"k": 42\n}`, "touches a value"},
-		{"before a word", `{"k": \r\nnull}`, "touches a value"},
+		{"touching a number, past the model", pastModel(`{"k": 42\n}`), "touches a value"},
 		{"before a half-quoted string", `{"k": \nworld"}`, "touches a value"},
-		{"the only item of an array", `{"k": [\r\n]}`, "where an array item belongs"},
-		{"after a trailing comma", `{"k": [1, \n]}`, "where an array item belongs"},
 		// The text's first escape, after a string's closing quote: the
 		// string's own ("v\n"), its quote moved?
 		{"after a string value, the text not opening with it", `{"k": "v"\n, "m": 2}`, "follows a string's closing quote in a text that does not open with it"},
@@ -177,7 +174,6 @@ func TestRepairChangesTheOneWrongCloser(t *testing.T) {
 		{"two readings", pastModel(`{"k": [1}, "m": [2}}`), "closes an array"},
 		{"two readings of a ]", `{"k": [{"m": 1]}, "n": 2}`, "closes an object"},
 		{"no reading", `{"k": [1}, "m": 2]}`, "closes an array"},
-		{"a } dropped after one of several members", `{"k": [{"m": 1, "n": 2], "o": 3}`, "closes an object"},
 		{"a } in an array is not deleted", `{"k": [["a"}, []], "m"]}`, "closes an array"},
 		{"a stray opener after a value", `{"k": [1, 2{], "m": 3}`, "touch with no comma"},
 		{"a stray opener, or an object missing its }", `{"k": [1, {]}`, "closes an object"},
@@ -228,7 +224,6 @@ func TestRepairReadsLooseNumbers(t *testing.T) {
 		{"a dot alone", `{"k": .}`, "not a valid JSON number"},
 		{"two signs", `{"k": +-7}`, "not a valid JSON number"},
 		{"an exponent alone", `{"k": .e5}`, "not a valid JSON number"},
-		{"leading zero", `{"k": +07}`, "not a valid JSON number"},
 		{"cut after the dot", `{"k": 7.`, "cut off inside a number"},
 		{"a sign at the end", `{"k": +`, "cut off inside a number"},
 		{"a plus between numbers", `{"k": [12+1]}`, "touch with no comma"},
@@ -294,7 +289,6 @@ func TestRepairQuotesABareValueTheSchemaReadsAsAString(t *testing.T) {
 		{"cut at the end", `{"mode": both`, "is not quoted"},
 		{"NaN", `{"v": NaN}`, "is not quoted"},
 		{"a comment after it", `{"v": x//y}`, "is not quoted"},
-		{"after another value", `{"tags": [1 b]}`, "is not quoted"},
 		{"a key", `{mode, "v": 1}`, "a bare word where a key or value belongs"},
 		// The spaces and escapes next to a token may be its value's own:
 		// {"mode":" both"} with its quotes dropped (another fault besides,
@@ -306,7 +300,6 @@ func TestRepairQuotesABareValueTheSchemaReadsAsAString(t *testing.T) {
 		{"indented item, past the model", pastModel("{\"tags\":[\n  red\n]}"), "spaces before it that the text's other values do not"},
 		{"an escaped line break before it", `{"mode":\nboth}`, "may be part of a string whose quotes are missing"},
 		{"an escaped line break and a space before it", `{"mode":\n both, "n":1}`, "follows an escape, an invisible character or a token"},
-		{"an invisible character before it", "{\"mode\":\u200bboth}", "touches an unquoted value"},
 		{"a colon at its end", `{"mode":both:, "n":1}`, "is not quoted"},
 		{"a trailing comma after it", `{"mode":both,}`, "is not quoted"},
 		{"an ellipsis", `{"tags":["a",...]}`, "is not a valid JSON number"},
@@ -375,7 +368,6 @@ func TestTheModelReadsABareToken(t *testing.T) {
 	checkRefusals(t, []refusalCase{
 		{"escaped white space after a token", "{\"file_type\":css\\n  }", ""},
 		{"an invisible character inside a number", "{\"a\": 1\u200b2}", ""},
-		{"an invisible character before a word", "{\"mode\":\u200bboth}", ""},
 	})
 }
 

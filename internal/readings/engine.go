@@ -163,7 +163,13 @@ type engine struct {
 	dups bool // a reading held a repeated name
 
 	wrapEnd int // where the wrapper may end the object (-1: nowhere)
-	heads   int // the roots after a re-sent head pushed
+	// endOpen: a cut at the end leaves the value unknown whatever the
+	// parser's state there, as what the text read, or the text the
+	// whole-text readings made it, ends with may have gone on
+	// (faultmodel.CutMayGoOn).
+	endOpen bool
+	tails   map[int64]bool // resentTail's answers
+	heads   int            // the roots after a re-sent head pushed
 
 	table     []tslot // the seen configurations by state, at e.cur
 	usedSlots []int32
@@ -708,11 +714,41 @@ func (e *engine) complete(c *cfg) {
 		}
 		return
 	}
-	if p != len(s) || c.st.mode == mStart {
-		return
+	switch {
+	case c.st.mode == mStart:
+	case p == len(s):
+		e.cut(c, nil, e.endOpen)
+	case s[p] == '{' && p > int(c.root) && e.resentTail(int(c.root), p):
+		// A stream cut at p and sent again from its start: the copy
+		// dropped (the re-send row, as after a complete object), the
+		// object cut at p.
+		drop := edit{start: int32(p), end: int32(len(s)), kind: kTail, row: rResend}
+		e.cut(c, &drop, faultmodel.CutMayGoOn(s[:p]))
 	}
+}
+
+// resentTail reports faultmodel.ResendTail for the object's text from
+// root, at p, computed once per place.
+func (e *engine) resentTail(root, p int) bool {
+	k := int64(root)<<32 | int64(p)
+	v, ok := e.tails[k]
+	if !ok {
+		if e.tails == nil {
+			e.tails = map[int64]bool{}
+		}
+		v = faultmodel.ResendTail(e.s[root:], p-root)
+		e.tails[k] = v
+	}
+	return v
+}
+
+// cut records the reading c gives where the text is cut at c's place
+// (its end, or where resent, a re-sent copy dropped, starts); open: what
+// the text ends with there may have gone on (faultmodel.CutMayGoOn).
+func (e *engine) cut(c *cfg, resent *edit, open bool) {
 	// cut: the text completed where it was cut (faultmodel.Cut): a
-	// string, a key or a number ended (unknown), a value never written
+	// string, a key, a number, a bare word or a string in single quotes
+	// ended (unknown: open), a value never written
 	// given as null (unknown), a comma dropped (unknown), a literal
 	// completed, and the closers of what is open; a cut right after an
 	// opener, or with an array open, leaves the value unknown too.
@@ -749,6 +785,7 @@ func (e *engine) complete(c *cfg) {
 	for i := d.st.stack; i >= 0 && !unknown; i = e.stk[i].parent {
 		unknown = e.stk[i].kind == '[' // an array open: its items are unknown
 	}
+	unknown = unknown || open
 	if !e.feedStr(&d, tail) {
 		return
 	}
@@ -766,8 +803,11 @@ func (e *engine) complete(c *cfg) {
 		}
 		written += closer
 	}
-	cost := int(c.cost) + rowCost(rCut)
-	if cost > e.budget || int(c.n)+1 > maxEdits {
+	cost, n := int(c.cost)+rowCost(rCut), int(c.n)+1
+	if resent != nil {
+		cost, n = cost+rowCost(rResend), n+1
+	}
+	if cost > e.budget || n > maxEdits {
 		return
 	}
 	text := e.text(&d)
@@ -787,6 +827,9 @@ func (e *engine) complete(c *cfg) {
 		cut.arg = 1
 	}
 	ed := append(append([]edit(nil), c.ed[:c.n]...), cut)
+	if resent != nil {
+		ed = append(ed, *resent)
+	}
 	e.addDone(c, text, cost, ed, unknown)
 }
 
@@ -1042,13 +1085,21 @@ func (e *engine) edits(c *cfg, inner bool) {
 	if e.vhas(c, quoteToken) {
 		e.spawn(c, e.at(c, len(quoteToken), kTmpl, 0, rTemplate), len(quoteToken), `"`, smTmpl)
 	}
-	// A run of digits quoted (the runs the table's regexp finds).
+	// A run of digits quoted (the runs the table's regexp finds) where a
+	// colon follows it, white space aside (faultmodel's numeric_key row),
+	// or in a key's place, where an edit after it may write the colon.
 	if isDigit(byte(b)) && !isDigit(c.prev) && c.prev != '-' || b == '-' && e.vb(c, 1) >= 0 && isDigit(byte(e.vb(c, 1))) {
 		k := 1
 		for e.vb(c, k) >= 0 && isDigit(byte(e.vb(c, k))) {
 			k++
 		}
-		e.spawn(c, e.at(c, k, kNumKey, 0, rNumKey), k, `"`+e.vstr(c, k)+`"`, smNone)
+		j := k
+		for e.vb(c, j) >= 0 && isWS(byte(e.vb(c, j))) {
+			j++
+		}
+		if e.vb(c, j) == ':' || c.st.mode == mObjFirst || c.st.mode == mObjKey { // (or a colon inserted after it)
+			e.spawn(c, e.at(c, k, kNumKey, 0, rNumKey), k, `"`+e.vstr(c, k)+`"`, smNone)
+		}
 	}
 	// A bare token quoted: read as a token from here.
 	switch c.st.mode {
@@ -1157,6 +1208,12 @@ func (e *engine) contentEdits(c *cfg, b byte, comments bool) {
 		}
 	case '+':
 		e.spawn(c, e.at(c, 1, kLoose, 2, rLoose), 1, "", smNone)
+	case '0':
+		// A leading 0 dropped (faultmodel.LeadingZero), in a value's
+		// place.
+		if n1 := e.vb(c, 1); n1 >= 0 && isDigit(byte(n1)) && (c.prev == 0 || faultmodel.NumberMayStartAfter(c.prev)) && e.notKey(c) {
+			e.spawn(c, e.at(c, 1, kLoose, 3, rLoose), 1, "", smNone)
+		}
 	case ' ':
 		if n1 := e.vb(c, 1); (isDigit(c.prev) || c.prev == '.') && n1 >= 0 && isDigit(byte(n1)) {
 			e.spawn(c, e.at(c, 1, kSplit, 0, rSplit), 1, "", smNone)
@@ -1167,6 +1224,20 @@ func (e *engine) contentEdits(c *cfg, b byte, comments bool) {
 			e.spawn(c, e.at(c, len(w.from), kWord, uint8(i), *w.row), len(w.from), w.to, smNone)
 		}
 	}
+}
+
+// notKey reports whether the run of digits at c's place, white space
+// aside, is followed by no colon and stands in no key's place (where an
+// edit after it may write the colon): a number's place.
+func (e *engine) notKey(c *cfg) bool {
+	if c.st.mode == mObjFirst || c.st.mode == mObjKey {
+		return false
+	}
+	j := 0
+	for b := e.vb(c, j); b >= 0 && (isDigit(byte(b)) || isWS(byte(b))); b = e.vb(c, j) {
+		j++
+	}
+	return e.vb(c, j) != ':'
 }
 
 func escOf(b byte) string {

@@ -12,8 +12,9 @@
 // list cut after its first item is not that item), so it stands in the
 // window as any other value. Repair runs a value exactly when every
 // reading in the window gives it, and it is an object;
-// a reading that leaves a value unknown (a cut inside a string or a
-// number) refuses when it is among the cheapest; past the budget (cost
+// a reading that leaves a value unknown (a cut inside a string, a number
+// or a bare word) refuses when it is among the cheapest, and one fault
+// past them does not count (it names no value); past the budget (cost
 // Budget, MaxLive configurations live at once) it refuses.
 //
 // The engine is an error-correcting parser in the manner of Aho and
@@ -72,6 +73,10 @@ type Reading struct {
 	// what the value held is unknown.
 	Unknown bool
 	key     string // the value's canonical text
+	// known: some edits at Cost reach the value with no cut that leaves
+	// it unknown (an Unknown reading may be known too); one fault past the
+	// cheapest, only a known reading counts (Decide).
+	known bool
 }
 
 // Window is what a broken text means under the fault model.
@@ -123,8 +128,14 @@ func (w Window) Decide() (Reading, Verdict) {
 			return r, Cut
 		}
 	}
+	n := 0 // the readings that decide: one of unknown value only among the cheapest
+	for _, r := range w.Readings {
+		if r.Cost == w.Min || r.known {
+			n++
+		}
+	}
 	switch {
-	case len(w.Readings) > 1:
+	case n > 1:
 		return w.Readings[0], Ambiguous
 	case !strings.HasPrefix(w.Readings[0].Text, "{"):
 		return w.Readings[0], NotObject
@@ -179,6 +190,7 @@ func read(s string, prune bool, budget int) (Window, bool) {
 	resent, over := resentRewrites(s, true, budget)
 	for _, r := range append(rewrites(s, true, budget), resent...) {
 		e := newEngine(r.text, budget, prune)
+		e.endOpen = faultmodel.CutMayGoOn(s) || faultmodel.CutMayGoOn(r.text)
 		e.run(r.base, r.pre)
 		n := len(found)
 		for _, d := range e.done {
@@ -594,7 +606,11 @@ func window(fs []found, over bool) Window {
 	}
 	for _, i := range best {
 		if fs[i].Cost <= w.Min+1 {
-			w.Readings = append(w.Readings, fs[i].Reading)
+			r := fs[i].Reading
+			for _, f := range fs { // a value reached at its cost with no cut is known too
+				r.known = r.known || !f.Unknown && f.Cost == r.Cost && f.key == r.key
+			}
+			w.Readings = append(w.Readings, r)
 		}
 	}
 	sort.Slice(w.Readings, func(i, j int) bool {

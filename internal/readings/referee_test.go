@@ -23,7 +23,7 @@ type agreement struct {
 
 // compare judges one broken text: same (equal minimum and equal value
 // sets), and unsafe (the engine runs a value the referee's window does
-// not hold alone).
+// not hold alone, as the decision rule counts its readings: Agree).
 func compare(s string) (same, ran, unsafe bool, note string, err error) {
 	ref, err := faultinject.Read(s)
 	if err != nil {
@@ -41,12 +41,20 @@ func compare(s string) (same, ran, unsafe bool, note string, err error) {
 	r, v := w.Decide()
 	ran = v == Run
 	if ran {
-		unsafe = len(refVals) != 1 || refVals[0] != Canonical(r.Text)
+		unsafe = !ref.Agree() || !ref.Holds(mustValue(r.Text))
 	}
 	if !same {
 		note = fmt.Sprintf("%q\n    engine min %d %v (%v)\n    referee min %d %v", s, w.Min, describe(w), v, ref.Min, describeRef(ref))
 	}
 	return same, ran, unsafe, note, nil
+}
+
+func mustValue(text string) faultinject.Value {
+	v, err := faultinject.DecodeOrdered(text)
+	if err != nil {
+		panic(err)
+	}
+	return v
 }
 
 func mustText(v faultinject.Value) string {
