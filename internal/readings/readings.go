@@ -586,9 +586,16 @@ func needed(fs []found) []found {
 func window(fs []found, over bool) Window {
 	w := Window{Over: over}
 	best := map[string]int{}
+	known := map[string]bool{} // the value reached at its cheapest cost with nothing cut
 	for i, f := range fs {
 		j, ok := best[f.key]
+		if ok && f.Cost == fs[j].Cost {
+			known[f.key] = known[f.key] || !f.Unknown
+		}
 		if !ok || f.Cost < fs[j].Cost || f.Cost == fs[j].Cost && f.Unknown && !fs[j].Unknown {
+			if !ok || f.Cost < fs[j].Cost {
+				known[f.key] = !f.Unknown
+			}
 			best[f.key] = i
 		}
 	}
@@ -607,9 +614,7 @@ func window(fs []found, over bool) Window {
 	for _, i := range best {
 		if fs[i].Cost <= w.Min+1 {
 			r := fs[i].Reading
-			for _, f := range fs { // a value reached at its cost with no cut is known too
-				r.known = r.known || !f.Unknown && f.Cost == r.Cost && f.key == r.key
-			}
+			r.known = known[r.key]
 			w.Readings = append(w.Readings, r)
 		}
 	}

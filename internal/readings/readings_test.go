@@ -53,6 +53,7 @@ func TestDecide(t *testing.T) {
 		{"a Windows path whose backslashes start no escape", `{"p": "C:\x\y"}`, Run, `{"p":"C:\\x\\y"}`, "literal_backslashes"},
 		{"more faults than the budget", `{"a":1 "b":2 "c":3 "d":4}`, NoReading, "", ""},
 		{"a member repeated with another value", `{"a":1,"a":2}`, Ambiguous, "", ""},
+		{"a stream cut after a comma and sent again from its start: the copy dropped, the value cut", `{"a": "x", "b": {"c": 2, {"a": "x"`, Cut, "", ""},
 		{"a member repeated with its value", `{"a":1,"a":1}`, Run, `{"a":1}`, "repeated_key"},
 		{"prose around the object", "Sure:\n{\"a\": 1}\n", Run, `{"a":1}`, "around"},
 		{"the object encoded as a string", `"{\"a\": 1}"`, Run, `{"a":1}`, "double_encoded"},
@@ -90,6 +91,33 @@ func TestDecide(t *testing.T) {
 				t.Errorf("Read(%q): operators %v, want %s among them", tt.raw, r.Ops, tt.op)
 			}
 		})
+	}
+}
+
+// The decision rule on complete windows (ReadComplete: the cheapest
+// reading costs two, so the window reaches three): one fault past the
+// cheapest, a reading of unknown value names no value, unless other
+// edits at its cost reach that value with nothing cut.
+func TestDecideOnTheCompleteWindow(t *testing.T) {
+	tests := []struct {
+		raw     string
+		verdict Verdict
+		want    string
+	}{
+		// A quote inserted and the text cut in the string it opens (3).
+		{`{"tags":[red,blue]}`, Run, `{"tags":["red","blue"]}`},
+		{`{"k": [none, NONE]}`, Run, `{"k":[null,null]}`},
+		// The colon missing and the brace cut (2), or the quote moved
+		// over the colon and the brace cut (3, known; a quote inserted
+		// and a cut reach it too).
+		{`{"years":2024,"species"":"`, Ambiguous, ""},
+	}
+	for _, tt := range tests {
+		w := ReadComplete(tt.raw)
+		r, v := w.Decide()
+		if v != tt.verdict || v == Run && Canonical(r.Text) != tt.want {
+			t.Errorf("ReadComplete(%q): %v %s (window %v), want %v %s", tt.raw, v, r.Text, w.Values(), tt.verdict, tt.want)
+		}
 	}
 }
 
