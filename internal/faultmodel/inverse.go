@@ -463,7 +463,10 @@ func LeadingZero(s string, i int) bool {
 		return false
 	}
 	j := i + 1
-	for j < len(s) && (isDigit(s[j]) || isSpace(s[j])) {
+	for j < len(s) && isDigit(s[j]) {
+		j++
+	}
+	for j < len(s) && isSpace(s[j]) {
 		j++
 	}
 	return j == len(s) || s[j] != ':'

@@ -1089,15 +1089,7 @@ func (e *engine) edits(c *cfg, inner bool) {
 	// colon follows it, white space aside (faultmodel's numeric_key row),
 	// or in a key's place, where an edit after it may write the colon.
 	if isDigit(byte(b)) && !isDigit(c.prev) && c.prev != '-' || b == '-' && e.vb(c, 1) >= 0 && isDigit(byte(e.vb(c, 1))) {
-		k := 1
-		for e.vb(c, k) >= 0 && isDigit(byte(e.vb(c, k))) {
-			k++
-		}
-		j := k
-		for e.vb(c, j) >= 0 && isWS(byte(e.vb(c, j))) {
-			j++
-		}
-		if e.vb(c, j) == ':' || c.st.mode == mObjFirst || c.st.mode == mObjKey { // (or a colon inserted after it)
+		if k := e.digitsAt(c, 1); e.keyPlace(c, k) {
 			e.spawn(c, e.at(c, k, kNumKey, 0, rNumKey), k, `"`+e.vstr(c, k)+`"`, smNone)
 		}
 	}
@@ -1211,7 +1203,7 @@ func (e *engine) contentEdits(c *cfg, b byte, comments bool) {
 	case '0':
 		// A leading 0 dropped (faultmodel.LeadingZero), in a value's
 		// place.
-		if n1 := e.vb(c, 1); n1 >= 0 && isDigit(byte(n1)) && (c.prev == 0 || faultmodel.NumberMayStartAfter(c.prev)) && e.notKey(c) {
+		if n1 := e.vb(c, 1); n1 >= 0 && isDigit(byte(n1)) && (c.prev == 0 || faultmodel.NumberMayStartAfter(c.prev)) && !e.keyPlace(c, e.digitsAt(c, 0)) {
 			e.spawn(c, e.at(c, 1, kLoose, 3, rLoose), 1, "", smNone)
 		}
 	case ' ':
@@ -1226,18 +1218,27 @@ func (e *engine) contentEdits(c *cfg, b byte, comments bool) {
 	}
 }
 
-// notKey reports whether the run of digits at c's place, white space
-// aside, is followed by no colon and stands in no key's place (where an
-// edit after it may write the colon): a number's place.
-func (e *engine) notKey(c *cfg) bool {
+// digitsAt returns where the run of digits of c's view from byte k on
+// ends.
+func (e *engine) digitsAt(c *cfg, k int) int {
+	for e.vb(c, k) >= 0 && isDigit(byte(e.vb(c, k))) {
+		k++
+	}
+	return k
+}
+
+// keyPlace reports whether what c's view holds up to byte k stands in a
+// key's place: a colon follows it, white space aside, or the parser
+// expects a key (an edit after it may write the colon). A number never
+// stands there, and a run of digits is quoted only there (numeric_key).
+func (e *engine) keyPlace(c *cfg, k int) bool {
 	if c.st.mode == mObjFirst || c.st.mode == mObjKey {
-		return false
+		return true
 	}
-	j := 0
-	for b := e.vb(c, j); b >= 0 && (isDigit(byte(b)) || isWS(byte(b))); b = e.vb(c, j) {
-		j++
+	for e.vb(c, k) >= 0 && isWS(byte(e.vb(c, k))) {
+		k++
 	}
-	return e.vb(c, j) != ':'
+	return e.vb(c, k) == ':'
 }
 
 func escOf(b byte) string {
