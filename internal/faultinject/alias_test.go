@@ -74,3 +74,31 @@ func TestJudgeNamesAliasesByTheWindow(t *testing.T) {
 		})
 	}
 }
+
+// A cut text's reading of unknown value counts as the decision rule
+// counts it: among the cheapest, it may be the original, and excuses
+// nothing; one fault past them, it names no value, and a run of the
+// cheapest reading is an alias where no known reading of the original is
+// within the window.
+func TestAliasByWindowCountsACutReadingOnlyAmongTheCheapest(t *testing.T) {
+	tests := []struct {
+		orig, text string
+		want       bool
+	}{
+		// Cut after the key, then an empty object appended (2): the
+		// window reads a colon dropped and the brace cut (2); the
+		// readings at 3 that cut a string name no value.
+		{`{"data": []}`, `{"data"{}`, true},
+		// Cut inside a string: the cheapest reading is the cut's.
+		{`{"data": "abc"}`, `{"data": "ab`, false},
+	}
+	for _, tt := range tests {
+		orig, err := DecodeOrdered(tt.orig)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := AliasByWindow(tt.text, orig, true); got != tt.want {
+			t.Errorf("AliasByWindow(%q, %s, cut) = %v, want %v", tt.text, tt.orig, got, tt.want)
+		}
+	}
+}
