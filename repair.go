@@ -188,7 +188,9 @@ const (
 	// a string at that location ("+42" with its quotes dropped reads the
 	// same; elsewhere the call is refused). A "5." at the end of the text
 	// (maybe cut off), and a sign or dot right after another value, are
-	// refused.
+	// refused. A leading zero (05 as 5) is read where it has no other
+	// reading (in an array, 05 may be 0 and 5 with a comma dropped), in
+	// arguments of at most 2 KiB.
 	RepairLooseNumber RepairStep = "loose_number"
 
 	// RepairNumericKey: quoted a key written as an integer ({1: "a"} is

@@ -474,6 +474,7 @@ func TestRecoveredClassesReachTheToolByName(t *testing.T) {
 		{`{"x": True}`, `{"x":true}`, saidex.RepairJSON},
 		{`{"x": .5}`, `{"x":0.5}`, saidex.RepairLooseNumber},
 		{`{"x": +2}`, `{"x":2}`, saidex.RepairLooseNumber},
+		{`{"x": 05}`, `{"x":5}`, saidex.RepairLooseNumber},
 	} {
 		inputs, cr, _ := runWithSchema(t, map[string]any{"type": "object"}, tt.raw)
 		if cr.Outcome != saidex.OutcomeExecuted || len(inputs) != 1 || !sameJSONText(t, inputs[0], tt.want) || !slices.Contains(cr.RepairSteps, tt.step) {
