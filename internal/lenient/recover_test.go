@@ -276,6 +276,7 @@ func TestRepairQuotesABareValueTheSchemaReadsAsAString(t *testing.T) {
 	checkSchemaRefusals(t, only, []refusalCase{
 		// A stray ']' whose one reading holds one: that is the reason.
 		{"a loose number after a stray bracket", pastModel(`{] "w": +5}`), "may be a string whose quotes are missing"},
+		{"a leading zero, past the model", pastModel(`{"w": 05}`), "may be a string whose quotes are missing"},
 	})
 	// Where the schema does not accept the token as a string, it is the
 	// literal or number.
@@ -283,6 +284,7 @@ func TestRepairQuotesABareValueTheSchemaReadsAsAString(t *testing.T) {
 		{"a Python literal", `{"w": None}`, `{"w":null}`, FixSyntax},
 		{"a literal of another case", `{"w": TRUE}`, `{"w":true}`, LiteralCase},
 		{"a loose number", `{"w": +5}`, `{"w":5}`, LooseNumber},
+		{"a leading zero (read by the model)", `{"w": 05}`, `{"w":5}`, LooseNumber},
 	})
 	checkSchemaRefusals(t, only, []refusalCase{
 		{"a quote inside", `{"mode": it's}`, "is not quoted"},

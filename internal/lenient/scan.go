@@ -9,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/saidex/saidex-go/internal/faultmodel"
 	"github.com/saidex/saidex-go/internal/jsonread"
 )
 
@@ -1175,6 +1176,14 @@ func (sc *scanner) number() error {
 	}
 	s, start := sc.s, sc.i
 	end, loose, ok := numberEnd(s, start)
+	if tok, isToken := bareToken(s, start); isToken && leadingZero(s[start:tok]) {
+		// 05: a number written with a leading zero (the loose_number row,
+		// which the fault model reads), or a string whose quotes are
+		// missing where the schema accepts one.
+		if err := sc.spelledAs(s[start:tok], "number"); err != nil {
+			return err
+		}
+	}
 	if sc.schema != nil {
 		if tok, isToken := bareToken(s, start); isToken && (!ok || tok != end) {
 			if done, err := sc.bareValue(true, wasValue); done || err != nil {
@@ -1213,6 +1222,13 @@ func (sc *scanner) number() error {
 	sc.lastStr = -1
 	sc.started = true
 	return nil
+}
+
+// leadingZero reports whether tok is an integer written with a leading
+// zero (05, -007): a sign at most, a 0, then digits alone.
+func leadingZero(tok string) bool {
+	t := strings.TrimPrefix(strings.TrimPrefix(tok, "-"), "+")
+	return len(t) >= 2 && faultmodel.LeadingZero(t, 0) && strings.Trim(t, "0123456789") == ""
 }
 
 // word reads a bare identifier: a key when a ':' follows, else one of the
