@@ -1176,16 +1176,17 @@ func (sc *scanner) number() error {
 	}
 	s, start := sc.s, sc.i
 	end, loose, ok := numberEnd(s, start)
-	if tok, isToken := bareToken(s, start); isToken && leadingZero(s[start:tok]) {
-		// 05: a number written with a leading zero (the loose_number row,
-		// which the fault model reads), or a string whose quotes are
-		// missing where the schema accepts one.
-		if err := sc.spelledAs(s[start:tok], "number"); err != nil {
-			return err
-		}
-	}
 	if sc.schema != nil {
-		if tok, isToken := bareToken(s, start); isToken && (!ok || tok != end) {
+		tok, isToken := bareToken(s, start)
+		if isToken && !ok && leadingZero(s[start:tok]) {
+			// 05: a number written with a leading zero (the loose_number
+			// row, which the fault model reads), or a string whose quotes
+			// are missing where the schema accepts one.
+			if err := sc.spelledAs(s[start:tok], "number"); err != nil {
+				return err
+			}
+		}
+		if isToken && (!ok || tok != end) {
 			if done, err := sc.bareValue(true, wasValue); done || err != nil {
 				return err
 			}
