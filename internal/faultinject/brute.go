@@ -92,7 +92,11 @@ type Window struct {
 // cut inside a string, a number or a bare word) counts only among the
 // cheapest, where the rule refuses the text as cut; one fault past them
 // it names no value to weigh against the cheapest (faultmodel's cut row),
-// unless other edits at its cost reach its value known.
+// unless other edits at its cost reach its value known. A list counts
+// only among the cheapest too (where the rule refuses it as no
+// arguments): one fault past them it names no arguments a call could
+// run, so it is no rival to the cheapest object ({"a": 1}] is not
+// [{"a": 1}]).
 func (w Window) Agree() bool {
 	n := 0
 	for _, r := range w.Readings {
@@ -105,8 +109,11 @@ func (w Window) Agree() bool {
 
 // counts reports whether r counts in a window whose cheapest cost is min:
 // at min always; one fault past it only where some of its edits leave its
-// value known.
-func (r Reading) counts(min int) bool { return r.Cost == min || r.known }
+// value known, and it is an object.
+func (r Reading) counts(min int) bool {
+	_, obj := r.Value.(Object)
+	return r.Cost == min || r.known && obj
+}
 
 // Holds reports whether v is one of the window's values.
 func (w Window) Holds(v Value) bool {

@@ -462,7 +462,7 @@ func quotesMoved(t Text) []edit {
 
 // escapes: an escape in a string written as the character it stands for
 // (a literal line break or tab, a lone backslash before a character no
-// escape starts with, a bare slash).
+// escape starts with, a bare slash), or an apostrophe escaped (\').
 func escapes(t Text) []edit {
 	var out []edit
 	for k, c := range strToks(t) {
@@ -486,6 +486,9 @@ func escapes(t Text) []edit {
 			case `\"`:
 				// The quote escaped twice: \\" for \".
 				out = append(out, edit{at, at + 2, `\\"`, false})
+			case "'":
+				// An apostrophe escaped as JavaScript escapes it.
+				out = append(out, edit{at, at + 1, `\'`, false})
 			}
 			if len(p) == 6 { // \uXXXX with its u lost
 				out = append(out, edit{at, at + 6, `\` + p[2:], false})

@@ -329,7 +329,8 @@ func invUnclosedKey(s string) []Edit {
 // backslash of its own precedes it); a lone backslash doubled (where it
 // starts no escape); \\" written \"; \XXXX (four hex digits) written \uXXXX; a
 // quote moved back after the escape it precedes ("s"\n); a backslash and
-// line break (a line continuation) dropped.
+// line break (a line continuation) dropped; an apostrophe escaped as
+// JavaScript and Python escape it (\') written as itself.
 func invEscape(s string) []Edit {
 	var out []Edit
 	esc := map[byte]string{'\n': `\n`, '\t': `\t`, '\r': `\r`}
@@ -351,6 +352,9 @@ func invEscape(s string) []Edit {
 			}
 			if i+1 < len(s) && s[i+1] == '\n' {
 				out = append(out, Edit{i, i + 2, ""})
+			}
+			if i+1 < len(s) && s[i+1] == '\'' && backslashesBefore(s, i)%2 == 0 {
+				out = append(out, Edit{i, i + 2, "'"})
 			}
 		case c == '"' && i+3 <= len(s) && s[i+1] == '\\' && strings.IndexByte("ntr", s[i+2]) >= 0:
 			out = append(out, Edit{i, i + 3, s[i+1:i+3] + `"`})
@@ -517,13 +521,15 @@ func invQuoteMoved(s string) []Edit {
 
 // QuoteMovesOverNext reports whether the quote_moved row's inverse moves a
 // quote over piece, the character or escape after it: where
-// [QuoteMovesOver], and not over '}' or ']'. Read so, the quote would be a
-// closing quote the forward form moved in over its string's final '}' or
-// ']', which it does not ("x"}} is an extra closing brace, which real
-// models send), or an opening quote moved out over a closer before it,
-// where no string starts.
+// [QuoteMovesOver], and not over '}', ']' or ','. Read so, the quote would
+// be a closing quote the forward form moved in over its string's final
+// '}', ']' or ',', which it does not ("x"}} is an extra closing brace,
+// "x",} a trailing comma, each one keystroke real models make: read as a
+// moved quote too, every such slip after a string would have a second
+// reading one fault past it), or an opening quote moved out over a closer
+// or a comma before it, where no string starts.
 func QuoteMovesOverNext(piece string) bool {
-	return piece != "}" && piece != "]" && QuoteMovesOver(piece)
+	return piece != "}" && piece != "]" && piece != "," && QuoteMovesOver(piece)
 }
 
 // QuoteMovesOver reports whether the quote_moved row moves a quote over

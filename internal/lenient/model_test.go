@@ -47,6 +47,31 @@ func TestRepairRunsWhereOnlyACutReadingIsOneFaultPast(t *testing.T) {
 	})
 }
 
+// Texts the scanner refuses whose rival reading the table prices past the
+// window: a list one fault past the cheapest object names no arguments a
+// call could run (the decision rule counts a list only among the
+// cheapest); no quote moves back over a comma after it (the comma row's
+// one keystroke reads a trailing comma, quote_moved's QuoteMovesOverNext);
+// a space inside a number costs three, two past a comma dropped between
+// two numbers (split_number). Each was a refusal case of the scanner's own
+// tests.
+func TestRepairRunsWhereTheRivalIsPricedPastTheWindow(t *testing.T) {
+	checkRepairs(t, []repairCase{
+		{"two ']' after the object", `{"k": 1}]]`, `{"k":1}`, WrongCloser},
+		{"a '}' and a ']' after the object", `{"a": 1}}]`, `{"a":1}`, WrongCloser},
+		{"an encoded object missing its last brace", `"{\"a\": \"x\", \"b\": \"y\""`, `{"a":"x","b":"y"}`, DoubleEncoded},
+		{"an encoded object, an escaped tab after a trailing comma", `"{\"a\": [\"x\", \t]}"`, `{"a":["x"]}`, DoubleEncoded},
+		{"a bare word, a trailing comma", `{"mode":both,}`, `{"mode":"both"}`, FixSyntax},
+		{"a trailing comma after an empty string", "{\"a\": \"\", \n}", `{"a":""}`, FixSyntax},
+		{"a trailing comma after a single-quoted string", `{"a": 1, "b":' x',}`, `{"a":1,"b":" x"}`, FixSyntax},
+		{"two numbers apart by a space", `{'a':[9 0]}`, `{"a":[9,0]}`, FixSyntax},
+		{"two numbers apart by a space, after a nested array's comma", `{"a":[[1,2] 9 0]}`, `{"a":[[1,2],9,0]}`, FixSyntax},
+	})
+	checkRefusals(t, []refusalCase{
+		{"an apostrophe escaped as JavaScript escapes it, or a backslash as itself", `{"a": "it\'s",}`, "holds \\'"},
+	})
+}
+
 // Texts the scanner refuses whose window, under the fault model, holds
 // one value: the readings engine reads them (model.go). Each was a
 // refusal case of the scanner's own tests before the switch; the reason

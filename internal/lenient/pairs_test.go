@@ -158,7 +158,6 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"a '+' glued to a quote in an array, a line break after it", "{\"a\": [\n  \"x\"+\n  \"y\"\n]}", "in an array is joined with a '+' glued to a quote"},
 		{"a ']' after a comma: a '[' dropped before the value reads too", `{"a":[[1]],]}`, "closes an object while no array is open"},
 		{"a ']' after a trailing comma and escaped white space", `{"id":[42],\r\n]}`, "closes an object while no array is open"},
-		{"a trailing comma after an empty string", "{\"a\": \"\", \n}", "a trailing comma follows an empty string"},
 		{"a string in single quotes ending with an unpaired double quote", pastModel(`{"u": '{\"a\": 1}"' "r": 100}`), "in single quotes starts or ends with a double quote it does not pair"},
 		{"a string ending with an escaped quote, a quote missing", `{"c": "x\"",d": 1}`, "a string ends with an escaped quote, and a quote is missing"},
 		{"a tab after a space in a key", pastModel("{\"a \tb\": 'v'}"), "is not followed by a colon and a value"},
@@ -219,7 +218,6 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"an item ending in a comma, then a string", `{"a": ["x," "b"]}`, "follows a string ending in a comma, with no comma between"},
 		// In an array a quote then a number or a literal: a comma missing
 		// between two items, or quotes inside one?
-		{"two numbers apart by a space, after a nested array's comma", `{"a":[[1,2] 9 0]}`, "follows a number on its line with no comma"},
 		{"a key glued to a string quoted with typographic quotes", pastModel("{\"k\":“42”\"c\":1}"), "their quote marks of different kinds"},
 		{"inner quote after a comma and a block comment, in an array", `{"c": ["a, /* x */ "b"]}`, "follows a comma in an array"},
 		{"inner quote in an array item", `{"c": ["f("a", "b")"]}`, "holds an unescaped quote, and where the value ends is ambiguous"},
@@ -233,7 +231,6 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"extra brace after a quoted key", pastModel(`"a": 1, "b": {"c": 2}}`), "may close an object whose opening brace is missing"},
 		{"a quoted key before the object: its brace missing", `"b": {"c": 2}`, "the value of a key written before it"},
 		// One fault past the cheapest, a list of the one string is known: the readings differ.
-		{"encoded object, cut", `"{\"a\": \"x\", \"b\": \"y\""`, "a JSON string holding an object that is cut off"},
 		{"colon missing across a line break, then a comma", pastModel("{\"k\"\n  \"v\"\n  \"w\": []\n}"), "which separators are missing is ambiguous"},
 		{"comma missing before a key, then a colon across a line", pastModel("{\"x\": 1 \"k\"\n  \"v\"}"), "which separators are missing is ambiguous"},
 		{"doubled braces, cut", `{{"n": 0, "h": {"n": 0, "w": "x"`, "an object opened with '{{' was cut off"},
@@ -279,7 +276,6 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"an object in a block comment, then a brace", `/* {"a": "}"} */{`, "the object is inside a comment"},
 		{"a key quoted with HTML entities before the object", `&quot;a&quot;:{}}`, "the text before it a key"},
 		// A number then a value apart by spaces: one number split?
-		{"two numbers apart by a space", `{'a':[9 0]}`, "follows a number on its line with no comma"},
 		{"a quote then a control character", "{\"u\": [1, \"e\" \x00,\r\n\"\", 1]}", "is followed by a control character"},
 		// Escapes written otherwise: each has two readings.
 		{"a \\u escape with its u lost", `{"text":"see \00e9 here"}`, "a backslash before four hex digits"},
@@ -303,7 +299,6 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"escaped object, a line continuation", pastModel("{\\\"k\\\":\\\"3\\\n.14\\\"}"), "holding a backslash at the end of a line"},
 		// An escaped white space alone where an item belongs: an empty
 		// slot once decoded, or the item "\t" with its quotes dropped?
-		{"encoded object, an escaped tab after a trailing comma", `"{\"a\": [\"x\", \t]}"`, "stands alone where an array item belongs"},
 		{"escaped object, an escaped invisible character alone in an array", `{\"a\": [[\u2028]]}`, "stands alone where an array item belongs"},
 		{"the same, a quote before the escape", `"{a:<|\"|>\"x\n<|\"|>}"`, "escapes read two ways"},
 		{"array closed after a trailing comma, then an item on the next line", "{\"a\": [[42,]\n \"x\"]}", "one closed after a trailing comma"},

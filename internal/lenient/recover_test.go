@@ -151,9 +151,7 @@ func TestRepairDropsAStrayCloserAfterTheObject(t *testing.T) {
 		{"after white space", "{'k': [1, 2]}\n]\n", `{"k":[1,2]}`, StrayCloser},
 	})
 	checkRefusals(t, []refusalCase{
-		{"two of them", `{"k": 1}]]`, "match no opening bracket"},
 		{"text after it", `{"k": 1}] done`, "match no opening bracket"},
-		{"after extra braces", `{"k": 1}}]`, "match no opening bracket"},
 		{"an object in a list", `[{'k': 1}]`, "one item of a larger value"},
 	})
 }
@@ -303,7 +301,6 @@ func TestRepairQuotesABareValueTheSchemaReadsAsAString(t *testing.T) {
 		{"an escaped line break before it", `{"mode":\nboth}`, "may be part of a string whose quotes are missing"},
 		{"an escaped line break and a space before it", `{"mode":\n both, "n":1}`, "follows an escape, an invisible character or a token"},
 		{"a colon at its end", `{"mode":both:, "n":1}`, "is not quoted"},
-		{"a trailing comma after it", `{"mode":both,}`, "is not quoted"},
 		{"an ellipsis", `{"tags":["a",...]}`, "is not a valid JSON number"},
 		// Inside a JSON string a line break or tab may be a decoded "\n"
 		// of the value's own.

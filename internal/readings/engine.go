@@ -1175,6 +1175,9 @@ func (e *engine) contentEdits(c *cfg, b byte, comments bool) {
 		if n1 == '\n' {
 			e.spawn(c, e.at(c, 2, kEsc, 4, rEscape), 2, "", smNone)
 		}
+		if n1 == '\'' && !c.bsOdd {
+			e.spawn(c, e.at(c, 2, kEsc, 6, rEscape), 2, "'", smNone)
+		}
 		if n1 >= 0 && strings.IndexByte("ntr", byte(n1)) >= 0 {
 			e.spawn(c, e.at(c, 2, kEscSpace, 0, rEscSpace), 2, "", smNone)
 		}

@@ -9,13 +9,14 @@
 // edit must be needed (with one left out the text is not a reading), and
 // a character edit is made only where its character is structure in the
 // reading. A list is no arguments, but a writer may have meant one (a
-// list cut after its first item is not that item), so it stands in the
-// window as any other value. Repair runs a value exactly when every
-// reading in the window gives it, and it is an object;
+// list cut after its first item is not that item), so among the cheapest
+// it stands in the window as any other value. Repair runs a value exactly
+// when every reading in the window gives it, and it is an object;
 // a reading that leaves a value unknown (a cut inside a string, a number
-// or a bare word) refuses when it is among the cheapest, and one fault
-// past them does not count (it names no value); past the budget (cost
-// Budget, MaxLive configurations live at once) it refuses.
+// or a bare word), or that is a list, refuses when it is among the
+// cheapest, and one fault past them does not count (it names no value,
+// or no arguments a call could run); past the budget (cost Budget,
+// MaxLive configurations live at once) it refuses.
 //
 // The engine is an error-correcting parser in the manner of Aho and
 // Peterson's minimum-distance parsing and CPCT+: a left-to-right JSON
@@ -128,9 +129,9 @@ func (w Window) Decide() (Reading, Verdict) {
 			return r, Cut
 		}
 	}
-	n := 0 // the readings that decide: one of unknown value only among the cheapest
+	n := 0 // the readings that decide: one of unknown value, or a list, only among the cheapest
 	for _, r := range w.Readings {
-		if r.Cost == w.Min || r.known {
+		if r.Cost == w.Min || r.known && strings.HasPrefix(r.Text, "{") {
 			n++
 		}
 	}
