@@ -138,11 +138,37 @@ type named struct {
 	// comment): like a character edit, it is made only outside the
 	// content of the reading's strings.
 	white bool
+	// opens: a quote moved back over the comma after it, which must open
+	// a string where it lands, at Start+1 (faultmodel.MovedQuoteOpens).
+	opens bool
 }
 
 // newNamed names the edit e that row's inverse proposed for s.
 func newNamed(row faultmodel.Operator, s string, e faultmodel.Edit) named {
-	return named{e, row.Cost, row.Name, isChar(row.Name, s, e), row.Name == "comment"}
+	opens := row.Name == "quote_moved" && e.End-e.Start == 2 && s[e.Start] == '"' && faultmodel.MovedQuoteOpens(s[e.Start+1:e.End])
+	return named{e, row.Cost, row.Name, isChar(row.Name, s, e), row.Name == "comment", opens}
+}
+
+// opensAt reports whether the quote moved by e (named.opens), standing at
+// p in t, the reading's text, opens one of its strings.
+func opensAt(t string, p int) bool {
+	for i := 0; i < len(t); i++ {
+		if t[i] != '"' {
+			continue
+		}
+		if i == p {
+			return true
+		}
+		j := i + 1
+		for j < len(t) && t[j] != '"' {
+			if t[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		i = j
+	}
+	return false
 }
 
 // placed reports whether e must be made where the reading's text is
@@ -322,7 +348,7 @@ func readFound(s string, prune bool, maxCost int) (map[string]*Reading, int) {
 		if v, ok := rootOf(t); ok {
 			// (A text one edit makes where its character is not
 			// structure may be made by another edit where it is.)
-			if !e.placed() || structural(t, e.Start, e.Repl == "") {
+			if (!e.placed() || structural(t, e.Start, e.Repl == "")) && (!e.opens || opensAt(t, e.Start+1)) {
 				seen[t] = e.cost
 				prefix, unknown := "", cutUnknown(s, e.Edit)
 				if unknown {
@@ -489,8 +515,22 @@ func structural(t string, p int, boundary bool) bool {
 // against the string e2 may write around it, or, where e2 is a habit's,
 // where its source map places it.
 func structuralPair(t1, t string, e1, e2 named) bool {
-	if e2.placed() && !structural(t, e2.Start, e2.Repl == "") {
+	if e2.placed() && !structural(t, e2.Start, e2.Repl == "") || e2.opens && !opensAt(t, e2.Start+1) {
 		return false
+	}
+	if e1.opens {
+		switch after1 := e1.Start + len(e1.Repl); {
+		case e2.Start >= after1:
+			if !opensAt(t, e1.Start+1) {
+				return false
+			}
+		case e2.End <= e1.Start:
+			if !opensAt(t, e1.Start+1+len(e2.Repl)-(e2.End-e2.Start)) {
+				return false
+			}
+		default:
+			return false // e2 rewrites the moved quote's text
+		}
 	}
 	if !e1.placed() {
 		return true

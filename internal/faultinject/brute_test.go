@@ -45,6 +45,12 @@ func TestReadFindsTheWindow(t *testing.T) {
 		// (and, at one fault, a stream cut inside the key "ab:1}...",
 		// whose value is unknown)
 		{`{"ab:1}`, 1, []string{`{"ab":1}`, `{"ab:1}":null}`, `{"ab:":1}`}},
+		// a comma after a string: a trailing comma, never the string's
+		// closing quote moved back over it; an opening quote moved
+		// back over the comma before it is a reading, beside a comma
+		// dropped before a string that starts with one
+		{`{"a":"x",}`, 1, []string{`{"a":"x"}`}},
+		{`{"a":["x"",b"]}`, 1, []string{`{"a":["x",",b"]}`, `{"a":["x","b"]}`}},
 		{`{"a":1}`, 0, []string{`{"a":1}`}}, // not broken
 		{`hello`, 0, nil},                   // nothing within two faults
 	}

@@ -437,8 +437,9 @@ func quotesMoved(t Text) []edit {
 		// (Only where the row moves a quote, faultmodel.QuoteMovesOver:
 		// not over white space, escaped or invisible too; nor a closing
 		// quote in over a final '}' or ']', QuoteMovesOverNext: "x"}}
-		// reads as an extra closing brace, which real models send.)
-		if at, p, ok := lastPiece(c); ok && faultmodel.QuoteMovesOverNext(p) { // "ab"c
+		// reads as an extra closing brace, which real models send; nor
+		// over a final ',', MovedQuoteOpens: "x",} is a trailing comma.)
+		if at, p, ok := lastPiece(c); ok && faultmodel.QuoteMovesOverNext(p) && !faultmodel.MovedQuoteOpens(p) { // "ab"c
 			out = append(out, edit{k.Start + 1 + at, k.End, `"` + p, false})
 		}
 		if k.End < len(t.S) { // "abc,"

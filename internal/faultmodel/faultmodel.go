@@ -121,7 +121,7 @@ var Table = []Operator{
 	{Name: "split_number", Cost: 3, Step: "json_repair", Inverse: invSplitNumber,
 		Reason: "a model writes a number as one token, so a space inside one is rarer than a comma dropped between two numbers: three faults, two past the comma's one, so that [1, 54 3] reads as three items"},
 	{Name: "quote_moved", Cost: 2, Step: "json_repair", Inverse: invQuoteMoved,
-		Reason: "a quote one character off its place re-cuts the strings around it: a catch-all, two faults; never over white space, escaped or invisible too (QuoteMovesOver), nor back over a '}', ']' or ',' after it, which no string's quote moved past: there the one keystroke is the closer or comma (QuoteMovesOverNext)"},
+		Reason: "a quote one character off its place re-cuts the strings around it: a catch-all, two faults; never over white space, escaped or invisible too (QuoteMovesOver), nor back over a '}' or ']' after it, which no string's quote moved past (QuoteMovesOverNext); back over a ',' after it only as a string's opening quote, a trailing comma after a string being the comma's one keystroke (MovedQuoteOpens)"},
 	{Name: "around", Cost: 1, Step: "extract_object", Inverse: invWrapper, Skips: wrapperSkips,
 		Reason: "prose, a fence, reasoning or template tokens around the object are one wrapper, written at once"},
 	{Name: "double_encoded", Cost: 1, Step: "double_encoded", Inverse: invDoubleEncoded,

@@ -521,16 +521,24 @@ func invQuoteMoved(s string) []Edit {
 
 // QuoteMovesOverNext reports whether the quote_moved row's inverse moves a
 // quote over piece, the character or escape after it: where
-// [QuoteMovesOver], and not over '}', ']' or ','. Read so, the quote would
-// be a closing quote the forward form moved in over its string's final
-// '}', ']' or ',', which it does not ("x"}} is an extra closing brace,
-// "x",} a trailing comma, each one keystroke real models make: read as a
-// moved quote too, every such slip after a string would have a second
-// reading one fault past it), or an opening quote moved out over a closer
-// or a comma before it, where no string starts.
+// [QuoteMovesOver], and not over '}' or ']'. Read so, the quote would be a
+// closing quote the forward form moved in over its string's final '}' or
+// ']', which it does not ("x"}} is an extra closing brace, which real
+// models send), or an opening quote moved out over a closer before it,
+// where no string starts. Over a ',' the quote must open a string where
+// it lands ([MovedQuoteOpens]).
 func QuoteMovesOverNext(piece string) bool {
-	return piece != "}" && piece != "]" && piece != "," && QuoteMovesOver(piece)
+	return piece != "}" && piece != "]" && QuoteMovesOver(piece)
 }
+
+// MovedQuoteOpens reports whether a quote the quote_moved row's inverse
+// moves over piece, the character after it, must open a string where it
+// lands: over a ','. The forward form moves an opening quote out over the
+// comma before it (,"b" written ",b"), never a closing quote in over its
+// string's final comma ("x," written "x",): that text is a trailing or
+// doubled comma after a string, one keystroke real models make, which a
+// moved quote would read too, one fault past it.
+func MovedQuoteOpens(piece string) bool { return piece == "," }
 
 // QuoteMovesOver reports whether the quote_moved row moves a quote over
 // piece, one character or escape: not over white space, an escape of it

@@ -1055,7 +1055,7 @@ func (e *engine) edits(c *cfg, inner bool) {
 		e.spawn(c, e.at(c, 1, kQuoteEsc, 0, rQuote), 1, `\"`, smNone)
 		if e.vb(c, 1) >= 0 {
 			n := pieceAt(e.vstr(c, 7)[1:])
-			if p := e.vstr(c, 1+n)[1:]; faultmodel.QuoteMovesOverNext(p) {
+			if p := e.vstr(c, 1+n)[1:]; faultmodel.QuoteMovesOverNext(p) && !(inStr && faultmodel.MovedQuoteOpens(p)) {
 				e.spawn(c, e.at(c, 1+n, kMoved, 0, rMoved), 1+n, p+`"`, smNone)
 			}
 		}
