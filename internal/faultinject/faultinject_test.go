@@ -132,6 +132,7 @@ func TestOperatorsMakeTheirFaults(t *testing.T) {
 		{"repeated_object", []string{tx.S + tx.S, tx.S + "\n" + tx.S}},
 		{"concatenated", []string{tx.S + "{}", "{}\n" + tx.S}},
 		{"csv_quotes", []string{`{""a"":1,""b"":[""x"",null]}`, `"{""a"":1,""b"":[""x"",null]}"`}},
+		{"doubled_braces", []string{`{{"a":1,"b":["x",null]}}`, `{{{"a":1,"b":["x",null]}}}`}},
 		{"cut", []string{`{"a":1,"b":["x"`, `{`, tx.S[:len(tx.S)-1]}},
 		{"literal_case", []string{`{"a":1,"b":["x",NULL]}`, `{"a":1,"b":["x",none]}`, `{"a":1,"b":["x",Null]}`}},
 		{"loose_number", []string{`{"a":1.,"b":["x",null]}`, `{"a":+1,"b":["x",null]}`}},

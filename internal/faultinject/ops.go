@@ -81,6 +81,7 @@ var forwards = map[string]Op{
 	"repeated_object":     {global: repeatedObject},
 	"concatenated":        {global: concatenated},
 	"csv_quotes":          {global: csvQuotes},
+	"doubled_braces":      {global: doubledBraces},
 	"commented":           {global: commented},
 	"cut":                 {global: cutText, cut: true},
 	"literal_backslashes": {global: literalBackslashes},
@@ -764,6 +765,33 @@ func concatenated(s string, r *rand.Rand, all bool) []string {
 func csvQuotes(s string, r *rand.Rand, all bool) []string {
 	d := strings.ReplaceAll(s, `"`, `""`)
 	out := []string{d, `"` + d + `"`}
+	if !all {
+		return out[r.IntN(len(out)):][:1]
+	}
+	return out
+}
+
+// doubledBraces: every brace outside the text's strings doubled, as a
+// template escapes them; the object wrapped in one more pair of braces;
+// and in two more.
+func doubledBraces(s string, r *rand.Rand, all bool) []string {
+	var b strings.Builder
+	inStr := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case inStr && c == '\\':
+			b.WriteByte(c)
+			i++
+			c = s[i]
+		case c == '"':
+			inStr = !inStr
+		case !inStr && (c == '{' || c == '}'):
+			b.WriteByte(c)
+		}
+		b.WriteByte(c)
+	}
+	out := []string{b.String(), "{" + s + "}", "{{" + s + "}}"}
 	if !all {
 		return out[r.IntN(len(out)):][:1]
 	}

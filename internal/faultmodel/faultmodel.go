@@ -130,6 +130,8 @@ var Table = []Operator{
 		Reason: "the object re-sent, whole or cumulatively, is one repeat of a stream"},
 	{Name: "concatenated", Cost: 1, Step: "repeated_object", Inverse: invConcat, Skips: concatSkips,
 		Reason: "a second object after the first (two calls sent as one, or the object sent again) is one joining of two texts: either object is a reading, so two different ones refuse"},
+	{Name: "doubled_braces", Cost: 1, Step: "doubled_braces", Inverse: invDoubledBraces,
+		Reason: "every brace doubled as a template escapes them ({{ and }}), or the object wrapped in braces again (once or more, as retries grow it), is one layer written over the whole text"},
 	{Name: "csv_quotes", Cost: 1, Step: "double_encoded", Inverse: invCSVQuotes,
 		Reason: "quotes doubled throughout, as CSV escapes them, are one layer of a stack"},
 	{Name: "commented", Cost: 1, Step: "extract_object", Inverse: invWrapper, Skips: wrapperSkips,

@@ -16,7 +16,7 @@ import (
 func TestTableRowsAreComplete(t *testing.T) {
 	steps := []lenient.Step{lenient.FixSyntax, lenient.MissingColon, lenient.MissingQuote, lenient.WrongCloser, lenient.MismatchedBracket,
 		lenient.EscapedWhitespace, lenient.RepeatedKey, lenient.LiteralCase, lenient.LooseNumber, lenient.NumericKey, lenient.UnclosedKey,
-		lenient.StrayCloser, lenient.QuotedBareValue, lenient.JoinStrings, lenient.TemplateQuotes, lenient.ExtractObject, lenient.DoubleEncoded, lenient.RepeatedObject, lenient.InvisibleSpace}
+		lenient.StrayCloser, lenient.QuotedBareValue, lenient.JoinStrings, lenient.TemplateQuotes, lenient.ExtractObject, lenient.DoubleEncoded, lenient.RepeatedObject, lenient.InvisibleSpace, lenient.DoubledBraces}
 	seen := map[string]bool{}
 	for _, o := range faultmodel.Table {
 		if seen[o.Name] || o.Name == "" {
@@ -95,6 +95,10 @@ func TestInversesUndoTheirFault(t *testing.T) {
 		{"concatenated", `{"a": 1}{"b": 2}`, `{"b": 2}`},
 		{"concatenated", "{\"a\": 1}\n{\"b\": 2} ", "{\"a\": 1}\n"},
 		{"csv_quotes", `"{""a"": 1}"`, `{"a": 1}`},
+		{"doubled_braces", `{{"a": {{"b": "{{x}}"}}}}`, `{"a": {"b": "{{x}}"}}`},
+		{"doubled_braces", ` {{{"a": {"b": 1}}}}`, ` {"a": {"b": 1}}`},
+		{"doubled_braces", `{{}}`, `{}`},
+		{"escape", `{"a": "it\'s"}`, `{"a": "it's"}`},
 		{"commented", `// {"a": 1}`, `{"a": 1}`},
 		{"cut", `{"a": [1, "x`, `{"a": [1, "x"]}`},
 		{"cut", `{"`, `{"":null}`},

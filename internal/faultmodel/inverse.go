@@ -940,6 +940,51 @@ func plainBody(s string) bool {
 	return utf8.ValidString(s)
 }
 
+// invDoubledBraces: the braces of a text written with doubled braces
+// read as single ones, two ways: every "{{" and "}}" outside the text's
+// strings read as one brace (a template's escapes), and the outer braces
+// beyond the first pair dropped ({{{…}}} read as {…}: wrappings a retry
+// added). Only a text whose first and last non-space characters are
+// doubled braces is read so.
+func invDoubledBraces(s string) []Edit {
+	t := strings.TrimSpace(s)
+	if !strings.HasPrefix(t, "{{") || !strings.HasSuffix(t, "}}") || len(t) < 4 {
+		return nil
+	}
+	var out []Edit // (the two readings may be one text: an edit may be proposed twice)
+	var b strings.Builder
+	inStr := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case inStr && c == '\\' && i+1 < len(s):
+			b.WriteByte(c)
+			i++
+			c = s[i]
+		case c == '"':
+			inStr = !inStr
+		case !inStr && (c == '{' || c == '}') && i+1 < len(s) && s[i+1] == c:
+			i++
+		}
+		b.WriteByte(c)
+	}
+	if h := b.String(); h != s {
+		out = append(out, Edit{0, len(s), h})
+	}
+	lead := len(s) - len(strings.TrimLeft(s, " \t\r\n"))
+	n, m := 0, 0 // the outer braces, doubled or more, beyond one
+	for n+1 < len(t) && t[n+1] == '{' {
+		n++
+	}
+	for m+1 < len(t) && t[len(t)-2-m] == '}' {
+		m++
+	}
+	if k := min(n, m); k > 0 && 2*k+2 <= len(t) {
+		out = append(out, Edit{0, len(s), s[:lead] + t[k:len(t)-k] + s[lead+len(t):]})
+	}
+	return out
+}
+
 // invCSVQuotes: every doubled quote read as one, with a pair of outer
 // quotes dropped or not, in a text whose every quote is doubled.
 func invCSVQuotes(s string) []Edit {

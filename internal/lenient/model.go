@@ -39,7 +39,7 @@ const maxModelBytes = 2 << 10
 var switchedRows = []string{
 	"comma", "colon", "stray_brace", "premature_closer", "dropped_closer", "swapped_closer", "stray_closer", "stray_bracket",
 	"escaped_space", "py_js_literal", "repeated_key", "literal_case", "loose_number", "numeric_key", "unclosed_key",
-	"split_number", "double_encoded", "repeated_object", "concatenated", "csv_quotes", "comment", "around", "commented", "unquoted", "bare_value", "backquotes", "entity_quotes",
+	"split_number", "double_encoded", "repeated_object", "concatenated", "csv_quotes", "doubled_braces", "comment", "around", "commented", "unquoted", "bare_value", "backquotes", "entity_quotes",
 	"escape", "literal_backslashes", "joined_strings", "invisible", "cut", "template_quotes", "quote_style", "single_quotes", "bare_apostrophe",
 	"punctuation", "quote", "quote_moved",
 }

@@ -53,8 +53,8 @@ func TestRepairRunsWhereOnlyACutReadingIsOneFaultPast(t *testing.T) {
 // cheapest); no quote moves back over a comma after it (the comma row's
 // one keystroke reads a trailing comma, quote_moved's QuoteMovesOverNext);
 // a space inside a number costs three, two past a comma dropped between
-// two numbers (split_number). Each was a refusal case of the scanner's own
-// tests.
+// two numbers (split_number); braces doubled throughout are one layer
+// (doubled_braces). Each was a refusal case of the scanner's own tests.
 func TestRepairRunsWhereTheRivalIsPricedPastTheWindow(t *testing.T) {
 	checkRepairs(t, []repairCase{
 		{"two ']' after the object", `{"k": 1}]]`, `{"k":1}`, WrongCloser},
@@ -66,6 +66,10 @@ func TestRepairRunsWhereTheRivalIsPricedPastTheWindow(t *testing.T) {
 		{"a trailing comma after a single-quoted string", `{"a": 1, "b":' x',}`, `{"a":1,"b":" x"}`, FixSyntax},
 		{"two numbers apart by a space", `{'a':[9 0]}`, `{"a":[9,0]}`, FixSyntax},
 		{"two numbers apart by a space, after a nested array's comma", `{"a":[[1,2] 9 0]}`, `{"a":[[1,2],9,0]}`, FixSyntax},
+		// Braces doubled throughout are one layer (doubled_braces, one
+		// fault): a key's quote moved past its '{' and a '}' too many
+		// cost three.
+		{"doubled braces, a key ending with an unmatched '}'", `{{"x}":{}}}`, `{"x}":{}}`, DoubledBraces},
 	})
 	checkRefusals(t, []refusalCase{
 		{"an apostrophe escaped as JavaScript escapes it, or a backslash as itself", `{"a": "it\'s",}`, "holds \\'"},

@@ -146,7 +146,6 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"an inner quote between letters, over a comma", `{"a": ["Attendanc"e, "Info"]}`, "stands between two letters or digits"},
 		{"an item missing its opening quote at the end of the text", `{"a": ["x", y"`, "is not quoted"},
 		{"an empty container opened with '{', closed with ']', escaped white space in it", `{"data":{\n]}`, "a ']' at byte 11 of the object closes an object"},
-		{"doubled braces, a key ending with an unmatched '}'", `{{"x}":{}}}`, "a string value starts or ends with a bracket it does not match"},
 		{"a key read up to its colon, the text cut", `{"time:""  `, "followed by a text cut off"},
 		{"a key read up to its colon, a quote and a space after it", "{\n  \"id:\" é[x\"\n}", "a quote and white space or a backslash follow it"},
 		{"a string ending with a comma, a comma after it", "{\n\t\"a\": \"x,\"\n\t,b\": 1\n}", "ends with a comma, a comma follows it, and a quote is missing"},

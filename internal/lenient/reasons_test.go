@@ -127,7 +127,7 @@ func TestEveryRefusalReasonIsCovered(t *testing.T) {
 		{`{"a":false", "b": 1}`, "a literal at byte 5 is followed by a quote", nil},
 		{`{"a": {"b": 1, "c": {}`, "the text ends with a closing brace while brackets are still open", nil},
 		{`{"commands": ["make", "make test"`, "cut off inside an array", nil},
-		{`{{"x}70": {}}}`, "holds a key with a closing bracket it does not open", nil},
+		{pastModel(`{{"x}70": {}}}`), "holds a key with a closing bracket it does not open", nil},
 		{`{\n  "a": [1],"c": "x"\n}`, "but writes its members on one line", nil},
 		{pastModel("'\n\t{\"a\": 1}"), "the text before an indented object is only quote marks", nil},
 		{`"{\"a\": \"x\\\"\", 'b': 1}"`, "one of whose strings ends with an escaped quote and needed repair", nil},

@@ -180,7 +180,7 @@ var (
 	rQuoteStyle, rUnquoted, rComma, rColon, rQuote, rEscape, rStrayBrace, rPremature,
 	rDropped, rSwapped, rComment, rEscSpace, rPyJS, rRepKey, rLitCase, rLoose, rNumKey, rUnclosedKey,
 	rStrayBracket, rBareValue, rTemplate, rPunct, rSplit, rMoved, rAround, rDouble, rResend,
-	rConcat, rCSV, rCut, rBackslashes, rSingles, rBareApos, rJoined, rBackquotes, rEntity, rInvisible, rTemplEsc uint8
+	rConcat, rCSV, rCut, rBackslashes, rSingles, rBareApos, rJoined, rBackquotes, rEntity, rInvisible, rTemplEsc, rBraces uint8
 )
 
 func rowOf(name string) uint8 {
@@ -200,7 +200,7 @@ func init() {
 		&rStrayBracket: "stray_bracket", &rBareValue: "bare_value", &rTemplate: "template_quotes", &rPunct: "punctuation",
 		&rSplit: "split_number", &rMoved: "quote_moved", &rAround: "around", &rDouble: "double_encoded", &rResend: "repeated_object",
 		&rConcat: "concatenated", &rCSV: "csv_quotes", &rCut: "cut", &rBackslashes: "literal_backslashes", &rSingles: "single_quotes", &rBareApos: "bare_apostrophe",
-		&rJoined: "joined_strings", &rBackquotes: "backquotes", &rEntity: "entity_quotes", &rInvisible: "invisible", &rTemplEsc: "template_escapes"} {
+		&rJoined: "joined_strings", &rBackquotes: "backquotes", &rEntity: "entity_quotes", &rInvisible: "invisible", &rTemplEsc: "template_escapes", &rBraces: "doubled_braces"} {
 		*p = rowOf(name)
 	}
 	// The cheapest row making each character edit, the first of equals.

@@ -385,13 +385,14 @@ type whole struct {
 }
 
 // wholeTexts returns the whole-text readings of the rows that rewrite a
-// text throughout: double encoding, CSV quotes, template quotes, and the
+// text throughout: double encoding, CSV quotes, doubled braces, template
+// quotes, and the
 // habits (backslashes written as themselves, single quotes, single
 // quotes with apostrophes left bare, strings joined with '+'); with
 // maps, each habit's and template quotes' with its source map.
 func wholeTexts(s string, maps bool) []whole {
 	var out []whole
-	for _, r := range []uint8{rDouble, rCSV, rTemplate, rTemplEsc} {
+	for _, r := range []uint8{rDouble, rCSV, rBraces, rTemplate, rTemplEsc} {
 		for _, ed := range faultmodel.Table[r].Inverse(s) {
 			if ed.Start == 0 && ed.End == len(s) && ed.Repl != s {
 				out = append(out, whole{ed, r, nil})
