@@ -103,7 +103,7 @@ var Table = []Operator{
 	{Name: "literal_case", Cost: 1, Step: "literal_case", Inverse: invLiteralCase,
 		Reason: "TRUE, Null or none is a literal in another case, one habit"},
 	{Name: "loose_number", Cost: 1, Step: "loose_number", Inverse: invLooseNumber,
-		Reason: ".5, 5., +5 and 05 are one number written loosely"},
+		Reason: ".5, 5., +5 and 05 are one number written loosely (a '+' only where a number goes on after it)"},
 	{Name: "numeric_key", Cost: 1, Step: "numeric_key", Inverse: invNumericKey,
 		Reason: "an integer key written bare is one omission; only a key's place (a colon after it) holds one"},
 	{Name: "unclosed_key", Cost: 1, Step: "unclosed_key", Inverse: invUnclosedKey,

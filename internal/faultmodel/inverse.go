@@ -438,9 +438,10 @@ func invLiteralCase(s string) []Edit {
 	return replaceWords(s, map[string]string{"TRUE": "true", "FALSE": "false", "NULL": "null", "Null": "null", "none": "null", "NONE": "null"})
 }
 
-// invLooseNumber: a 0 inserted before a point no digit precedes, a point
-// no digit follows dropped, a plus sign dropped, a leading 0 dropped (one
-// before a digit that no digit, point or exponent mark precedes).
+// invLooseNumber: a 0 inserted before a point no digit precedes (.5), a
+// point no digit follows dropped (5.), a plus sign dropped where a number
+// goes on after it (+5, +.5, +-5: a '+' before a quote, a word or white
+// space is no number's sign), a leading 0 dropped (05: LeadingZero).
 func invLooseNumber(s string) []Edit {
 	var out []Edit
 	for i := 0; i < len(s); i++ {
@@ -451,7 +452,7 @@ func invLooseNumber(s string) []Edit {
 			out = append(out, Edit{i, i, "0"})
 		case s[i] == '.' && (i+1 == len(s) || !isDigit(s[i+1])):
 			out = append(out, Edit{i, i + 1, ""})
-		case s[i] == '+':
+		case s[i] == '+' && i+1 < len(s) && (isDigit(s[i+1]) || s[i+1] == '.' || s[i+1] == '-'):
 			out = append(out, Edit{i, i + 1, ""})
 		}
 	}

@@ -54,7 +54,8 @@ func TestRepairRunsWhereOnlyACutReadingIsOneFaultPast(t *testing.T) {
 // one keystroke reads a trailing comma, quote_moved's QuoteMovesOverNext);
 // a space inside a number costs three, two past a comma dropped between
 // two numbers (split_number); braces doubled throughout are one layer
-// (doubled_braces). Each was a refusal case of the scanner's own tests.
+// (doubled_braces); a '+' before no number is no number's sign
+// (loose_number). Each was a refusal case of the scanner's own tests.
 func TestRepairRunsWhereTheRivalIsPricedPastTheWindow(t *testing.T) {
 	checkRepairs(t, []repairCase{
 		{"two ']' after the object", `{"k": 1}]]`, `{"k":1}`, WrongCloser},
@@ -70,6 +71,9 @@ func TestRepairRunsWhereTheRivalIsPricedPastTheWindow(t *testing.T) {
 		// fault): a key's quote moved past its '{' and a '}' too many
 		// cost three.
 		{"doubled braces, a key ending with an unmatched '}'", `{{"x}":{}}}`, `{"x}":{}}`, DoubledBraces},
+		// A '+' is a number's sign only where a number goes on after it
+		// (loose_number): before a line break it joins two strings.
+		{"a '+' glued to a quote in an array, a line break after it", "{\"a\": [\n  \"x\"+\n  \"y\"\n]}", `{"a":["xy"]}`, JoinStrings},
 	})
 	checkRefusals(t, []refusalCase{
 		{"an apostrophe escaped as JavaScript escapes it, or a backslash as itself", `{"a": "it\'s",}`, "holds \\'"},

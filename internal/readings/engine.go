@@ -1202,7 +1202,9 @@ func (e *engine) contentEdits(c *cfg, b byte, comments bool) {
 			e.spawn(c, e.at(c, 1, kLoose, 1, rLoose), 1, "", smNone)
 		}
 	case '+':
-		e.spawn(c, e.at(c, 1, kLoose, 2, rLoose), 1, "", smNone)
+		if n1 := e.vb(c, 1); n1 == '.' || n1 == '-' || n1 >= 0 && isDigit(byte(n1)) {
+			e.spawn(c, e.at(c, 1, kLoose, 2, rLoose), 1, "", smNone)
+		}
 	case '0':
 		// A leading 0 dropped (faultmodel.LeadingZero), in a value's
 		// place.
