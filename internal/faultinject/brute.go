@@ -138,26 +138,34 @@ type named struct {
 	// comment): like a character edit, it is made only outside the
 	// content of the reading's strings.
 	white bool
-	// opens: a quote moved back over the comma after it, which must open
-	// a string where it lands, at Start+1 (faultmodel.MovedQuoteOpens).
+	// quote, where an edit writes a quote whose role its row states, is
+	// that quote's place in Repl (-1 for none); opens says the role: it
+	// opens a string (a quote moved back over the comma after it,
+	// faultmodel.MovedQuoteOpens), or else closes a key (a key's closing
+	// quote, unclosed_key).
+	quote int
 	opens bool
 }
 
 // newNamed names the edit e that row's inverse proposed for s.
 func newNamed(row faultmodel.Operator, s string, e faultmodel.Edit) named {
-	opens := row.Name == "quote_moved" && e.End-e.Start == 2 && s[e.Start] == '"' && faultmodel.MovedQuoteOpens(s[e.Start+1:e.End])
-	return named{e, row.Cost, row.Name, isChar(row.Name, s, e), row.Name == "comment", opens}
+	n := named{e, row.Cost, row.Name, isChar(row.Name, s, e), row.Name == "comment", -1, false}
+	switch {
+	case row.Name == "quote_moved" && e.End-e.Start == 2 && s[e.Start] == '"' && faultmodel.MovedQuoteOpens(s[e.Start+1:e.End]):
+		n.quote, n.opens = 1, true
+	case row.Name == "unclosed_key":
+		n.quote = 0
+	}
+	return n
 }
 
-// opensAt reports whether the quote moved by e (named.opens), standing at
-// p in t, the reading's text, opens one of its strings.
-func opensAt(t string, p int) bool {
+// quoteHolds reports whether the quote e writes (named.quote), standing
+// at p in t, the reading's text, plays its role there: it opens one of
+// t's strings, or closes a key (a string a colon follows).
+func (e named) quoteHolds(t string, p int) bool {
 	for i := 0; i < len(t); i++ {
 		if t[i] != '"' {
 			continue
-		}
-		if i == p {
-			return true
 		}
 		j := i + 1
 		for j < len(t) && t[j] != '"' {
@@ -165,6 +173,16 @@ func opensAt(t string, p int) bool {
 				j++
 			}
 			j++
+		}
+		switch {
+		case i == p:
+			return e.opens
+		case j == p:
+			k := j + 1
+			for k < len(t) && strings.IndexByte(" \t\r\n", t[k]) >= 0 {
+				k++
+			}
+			return !e.opens && k < len(t) && t[k] == ':'
 		}
 		i = j
 	}
@@ -206,16 +224,17 @@ func inverseEdits(s string) []named {
 	type key struct {
 		start, end int
 		repl       string
+		quote      int // an edit whose quote has a role is another edit (named.quote)
 	}
 	at := map[key]int{}
 	var out []named
 	for _, row := range faultmodel.Table {
 		for _, e := range row.Inverse(s) {
-			k := key{e.Start, e.End, e.Repl}
 			if s[e.Start:e.End] == e.Repl {
 				continue
 			}
 			n := newNamed(row, s, e)
+			k := key{e.Start, e.End, e.Repl, n.quote}
 			if i, ok := at[k]; ok {
 				if row.Cost < out[i].cost {
 					out[i] = n
@@ -348,7 +367,7 @@ func readFound(s string, prune bool, maxCost int) (map[string]*Reading, int) {
 		if v, ok := rootOf(t); ok {
 			// (A text one edit makes where its character is not
 			// structure may be made by another edit where it is.)
-			if (!e.placed() || structural(t, e.Start, e.Repl == "")) && (!e.opens || opensAt(t, e.Start+1)) {
+			if (!e.placed() || structural(t, e.Start, e.Repl == "")) && (e.quote < 0 || e.quoteHolds(t, e.Start+e.quote)) {
 				seen[t] = e.cost
 				prefix, unknown := "", cutUnknown(s, e.Edit)
 				if unknown {
@@ -515,21 +534,21 @@ func structural(t string, p int, boundary bool) bool {
 // against the string e2 may write around it, or, where e2 is a habit's,
 // where its source map places it.
 func structuralPair(t1, t string, e1, e2 named) bool {
-	if e2.placed() && !structural(t, e2.Start, e2.Repl == "") || e2.opens && !opensAt(t, e2.Start+1) {
+	if e2.placed() && !structural(t, e2.Start, e2.Repl == "") || e2.quote >= 0 && !e2.quoteHolds(t, e2.Start+e2.quote) {
 		return false
 	}
-	if e1.opens {
+	if e1.quote >= 0 {
 		switch after1 := e1.Start + len(e1.Repl); {
 		case e2.Start >= after1:
-			if !opensAt(t, e1.Start+1) {
+			if !e1.quoteHolds(t, e1.Start+e1.quote) {
 				return false
 			}
 		case e2.End <= e1.Start:
-			if !opensAt(t, e1.Start+1+len(e2.Repl)-(e2.End-e2.Start)) {
+			if !e1.quoteHolds(t, e1.Start+e1.quote+len(e2.Repl)-(e2.End-e2.Start)) {
 				return false
 			}
 		default:
-			return false // e2 rewrites the moved quote's text
+			return false // e2 rewrites the quote's text
 		}
 	}
 	if !e1.placed() {

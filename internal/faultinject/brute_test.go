@@ -51,6 +51,10 @@ func TestReadFindsTheWindow(t *testing.T) {
 		// dropped before a string that starts with one
 		{`{"a":"x",}`, 1, []string{`{"a":"x"}`}},
 		{`{"a":["x"",b"]}`, 1, []string{`{"a":["x",",b"]}`, `{"a":["x","b"]}`}},
+		// a quote before a colon that opens a string is no key's
+		// closing quote (unclosed_key): the quote row's, two faults, as
+		// the quote's other places and a colon written for it are
+		{`{"a": :b"}`, 2, []string{`{"a":" :b"}`, `{"a":": :b"}`, `{"a":":b"}`, `{"a":"b"}`}},
 		{`{"a":1}`, 0, []string{`{"a":1}`}}, // not broken
 		{`hello`, 0, nil},                   // nothing within two faults
 	}

@@ -107,7 +107,7 @@ var Table = []Operator{
 	{Name: "numeric_key", Cost: 1, Step: "numeric_key", Inverse: invNumericKey,
 		Reason: "an integer key written bare is one omission; only a key's place (a colon after it) holds one"},
 	{Name: "unclosed_key", Cost: 1, Step: "unclosed_key", Inverse: invUnclosedKey,
-		Reason: "a key's closing quote left out before its colon is one keystroke"},
+		Reason: "a key's closing quote left out before its colon is one keystroke; the quote closes a key where it lands (one before a colon that opens a string is the quote row's)"},
 	{Name: "stray_closer", Cost: 1, Step: "stray_closer", Inverse: invDeleteCloser,
 		Reason: "one closer too many after the object is one keystroke"},
 	{Name: "stray_bracket", Cost: 1, Step: "wrong_closer", Inverse: invDeleteBracket,

@@ -314,7 +314,9 @@ func invNumericKey(s string) []Edit {
 	return out
 }
 
-// invUnclosedKey: a quote inserted before a colon.
+// invUnclosedKey: a quote inserted before a colon, where it closes a key
+// in the reading (the engine inserts it inside a key; the brute-force
+// reader checks where it lands).
 func invUnclosedKey(s string) []Edit {
 	var out []Edit
 	for i := 0; i < len(s); i++ {

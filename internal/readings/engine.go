@@ -1115,15 +1115,19 @@ func (e *engine) charEdits(c *cfg, b int, inStr, pendOnly bool) {
 	if c.st.mode == mStrEsc || c.st.mode == mStrU {
 		return // a quote here is content, not the string's closing one
 	}
+	inKey := c.st.mode == mStr && c.st.sub&1 == 1
 	for _, ch := range []byte(faultmodel.Structural) {
-		if (!inStr || ch == '"') && insRow[ch] >= 0 && !(ch == '"' && b == ':') {
+		if (!inStr || ch == '"') && insRow[ch] >= 0 && !(ch == '"' && b == ':' && inKey) {
 			e.spawn(c, e.at(c, 0, kIns, ch, uint8(insRow[ch])), 0, string(ch), smNone)
 		}
 	}
-	if b == ':' {
+	if b == ':' && inKey {
+		// A key's closing quote, where a key is open: the quote
+		// closes it (unclosed_key); elsewhere a quote inserted before
+		// a colon is the quote row's.
 		e.spawn(c, e.at(c, 0, kIns, '"', rUnclosedKey), 0, `"`, smNone)
 	}
-	if c.st.mode == mStr && c.st.sub&1 == 1 && int(c.cost)+rowCost(rColon)+rowCost(rUnclosedKey) <= e.budget {
+	if inKey && int(c.cost)+rowCost(rColon)+rowCost(rUnclosedKey) <= e.budget {
 		// A colon inserted where a key's closing quote is then
 		// inserted before it: the colon is structure in the reading.
 		d := *c

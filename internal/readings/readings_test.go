@@ -74,6 +74,7 @@ func TestDecide(t *testing.T) {
 		{"a comment before a string: no bare token ends in a backslash that escapes its closing quote", "{\"id\": // note \"a\\\\b\"\n}", Run, `{"id":"a\\b"}`, "comment"},
 		{"a '+' after a bare token, before white space: the token's own, no number's sign", `{"a": x+ ,"b":1}`, Run, `{"a":"x+","b":1}`, "unquoted"},
 		{"a '+' before a number", `{"a": +5}`, Run, `{"a":5}`, "loose_number"},
+		{"a quote before a colon that opens a value is the quote row's (two faults), no key's closing quote: its other places cost as much", `{"a": :b"}`, Ambiguous, "", ""},
 		{"strings joined with '+': no '+' before a quote is a number's sign", `{"a": ["x" + "y", "z"]}`, Run, `{"a":["xy","z"]}`, "joined_strings"},
 		{"two different objects are two calls: either is a reading", "{\"a\": 1}\n{\"b\": 2}", Ambiguous, "", ""},
 		{"a second object after a first one mended: either is a reading", `{"a": 1}}{"b": 2}`, Ambiguous, "", ""},
