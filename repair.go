@@ -424,6 +424,9 @@ func repairArguments(raw string, opt repairOptions) (repairResult, error) {
 	lo := lenient.Options{StripThinking: opt.stripThinking, FixSyntax: opt.jsonRepair}
 	if opt.schema != nil {
 		lo.Schema, lo.Choose = opt.schema.stringOnly, opt.schema.chooseReading
+		if opt.schema.issuesTell {
+			lo.Foreign = opt.schema.foreign
+		}
 	}
 	res, err := lenient.Repair(raw, lo)
 	if err != nil {
@@ -488,6 +491,19 @@ func (s *compiledSchema) chooseReading(readings []string) int {
 		return valid // first failed (valid > 0), on members not allowed only
 	}
 	return -1
+}
+
+// foreign reports whether the schema fails the JSON text reading on a
+// member it does not allow where it is (IssueAdditional): a reading that
+// names a member the tool does not have (lenient's Options.Foreign, set
+// only where the issues tell, issuesTell). False for a text that is not
+// one JSON value.
+func (s *compiledSchema) foreign(reading string) bool {
+	v, err := jsonread.Read(reading)
+	if err != nil {
+		return false
+	}
+	return slices.ContainsFunc(s.validateText(reading, v), func(is Issue) bool { return is.Kind == IssueAdditional })
 }
 
 // decodeJSON decodes exactly one JSON value, keeping numbers as

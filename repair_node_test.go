@@ -295,6 +295,54 @@ func TestRunPlacesMissingClosersWhereTheSchemaAcceptsThem(t *testing.T) {
 	}
 }
 
+// Where a broken text reads as two objects one fault apart, and one of
+// them names a member the tool's schema does not allow, the other runs;
+// the schema never chooses between two objects sent, nor where its
+// issues do not tell (alternatives), nor with no schema.
+func TestRunDropsAReadingThatNamesAMemberTheToolDoesNotHave(t *testing.T) {
+	obj := func(props map[string]any) map[string]any {
+		return map[string]any{"type": "object", "properties": props, "additionalProperties": false}
+	}
+	str := map[string]any{"type": "string"}
+	integer := map[string]any{"type": "integer"}
+	strict := obj(map[string]any{"a": integer, "city": str})
+	open := map[string]any{"type": "object", "properties": map[string]any{"a": integer, "city": str}}
+	alt := map[string]any{"anyOf": []any{strict}}
+	// {"a":: 1, "city": "Oslo"}: a colon doubled, or the key's closing
+	// quote moved back over its last character, a colon (its key a:).
+	raw := `{"a":: 1, "city": "Oslo"}`
+	tests := []struct {
+		name   string
+		schema any
+		raw    string
+		want   string // the tool's input; "" when refused
+	}{
+		{"one reading names only members the tool has", strict, raw, `{"a":1,"city":"Oslo"}`},
+		{"every cheapest reading names a member the tool does not have: the rest's window is not read", strict, `{"a": 1 city": "Oslo"}`, ""},
+		{"a schema that allows any member", open, "", ""},
+		{"alternatives: the issues do not tell", alt, "", ""},
+		{"two objects sent: never chosen between", strict, `{"a": 1}{"city": "Oslo"}`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := tt.raw
+			if in == "" {
+				in = raw
+			}
+			inputs, cr, _ := runWithSchema(t, tt.schema, in)
+			if tt.want == "" {
+				if len(inputs) != 0 {
+					t.Fatalf("tool inputs %q (output %q); want it not run", inputs, cr.Output)
+				}
+				return
+			}
+			if !slices.Equal(inputs, []string{tt.want}) {
+				t.Fatalf("tool inputs %q, want [%s] (output %q)", inputs, tt.want, cr.Output)
+			}
+		})
+	}
+}
+
 // runWithSchema runs one lookup call with arguments raw against a tool
 // with schema, and returns the tool's inputs, the call's report and the
 // sanitized AI message's arguments.

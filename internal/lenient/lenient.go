@@ -155,6 +155,13 @@ type Options struct {
 	// two readings or more, and not when there are too many (see
 	// maxReadings).
 	Choose func(readings []string) int
+	// Foreign, when not nil, reports whether the schema fails the JSON
+	// text reading on a member it does not allow where it is: such a
+	// reading names a member the tool does not have. The fault model
+	// drops such readings from a window whose readings keep one part of
+	// the text as the object (readings.Window.Drop), so that the one
+	// reading left runs.
+	Foreign func(reading string) bool
 }
 
 // Result is a repaired text.

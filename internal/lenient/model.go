@@ -51,7 +51,9 @@ var syntaxSteps = []Step{JoinStrings, MissingColon, StrayComma, MismatchedBracke
 
 // readByModel returns raw's value by the fault model (see maxModelBytes),
 // its steps those of the rows the reading undoes; false when the model
-// does not decide it under opt.
+// does not decide it under opt. Where the window's readings differ,
+// opt.Foreign (the schema) drops those that name a member the tool does
+// not have, among readings of one part of the text (readings.Window.Drop).
 func readByModel(raw string, opt Options) (Result, bool) {
 	if !opt.FixSyntax || !opt.StripThinking || len(raw) > maxModelBytes || !utf8.ValidString(raw) {
 		return Result{}, false
@@ -61,6 +63,9 @@ func readByModel(raw string, opt Options) (Result, bool) {
 		return Result{}, false
 	}
 	r, v := w.Decide()
+	if v == engine.Ambiguous && opt.Foreign != nil {
+		r, v = w.Drop(func(r engine.Reading) bool { return opt.Foreign(r.Text) }).Decide()
+	}
 	if v != engine.Run || jsonread.Check(r.Text) != jsonread.OK {
 		return Result{}, false
 	}

@@ -116,6 +116,47 @@ func (v Verdict) String() string {
 	return [...]string{"run", "ambiguous", "cut", "no reading", "over budget", "not an object"}[v]
 }
 
+// spanRows are the rows that choose which part of a text is the object:
+// a wrapper, a copy, a second object, a layer read over the whole text.
+var spanRows = []string{"around", "commented", "repeated_object", "concatenated", "double_encoded", "csv_quotes", "doubled_braces"}
+
+// Drop returns w without the readings drop reports, where a schema tells
+// readings of one object apart: every reading of w keeps the same part of
+// the text as the object (the same spanRows edits at the same places), so
+// a schema never chooses between two objects, or between an object and
+// the prose around it. A reading that leaves its value unknown, or that
+// is a list, is never dropped, and at least one of the cheapest readings
+// must stay (past them, the window of the rest is not read). Otherwise
+// Drop returns w.
+func (w Window) Drop(drop func(Reading) bool) Window {
+	span := func(r Reading) string {
+		var b strings.Builder
+		for i, op := range r.Ops {
+			if slices.Contains(spanRows, op) {
+				fmt.Fprintf(&b, "%s@%d;", op, r.At[i])
+			}
+		}
+		return b.String()
+	}
+	var kept []Reading
+	cheapest := false
+	for _, r := range w.Readings {
+		if span(r) != span(w.Readings[0]) {
+			return w
+		}
+		if !r.Unknown && strings.HasPrefix(r.Text, "{") && drop(r) {
+			continue
+		}
+		kept = append(kept, r)
+		cheapest = cheapest || r.Cost == w.Min
+	}
+	if !cheapest || len(kept) == len(w.Readings) {
+		return w
+	}
+	w.Readings = kept
+	return w
+}
+
 // Decide applies the decision rule: the window's one value, or why not.
 func (w Window) Decide() (Reading, Verdict) {
 	switch {

@@ -163,3 +163,57 @@ func TestManyReSentPlacesAreOverBudget(t *testing.T) {
 		t.Errorf("resentRewrites: not over past %d places", maxRoots)
 	}
 }
+
+// A schema drops readings only among readings of one part of the text,
+// never all of the cheapest, and never a reading of unknown value.
+func TestDropTellsReadingsOfOneObjectApart(t *testing.T) {
+	named := func(keys ...string) func(Reading) bool {
+		return func(r Reading) bool {
+			for _, k := range keys {
+				if strings.Contains(r.Text, `"`+k+`"`) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	tests := []struct {
+		name, raw string
+		drop      []string // keys whose readings the schema drops
+		verdict   Verdict
+		want      string
+	}{
+		{"a colon doubled, or a key ending in a colon: the key the tool has", `{"a":: 1, "b": 2}`, []string{"a:"}, Run, `{"a":1,"b":2}`},
+		{"every cheapest reading dropped: the window past them is not read", `{"a": 1 city": "Oslo"}`, []string{" city", `a\": 1 city`}, Ambiguous, ""},
+		{"two objects sent: never chosen between", "{\"a\": 1}\n{\"b\": 2}", []string{"b"}, Ambiguous, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := ReadComplete(tt.raw)
+			if _, v := w.Decide(); v != Ambiguous {
+				t.Fatalf("ReadComplete(%q): %v (window %v); the test needs an ambiguous text", tt.raw, v, w.Values())
+			}
+			r, v := w.Drop(named(tt.drop...)).Decide()
+			if v != tt.verdict || v == Run && Canonical(r.Text) != tt.want {
+				t.Fatalf("Drop(%q): %v %s (window %v), want %v %s", tt.raw, v, r.Text, w.Values(), tt.verdict, tt.want)
+			}
+		})
+	}
+	// An object, or another one in the prose after it: the wrapper skips
+	// other text in each reading.
+	w := Window{Min: 1, Readings: []Reading{
+		{Text: `{"a":1}`, Cost: 1, Ops: []string{"around"}, At: []int{8}, key: `{"a":1}`, known: true},
+		{Text: `{"b":2}`, Cost: 1, Ops: []string{"around"}, At: []int{0}, key: `{"b":2}`, known: true},
+	}}
+	if _, v := w.Drop(named("b")).Decide(); v != Ambiguous {
+		t.Errorf("Drop of readings that keep other parts of the text: %v, want ambiguous", v)
+	}
+	// A reading of unknown value is never dropped.
+	w = Window{Min: 1, Readings: []Reading{
+		{Text: `{"a":1}`, Cost: 1, key: `{"a":1}`, known: true},
+		{Text: `{"a":1,"b":null}`, Cost: 1, Unknown: true, key: `{"a":1,"b":null}`},
+	}}
+	if _, v := w.Drop(named("b")).Decide(); v != Cut {
+		t.Errorf("Drop of a reading of unknown value: %v, want cut", v)
+	}
+}
