@@ -3,6 +3,7 @@ package faultinject
 import (
 	"encoding/json"
 	"errors"
+	"iter"
 	"sort"
 	"strings"
 
@@ -163,17 +164,7 @@ func newNamed(row faultmodel.Operator, s string, e faultmodel.Edit) named {
 // at p in t, the reading's text, plays its role there: it opens one of
 // t's strings, or closes a key (a string a colon follows).
 func (e named) quoteHolds(t string, p int) bool {
-	for i := 0; i < len(t); i++ {
-		if t[i] != '"' {
-			continue
-		}
-		j := i + 1
-		for j < len(t) && t[j] != '"' {
-			if t[j] == '\\' {
-				j++
-			}
-			j++
-		}
+	for i, j := range stringsOf(t) {
 		switch {
 		case i == p:
 			return e.opens
@@ -184,9 +175,32 @@ func (e named) quoteHolds(t string, p int) bool {
 			}
 			return !e.opens && k < len(t) && t[k] == ':'
 		}
-		i = j
 	}
 	return false
+}
+
+// stringsOf yields the place of the opening and of the closing quote of
+// each string of t, a JSON text, in order (the closing place is len(t)
+// for a string t ends in).
+func stringsOf(t string) iter.Seq2[int, int] {
+	return func(yield func(int, int) bool) {
+		for i := 0; i < len(t); i++ {
+			if t[i] != '"' {
+				continue
+			}
+			j := i + 1
+			for j < len(t) && t[j] != '"' {
+				if t[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			if !yield(i, j) {
+				return
+			}
+			i = j
+		}
+	}
 }
 
 // placed reports whether e must be made where the reading's text is
@@ -508,21 +522,10 @@ func needed(s, t1 string, e1, e2 named, alone func(op string) bool) bool {
 // boundary before p) is not after a string's opening quote and before
 // (for a boundary: up to) its closing one.
 func structural(t string, p int, boundary bool) bool {
-	for i := 0; i < len(t); i++ {
-		if t[i] != '"' {
-			continue
-		}
-		j := i + 1
-		for j < len(t) && t[j] != '"' {
-			if t[j] == '\\' {
-				j++
-			}
-			j++
-		}
+	for i, j := range stringsOf(t) {
 		if i < p && (p < j || boundary && p == j) {
 			return false
 		}
-		i = j
 	}
 	return true
 }

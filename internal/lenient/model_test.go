@@ -51,9 +51,8 @@ func TestRepairRunsWhereOnlyACutReadingIsOneFaultPast(t *testing.T) {
 // window: a list one fault past the cheapest object names no arguments a
 // call could run (the decision rule counts a list only among the
 // cheapest); no quote moves back over a comma after it (the comma row's
-// one keystroke reads a trailing comma, quote_moved's QuoteMovesOverNext);
-// a space inside a number costs three, two past a comma dropped between
-// two numbers (split_number); braces doubled throughout are one layer
+// one keystroke reads a trailing comma, quote_moved's MovedQuoteOpens);
+// braces doubled throughout are one layer
 // (doubled_braces); a '+' before no number is no number's sign
 // (loose_number). Each was a refusal case of the scanner's own tests.
 func TestRepairRunsWhereTheRivalIsPricedPastTheWindow(t *testing.T) {
@@ -65,8 +64,6 @@ func TestRepairRunsWhereTheRivalIsPricedPastTheWindow(t *testing.T) {
 		{"a bare word, a trailing comma", `{"mode":both,}`, `{"mode":"both"}`, FixSyntax},
 		{"a trailing comma after an empty string", "{\"a\": \"\", \n}", `{"a":""}`, FixSyntax},
 		{"a trailing comma after a single-quoted string", `{"a": 1, "b":' x',}`, `{"a":1,"b":" x"}`, FixSyntax},
-		{"two numbers apart by a space", `{'a':[9 0]}`, `{"a":[9,0]}`, FixSyntax},
-		{"two numbers apart by a space, after a nested array's comma", `{"a":[[1,2] 9 0]}`, `{"a":[[1,2],9,0]}`, FixSyntax},
 		// Braces doubled throughout are one layer (doubled_braces, one
 		// fault): a key's quote moved past its '{' and a '}' too many
 		// cost three.
