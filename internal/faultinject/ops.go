@@ -773,8 +773,13 @@ func csvQuotes(s string, r *rand.Rand, all bool) []string {
 
 // doubledBraces: every brace outside the text's strings doubled, as a
 // template escapes them; the object wrapped in one more pair of braces;
-// and in two more.
+// and in two more. Only a text that is an object at its edges (a '{'
+// first and a '}' last, white space aside) is written so: the layer is
+// the object's, not prose's or another fault's around it.
 func doubledBraces(s string, r *rand.Rand, all bool) []string {
+	if t := strings.TrimSpace(s); !strings.HasPrefix(t, "{") || !strings.HasSuffix(t, "}") {
+		return nil
+	}
 	var b strings.Builder
 	inStr := false
 	for i := 0; i < len(s); i++ {
