@@ -344,6 +344,25 @@ func TestSingleQuotesKeepBackquotedStrings(t *testing.T) {
 // block, after a name's '=' other than the arguments', or in a text that
 // opens with JSON's marks; and end it only before text holding no
 // reasoning tag.
+// A '{' an edit makes may open the object after a wrapper wherever a '{'
+// written there would.
+func TestWrapperMadeStartsFollowTheRow(t *testing.T) {
+	for _, tt := range []struct {
+		s    string
+		want []int
+	}{
+		{"Sure: \"a\": 1}", []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}},
+		{`{"a": 1}`, nil}, // opens as JSON: no wrapper
+		{`x {"a": 1} "b": 2}`, []int{1, 2, 3, 4, 5, 6}}, // none after an object's start ({ and :)
+		{`args= "a": 1}`, []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}},
+		{`query= "a"}`, []int{1, 2, 3, 4, 5, 8, 9, 10}}, // not right after a name other than the arguments' and '='
+	} {
+		if got := faultmodel.WrapperMadeStarts(tt.s); !slices.Equal(got, tt.want) {
+			t.Errorf("WrapperMadeStarts(%q) = %v, want %v", tt.s, got, tt.want)
+		}
+	}
+}
+
 func TestWrapperBoundsFollowTheRow(t *testing.T) {
 	tests := []struct {
 		s            string

@@ -747,42 +747,11 @@ func opensAsJSON(t string) bool {
 // the last '}' when the text after it may be skipped).
 func WrapperBounds(s string) (starts, ends []int) {
 	starts = []int{0}
-	if !opensAsJSON(strings.TrimLeft(s, " \t\r\n")) {
-		tags := thinkTag.FindAllStringSubmatchIndex(s, -1)
-		// obj: 1 after a '{' with no '}' after it, 2 when a ':' followed
-		// it or a '}' after white space alone (an object or its start:
-		// no object starts after it).
-		obj, open, ti, brace := 0, false, 0, 0
-		for i := 0; i < len(s); i++ {
-			if ti < len(tags) && tags[ti][0] == i {
-				open = tags[ti][2] == tags[ti][3] // no slash: an opening tag
-				if !open {
-					obj = 0 // what came before a closing tag is reasoning
-				}
-				i = tags[ti][1] - 1
-				ti++
-				continue
-			}
-			switch s[i] {
-			case '{':
-				if i > 0 && obj < 2 && !open && namedArgs(s[:i]) {
-					starts = append(starts, i)
-				}
-				obj, brace = max(obj, 1), i
-			case ':':
-				if obj == 1 {
-					obj = 2
-				}
-			case '}':
-				switch {
-				case obj == 1 && strings.TrimLeft(s[brace+1:i], " \t\r\n") == "":
-					obj = 2 // {}
-				case obj == 1:
-					obj = 0
-				}
-			}
+	wrapperScan(s, func(i int) {
+		if s[i] == '{' {
+			starts = append(starts, i)
 		}
-	}
+	})
 	ends = []int{len(s)}
 	for j := len(s); j > 0; j-- {
 		if s[j-1] == '}' && j < len(s) && strings.IndexByte(" \t\r\n`<", s[j]) >= 0 && !thinkTag.MatchString(s[j:]) {
@@ -793,6 +762,58 @@ func WrapperBounds(s string) (starts, ends []int) {
 		}
 	}
 	return starts, ends
+}
+
+// WrapperMadeStarts returns the places i > 0 where the object may start
+// after a wrapper with its opening '{' made by an edit (inserted before
+// s[i], or written for s[i]): the text before i is what the around row
+// may skip (wrapperSkips), as before a '{' written there.
+func WrapperMadeStarts(s string) []int {
+	var out []int
+	wrapperScan(s, func(i int) { out = append(out, i) })
+	return out
+}
+
+// wrapperScan calls start with each place i > 0 before which the around
+// row may skip the text (wrapperSkips): a '{' there starts the object.
+func wrapperScan(s string, start func(i int)) {
+	if opensAsJSON(strings.TrimLeft(s, " \t\r\n")) {
+		return
+	}
+	tags := thinkTag.FindAllStringSubmatchIndex(s, -1)
+	// obj: 1 after a '{' with no '}' after it, 2 when a ':' followed
+	// it or a '}' after white space alone (an object or its start:
+	// no object starts after it).
+	obj, open, ti, brace := 0, false, 0, 0
+	for i := 0; i < len(s); i++ {
+		if ti < len(tags) && tags[ti][0] == i {
+			open = tags[ti][2] == tags[ti][3] // no slash: an opening tag
+			if !open {
+				obj = 0 // what came before a closing tag is reasoning
+			}
+			i = tags[ti][1] - 1
+			ti++
+			continue
+		}
+		if i > 0 && obj < 2 && !open && namedArgs(s[:i]) {
+			start(i)
+		}
+		switch s[i] {
+		case '{':
+			obj, brace = max(obj, 1), i
+		case ':':
+			if obj == 1 {
+				obj = 2
+			}
+		case '}':
+			switch {
+			case obj == 1 && strings.TrimLeft(s[brace+1:i], " \t\r\n") == "":
+				obj = 2 // {}
+			case obj == 1:
+				obj = 0
+			}
+		}
+	}
 }
 
 // namedArgs reports whether the text p before the object ends with no

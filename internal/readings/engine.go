@@ -436,6 +436,7 @@ func (e *engine) run(base int, pre []edit) {
 			r.n++
 			e.pushCfg(r)
 		}
+		e.madeRoots(root)
 	}
 	// A re-sent stream's heads, dropped before the object, and after a
 	// wrapper the catch-all dropped first (# {"a{"a": 1}).
@@ -476,6 +477,30 @@ func (e *engine) run(base int, pre []edit) {
 			continue
 		}
 		e.expand(&c)
+	}
+}
+
+// madeRoots pushes, where the budget allows a wrapper and a character
+// edit after it, the roots whose object opens with a '{' an edit makes
+// right after a wrapper (faultmodel.WrapperMadeStarts): inserted before
+// the byte there, or written for it where it is structure. The wrapper
+// row reads any text up to a '{', and the edit that makes the '{' may be
+// made first.
+func (e *engine) madeRoots(root cfg) {
+	ins := insRow['{']
+	if ins < 0 || int(root.cost)+rowCost(rAround)+rowCost(uint8(ins)) > e.budget {
+		return
+	}
+	for _, i := range faultmodel.WrapperMadeStarts(e.s) {
+		r := root
+		r.pos, r.root = int32(i), int32(i)
+		r.cost += uint8(rowCost(rAround))
+		r.ed[r.n] = edit{start: 0, end: int32(i), kind: kWrap, row: rAround}
+		r.n++
+		e.spawn(&r, e.at(&r, 0, kIns, '{', uint8(ins)), 0, "{", smNone)
+		if b := e.s[i]; b != '{' && repRow[b]['{'] >= 0 {
+			e.spawn(&r, e.at(&r, 1, kRep, '{', uint8(repRow[b]['{'])), 1, "{", smNone)
+		}
 	}
 }
 

@@ -119,6 +119,10 @@ func TestDecideOnTheCompleteWindow(t *testing.T) {
 		// over the colon and the brace cut (3, known; a quote inserted
 		// and a cut reach it too).
 		{`{"years":2024,"species"":"`, Ambiguous, ""},
+		// A fence and a stray brace (2), or a fence and the object's
+		// '{' written as a quote (3): a wrapper's object may open with a
+		// '{' an edit makes.
+		{"```\n\"\"items\": {}}```", Ambiguous, ""},
 	}
 	for _, tt := range tests {
 		w := ReadComplete(tt.raw)
