@@ -718,7 +718,9 @@ func (e *engine) complete(c *cfg) {
 		if isWS(s[p]) {
 			return
 		}
-		resend := faultmodel.ResendTail(s[c.root:], p-int(c.root))
+		// The copy re-sends the object's text, or the whole text's, the
+		// wrapper before the object included ([TOOL_CALLS]{…}[TOOL_CALLS]{…}).
+		resend := faultmodel.ResendTail(s[c.root:], p-int(c.root)) || c.root > 0 && faultmodel.ResendTail(s, p)
 		if resend {
 			e.finish(c, []edit{{start: int32(p), end: int32(len(s)), kind: kTail, row: rResend}}, int(c.cost)+rowCost(rResend), false)
 		}
