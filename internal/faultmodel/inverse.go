@@ -854,12 +854,13 @@ func ResendTail(s string, j int) bool {
 }
 
 // ResendHead reports whether the text of s before i is one or two
-// prefixes of the text from i on, each opening with '{' (or each with
-// '"', the text from i a string: an encoded object re-sent), white
-// space after the last aside (a stream cut inside its layout): the head
-// the re-send catch-all may drop.
+// prefixes of the text from i on, each opening with the text's first
+// byte ('{'; '"', the text from i a string: an encoded object re-sent;
+// or a wrapper's first byte, the wrapper re-sent with each head: // {…),
+// white space after the last aside (a stream cut inside its layout):
+// the head the re-send catch-all may drop.
 func ResendHead(s string, i int) bool {
-	if i <= 0 || i >= len(s) || s[i] != s[0] || s[0] != '{' && s[0] != '"' {
+	if i <= 0 || i >= len(s) || s[i] != s[0] || isSpace(s[0]) {
 		return false
 	}
 	head, tail := strings.TrimRight(s[:i], " \t\r\n"), s[i:]

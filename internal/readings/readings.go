@@ -358,7 +358,10 @@ func resentRewrites(s string, maps bool, budget int) (out []rewritten, over bool
 			from.maps = []placeMap{{1, src}}
 		}
 		rs := rewritesFrom(from, maps, budget)
-		out = append(out, rs[1:]...) // rs[0] is the part itself
+		if sp.off == 0 || sp.part[0] == '{' || sp.part[0] == '"' {
+			rs = rs[1:] // the part itself: the engine drops such a head or tail (resendHeads, complete)
+		}
+		out = append(out, rs...) // a part opening with a wrapper re-sent with each head is read as a text of its own
 	}
 	return out, false
 }
