@@ -570,7 +570,9 @@ func TestResendHeadIsAPrefix(t *testing.T) {
 		{`{"a": 1, "b"    {"a": 1, "b": 2}`, 16, true},
 		{`{"a": 1, "b"{"a": 1, "b"{"a": 1, "b": 2}`, 24, true},
 		{`{"a": 1, "c"{"a": 1, "b": 2}`, 12, false},
-		{`{"a": 1,  "b"{"a": 1, "b": 2}`, 13, false}, // white space inside the head is the head's own
+		{`{"a": 1,  "b"{"a": 1, "b": 2}`, 13, false},  // white space inside the head is the head's own
+		{`// {"a": 1, // {"a": 1, "b": 2}`, 12, true}, // a wrapper re-sent with each head
+		{` {"a": 1, {"a": 1, "b": 2}`, 10, false},     // a text opening with white space has no head
 	} {
 		if got := faultmodel.ResendHead(tt.s, tt.i); got != tt.want {
 			t.Errorf("ResendHead(%q, %d) = %v, want %v", tt.s, tt.i, got, tt.want)

@@ -70,6 +70,7 @@ func TestDecide(t *testing.T) {
 		{"a stream re-sent inside a wrapper, or one object nested in another and cut", "# {\"a\": {\"b{\"a\": {\"b\": 1}}", Ambiguous, "", ""},
 		{"a stream re-sent with its wrapper: the copy repeats the whole text", `[TOOL_CALLS]{"a": 1}[TOOL_CALLS]{"a": 1}`, Run, `{"a":1}`, "repeated_object"},
 		{"a stream re-sent with its wrapper, the copy after a line break", "<tool_call>{\"a\": 1}</tool_call>\n<tool_call>{\"a\": 1}</tool_call>", Run, `{"a":1}`, "repeated_object"},
+		{"a stream cut and re-sent with its wrapper: the head carries the wrapper", `<tool_call>{"a": 1, <tool_call>{"a": 1, "b": 2}</tool_call>`, Run, `{"a":1,"b":2}`, "repeated_object"},
 		{"a stream re-sent inside a wrapper", "args={\"a\": 1, \"b{\"a\": 1, \"b\": 2}", Run, `{"a":1,"b":2}`, "repeated_object"},
 		{"a colon after a list's last literal: template quotes (a bare key quoted) are not needed where the colon deleted alone reads the text", `{"a": [1,null:]}`, Run, `{"a":[1,null]}`, "colon"},
 		{"a bare token's line break after it is layout: escaped, it is no edit the token needs", "{\n\t\"id\": \\\\nx\n}", Run, `{"id":"\\nx"}`, "unquoted"},
