@@ -540,28 +540,22 @@ func structuralPair(t1, t string, e1, e2 named) bool {
 	if e2.placed() && !structural(t, e2.Start, e2.Repl == "") || e2.quote >= 0 && !e2.quoteHolds(t, e2.Start+e2.quote) {
 		return false
 	}
-	if e1.quote >= 0 {
-		switch after1 := e1.Start + len(e1.Repl); {
-		case e2.Start >= after1:
-			if !e1.quoteHolds(t, e1.Start+e1.quote) {
-				return false
-			}
-		case e2.End <= e1.Start:
-			if !e1.quoteHolds(t, e1.Start+e1.quote+len(e2.Repl)-(e2.End-e2.Start)) {
-				return false
-			}
-		default:
-			return false // e2 rewrites the quote's text
-		}
+	at1, apart := e1.Start, true // where e1's text starts in t, e2 made apart from it
+	switch {
+	case e2.Start >= e1.Start+len(e1.Repl):
+	case e2.End <= e1.Start:
+		at1 += len(e2.Repl) - (e2.End - e2.Start)
+	default:
+		apart = false
+	}
+	if e1.quote >= 0 && (!apart || !e1.quoteHolds(t, at1+e1.quote)) {
+		return false // (not apart: e2 rewrites the quote's text)
 	}
 	if !e1.placed() {
 		return true
 	}
-	switch after1 := e1.Start + len(e1.Repl); {
-	case e2.Start >= after1:
-		return structural(t, e1.Start, e1.Repl == "")
-	case e2.End <= e1.Start:
-		return structural(t, e1.Start+len(e2.Repl)-(e2.End-e2.Start), e1.Repl == "")
+	if apart {
+		return structural(t, at1, e1.Repl == "")
 	}
 	// e2 rewrites e1's text: where it writes one string (quotes a bare
 	// token, reads a quote style), e1's character is that string's.

@@ -748,7 +748,7 @@ func opensAsJSON(t string) bool {
 func WrapperBounds(s string) (starts, ends []int) {
 	starts = []int{0}
 	wrapperScan(s, func(i int) {
-		if s[i] == '{' {
+		if s[i] == '{' && namedArgs(s[:i]) {
 			starts = append(starts, i)
 		}
 	})
@@ -770,12 +770,18 @@ func WrapperBounds(s string) (starts, ends []int) {
 // may skip (wrapperSkips), as before a '{' written there.
 func WrapperMadeStarts(s string) []int {
 	var out []int
-	wrapperScan(s, func(i int) { out = append(out, i) })
+	wrapperScan(s, func(i int) {
+		if namedArgs(s[:i]) {
+			out = append(out, i)
+		}
+	})
 	return out
 }
 
 // wrapperScan calls start with each place i > 0 before which the around
-// row may skip the text (wrapperSkips): a '{' there starts the object.
+// row may skip the text (wrapperSkips), but for the name before a '='
+// (namedArgs, which the caller checks where it needs to): a '{' there
+// starts the object.
 func wrapperScan(s string, start func(i int)) {
 	if opensAsJSON(strings.TrimLeft(s, " \t\r\n")) {
 		return
@@ -795,7 +801,7 @@ func wrapperScan(s string, start func(i int)) {
 			ti++
 			continue
 		}
-		if i > 0 && obj < 2 && !open && namedArgs(s[:i]) {
+		if i > 0 && obj < 2 && !open {
 			start(i)
 		}
 		switch s[i] {

@@ -50,7 +50,7 @@ func TestRepairRunsWhereOnlyACutReadingIsOneFaultPast(t *testing.T) {
 // Texts the scanner refuses whose rival reading the table prices past the
 // window: a list one fault past the cheapest object names no arguments a
 // call could run (the decision rule counts a list only among the
-// cheapest); no quote moves back over a comma after it (the comma row's
+// cheapest); no closing quote moves back over the comma after it (the comma row's
 // one keystroke reads a trailing comma, quote_moved's MovedQuoteOpens);
 // braces doubled throughout are one layer
 // (doubled_braces); a '+' before no number is no number's sign

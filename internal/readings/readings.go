@@ -116,6 +116,9 @@ func (v Verdict) String() string {
 	return [...]string{"run", "ambiguous", "cut", "no reading", "over budget", "not an object"}[v]
 }
 
+// object reports whether r is an object (else a list).
+func (r Reading) object() bool { return strings.HasPrefix(r.Text, "{") }
+
 // spanRows are the rows that choose which part of a text is the object:
 // a wrapper, a copy, a second object, a layer read over the whole text.
 var spanRows = []string{"around", "commented", "repeated_object", "concatenated", "double_encoded", "csv_quotes", "doubled_braces"}
@@ -139,12 +142,15 @@ func (w Window) Drop(drop func(Reading) bool) Window {
 		return b.String()
 	}
 	var kept []Reading
-	cheapest := false
-	for _, r := range w.Readings {
-		if span(r) != span(w.Readings[0]) {
+	cheapest, first := false, ""
+	for i, r := range w.Readings {
+		switch sp := span(r); {
+		case i == 0:
+			first = sp
+		case sp != first:
 			return w
 		}
-		if !r.Unknown && strings.HasPrefix(r.Text, "{") && drop(r) {
+		if !r.Unknown && r.object() && drop(r) {
 			continue
 		}
 		kept = append(kept, r)
@@ -172,14 +178,14 @@ func (w Window) Decide() (Reading, Verdict) {
 	}
 	n := 0 // the readings that decide: one of unknown value, or a list, only among the cheapest
 	for _, r := range w.Readings {
-		if r.Cost == w.Min || r.known && strings.HasPrefix(r.Text, "{") {
+		if r.Cost == w.Min || r.known && r.object() {
 			n++
 		}
 	}
 	switch {
 	case n > 1:
 		return w.Readings[0], Ambiguous
-	case !strings.HasPrefix(w.Readings[0].Text, "{"):
+	case !w.Readings[0].object():
 		return w.Readings[0], NotObject
 	}
 	return w.Readings[0], Run
