@@ -528,21 +528,25 @@ func firstBoundary(c string) (int, bool) {
 	return n, n > 0 && n < len(c)
 }
 
-// splitNumbers: a space inside a number of two digits or more ([9 0]), or
-// after its point (99. 99).
-// Not between digits in an array item after a comma: [1, 54 3] is also a
-// comma dropped from [1, 54, 3], the reading the dev corpus requires
-// (missing_comma), so that text has two meanings and repair takes that
-// one.
+// splitNumbers: a number's digits grouped by thousands with a space, one
+// group boundary at a time (1 000, 12 345 678), or a space after its
+// point (99. 99).
 func splitNumbers(t Text) []edit {
 	var out []edit
-	for i, k := range t.Toks {
+	for _, k := range t.Toks {
 		if k.Kind != TokNumber {
 			continue
 		}
-		afterComma := k.Parent >= 0 && t.Toks[k.Parent].Kind == TokOpenArray && t.Toks[i-1].Kind == TokComma
-		if !afterComma && k.End-k.Start >= 2 && isDigit(t.S[k.Start]) && isDigit(t.S[k.Start+1]) {
-			out = append(out, edit{k.Start + 1, k.Start + 1, " ", false})
+		start := k.Start
+		if t.S[start] == '-' {
+			start++
+		}
+		end := start
+		for end < k.End && isDigit(t.S[end]) {
+			end++
+		}
+		for b := end - 3; b > start; b -= 3 {
+			out = append(out, edit{b, b, " ", false})
 		}
 		if d := strings.IndexByte(t.S[k.Start:k.End], '.'); d > 0 && k.Start+d+1 < k.End && isDigit(t.S[k.Start+d+1]) {
 			out = append(out, edit{k.Start + d + 1, k.Start + d + 1, " ", false}) // 99. 99

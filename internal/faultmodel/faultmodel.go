@@ -119,7 +119,7 @@ var Table = []Operator{
 	{Name: "punctuation", Cost: 2, Step: "json_repair", Inverse: invPunctuation,
 		Reason: "any structural character inserted, deleted or swapped anywhere explains almost any text: a catch-all, two faults (the named rows price its common cases at one)"},
 	{Name: "split_number", Cost: 1, Step: "json_repair", Inverse: invSplitNumber,
-		Reason: "one space inside a number is one keystroke (as a comma dropped between two numbers is: [9 0] has both readings)"},
+		Reason: "a space grouping a number's digits by thousands (1 000, a locale's habit) or after its point is one keystroke; a space elsewhere in a number is no habit ([1, 54 3] is a comma dropped), and [1 000] has both readings"},
 	{Name: "quote_moved", Cost: 2, Step: "json_repair", Inverse: invQuoteMoved,
 		Reason: "a quote one character off its place re-cuts the strings around it: a catch-all, two faults; never over white space, escaped or invisible too (QuoteMovesOver), nor back over a '}' or ']' after it, which no string's quote moved past (QuoteMovesOverNext); back over a ',' after it only as a string's opening quote, a trailing comma after a string being the comma's one keystroke (MovedQuoteOpens)"},
 	{Name: "around", Cost: 1, Step: "extract_object", Inverse: invWrapper, Skips: wrapperSkips,

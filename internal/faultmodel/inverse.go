@@ -485,16 +485,26 @@ func NumberMayStartAfter(b byte) bool {
 	return isSpace(b) || strings.IndexByte("+-:,[{", b) >= 0
 }
 
-// invSplitNumber: a space dropped after a digit or a point and before a
-// digit.
+// invSplitNumber: a space dropped where it groups a number's digits by
+// thousands (after a digit, before three digits and no fourth:
+// [SplitsThousands]) or follows its point (before a digit).
 func invSplitNumber(s string) []Edit {
 	var out []Edit
 	for i := 1; i+1 < len(s); i++ {
-		if s[i] == ' ' && (isDigit(s[i-1]) || s[i-1] == '.') && isDigit(s[i+1]) {
+		if s[i] == ' ' && (isDigit(s[i-1]) && SplitsThousands(s[i+1:]) || s[i-1] == '.' && isDigit(s[i+1])) {
 			out = append(out, Edit{i, i + 1, ""})
 		}
 	}
 	return out
+}
+
+// SplitsThousands reports whether after, the text after a space that
+// follows a digit, opens with a group of three digits and no fourth: the
+// space may be a thousands separator (1 000), which split_number reads
+// as inside the number. A space before fewer or more digits is no
+// separator ([1, 54 3] is a comma dropped, never 543).
+func SplitsThousands(after string) bool {
+	return len(after) >= 3 && isDigit(after[0]) && isDigit(after[1]) && isDigit(after[2]) && (len(after) == 3 || !isDigit(after[3]))
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }

@@ -216,7 +216,7 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"an item ending in a comma, then a string", `{"a": ["x," "b"]}`, "follows a string ending in a comma, with no comma between"},
 		// In an array a quote then a number or a literal: a comma missing
 		// between two items, or quotes inside one?
-		{"two numbers apart by a space, after a nested array's comma", `{"a":[[1,2] 9 0]}`, "follows a number on its line with no comma"},
+		{"a thousands separator or a comma dropped, after a nested array's comma", `{"a":[[1,2] 9 500]}`, "follows a number after one space"},
 		{"a key glued to a string quoted with typographic quotes", pastModel("{\"k\":“42”\"c\":1}"), "their quote marks of different kinds"},
 		{"inner quote after a comma and a block comment, in an array", `{"c": ["a, /* x */ "b"]}`, "follows a comma in an array"},
 		{"inner quote in an array item", `{"c": ["f("a", "b")"]}`, "holds an unescaped quote, and where the value ends is ambiguous"},
@@ -274,8 +274,10 @@ func TestRepairRefusesGuessesAfterTwoFaults(t *testing.T) {
 		{"extra brace after a key and a colon on lines of their own", "report\n:\n{\"a\": 1}}", "the text before it a key"},
 		{"an object in a block comment, then a brace", `/* {"a": "}"} */{`, "the object is inside a comment"},
 		{"a key quoted with HTML entities before the object", `&quot;a&quot;:{}}`, "the text before it a key"},
-		// A number then a value apart by spaces: one number split?
-		{"two numbers apart by a space", `{'a':[9 0]}`, "follows a number on its line with no comma"},
+		// A number, one space, three digits: one number split by a
+		// thousands separator? (A space before fewer digits is a comma
+		// dropped: [9 0] is two items.)
+		{"two numbers apart by a space, as a thousands separator", `{'a':[9 500]}`, "follows a number after one space"},
 		{"a quote then a control character", "{\"u\": [1, \"e\" \x00,\r\n\"\", 1]}", "is followed by a control character"},
 		// Escapes written otherwise: each has two readings.
 		{"a \\u escape with its u lost", `{"text":"see \00e9 here"}`, "a backslash before four hex digits"},

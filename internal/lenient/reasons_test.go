@@ -148,7 +148,7 @@ func TestEveryRefusalReasonIsCovered(t *testing.T) {
 		{pastModel("{'a':\"t\\\na\"}"), "a backslash at the end of a line", nil},
 		{`id={"a": 1}`, "the value of a name written before it with '='", nil},
 		{`# {'a': 1}`, "the object is inside a comment", nil},
-		{`{'a':[9 0]}`, "follows a number on its line with no comma", nil},
+		{`{'a':[9 500]}`, "follows a number after one space", nil},
 		{pastModel("{\\\"k\\\":\\\"3\\\n.14\\\"}"), "holding a backslash at the end of a line", nil},
 		{`{"k": "v"\n, "m": 2}`, "follows a string's closing quote in a text that does not open with it", nil},
 		{`"{\"cast\": \"x\"\n}"`, "escaped white space follows a string's closing quote", nil},

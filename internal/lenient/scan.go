@@ -491,11 +491,11 @@ func (sc *scanner) valueStart() error {
 			// comma.
 			return malformed("two values at byte %d of the object touch with no comma or white space; whether a comma is missing is ambiguous", sc.i)
 		}
-		if p := prevNonSpace(sc.s, sc.i); sc.lastNumber && numberOrLiteralAhead(sc.s[sc.i:]) && p >= 0 && sc.s[p] != '\n' && sc.s[p] != '\r' && !sc.commaIn[len(sc.commaIn)-1] {
-			// [9 0]: a number then a value apart by spaces on one line,
-			// in an array with no comma yet: one number split (90), or
-			// two items? ([4, 5 6]: the commas before tell items apart.)
-			return malformed("an item at byte %d follows a number on its line with no comma, in an array with none before; whether one value was split is ambiguous", sc.i)
+		if sc.lastNumber && splitNumberAt(sc.s, sc.i) {
+			// [1 000], [9. 5]: a number, one space, then three digits
+			// (a thousands separator) or, after a point, a digit: one
+			// number split (faultmodel's split_number), or two items?
+			return malformed("an item at byte %d follows a number after one space, as the digits of a number split by a thousands separator would; whether one value was split is ambiguous", sc.i)
 		}
 		if o := sc.out.String(); strings.HasSuffix(o, `[""`) || strings.HasSuffix(o, `,""`) {
 			// ["" ""], ["" "x"]: an empty string, then a value with no
@@ -2520,4 +2520,17 @@ func loneBeforeEscape(s string) bool {
 func lineEndsAt(s string, j int) bool {
 	j += len(s[j:]) - len(strings.TrimLeft(s[j:], " \t"))
 	return j < len(s) && (s[j] == '\n' || s[j] == '\r')
+}
+
+// splitNumberAt reports whether a value at s[i], after a number, may be
+// the rest of that number split by one space (faultmodel's split_number):
+// one space before it, and a digit before that followed here by three
+// digits and no fourth (faultmodel.SplitsThousands), or a point followed
+// here by a digit.
+func splitNumberAt(s string, i int) bool {
+	if i < 2 || s[i-1] != ' ' {
+		return false
+	}
+	p := s[i-2]
+	return p >= '0' && p <= '9' && faultmodel.SplitsThousands(s[i:]) || p == '.' && s[i] >= '0' && s[i] <= '9'
 }

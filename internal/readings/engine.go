@@ -1243,7 +1243,9 @@ func (e *engine) contentEdits(c *cfg, b byte, comments bool) {
 			e.spawn(c, e.at(c, 1, kLoose, 3, rLoose), 1, "", smNone)
 		}
 	case ' ':
-		if n1 := e.vb(c, 1); (isDigit(c.prev) || c.prev == '.') && n1 >= 0 && isDigit(byte(n1)) {
+		// A thousands separator (faultmodel.SplitsThousands), or a
+		// space after a number's point.
+		if isDigit(c.prev) && e.digitsAt(c, 1) == 4 || c.prev == '.' && e.digitsAt(c, 1) > 1 {
 			e.spawn(c, e.at(c, 1, kSplit, 0, rSplit), 1, "", smNone)
 		}
 	}
