@@ -551,6 +551,9 @@ func structuralPair(t1, t string, e1, e2 named) bool {
 	if e1.quote >= 0 && (!apart || !e1.quoteHolds(t, at1+e1.quote)) {
 		return false // (not apart: e2 rewrites the quote's text)
 	}
+	if !apart && (e2.op == "unquoted" || e2.op == "bare_value") && rawControlEscape(e1) && (e1.Start == e2.Start || e1.Start+len(e1.Repl) == e2.End) {
+		return false // the white space around a bare token is the layout's (the unquoted and bare_value rows), never its content's
+	}
 	if !e1.placed() {
 		return true
 	}
@@ -569,6 +572,13 @@ func structuralPair(t1, t string, e1, e2 named) bool {
 		return structural(t, p, e1.Repl == "")
 	}
 	return true
+}
+
+// rawControlEscape reports whether e is the escape row's edit of a
+// control character written raw (a line break or a tab), which is white
+// space outside a string.
+func rawControlEscape(e named) bool {
+	return e.op == "escape" && e.End-e.Start == 1 && (e.Repl == `\n` || e.Repl == `\t` || e.Repl == `\r`)
 }
 
 // habitPlace returns where habit edit e2, made on t1 (its whole text),

@@ -486,7 +486,7 @@ func NumberMayStartAfter(b byte) bool {
 }
 
 // invSplitNumber: a space dropped where it groups a number's digits by
-// thousands (after a digit, before three digits and no fourth:
+// thousands (after a digit, before a multiple of three digits:
 // [SplitsThousands]) or follows its point (before a digit).
 func invSplitNumber(s string) []Edit {
 	var out []Edit
@@ -499,12 +499,17 @@ func invSplitNumber(s string) []Edit {
 }
 
 // SplitsThousands reports whether after, the text after a space that
-// follows a digit, opens with a group of three digits and no fourth: the
-// space may be a thousands separator (1 000), which split_number reads
-// as inside the number. A space before fewer or more digits is no
-// separator ([1, 54 3] is a comma dropped, never 543).
+// follows a digit, opens with a run of digits whose length is a multiple
+// of three: the space may be a thousands separator (1 000, 9007 199254),
+// which split_number reads as inside the number. A space before any other
+// run of digits is no separator ([1, 54 3] is a comma dropped, never
+// 543).
 func SplitsThousands(after string) bool {
-	return len(after) >= 3 && isDigit(after[0]) && isDigit(after[1]) && isDigit(after[2]) && (len(after) == 3 || !isDigit(after[3]))
+	n := 0
+	for n < len(after) && isDigit(after[n]) {
+		n++
+	}
+	return n > 0 && n%3 == 0
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
@@ -957,8 +962,11 @@ func invDoubleEncoded(s string) []Edit {
 	case !backslash && plainBody(s):
 		out = append(out, Edit{0, len(s), s}) // the body decodes as it is
 	default:
-		var body string // the text as the body of a JSON string
-		if json.Unmarshal([]byte(`"`+s+`"`), &body) == nil {
+		// The text as the body of a JSON string, its line breaks and
+		// tabs written raw or escaped (a layer of a pretty-printed
+		// object whose layout was not escaped).
+		var body string
+		if t, ok := escapeRawControls(s); ok && json.Unmarshal([]byte(`"`+t+`"`), &body) == nil {
 			out = append(out, Edit{0, len(s), body})
 		}
 	}
@@ -967,6 +975,37 @@ func invDoubleEncoded(s string) []Edit {
 		out = append(out, Edit{0, len(s), strings.ReplaceAll(t[1:len(t)-1], `\"`, `"`)})
 	}
 	return out
+}
+
+// ControlEscape returns the JSON escape of c, a line break or a tab:
+// \n, \t, or otherwise \r.
+func ControlEscape(c byte) string {
+	switch c {
+	case '\n':
+		return `\n`
+	case '\t':
+		return `\t`
+	}
+	return `\r`
+}
+
+// escapeRawControls returns s with its line breaks and tabs written raw
+// escaped; false when a backslash escapes one of them (a line
+// continuation, the escape row's, not the layer's layout).
+func escapeRawControls(s string) (string, bool) {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '\n', '\r', '\t':
+			if backslashesBefore(s, i)%2 == 1 {
+				return "", false
+			}
+			b.WriteString(ControlEscape(c))
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String(), true
 }
 
 // plainBody reports whether s, with no backslash or quote in it, decodes

@@ -2524,9 +2524,9 @@ func lineEndsAt(s string, j int) bool {
 
 // splitNumberAt reports whether a value at s[i], after a number, may be
 // the rest of that number split by one space (faultmodel's split_number):
-// one space before it, and a digit before that followed here by three
-// digits and no fourth (faultmodel.SplitsThousands), or a point followed
-// here by a digit.
+// one space before it, and a digit before that followed here by a run of
+// digits whose length is a multiple of three (faultmodel.SplitsThousands),
+// or a point followed here by a digit.
 func splitNumberAt(s string, i int) bool {
 	if i < 2 || s[i-1] != ' ' {
 		return false

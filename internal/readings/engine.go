@@ -89,16 +89,20 @@ type cfg struct {
 	cost  uint8
 	sm    uint8
 	n     uint8
-	own   bool  // out's last segment is this configuration's alone
-	prev  byte  // the last byte of the view read (0 at the start)
-	bsOdd bool  // an odd run of backslashes was read last
-	smAt  int32 // where the special mode's edit started
-	smEd  uint8 // the index of the special mode's edit
-	osm   uint8 // the special mode a comment inside it suspended
-	osmAt int32
-	osmEd uint8
-	root  int32 // where the object's text starts
-	out   int32 // the last segment of the compact text written
+	own   bool // out's last segment is this configuration's alone
+	prev  byte // the last byte of the view read (0 at the start)
+	bsOdd bool // an odd run of backslashes was read last
+	// cutIns: a character inserted at the text's end wrote what the cut
+	// row's completion writes there, leaving the value unknown
+	// (charEdits).
+	cutIns bool
+	smAt   int32 // where the special mode's edit started
+	smEd   uint8 // the index of the special mode's edit
+	osm    uint8 // the special mode a comment inside it suspended
+	osmAt  int32
+	osmEd  uint8
+	root   int32 // where the object's text starts
+	out    int32 // the last segment of the compact text written
 	// first: the last segment of the first of two concatenated objects'
 	// compact text, when this configuration reads the second (-1: none).
 	first int32
@@ -706,7 +710,7 @@ func (e *engine) complete(c *cfg) {
 	if c.st.mode == mDone {
 		switch {
 		case p == len(s):
-			e.finish(c, nil, int(c.cost), false)
+			e.finish(c, nil, int(c.cost), c.cutIns)
 			return
 		case p == e.wrapEnd:
 			if c.n > 0 && c.ed[0].kind == kWrap || c.n > 1 && c.ed[1].kind == kWrap {
@@ -773,16 +777,52 @@ func (e *engine) resentTail(root, p int) bool {
 // (its end, or where resent, a re-sent copy dropped, starts); open: what
 // the text ends with there may have gone on (faultmodel.CutMayGoOn).
 func (e *engine) cut(c *cfg, resent *edit, open bool) {
-	// cut: the text completed where it was cut (faultmodel.Cut): a
-	// string, a key, a number, a bare word or a string in single quotes
-	// ended (unknown: open), a value never written
-	// given as null (unknown), a comma dropped (unknown), a literal
-	// completed, and the closers of what is open; a cut right after an
-	// opener, or with an array open, leaves the value unknown too.
 	d := *c
 	d.own, c.own = false, false
+	written, unknown, drop, ok := e.completion(&d, open)
+	if !ok {
+		return
+	}
+	cost, n := int(c.cost)+rowCost(rCut), int(c.n)+1
+	if resent != nil {
+		cost, n = cost+rowCost(rResend), n+1
+	}
+	if cost > e.budget || n > maxEdits {
+		return
+	}
+	text := e.text(&d)
+	if drop {
+		n := len(e.text(c))
+		if n == 0 || text[n-1] != ',' {
+			return
+		}
+		text = text[:n-1] + text[n:]
+	}
+	// The edit is named with the text it writes (and whether it drops a
+	// comma), as the referee's edits are: two cuts that complete the
+	// text differently are two edits.
+	cut := e.at(c, 0, kCut, 0, rCut)
+	cut.th = hashString(written)
+	if drop {
+		cut.arg = 1
+	}
+	ed := append(append([]edit(nil), c.ed[:c.n]...), cut)
+	if resent != nil {
+		ed = append(ed, *resent)
+	}
+	e.addDone(c, text, cost, ed, unknown)
+}
+
+// completion feeds d, a configuration where the text is cut, the cut
+// row's completion (faultmodel.Cut): a string, a key, a number, a bare
+// word or a string in single quotes ended (unknown: open), a value never
+// written given as null (unknown), a comma dropped (unknown, drop), a
+// literal completed, and the closers of what is open; a cut right after
+// an opener, or with an array open, leaves the value unknown too. It
+// returns what the completion writes (not the comma dropped); false when
+// d cannot be completed.
+func (e *engine) completion(d *cfg, open bool) (written string, unknown, drop, ok bool) {
 	var tail string
-	unknown, drop := false, false
 	switch m := d.st.mode; {
 	case m == mStr:
 		tail, unknown = `"`, true
@@ -813,51 +853,24 @@ func (e *engine) cut(c *cfg, resent *edit, open bool) {
 		unknown = e.stk[i].kind == '[' // an array open: its items are unknown
 	}
 	unknown = unknown || open
-	if !e.feedStr(&d, tail) {
-		return
+	if !e.feedStr(d, tail) {
+		return "", false, false, false
 	}
-	written := tail
+	written = tail
 	for d.st.mode != mDone {
 		if d.st.stack < 0 {
-			return
+			return "", false, false, false
 		}
 		closer := "}"
 		if e.stk[d.st.stack].kind == '[' {
 			closer = "]"
 		}
-		if !e.feedStr(&d, closer) {
-			return
+		if !e.feedStr(d, closer) {
+			return "", false, false, false
 		}
 		written += closer
 	}
-	cost, n := int(c.cost)+rowCost(rCut), int(c.n)+1
-	if resent != nil {
-		cost, n = cost+rowCost(rResend), n+1
-	}
-	if cost > e.budget || n > maxEdits {
-		return
-	}
-	text := e.text(&d)
-	if drop {
-		n := len(e.text(c))
-		if n == 0 || text[n-1] != ',' {
-			return
-		}
-		text = text[:n-1] + text[n:]
-	}
-	// The edit is named with the text it writes (and whether it drops a
-	// comma), as the referee's edits are: two cuts that complete the
-	// text differently are two edits.
-	cut := e.at(c, 0, kCut, 0, rCut)
-	cut.th = hashString(written)
-	if drop {
-		cut.arg = 1
-	}
-	ed := append(append([]edit(nil), c.ed[:c.n]...), cut)
-	if resent != nil {
-		ed = append(ed, *resent)
-	}
-	e.addDone(c, text, cost, ed, unknown)
+	return written, unknown, drop, true
 }
 
 // vb returns byte k of c's view, or -1 past its end.
@@ -1073,7 +1086,7 @@ func (e *engine) edits(c *cfg, inner bool) {
 	// A comment stands where white space may: outside a string's
 	// content, or at a bare token's end (one inside it is dropped:
 	// insideBare).
-	e.contentEdits(c, byte(b), !inStr || c.sm == smBare)
+	e.contentEdits(c, byte(b), inStr)
 	if inner {
 		return
 	}
@@ -1143,11 +1156,25 @@ func (e *engine) charEdits(c *cfg, b int, inStr, pendOnly bool) {
 		return // a quote here is content, not the string's closing one
 	}
 	inKey := c.st.mode == mStr && c.st.sub&1 == 1
+	// At the text's end, a character inserted that writes what the cut
+	// row's completion writes there is that cut, and leaves the value
+	// unknown where the cut does ({"a": 1}{ read as {} with its closer
+	// dropped: its members unknown), as the referee reads it.
+	var cutWrites string
+	if b < 0 && c.pend == "" {
+		d := *c
+		if w, unknown, drop, ok := e.completion(&d, e.endOpen); ok && unknown && !drop && len(w) == 1 {
+			cutWrites = w
+		}
+	}
+	wasCut := c.cutIns
 	for _, ch := range []byte(faultmodel.Structural) {
 		if (!inStr || ch == '"') && insRow[ch] >= 0 && !(ch == '"' && b == ':' && inKey) {
+			c.cutIns = wasCut || cutWrites == string(ch)
 			e.spawn(c, e.at(c, 0, kIns, ch, uint8(insRow[ch])), 0, string(ch), smNone)
 		}
 	}
+	c.cutIns = wasCut
 	if b == ':' && inKey {
 		// A key's closing quote, where a key is open: the quote
 		// closes it (unclosed_key); elsewhere a quote inserted before
@@ -1181,16 +1208,22 @@ func (e *engine) charEdits(c *cfg, b int, inStr, pendOnly bool) {
 
 // contentEdits spawns the edits that apply inside a string's content as
 // well as outside: escapes, escaped white space, literal spellings, loose
-// and split numbers; and comments, where comments may stand.
-func (e *engine) contentEdits(c *cfg, b byte, comments bool) {
+// and split numbers; and comments, where comments may stand (outside a
+// string's content, or at a bare token's end). inStr: c is inside a
+// string's content.
+func (e *engine) contentEdits(c *cfg, b byte, inStr bool) {
+	comments := !inStr || c.sm == smBare
 	switch b {
 	case '"':
 		if v := e.vstr(c, 3); len(v) == 3 && v[1] == '\\' && strings.IndexByte("ntr", v[2]) >= 0 {
 			e.spawn(c, e.at(c, 3, kEsc, 5, rEscape), 3, v[1:3]+`"`, smNone)
 		}
 	case '\n', '\t', '\r':
-		if !c.bsOdd {
-			e.spawn(c, e.at(c, 1, kEsc, 0, rEscape), 1, escOf(b), smNone)
+		// A control character written raw inside a string's content;
+		// outside one it is white space, and the white space around a
+		// bare token is the layout's (the unquoted row).
+		if !c.bsOdd && inStr && (c.sm != smBare || e.bareGoesOn(c)) {
+			e.spawn(c, e.at(c, 1, kEsc, 0, rEscape), 1, faultmodel.ControlEscape(b), smNone)
 		}
 	case '\\':
 		n1 := e.vb(c, 1)
@@ -1245,7 +1278,7 @@ func (e *engine) contentEdits(c *cfg, b byte, comments bool) {
 	case ' ':
 		// A thousands separator (faultmodel.SplitsThousands), or a
 		// space after a number's point.
-		if isDigit(c.prev) && e.digitsAt(c, 1) == 4 || c.prev == '.' && e.digitsAt(c, 1) > 1 {
+		if n := e.digitsAt(c, 1) - 1; isDigit(c.prev) && n > 0 && n%3 == 0 || c.prev == '.' && n > 0 {
 			e.spawn(c, e.at(c, 1, kSplit, 0, rSplit), 1, "", smNone)
 		}
 	}
@@ -1277,16 +1310,6 @@ func (e *engine) keyPlace(c *cfg, k int) bool {
 		k++
 	}
 	return e.vb(c, k) == ':'
-}
-
-func escOf(b byte) string {
-	switch b {
-	case '\n':
-		return `\n`
-	case '\t':
-		return `\t`
-	}
-	return `\r`
 }
 
 func isHex4(s string) bool {
@@ -1379,6 +1402,21 @@ func (e *engine) special(c *cfg) {
 		e.consume(c, 1)
 	}
 	e.pushCfg(*c)
+}
+
+// bareGoesOn reports whether the white space at c's place lies inside
+// the bare token c reads: the token has begun, and a byte that goes on
+// with it follows the white space.
+func (e *engine) bareGoesOn(c *cfg) bool {
+	if strings.TrimSpace(c.tok) == "" {
+		return false
+	}
+	k := 1
+	for b := e.vb(c, k); b == ' ' || b == '\t' || b == '\n' || b == '\r'; b = e.vb(c, k) {
+		k++
+	}
+	b := e.vb(c, k)
+	return b >= 0 && strings.IndexByte("{}[],\"'#:", byte(b)) < 0
 }
 
 // quoted moves c one step inside a string written in single quotes, in

@@ -592,18 +592,22 @@ func (e *engine) readingsOf(d done) []found {
 // made without the whole-text edit).
 func needed(fs []found) []found {
 	alone := map[uint8]bool{}
+	bareOnly := map[int]bool{} // readings of n bare tokens and no other edit
 	for _, f := range fs {
 		if len(f.ed) == 1 {
 			alone[f.ed[0].row] = true
 		}
+		if n := bareTokens(f.ed); n == len(f.ed) {
+			bareOnly[n] = true
+		}
 	}
 	var out []found
 	for _, f := range fs {
-		// An edit whose text a bare token quotes is needed only when no
-		// bare token alone reads the text, as the referee judges an edit
-		// that rewrites another's text (every bare token is the unquoted
-		// row's).
-		ok := !(f.inBare && alone[rUnquoted]) && !f.commentInBare
+		// An edit whose text a bare token quotes is needed only when the
+		// bare tokens alone do not read the text, as the referee judges
+		// an edit that rewrites another's text (every bare token is the
+		// unquoted row's).
+		ok := !(f.inBare && bareOnly[bareTokens(f.ed)]) && !f.commentInBare
 		for i := range f.ed {
 			if !ok || len(f.ed) < 2 {
 				break
@@ -631,6 +635,17 @@ func needed(fs []found) []found {
 		}
 	}
 	return out
+}
+
+// bareTokens returns how many of ed are bare tokens (the unquoted row's).
+func bareTokens(ed []edit) int {
+	n := 0
+	for _, x := range ed {
+		if x.row == rUnquoted {
+			n++
+		}
+	}
+	return n
 }
 
 // window keeps each value once at its cheapest, and the values at the

@@ -21,6 +21,8 @@ func TestDecide(t *testing.T) {
 		{"single quotes on one string", `{"k": 'v'}`, Run, `{"k":"v"}`, "quote_style"},
 		{"a thousands separator, or a comma dropped", `{"a":[1 200]}`, Ambiguous, "", ""},
 		{"a comma dropped: a space before two digits separates no thousands", `{"a":[1 20]}`, Run, `{"a":[1,20]}`, "comma"},
+		{"a thousands separator at an inner group boundary, or a comma dropped", `{"a":[1 200300]}`, Ambiguous, "", ""},
+		{"a comma dropped: four digits after the space are no groups of three", `{"a":[1 2003]}`, Run, `{"a":[1,2003]}`, "comma"},
 		{"a thousands separator, where no comma goes", `{"a":1 200}`, Run, `{"a":1200}`, "split_number"},
 		{"a cut inside a string", `{"a":"xy`, Cut, "", ""},
 		{"a cut after a complete value", `{"a":"xy"`, Run, `{"a":"xy"}`, "cut"},
@@ -84,6 +86,8 @@ func TestDecide(t *testing.T) {
 		{"a second object after a first one mended: either is a reading", `{"a": 1}}{"b": 2}`, Ambiguous, "", ""},
 		{"a different object before a cut copy: the second, cut, is a reading", `{"b": 2}{"a": 1}{"a"`, Ambiguous, "", ""},
 		{"the same object after a first one mended", `{"a": 1,}{"a": 1}`, Run, `{"a":1}`, "comma"},
+		{"a closer inserted at the end where the cut's completion writes it is the cut: the second object's members unknown, one fault past", `{"a":1}{`, Run, `{"a":1}`, "repeated_object"},
+		{"a number that may go on, closed by an inserted closer, is cut", `{"a": 1.5, "b": true}{"a": 1.5`, Run, `{"a":1.5,"b":true}`, "repeated_object"},
 		{"a periodic deep text cut", strings.Repeat(`{"a":[`, 400), OverBudget, "", ""},
 	}
 	for _, tt := range tests {
