@@ -8,6 +8,7 @@ import (
 
 	"github.com/saidex/saidex-go/internal/jsonread"
 	"github.com/saidex/saidex-go/internal/lenient"
+	"github.com/saidex/saidex-go/internal/schemawalk"
 )
 
 // RepairStep names one deterministic repair applied to a call's arguments.
@@ -147,9 +148,12 @@ const (
 	RepairEscapedWhitespace RepairStep = "escaped_whitespace"
 
 	// RepairUnclosedKey: added the closing quote of a key written up to
-	// its colon ({"selected: [1, 2]}), when the key holds no white space
-	// or quote, a value follows the colon, and no later quote could close
-	// the key as written ({"a: b": 1} keeps its key).
+	// its colon ({"selected: [1, 2], "n": 1}), when the key holds no white
+	// space or quote, a value follows the colon, and no later quote could
+	// close the key as written ({"a: b": 1} keeps its key). In double
+	// quotes the key may also hold the colon, its own colon dropped
+	// ("selected:"): the tool's schema must name the one key, or the
+	// call is refused.
 	RepairUnclosedKey RepairStep = "unclosed_key"
 
 	// RepairStrayCloser: dropped one ']' right after the complete object,
@@ -424,9 +428,7 @@ func repairArguments(raw string, opt repairOptions) (repairResult, error) {
 	lo := lenient.Options{StripThinking: opt.stripThinking, FixSyntax: opt.jsonRepair}
 	if opt.schema != nil {
 		lo.Schema, lo.Choose = opt.schema.stringOnly, opt.schema.chooseReading
-		if opt.schema.issuesTell {
-			lo.Foreign = opt.schema.foreign
-		}
+		lo.Foreign = opt.schema.foreign
 	}
 	res, err := lenient.Repair(raw, lo)
 	if err != nil {
@@ -493,17 +495,22 @@ func (s *compiledSchema) chooseReading(readings []string) int {
 	return -1
 }
 
-// foreign reports whether the schema fails the JSON text reading on a
-// member it does not allow where it is (IssueAdditional): a reading that
-// names a member the tool does not have (lenient's Options.Foreign, set
-// only where the issues tell, issuesTell). False for a text that is not
-// one JSON value.
+// foreign reports whether the JSON text reading names a member the tool
+// does not have (lenient's Options.Foreign): a member its schema does not
+// list under properties, in an object whose schemas list some and no
+// patternProperties (hasUnknownKey, as correction routing judges), or,
+// where the issues tell (issuesTell), a member the schema does not allow
+// where it is (IssueAdditional). False for a text that is not one JSON
+// value.
 func (s *compiledSchema) foreign(reading string) bool {
 	v, err := jsonread.Read(reading)
 	if err != nil {
 		return false
 	}
-	return slices.ContainsFunc(s.validateText(reading, v), func(is Issue) bool { return is.Kind == IssueAdditional })
+	if hasUnknownKey(schemawalk.Of(s.schema), v) { // correct.go
+		return true
+	}
+	return s.issuesTell && slices.ContainsFunc(s.validateText(reading, v), func(is Issue) bool { return is.Kind == IssueAdditional })
 }
 
 // decodeJSON decodes exactly one JSON value, keeping numbers as

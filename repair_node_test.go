@@ -296,9 +296,12 @@ func TestRunPlacesMissingClosersWhereTheSchemaAcceptsThem(t *testing.T) {
 }
 
 // Where a broken text reads as two objects one fault apart, and one of
-// them names a member the tool's schema does not allow, the other runs;
-// the schema never chooses between two objects sent, nor where its
-// issues do not tell (alternatives), nor with no schema.
+// them names a member the tool's schema does not have (one it does not
+// list under properties, or does not allow), the other runs; the schema
+// never chooses between two objects sent, nor where it lists no members
+// (any member, or names matched by patterns), nor where its issues do
+// not tell and it lists none at the root (alternatives), nor with no
+// schema.
 func TestRunDropsAReadingThatNamesAMemberTheToolDoesNotHave(t *testing.T) {
 	obj := func(props map[string]any) map[string]any {
 		return map[string]any{"type": "object", "properties": props, "additionalProperties": false}
@@ -307,6 +310,8 @@ func TestRunDropsAReadingThatNamesAMemberTheToolDoesNotHave(t *testing.T) {
 	integer := map[string]any{"type": "integer"}
 	strict := obj(map[string]any{"a": integer, "city": str})
 	open := map[string]any{"type": "object", "properties": map[string]any{"a": integer, "city": str}}
+	anyMember := map[string]any{"type": "object"}
+	patterns := map[string]any{"type": "object", "properties": map[string]any{"a": integer, "city": str}, "patternProperties": map[string]any{"^a": str}}
 	alt := map[string]any{"anyOf": []any{strict}}
 	// {"a":: 1, "city": "Oslo"}: a colon doubled, or the key's closing
 	// quote moved back over its last character, a colon (its key a:).
@@ -319,7 +324,9 @@ func TestRunDropsAReadingThatNamesAMemberTheToolDoesNotHave(t *testing.T) {
 	}{
 		{"one reading names only members the tool has", strict, raw, `{"a":1,"city":"Oslo"}`},
 		{"every cheapest reading names a member the tool does not have: the rest's window is not read", strict, `{"a": 1 city": "Oslo"}`, ""},
-		{"a schema that allows any member", open, "", ""},
+		{"a schema that lists its members and allows others", open, raw, `{"a":1,"city":"Oslo"}`},
+		{"a schema that lists no members", anyMember, "", ""},
+		{"a schema that matches names by pattern", patterns, "", ""},
 		{"alternatives: the issues do not tell", alt, "", ""},
 		{"two objects sent: never chosen between", strict, `{"a": 1}{"city": "Oslo"}`, ""},
 	}
@@ -486,13 +493,14 @@ func TestRecoveredClassesReachTheToolByName(t *testing.T) {
 	num := map[string]any{"type": "number"}
 	schema := map[string]any{"type": "object", "properties": map[string]any{
 		"ok": map[string]any{"type": "boolean"}, "v": map[string]any{"type": "null"}, "p": num, "q": num,
+		"rows": map[string]any{"type": "array"}, "n": num,
 	}}
 	tests := []struct {
 		raw, want string
 		step      saidex.RepairStep
 	}{
 		{"{\"rows\": \\n[3, 4]\\n}", `{"rows":[3,4]}`, saidex.RepairEscapedWhitespace},
-		{`{"rows: [3, 4]}`, `{"rows":[3,4]}`, saidex.RepairUnclosedKey},
+		{`{"rows: [3, 4], "ok": true}`, `{"rows":[3,4],"ok":true}`, saidex.RepairUnclosedKey},
 		{`{"rows": [3, 4]}]`, `{"rows":[3,4]}`, saidex.RepairStrayCloser},
 		{`{"rows": [3, 4}, "n": 1}`, `{"n":1,"rows":[3,4]}`, saidex.RepairWrongCloser},
 		{`{"ok": TRUE, "v": Null}`, `{"ok":true,"v":null}`, saidex.RepairLiteralCase},

@@ -120,7 +120,6 @@ func TestRepairInsertsAMissingColon(t *testing.T) {
 		{"number", `{"n" 2}`, `{"n":2}`, MissingColon},
 		{"negative number", `{"n"  -2.5}`, `{"n":-2.5}`, MissingColon},
 		{"bare key, single quotes", `{city 'Paris'}`, `{"city":"Paris"}`, MissingColon},
-		{"single-quoted key", `{'a' 'b', 'c': 1}`, `{"a":"b","c":1}`, MissingColon},
 		{"object and array values", `{"o" {"p" 1}, "xs" [1, 2]}`, `{"o":{"p":1},"xs":[1,2]}`, MissingColon},
 		{"literals", `{"t" true, "n" None}`, `{"t":true,"n":null}`, MissingColon},
 		{"across a line break", "{\"a\"\n  \"b\"}", `{"a":"b"}`, MissingColon},
@@ -157,15 +156,12 @@ func TestRepairDropsAStrayComma(t *testing.T) {
 func TestRepairMendsMismatchedBrackets(t *testing.T) {
 	checkRepairs(t, []repairCase{
 		{"missing ] before the final }", `{"xs": [1, 2}`, `{"xs":[1,2]}`, MismatchedBracket},
-		{"missing ] after a trailing comma", `{"a": 1, "xs": ["p", "q",}`, `{"a":1,"xs":["p","q"]}`, MismatchedBracket},
-		{"missing ] in a nested object", "{\"o\": {\"xs\": [{\"b\": 1}]\n, \"ys\": [3, 4}\n}", `{"o":{"xs":[{"b":1}],"ys":[3,4]}}`, MismatchedBracket},
 		{"] closing the object", `{"a": 1]`, `{"a":1}`, WrongCloser},
 		{"] closing a nested object", `{"o": {"a": 1]}`, `{"o":{"a":1}}`, WrongCloser},
 		{"a stray ] in an object", `{"o": {] "a": 1}}`, `{"o":{"a":1}}`, WrongCloser},
 		{"one surplus }", `{"a": 1}}`, `{"a":1}`, ExtractObject},
 		{"} then more members", `{"xs": [1, 2}, "b": 3}`, `{"xs":[1,2],"b":3}`, WrongCloser},
 		{"} after an opening [", `{"xs": [}`, `{"xs":[]}`, WrongCloser},
-		{"} inside an array of arrays", `{"xs": [[1, 2}]}`, `{"xs":[[1,2]]}`, WrongCloser},
 		{"] with an array open below", `{"xs": [{"a": 1]}`, `{"xs":[{"a":1}]}`, WrongCloser},
 		{"surplus ]", `{"a": 1}]`, `{"a":1}`, StrayCloser},
 	})
@@ -345,10 +341,6 @@ func TestRepairKeepsQuotesUsedAsCharacters(t *testing.T) {
 func TestRepairAddsAMissingOpeningQuote(t *testing.T) {
 	checkRepairs(t, []repairCase{
 		{"a key", `{name": "Ann", "age": 3}`, `{"name":"Ann","age":3}`, MissingQuote},
-		{"a later key", `{"a": 1, city": "Oslo"}`, `{"a":1,"city":"Oslo"}`, MissingQuote},
-		{"a value", `{"a":hello", "b": 1}`, `{"a":"hello","b":1}`, MissingQuote},
-		{"a value of words", `{"a":New York City"}`, `{"a":"New York City"}`, MissingQuote},
-		{"an array item", `{"xs": ["a",b", "c"]}`, `{"xs":["a","b","c"]}`, MissingQuote},
 	})
 	checkRefusals(t, []refusalCase{
 		{"a literal in another case and a quote", `{"a":none"}`, "a literal at byte"},
@@ -387,9 +379,7 @@ func TestRepairKeepsTheLastOfCumulativeResends(t *testing.T) {
 	whole := `{"city": "Paris", "days": 3}`
 	checkRepairs(t, []repairCase{
 		{"three pieces", whole[:9] + whole[:19] + whole, `{"city":"Paris","days":3}`, CumulativeStream},
-		{"cut after a comma, then whole", whole[:17] + whole, `{"city":"Paris","days":3}`, CumulativeStream},
 		{"on separate lines", whole[:12] + "\n" + whole[:20] + "\n" + whole + "\n", `{"city":"Paris","days":3}`, CumulativeStream},
-		{"nested objects", `{"o": {"a": 1, ` + `{"o": {"a": 1, "b": 2}}`, `{"o":{"a":1,"b":2}}`, CumulativeStream},
 		{"a broken last piece", `{'a': 1, ` + `{'a': 1, 'b': [2,],}`, `{"a":1,"b":[2]}`, CumulativeStream},
 	})
 	checkRefusals(t, []refusalCase{

@@ -28,10 +28,14 @@
 // admits another reading; a writer's habit it reads string by string
 // (single quotes throughout, backslashes as themselves, strings joined
 // with '+') is checked against the habit read once for the whole text
-// (habitAgrees, model.go). Where the scanner refuses a text of at most
-// maxModelBytes, the readings engine (package readings) computes the
-// window and decides it (readByModel, model.go). The fault-injection
-// oracle of package faultinject judges both against the same table.
+// (habitAgrees, model.go). For a text of at most maxModelBytes, the
+// readings engine (package readings) computes the window: the scanner's
+// value stands only where the window gives it alone (windowAgrees,
+// model.go; the closers of a cut placed at the end or by Options.Choose
+// aside), and where the scanner refuses, the window decides
+// (readByModel). A longer text is the scanner's alone. The
+// fault-injection oracle of package faultinject judges both against the
+// same table.
 //
 // Every JSON text is checked with package jsonread. Repair is linear in the
 // length of its input.
@@ -155,9 +159,9 @@ type Options struct {
 	// two readings or more, and not when there are too many (see
 	// maxReadings).
 	Choose func(readings []string) int
-	// Foreign, when not nil, reports whether the schema fails the JSON
-	// text reading on a member it does not allow where it is: such a
-	// reading names a member the tool does not have. The fault model
+	// Foreign, when not nil, reports whether the JSON text reading names
+	// a member the tool does not have (one its schema neither lists nor
+	// allows where it is). The fault model
 	// drops such readings from a window whose readings keep one part of
 	// the text as the object (readings.Window.Drop), so that the one
 	// reading left runs.
@@ -195,6 +199,8 @@ func Repair(raw string, opt Options) (Result, error) {
 	if err == nil {
 		if herr := habitAgrees(raw, res, opt); herr != nil { // model.go
 			res, err = Result{}, herr
+		} else if werr := windowAgrees(raw, res, opt); werr != nil { // model.go
+			res, err = Result{}, werr
 		}
 	}
 	if err != nil {

@@ -1,6 +1,7 @@
 package lenient
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -10,10 +11,11 @@ import (
 	engine "github.com/saidex/saidex-go/internal/readings"
 )
 
-// The fault model decides where the scanner refuses. A text the scanner
-// refuses, under the node's options (FixSyntax and StripThinking), of at
-// most maxModelBytes bytes, is read by the readings engine (package
-// readings): its window is the set of values the text reads back to by
+// The fault model decides every text of at most maxModelBytes bytes,
+// under the node's options (FixSyntax and StripThinking): where the
+// scanner repairs it, its value stands only where the model's window
+// gives it alone (windowAgrees); where the scanner refuses it, the
+// readings engine (package readings) reads it: its window is the set of values the text reads back to by
 // undoing faults of faultmodel.Table at the cheapest cost and at one fault
 // more. Repair returns the window's value when the cheapest reading costs
 // one fault or two (the window, up to two faults or three, is complete:
@@ -26,10 +28,10 @@ import (
 // writes them as U+FFFD, the engine's reading copies them), so that a text
 // repairs to one text whichever engine reads it.
 
-// maxModelBytes bounds the texts the readings engine reads after the
-// scanner refused them: its work is bounded per byte, but each byte costs
-// far more than the scanner's (a refused text of 1.8 KB nested 900 deep
-// took about 80 ms), so only short texts are read.
+// maxModelBytes bounds the texts the readings engine reads: its work is
+// bounded per byte, but each byte costs far more than the scanner's (a
+// refused text of 1.8 KB nested 900 deep took about 80 ms), so only
+// short texts are read.
 const maxModelBytes = 2 << 10
 
 // switchedRows are the rows of faultmodel.Table whose faults the readings
@@ -272,3 +274,98 @@ var plainClass = func() (t [256]uint8) {
 	t['{'], t['['], t[','], t[':'], t['}'], t[']'], t['\''] = plainOpen, plainOpen, plainComma, plainColon, plainClose, plainClose, plainApos
 	return t
 }()
+
+// windowAgrees checks the scanner's repair res of raw against the fault
+// model's window (under the node's options, for a text of at most
+// maxModelBytes bytes in UTF-8): the value stands when the window's
+// readings, those the schema drops aside (readings.Window.Drop), give it
+// alone. Where they differ, or a cheapest reading cuts a value, the text
+// is refused, naming the readings; where they give another value alone,
+// or a list, the text is refused and the model decides it
+// (readByModel). Where the model has no window (no reading within its
+// budget, or more work than its bound), the scanner's value stands, as
+// for a longer text.
+func windowAgrees(raw string, res Result, opt Options) error {
+	if len(res.Steps) == 0 && res.JSON == raw {
+		return nil // a valid text
+	}
+	if !opt.FixSyntax || !opt.StripThinking || len(raw) > maxModelBytes || !utf8.ValidString(raw) {
+		return nil
+	}
+	w := engine.ReadComplete(raw)
+	r, v := w.Decide()
+	if v == engine.Ambiguous && opt.Foreign != nil {
+		r, v = w.Drop(func(r engine.Reading) bool { return opt.Foreign(r.Text) }).Decide()
+	}
+	var ways string
+	switch v {
+	case engine.NoReading, engine.OverBudget:
+		return nil
+	case engine.Run, engine.NotObject:
+		if sameValue(r.Text, res.JSON) {
+			return nil
+		}
+		// The window holds another value alone: the scanner's reading
+		// and the model's are two ways, and the model's is taken where
+		// it decides (readByModel).
+		ways = describe(r)
+	case engine.Ambiguous:
+		if cutAtCheapest(w) && (cheapestAre(w, res.JSON) || placedBy(w, res.JSON)) {
+			// The documented exception: a text cut after a complete
+			// value is closed at its end; the readings one fault past
+			// place its closers elsewhere, which Options.Choose may
+			// pick.
+			return nil
+		}
+		ways = twoWays(w)
+	case engine.Cut:
+		return malformed("the argument string was cut off where a value is cut (%s); what it held is unknown", describe(r))
+	}
+	return malformed("the text reads two ways within one fault of its cheapest reading (%s); which is meant is ambiguous", ways)
+}
+
+// twoWays names two readings of w that give different values: the faults
+// each undoes.
+func twoWays(w engine.Window) string {
+	first := w.Readings[0]
+	for _, r := range w.Readings[1:] {
+		if !sameValue(r.Text, first.Text) && (r.Cost == w.Min || !r.Unknown) {
+			return describe(first) + "; or " + describe(r)
+		}
+	}
+	return describe(first)
+}
+
+// cutAtCheapest reports whether a reading of w at its cheapest cost
+// undoes a cut (closers added at the end of the text).
+func cutAtCheapest(w engine.Window) bool {
+	for _, r := range w.Readings {
+		if r.Cost == w.Min && slices.Contains(r.Ops, "cut") {
+			return true
+		}
+	}
+	return false
+}
+
+// placedBy reports whether a reading of w that undoes a cut gives value
+// v: one placement of the closers the cut left out.
+func placedBy(w engine.Window, v string) bool {
+	for _, r := range w.Readings {
+		if slices.Contains(r.Ops, "cut") && !r.Unknown && sameValue(r.Text, v) {
+			return true
+		}
+	}
+	return false
+}
+
+// describe names the faults reading r undoes and where each starts.
+func describe(r engine.Reading) string {
+	var b strings.Builder
+	for i, op := range r.Ops {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s at byte %d", op, r.At[i])
+	}
+	return b.String()
+}

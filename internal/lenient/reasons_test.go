@@ -149,6 +149,8 @@ func TestEveryRefusalReasonIsCovered(t *testing.T) {
 		{`id={"a": 1}`, "the value of a name written before it with '='", nil},
 		{`# {'a': 1}`, "the object is inside a comment", nil},
 		{`{'a':[9 500]}`, "follows a number after one space", nil},
+		{`{"k: "v"}`, "reads two ways within one fault of its cheapest reading (unclosed_key at byte 3; or colon at byte 5, unclosed_key at byte 5)", nil},
+		{`{"a": 1, "k: true}`, "cut off where a value is cut (cut at byte 18)", nil},
 		{pastModel("{\\\"k\\\":\\\"3\\\n.14\\\"}"), "holding a backslash at the end of a line", nil},
 		{`{"k": "v"\n, "m": 2}`, "follows a string's closing quote in a text that does not open with it", nil},
 		{`"{\"cast\": \"x\"\n}"`, "escaped white space follows a string's closing quote", nil},

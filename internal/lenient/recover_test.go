@@ -93,8 +93,6 @@ func TestRepairReadsEscapedWhitespaceBetweenTokens(t *testing.T) {
 		{"before a value", "{\"rows\": \\n[3, 4]\\n}", `{"rows":[3,4]}`, EscapedWhitespace},
 		{"after the opening brace", "{\\n  \"k\": [1]\\n}", `{"k":[1]}`, EscapedWhitespace},
 		{"tab and carriage return", "{\"k\":\\t 1,\\r\\n\"m\": 2}", `{"k":1,"m":2}`, EscapedWhitespace},
-		{"after a string value, the layout's since the brace", "{\\n\"k\": \"v\"\\n, \"m\": 2}", `{"k":"v","m":2}`, EscapedWhitespace},
-		{"after a bare key", "{k \\n: 1}", `{"k":1}`, EscapedWhitespace},
 		{"every quote escaped too", "{\\n  \\\"k\\\": 2\\n}", `{"k":2}`, DoubleEncoded},
 		// An escaped backslash is a bare token's own: its quotes dropped
 		// ("\\n 1"), the model's one reading.
@@ -118,17 +116,14 @@ func TestRepairReadsEscapedWhitespaceBetweenTokens(t *testing.T) {
 	})
 }
 
-// A key written up to its colon without its closing quote gets it; a key
-// the ordinary reading closes later (a quote followed by a colon) keeps
-// that reading, and a key holding white space is refused.
+// A key written up to its colon without its closing quote gets it where
+// no other reading is one fault past (in double quotes, the key may hold
+// the colon, its own dropped too: TestRepairDropsAReadingTheSchemaRules);
+// a key the ordinary reading closes later (a quote followed by a colon)
+// keeps that reading, and a key holding white space is refused.
 func TestRepairClosesAKeyBeforeItsColon(t *testing.T) {
 	checkRepairs(t, []repairCase{
-		{"before an array", `{"picked: [3, 4]}`, `{"picked":[3,4]}`, UnclosedKey},
-		{"before more members", `{"k: 1, "m": 2}`, `{"k":1,"m":2}`, UnclosedKey},
-		{"before a string", `{"k: "v"}`, `{"k":"v"}`, UnclosedKey},
 		{"single quotes", `{'k: [1], 'm': 2}`, `{"k":[1],"m":2}`, UnclosedKey},
-		{"a later member", `{"a": 1, "k: true}`, `{"a":1,"k":true}`, UnclosedKey},
-		{"after reasoning", "<think>x</think>{\"k: [\"a\"]}", `{"k":["a"]}`, UnclosedKey},
 	})
 	// A colon inside a key that closes: no repair.
 	if res, err := Repair(`{"k: v": 1, 'x': 2}`, fix); err != nil || res.JSON != `{"k: v":1,"x":2}` {
@@ -162,7 +157,6 @@ func TestRepairDropsAStrayCloserAfterTheObject(t *testing.T) {
 func TestRepairChangesTheOneWrongCloser(t *testing.T) {
 	checkRepairs(t, []repairCase{
 		{"} for ] before more members", `{"k": [1, 4}, "m": 2}`, `{"k":[1,4],"m":2}`, WrongCloser},
-		{"} for ] in a nested array", `{"k": [[1}, [2]]}`, `{"k":[[1],[2]]}`, WrongCloser},
 		{"a } missing before ]", `{"k": [{"m": 1], "n": 3}`, `{"k":[{"m":1}],"n":3}`, WrongCloser},
 		{"doubled braces", `{{"k": [1, 4}, "m": 2}}`, `{"k":[1,4],"m":2}`, WrongCloser},
 		{"] for } at the end", `{"k": 1]`, `{"k":1}`, WrongCloser},
@@ -211,7 +205,6 @@ func TestRepairReadsLooseNumbers(t *testing.T) {
 		{"negative leading dot", `{"k": -.25}`, `{"k":-0.25}`, LooseNumber},
 		{"trailing dot", `{"k": 7.}`, `{"k":7}`, LooseNumber},
 		{"trailing dot, exponent", `{"k": 7.e2}`, `{"k":7e2}`, LooseNumber},
-		{"plus sign", `{"k": [+7, +0.5]}`, `{"k":[7,0.5]}`, LooseNumber},
 	})
 	res, err := Repair(`{'k': 7., 'm': .5}`, fix)
 	if err != nil || res.JSON != `{"k":7,"m":0.5}` {
