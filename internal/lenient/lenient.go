@@ -196,15 +196,16 @@ const maxEncodingLayers = 8
 // canonical text.
 func Repair(raw string, opt Options) (Result, error) {
 	res, err := scan(raw, opt)
+	m := &modelRead{raw: raw} // the fault model's reading, made once when needed (model.go)
 	if err == nil {
-		if herr := habitAgrees(raw, res, opt); herr != nil { // model.go
+		if herr := habitAgrees(m, res, opt); herr != nil {
 			res, err = Result{}, herr
-		} else if werr := windowAgrees(raw, res, opt); werr != nil { // model.go
+		} else if werr := windowAgrees(m, res, opt); werr != nil {
 			res, err = Result{}, werr
 		}
 	}
 	if err != nil {
-		if r, ok := readByModel(raw, opt); ok { // model.go
+		if r, ok := readByModel(m, opt); ok {
 			res, err = r, nil
 		}
 	}

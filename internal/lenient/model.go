@@ -51,22 +51,50 @@ var switchedRows = []string{
 var syntaxSteps = []Step{JoinStrings, MissingColon, StrayComma, MismatchedBracket, DoubledBraces, InvisibleSpace, MissingQuote,
 	EscapedWhitespace, UnclosedKey, StrayCloser, WrongCloser, LiteralCase, LooseNumber, NumericKey, QuotedBareValue}
 
-// readByModel returns raw's value by the fault model (see maxModelBytes),
-// its steps those of the rows the reading undoes; false when the model
-// does not decide it under opt. Where the window's readings differ,
-// opt.Foreign (the schema) drops those that name a member the tool does
-// not have, among readings of one part of the text (readings.Window.Drop).
-func readByModel(raw string, opt Options) (Result, bool) {
-	if !opt.FixSyntax || !opt.StripThinking || len(raw) > maxModelBytes || !utf8.ValidString(raw) {
-		return Result{}, false
+// modelRead is the fault model's reading of one raw text, made at most
+// once per Repair and shared by its checks (habitAgrees, windowAgrees,
+// readByModel).
+type modelRead struct {
+	raw  string
+	w    engine.Window
+	read bool
+}
+
+// window returns the model's window of raw (readings.ReadComplete),
+// reading it the first time.
+func (m *modelRead) window() engine.Window {
+	if !m.read {
+		m.w, m.read = engine.ReadComplete(m.raw), true
 	}
-	w := engine.ReadComplete(raw)
-	if w.Min != 1 && w.Min != 2 {
-		return Result{}, false
+	return m.w
+}
+
+// decide returns raw's window under opt and what the decision rule makes
+// of it: where its readings differ, opt.Foreign (the schema) first drops
+// those that name a member the tool does not have, among readings of one
+// part of the text (readings.Window.Drop). False where the model does not
+// read raw under opt: the node's options (FixSyntax and StripThinking),
+// at most maxModelBytes bytes, UTF-8.
+func (m *modelRead) decide(opt Options) (engine.Window, engine.Reading, engine.Verdict, bool) {
+	if !opt.FixSyntax || !opt.StripThinking || len(m.raw) > maxModelBytes || !utf8.ValidString(m.raw) {
+		return engine.Window{}, engine.Reading{}, engine.NoReading, false
 	}
+	w := m.window()
 	r, v := w.Decide()
 	if v == engine.Ambiguous && opt.Foreign != nil {
-		r, v = w.Drop(func(r engine.Reading) bool { return opt.Foreign(r.Text) }).Decide()
+		w = w.Drop(func(r engine.Reading) bool { return opt.Foreign(r.Text) })
+		r, v = w.Decide()
+	}
+	return w, r, v, true
+}
+
+// readByModel returns m's text's value by the fault model (see
+// maxModelBytes and modelRead.decide), its steps those of the rows the
+// reading undoes; false when the model does not decide it under opt.
+func readByModel(m *modelRead, opt Options) (Result, bool) {
+	w, r, v, ok := m.decide(opt)
+	if !ok || w.Min != 1 && w.Min != 2 {
+		return Result{}, false
 	}
 	if v != engine.Run || jsonread.Check(r.Text) != jsonread.OK {
 		return Result{}, false
@@ -109,7 +137,8 @@ func readByModel(raw string, opt Options) (Result, bool) {
 // scanner's alone. A backslash before an apostrophe (\') alone does not
 // count as the backslash habit: in single quotes it escapes it, and the
 // scanner refuses it in double ones.
-func habitAgrees(raw string, res Result, opt Options) error {
+func habitAgrees(m *modelRead, res Result, opt Options) error {
+	raw := m.raw
 	if len(res.Steps) == 0 && res.JSON == raw {
 		return nil // a valid text
 	}
@@ -124,8 +153,7 @@ func habitAgrees(raw string, res Result, opt Options) error {
 		return nil // no habit reads the text
 	}
 	backslashes := strings.Contains(raw, `\`) && faultmodel.StrayBackslash(strings.ReplaceAll(raw, `\'`, "'"))
-	var w engine.Window // the model's window of raw, read once when needed
-	read := false
+	var w engine.Window // the model's window of raw, read when needed
 	for _, h := range hs {
 		if slices.Contains(h.Rows, "literal_backslashes") && !backslashes {
 			continue
@@ -136,9 +164,7 @@ func habitAgrees(raw string, res Result, opt Options) error {
 		}
 		v := engine.NoReading // past the model's reach: a text that is not UTF-8
 		if utf8.ValidString(raw) {
-			if !read {
-				w, read = engine.ReadComplete(raw), true
-			}
+			w = m.window()
 			var rd engine.Reading
 			rd, v = w.Decide()
 			if v == engine.Run && sameValue(rd.Text, res.JSON) {
@@ -275,9 +301,9 @@ var plainClass = func() (t [256]uint8) {
 	return t
 }()
 
-// windowAgrees checks the scanner's repair res of raw against the fault
-// model's window (under the node's options, for a text of at most
-// maxModelBytes bytes in UTF-8): the value stands when the window's
+// windowAgrees checks the scanner's repair res of m's text against the
+// fault model's window (modelRead.decide: under the node's options, for a
+// text of at most maxModelBytes bytes in UTF-8): the value stands when the window's
 // readings, those the schema drops aside (readings.Window.Drop), give it
 // alone. Where they differ, or a cheapest reading cuts a value, the text
 // is refused, naming the readings; where they give another value alone,
@@ -285,17 +311,13 @@ var plainClass = func() (t [256]uint8) {
 // (readByModel). Where the model has no window (no reading within its
 // budget, or more work than its bound), the scanner's value stands, as
 // for a longer text.
-func windowAgrees(raw string, res Result, opt Options) error {
-	if len(res.Steps) == 0 && res.JSON == raw {
+func windowAgrees(m *modelRead, res Result, opt Options) error {
+	if len(res.Steps) == 0 && res.JSON == m.raw {
 		return nil // a valid text
 	}
-	if !opt.FixSyntax || !opt.StripThinking || len(raw) > maxModelBytes || !utf8.ValidString(raw) {
+	w, r, v, ok := m.decide(opt)
+	if !ok {
 		return nil
-	}
-	w := engine.ReadComplete(raw)
-	r, v := w.Decide()
-	if v == engine.Ambiguous && opt.Foreign != nil {
-		r, v = w.Drop(func(r engine.Reading) bool { return opt.Foreign(r.Text) }).Decide()
 	}
 	var ways string
 	switch v {
@@ -317,23 +339,14 @@ func windowAgrees(raw string, res Result, opt Options) error {
 			// pick.
 			return nil
 		}
-		ways = twoWays(w)
+		ways = describe(w.Readings[0])
+		if rival, ok := w.Rival(); ok {
+			ways += "; or " + describe(rival)
+		}
 	case engine.Cut:
 		return malformed("the argument string was cut off where a value is cut (%s); what it held is unknown", describe(r))
 	}
 	return malformed("the text reads two ways within one fault of its cheapest reading (%s); which is meant is ambiguous", ways)
-}
-
-// twoWays names two readings of w that give different values: the faults
-// each undoes.
-func twoWays(w engine.Window) string {
-	first := w.Readings[0]
-	for _, r := range w.Readings[1:] {
-		if !sameValue(r.Text, first.Text) && (r.Cost == w.Min || !r.Unknown) {
-			return describe(first) + "; or " + describe(r)
-		}
-	}
-	return describe(first)
 }
 
 // cutAtCheapest reports whether a reading of w at its cheapest cost

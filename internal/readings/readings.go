@@ -178,7 +178,7 @@ func (w Window) Decide() (Reading, Verdict) {
 	}
 	n := 0 // the readings that decide: one of unknown value, or a list, only among the cheapest
 	for _, r := range w.Readings {
-		if r.Cost == w.Min || r.known && r.object() {
+		if w.counts(r) {
 			n++
 		}
 	}
@@ -189,6 +189,25 @@ func (w Window) Decide() (Reading, Verdict) {
 		return w.Readings[0], NotObject
 	}
 	return w.Readings[0], Run
+}
+
+// counts reports whether r decides in w: at the cheapest cost always; one
+// fault past it only where some of its edits leave its value known, and
+// it is an object.
+func (w Window) counts(r Reading) bool {
+	return r.Cost == w.Min || r.known && r.object()
+}
+
+// Rival returns the first reading of w after the first whose value
+// differs from the first's, among those the decision rule counts; false
+// when there is none.
+func (w Window) Rival() (Reading, bool) {
+	for _, r := range w.Readings[min(1, len(w.Readings)):] {
+		if r.key != w.Readings[0].key && w.counts(r) {
+			return r, true
+		}
+	}
+	return Reading{}, false
 }
 
 // Values returns the canonical text of each reading's value (members

@@ -229,3 +229,21 @@ func TestDropTellsReadingsOfOneObjectApart(t *testing.T) {
 		t.Errorf("Drop of a reading of unknown value: %v, want cut", v)
 	}
 }
+
+// Rival names the first reading that counts and gives another value than
+// the first: none where the window agrees, nor where the other value is a
+// list one fault past the cheapest.
+func TestRival(t *testing.T) {
+	for _, tt := range []struct {
+		raw, rival string // "" when none
+	}{
+		{`{"a": 1 "b": 2}`, ""},
+		{`{"k: "v"}`, `{"k: ":"v"}`},
+		{`{"k": 1}]]`, ""},
+	} {
+		r, ok := Read(tt.raw).Rival()
+		if got := map[bool]string{true: r.Text}[ok]; got != tt.rival {
+			t.Errorf("Read(%q).Rival() = %q, want %q", tt.raw, got, tt.rival)
+		}
+	}
+}
