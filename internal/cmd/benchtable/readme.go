@@ -172,7 +172,8 @@ func costSection(benchmarks string) (string, error) {
 	p("  tool runs with the decoded value: one scan, where the stock executor's tool decodes once.\n")
 	p("- A message of repaired calls (single quotes, Python literals, trailing commas) costs %s\n", l.three(run, "repaired / stock"))
 	p("  the stock executor's time (goal ≤ 1.5×: %s) and %s the functions-agent\n", l.metAt(run, "target ≤ 1.5× met"), l.three(run, "repaired / functions-agent"))
-	p("  path's: each call is scanned once and its canonical text decoded once.\n")
+	p("  path's: each call is scanned once, read by the fault model (a text of at most 2 KiB: its\n")
+	p("  window must give the scanner's value alone), and its canonical text decoded once.\n")
 	p("- Against Eino's `ToolsNode`, which validates nothing: %s its time at 1, 8 and 64 calls\n", l.three(eino, "saidex / eino, time"))
 	p("  with `NewTool` tools, %s with identical tool code (encoding/json on both sides).\n", l.three(eino, "saidex, same tool code / eino"))
 	const guard = "Eino's ToolsNode with the saidex configuration"
@@ -197,7 +198,8 @@ func costSection(benchmarks string) (string, error) {
 	}
 	p("- Repair is linear (`BenchmarkRepairSize`): the cost per byte at 1 MiB is at most %.2f× the\n", growText)
 	p("  cost at 1 KiB for the repair itself, %.2f× with the decode of the repaired text. The\n", growStage)
-	p("  scanner costs %.1f–%.1f ns/byte from 1 KiB to 1 MiB across three shapes (a long string with\n", scanMin, scanMax)
+	p("  repair costs %.1f–%.1f ns/byte from 1 KiB to 1 MiB (at 1 KiB the fault model's window of the text\n", scanMin, scanMax)
+	p("  too, read for every repair of a text of at most 2 KiB) across three shapes (a long string with\n")
 	p("  line breaks and inner quotes, many single-quoted members, deeply nested arrays and objects\n")
 	p("  cut off at the end); with the decode into the value validation reads, the stage costs %.1f–%.1f× the scan at\n", stageMin, stageMax)
 	p("  1 MiB: the decode costs what decoding any JSON of that shape costs.\n")
