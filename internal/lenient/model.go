@@ -197,8 +197,14 @@ func cheapestAre(w engine.Window, v string) bool {
 	return len(w.Readings) > 0
 }
 
-// resendRow is the table's row of re-sent copies (repeated_object).
-var resendRow, _ = faultmodel.Lookup("repeated_object")
+// resendRow and bracesRow are the table's rows of re-sent copies
+// (repeated_object) and of braces doubled or repeated around the object
+// (doubled_braces), whose whole-text readings HabitRewrites combines with
+// a habit's.
+var (
+	resendRow, _ = faultmodel.Lookup("repeated_object")
+	bracesRow, _ = faultmodel.Lookup("doubled_braces")
+)
 
 // firstHabit returns the first habit row among the rows named rows.
 func firstHabit(rows []string) faultmodel.Operator {
@@ -225,9 +231,11 @@ func firstHabit(rows []string) faultmodel.Operator {
 // or '-'. Then no other whole-text reading finds a mark of its own in raw
 // or in the habit's text (a backslash, a '+', a typographic quote, a
 // quote token, a doubled or leading quote, a bare key, an apostrophe
-// inside a word), and no re-sent copy may be dropped from raw (the
+// inside a word), no re-sent copy may be dropped from raw (the
 // repeated_object row proposes no edit: HabitRewrites reads the habit
-// again over what such a drop leaves); TestPlainSingleQuoted and
+// again over what such a drop leaves), and no braces are read as doubled
+// (the doubled_braces row proposes no edit: HabitRewrites reads it
+// before and after the habit); TestPlainSingleQuoted and
 // FuzzPlainSingleQuoted check both claims against HabitRewrites and the
 // scanner.
 func plainSingleQuoted(raw string) bool {
@@ -267,7 +275,7 @@ func plainSingleQuoted(raw string) bool {
 			return false
 		}
 	}
-	return strs > 0 && len(resendRow.Inverse(raw)) == 0
+	return strs > 0 && len(resendRow.Inverse(raw)) == 0 && len(bracesRow.Inverse(raw)) == 0
 }
 
 // The classes of bytes plainSingleQuoted reads.
