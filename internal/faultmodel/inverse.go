@@ -335,11 +335,10 @@ func invUnclosedKey(s string) []Edit {
 // JavaScript and Python escape it (\') written as itself.
 func invEscape(s string) []Edit {
 	var out []Edit
-	esc := map[byte]string{'\n': `\n`, '\t': `\t`, '\r': `\r`}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if e, ok := esc[c]; ok && backslashesBefore(s, i)%2 == 0 {
-			out = append(out, Edit{i, i + 1, e})
+		if (c == '\n' || c == '\t' || c == '\r') && backslashesBefore(s, i)%2 == 0 {
+			out = append(out, Edit{i, i + 1, ControlEscape(c)})
 		}
 		switch {
 		case c == '\\':

@@ -492,8 +492,9 @@ func (sc *scanner) valueStart() error {
 			return malformed("two values at byte %d of the object touch with no comma or white space; whether a comma is missing is ambiguous", sc.i)
 		}
 		if sc.lastNumber && splitNumberAt(sc.s, sc.i) {
-			// [1 000], [9. 5]: a number, one space, then three digits
-			// (a thousands separator) or, after a point, a digit: one
+			// [1 000], [9. 5]: a number, one space, then digits in
+			// groups of three (a thousands separator) or, after a
+			// point, a digit: one
 			// number split (faultmodel's split_number), or two items?
 			return malformed("an item at byte %d follows a number after one space, as the digits of a number split by a thousands separator would; whether one value was split is ambiguous", sc.i)
 		}
