@@ -13,8 +13,8 @@ import (
 // cost, edits made) advance left to right. At each position a
 // configuration reads the next byte (cost 0) and tries every inverse edit
 // of the table that starts there, each feeding its replacement to the
-// parser at the row's cost. Configurations are kept in a heap ordered by
-// (position, cost); at one position, a configuration whose parser state
+// parser at the row's cost. Configurations are queued by (position,
+// cost), in a ring of lists for the positions just ahead; at one position, a configuration whose parser state
 // equals one already seen there with a subset of its edits is dropped: it
 // reads on exactly as that one does, so each of its readings holds an
 // edit that is not needed, or costs two more (outside the window).
@@ -125,19 +125,11 @@ type seg struct {
 	parent, off, n int32
 }
 
-// seen is a configuration already expanded at the current position.
+// seen is a configuration already expanded at the current position: its
+// slot in e.cfgs (held until the position changes), and the next seen
+// configuration of the same slot of the table.
 type seen struct {
-	st   pstate
-	sh   uint64
-	sm   uint8
-	smAt int32
-	cost uint8
-	n    uint8
-	h    uint64
-	pend string
-	tok  string
-	ed   [maxEdits]edit
-	next int32 // the next seen configuration of the same slot
+	i, next int32
 }
 
 // done is a configuration that read a whole object.
@@ -159,12 +151,18 @@ type engine struct {
 	buf  []byte
 	cfgs []cfg
 	free []int32
+	held []int32 // the configurations seen at e.cur (freed when it changes)
 	heap []hent
-	seen []seen
-	cur  int32
-	done []done
-	over bool // the live set passed maxLive
-	dups bool // a reading held a repeated name
+	ring *[ringSize][ringCosts][]int32
+	rpos int32 // the ring's first position
+	live int   // the configurations queued
+
+	steps, maxSteps int // the moves made, and the work budget's bound
+	seen            []seen
+	cur             int32
+	done            []done
+	over            bool // the live set passed maxLive
+	dups            bool // a reading held a repeated name
 
 	wrapEnd int // where the wrapper may end the object (-1: nowhere)
 	// endOpen: a cut at the end leaves the value unknown whatever the
@@ -268,8 +266,16 @@ func rowCost(r uint8) int { return faultmodel.Table[r].Cost }
 func newEngine(s string, budget int, prune bool) *engine {
 	e := enginePool.Get().(*engine)
 	*e = engine{s: s, budget: budget, prune: prune, maxLive: defaultMaxLive,
-		stk: e.stk[:0], segs: e.segs[:0], buf: e.buf[:0], cfgs: e.cfgs[:0], free: e.free[:0], heap: e.heap[:0],
-		seen: e.seen[:0], table: e.table, usedSlots: e.usedSlots[:0]}
+		stk: e.stk[:0], segs: e.segs[:0], buf: e.buf[:0], cfgs: e.cfgs[:0], free: e.free[:0], held: e.held[:0], heap: e.heap[:0],
+		seen: e.seen[:0], table: e.table, usedSlots: e.usedSlots[:0], ring: e.ring}
+	if e.ring == nil {
+		e.ring = new([ringSize][ringCosts][]int32)
+	}
+	for p := range e.ring {
+		for c := range e.ring[p] {
+			e.ring[p][c] = e.ring[p][c][:0]
+		}
+	}
 	return e
 }
 
@@ -314,6 +320,16 @@ func (e *engine) alloc() int32 {
 	return int32(len(e.cfgs) - 1)
 }
 
+// The queue of live configurations, ordered by (position, cost): a ring
+// of ringSize positions from the one being read, each with a list per
+// cost, and a binary heap for configurations further on (a root after a
+// wrapper or a re-sent head) and costs past the ring's. Each read moves a
+// configuration one byte on, so nearly every push and pop is O(1).
+const (
+	ringSize  = 64
+	ringCosts = 8
+)
+
 // hent is one entry of the heap: a configuration and its order key
 // (position, then cost), kept beside it so that ordering never reads the
 // configuration itself.
@@ -324,9 +340,18 @@ type hent struct {
 
 func heapKey(c *cfg) uint64 { return uint64(uint32(c.pos))<<8 | uint64(c.cost) }
 
+// pushCfg adds c to the live configurations.
 func (e *engine) pushCfg(c cfg) {
 	i := e.alloc()
 	e.cfgs[i] = c
+	if e.live++; e.live > e.maxLive {
+		e.over = true
+	}
+	if c.pos-e.rpos < ringSize && c.cost < ringCosts {
+		l := &e.ring[c.pos%ringSize][c.cost]
+		*l = append(*l, i)
+		return
+	}
 	e.heap = append(e.heap, hent{heapKey(&c), i})
 	h := e.heap
 	for k := len(h) - 1; k > 0; {
@@ -337,12 +362,56 @@ func (e *engine) pushCfg(c cfg) {
 		h[k], h[p] = h[p], h[k]
 		k = p
 	}
-	if len(e.heap) > e.maxLive {
-		e.over = true
-	}
 }
 
-func (e *engine) popCfg() int32 {
+// popCfg removes and returns a live configuration of the lowest
+// (position, cost); false when none is left.
+func (e *engine) popCfg() (int32, bool) {
+	for e.live > 0 {
+		slot := &e.ring[e.rpos%ringSize]
+		for c := range slot {
+			if l := &slot[c]; len(*l) > 0 {
+				return e.popRing(l), true
+			}
+		}
+		// (The heap holds a configuration at this position only at a
+		// cost past the ring's.)
+		if len(e.heap) > 0 && int32(e.heap[0].key>>8) == e.rpos {
+			e.live--
+			return e.popHeap(), true
+		}
+		// Nothing left at this position: the next one, or the heap's
+		// first where the ring holds nothing.
+		e.rpos++
+		if e.ringLen() == 0 && len(e.heap) > 0 {
+			e.rpos = int32(e.heap[0].key >> 8)
+		}
+		// Configurations the ring now reaches move into it.
+		for len(e.heap) > 0 {
+			k := e.heap[0].key
+			if int32(k>>8)-e.rpos >= ringSize || k&0xff >= ringCosts {
+				break
+			}
+			i := e.popHeap()
+			l := &e.ring[int32(k>>8)%ringSize][k&0xff]
+			*l = append(*l, i)
+		}
+	}
+	return -1, false
+}
+
+// ringLen returns the number of configurations in the ring.
+func (e *engine) ringLen() int { return e.live - len(e.heap) }
+
+func (e *engine) popRing(l *[]int32) int32 {
+	n := len(*l) - 1
+	i := (*l)[n]
+	*l = (*l)[:n]
+	e.live--
+	return i
+}
+
+func (e *engine) popHeap() int32 {
 	top := e.heap[0].i
 	last := len(e.heap) - 1
 	e.heap[0] = e.heap[last]
@@ -423,6 +492,7 @@ func (e *engine) run(base int, pre []edit) {
 	if len(ends) > 1 {
 		e.wrapEnd = ends[1]
 	}
+	e.steps, e.maxSteps = 0, stepsPerByte*len(s)+minSteps
 	root := cfg{pos: 0, st: pstate{stack: -1}, out: -1, first: -1, cost: uint8(base), root: 0}
 	copy(root.ed[:], pre)
 	root.n = uint8(len(pre))
@@ -460,28 +530,40 @@ func (e *engine) run(base int, pre []edit) {
 		}
 	}
 	e.cur = -1
-	steps, maxSteps := 0, stepsPerByte*len(s)+minSteps
-	for len(e.heap) > 0 && !e.over {
-		if steps++; steps > maxSteps {
-			e.over = true
+	for !e.over {
+		if !e.step() {
 			return
 		}
-		i := e.popCfg()
+		i, ok := e.popCfg()
+		if !ok {
+			break
+		}
 		c := e.cfgs[i]
-		e.free = append(e.free, i)
 		if c.pos != e.cur {
 			e.cur = c.pos
 			e.resetSeen()
 		}
-		if e.dominated(&c) {
+		if e.dominated(&c, i) {
+			e.free = append(e.free, i)
 			continue
 		}
+		e.held = append(e.held, i)
 		if c.sm != smNone {
 			e.special(&c)
 			continue
 		}
 		e.expand(&c)
 	}
+}
+
+// step counts one move of the search; false (and over) past the work
+// budget.
+func (e *engine) step() bool {
+	if e.steps++; e.steps > e.maxSteps {
+		e.over = true
+		return false
+	}
+	return true
 }
 
 // madeRoots pushes, where the budget allows a wrapper and a character
@@ -537,39 +619,39 @@ func (e *engine) resendHeads(r cfg, from int) {
 // same edits and text), and records c as seen when not. The seen
 // configurations are chained by a hash of their state in a small
 // open-addressing table, cleared at each position.
-func (e *engine) dominated(c *cfg) bool {
+func (e *engine) dominated(c *cfg, i int32) bool {
 	if (len(e.usedSlots)+2)*2 >= len(e.table) {
 		e.grow() // (so that slot never moves the table)
 	}
-	sh := e.stackHash(c.st.stack)
-	g := groupHash(c, sh)
-	// The same state, text and edits: a duplicate.
+	g := groupHash(c, e.stackHash(c.st.stack))
+	// The same state, text and edits: a duplicate. (The same state
+	// holds the same stack: its index in the arena.)
+	same := func(d *cfg) bool {
+		return d.st == c.st && d.sm == c.sm && d.smAt == c.smAt && d.pend == c.pend && d.tok == c.tok
+	}
 	full := (g ^ c.h*0xC2B2AE3D27D4EB4F ^ editsHash(c.ed[:c.n])) | 1
 	fs := e.slot(full)
 	for k := e.table[fs].head; k >= 0; k = e.seen[k].next {
-		d := &e.seen[k]
-		if d.st == c.st && d.sh == sh && d.sm == c.sm && d.smAt == c.smAt && d.pend == c.pend && d.tok == c.tok && d.h == c.h && sameEdits(d.ed[:d.n], c.ed[:c.n]) {
+		d := &e.cfgs[e.seen[k].i]
+		if same(d) && d.h == c.h && sameEdits(d.ed[:d.n], c.ed[:c.n]) {
 			return true
 		}
 	}
 	gs := e.slot(g &^ 1)
 	if e.prune && !c.lastDel && c.n > 0 {
 		for k := e.table[gs].head; k >= 0; k = e.seen[k].next {
-			d := &e.seen[k]
-			if d.n < c.n && d.st == c.st && d.sh == sh && d.sm == c.sm && d.smAt == c.smAt && d.pend == c.pend && d.tok == c.tok && subset(d.ed[:d.n], c.ed[:c.n]) {
+			d := &e.cfgs[e.seen[k].i]
+			if d.n < c.n && same(d) && subset(d.ed[:d.n], c.ed[:c.n]) {
 				return true
 			}
 		}
 	}
 	// Recorded under its full key, and, with fewer than two edits (the
 	// ones that can dominate), under its state.
-	rec := seen{st: c.st, sh: sh, sm: c.sm, smAt: c.smAt, cost: c.cost, n: c.n, h: c.h, pend: c.pend, tok: c.tok, ed: c.ed}
-	rec.next = e.table[fs].head
-	e.seen = append(e.seen, rec)
+	e.seen = append(e.seen, seen{i, e.table[fs].head})
 	e.table[fs].head = int32(len(e.seen) - 1)
 	if c.n < 2 {
-		rec.next = e.table[gs].head
-		e.seen = append(e.seen, rec)
+		e.seen = append(e.seen, seen{i, e.table[gs].head})
 		e.table[gs].head = int32(len(e.seen) - 1)
 	}
 	return false
@@ -649,6 +731,8 @@ func (e *engine) resetSeen() {
 	}
 	e.usedSlots = e.usedSlots[:0]
 	e.seen = e.seen[:0]
+	e.free = append(e.free, e.held...)
+	e.held = e.held[:0]
 }
 
 func sameEdits(a, b []edit) bool {
@@ -952,6 +1036,36 @@ func (e *engine) at(c *cfg, k int, kind, arg, row uint8) edit {
 	return ed
 }
 
+// try spawns from c the edit of kind and arg over k bytes of its view,
+// undoing a fault of row, writing repl, in special mode sm: spawn with
+// the edit at, named only when the budget allows it.
+func (e *engine) try(c *cfg, k int, kind, arg, row uint8, repl string, sm uint8) {
+	if e.affords(c, row, k, repl, sm) {
+		e.spawn(c, e.at(c, k, kind, arg, row), k, repl, sm)
+	}
+}
+
+// affords reports whether c may make an edit of row over k bytes of its
+// view, writing repl, in special mode sm: within the budget and the
+// edits' bound, and, where no edit can follow, one after which the
+// parser reads the next byte.
+func (e *engine) affords(c *cfg, row uint8, k int, repl string, sm uint8) bool {
+	cost := int(c.cost) + rowCost(row)
+	if cost > e.budget || int(c.n) >= maxEdits {
+		return false
+	}
+	if cost == e.budget && sm == smNone && c.sm == smNone {
+		first := e.vb(c, k)
+		if repl != "" {
+			first = int(repl[0])
+		}
+		if first >= 0 && !e.accepts(c.st, byte(first)) {
+			return false
+		}
+	}
+	return true
+}
+
 // rewrite marks an edit made on text an earlier edit wrote.
 const rewrite = 255
 
@@ -959,19 +1073,8 @@ const rewrite = 255
 // the view at the row's cost, writing repl (read next), in special mode
 // sm.
 func (e *engine) spawn(c *cfg, ed edit, k int, repl string, sm uint8) {
-	cost := int(c.cost) + rowCost(ed.row)
-	if cost > e.budget || int(c.n) >= maxEdits {
+	if !e.affords(c, ed.row, k, repl, sm) {
 		return
-	}
-	if cost == e.budget && sm == smNone && c.sm == smNone {
-		// No edit can follow: the parser must read the next byte.
-		first := e.vb(c, k)
-		if repl != "" {
-			first = int(repl[0])
-		}
-		if first >= 0 && !e.accepts(c.st, byte(first)) {
-			return
-		}
 	}
 	d := *c
 	d.own = false
@@ -989,7 +1092,7 @@ func (e *engine) spawn(c *cfg, ed edit, k int, repl string, sm uint8) {
 	}
 	d.fresh = uint8(min(len(d.pend), 254))
 	d.lastDel = repl == "" && sm == smNone && k > 0
-	d.cost = uint8(cost)
+	d.cost += uint8(rowCost(ed.row))
 	d.ed[d.n] = ed
 	d.n++
 	if sm != smNone {
@@ -1080,7 +1183,7 @@ func (e *engine) edits(c *cfg, inner bool) {
 		// An invisible character read as white space (where a space
 		// reads on: not inside a string's content).
 		if r, n := utf8.DecodeRuneInString(e.vstr(c, utf8.UTFMax)); faultmodel.Invisible(r) {
-			e.spawn(c, e.at(c, n, kInvis, 0, rInvisible), n, " ", smNone)
+			e.try(c, n, kInvis, 0, rInvisible, " ", smNone)
 		}
 	}
 	// A comment stands where white space may: outside a string's
@@ -1092,20 +1195,20 @@ func (e *engine) edits(c *cfg, inner bool) {
 	}
 	switch byte(b) {
 	case '"':
-		e.spawn(c, e.at(c, 1, kQuoteEsc, 0, rQuote), 1, `\"`, smNone)
+		e.try(c, 1, kQuoteEsc, 0, rQuote, `\"`, smNone)
 		if e.vb(c, 1) >= 0 {
 			n := pieceAt(e.vstr(c, 7)[1:])
 			if p := e.vstr(c, 1+n)[1:]; faultmodel.QuoteMovesOverNext(p) && !(inStr && faultmodel.MovedQuoteOpens(p)) {
-				e.spawn(c, e.at(c, 1+n, kMoved, 0, rMoved), 1+n, p+`"`, smNone)
+				e.try(c, 1+n, kMoved, 0, rMoved, p+`"`, smNone)
 			}
 		}
 	case '\'':
-		e.spawn(c, e.at(c, 1, kSQ, 0, rQuoteStyle), 1, "", smSQ)
+		e.try(c, 1, kSQ, 0, rQuoteStyle, "", smSQ)
 	case '`':
-		e.spawn(c, e.at(c, 1, kBack, 0, rBackquotes), 1, "", smBack)
+		e.try(c, 1, kBack, 0, rBackquotes, "", smBack)
 	case '&':
 		if e.vhas(c, faultmodel.EntityQuote) {
-			e.spawn(c, e.at(c, len(faultmodel.EntityQuote), kEnt, 0, rEntity), len(faultmodel.EntityQuote), "", smEnt)
+			e.try(c, len(faultmodel.EntityQuote), kEnt, 0, rEntity, "", smEnt)
 		}
 	}
 	// A quote moved back over the piece before it.
@@ -1114,29 +1217,29 @@ func (e *engine) edits(c *cfg, inner bool) {
 			v := e.vstr(c, k+1)
 			for _, n := range faultmodel.PiecesBefore(v, k) {
 				if n == k && faultmodel.QuoteMovesOver(v[:k]) {
-					e.spawn(c, e.at(c, k+1, kMoved, uint8(k), rMoved), k+1, `"`+v[:k], smNone)
+					e.try(c, k+1, kMoved, uint8(k), rMoved, `"`+v[:k], smNone)
 				}
 			}
 		}
 	}
 	if e.vhas(c, "“") {
-		e.spawn(c, e.at(c, len("“"), kTypo, 0, rQuoteStyle), len("“"), `"`, smTypo)
+		e.try(c, len("“"), kTypo, 0, rQuoteStyle, `"`, smTypo)
 	}
 	if e.vhas(c, quoteToken) {
-		e.spawn(c, e.at(c, len(quoteToken), kTmpl, 0, rTemplate), len(quoteToken), `"`, smTmpl)
+		e.try(c, len(quoteToken), kTmpl, 0, rTemplate, `"`, smTmpl)
 	}
 	// A run of digits quoted (the runs the table's regexp finds) where a
 	// colon follows it, white space aside (faultmodel's numeric_key row),
 	// or in a key's place, where an edit after it may write the colon.
 	if isDigit(byte(b)) && !isDigit(c.prev) && c.prev != '-' || b == '-' && e.vb(c, 1) >= 0 && isDigit(byte(e.vb(c, 1))) {
 		if k := e.digitsAt(c, 1); e.keyPlace(c, k) {
-			e.spawn(c, e.at(c, k, kNumKey, 0, rNumKey), k, `"`+e.vstr(c, k)+`"`, smNone)
+			e.try(c, k, kNumKey, 0, rNumKey, `"`+e.vstr(c, k)+`"`, smNone)
 		}
 	}
 	// A bare token quoted: read as a token from here.
 	switch c.st.mode {
 	case mValue, mArrFirst, mObjFirst, mObjKey:
-		e.spawn(c, e.at(c, 0, kBare, 0, rUnquoted), 0, "", smBare)
+		e.try(c, 0, kBare, 0, rUnquoted, "", smBare)
 	}
 }
 
@@ -1171,7 +1274,7 @@ func (e *engine) charEdits(c *cfg, b int, inStr, pendOnly bool) {
 	for _, ch := range []byte(faultmodel.Structural) {
 		if (!inStr || ch == '"') && insRow[ch] >= 0 && !(ch == '"' && b == ':' && inKey) {
 			c.cutIns = wasCut || cutWrites == string(ch)
-			e.spawn(c, e.at(c, 0, kIns, ch, uint8(insRow[ch])), 0, string(ch), smNone)
+			e.try(c, 0, kIns, ch, uint8(insRow[ch]), string(ch), smNone)
 		}
 	}
 	c.cutIns = wasCut
@@ -1179,7 +1282,7 @@ func (e *engine) charEdits(c *cfg, b int, inStr, pendOnly bool) {
 		// A key's closing quote, where a key is open: the quote
 		// closes it (unclosed_key); elsewhere a quote inserted before
 		// a colon is the quote row's.
-		e.spawn(c, e.at(c, 0, kIns, '"', rUnclosedKey), 0, `"`, smNone)
+		e.try(c, 0, kIns, '"', rUnclosedKey, `"`, smNone)
 	}
 	if inKey && int(c.cost)+rowCost(rColon)+rowCost(rUnclosedKey) <= e.budget {
 		// A colon inserted where a key's closing quote is then
@@ -1191,17 +1294,17 @@ func (e *engine) charEdits(c *cfg, b int, inStr, pendOnly bool) {
 		d.ed[d.n] = e.at(c, 0, kIns, ':', rColon)
 		d.n++
 		d.fresh = uint8(min(len(d.pend), 254))
-		e.spawn(&d, e.at(&d, 0, kIns, '"', rUnclosedKey), 0, `"`, smNone)
+		e.try(&d, 0, kIns, '"', rUnclosedKey, `"`, smNone)
 	}
 	if b < 0 || pendOnly {
 		return
 	}
 	if r := delRow[b]; r >= 0 && !inStr {
-		e.spawn(c, e.at(c, 1, kDel, 0, uint8(r)), 1, "", smNone)
+		e.try(c, 1, kDel, 0, uint8(r), "", smNone)
 	}
 	for _, ch := range []byte(faultmodel.Structural) {
 		if r := repRow[b][ch]; r >= 0 && ch != byte(b) && (!inStr || ch == '"') {
-			e.spawn(c, e.at(c, 1, kRep, ch, uint8(r)), 1, string(ch), smNone)
+			e.try(c, 1, kRep, ch, uint8(r), string(ch), smNone)
 		}
 	}
 }
@@ -1216,75 +1319,75 @@ func (e *engine) contentEdits(c *cfg, b byte, inStr bool) {
 	switch b {
 	case '"':
 		if v := e.vstr(c, 3); len(v) == 3 && v[1] == '\\' && strings.IndexByte("ntr", v[2]) >= 0 {
-			e.spawn(c, e.at(c, 3, kEsc, 5, rEscape), 3, v[1:3]+`"`, smNone)
+			e.try(c, 3, kEsc, 5, rEscape, v[1:3]+`"`, smNone)
 		}
 	case '\n', '\t', '\r':
 		// A control character written raw inside a string's content;
 		// outside one it is white space, and the white space around a
 		// bare token is the layout's (the unquoted row).
 		if !c.bsOdd && inStr && (c.sm != smBare || e.bareGoesOn(c)) {
-			e.spawn(c, e.at(c, 1, kEsc, 0, rEscape), 1, faultmodel.ControlEscape(b), smNone)
+			e.try(c, 1, kEsc, 0, rEscape, faultmodel.ControlEscape(b), smNone)
 		}
 	case '\\':
 		n1 := e.vb(c, 1)
 		if !c.bsOdd && (n1 < 0 || strings.IndexByte(`"\/bfnrtu`, byte(n1)) < 0) {
-			e.spawn(c, e.at(c, 1, kEsc, 1, rEscape), 1, `\\`, smNone)
+			e.try(c, 1, kEsc, 1, rEscape, `\\`, smNone)
 		}
 		if e.vhas(c, `\\"`) {
-			e.spawn(c, e.at(c, 3, kEsc, 2, rEscape), 3, `\"`, smNone)
+			e.try(c, 3, kEsc, 2, rEscape, `\"`, smNone)
 		}
 		if v := e.vstr(c, 5); len(v) == 5 && isHex4(v[1:]) {
-			e.spawn(c, e.at(c, 1, kEsc, 3, rEscape), 1, `\u`, smNone)
+			e.try(c, 1, kEsc, 3, rEscape, `\u`, smNone)
 		}
 		if n1 == '\n' {
-			e.spawn(c, e.at(c, 2, kEsc, 4, rEscape), 2, "", smNone)
+			e.try(c, 2, kEsc, 4, rEscape, "", smNone)
 		}
 		if n1 == '\'' && !c.bsOdd {
-			e.spawn(c, e.at(c, 2, kEsc, 6, rEscape), 2, "'", smNone)
+			e.try(c, 2, kEsc, 6, rEscape, "'", smNone)
 		}
 		if n1 >= 0 && strings.IndexByte("ntr", byte(n1)) >= 0 {
-			e.spawn(c, e.at(c, 2, kEscSpace, 0, rEscSpace), 2, "", smNone)
+			e.try(c, 2, kEscSpace, 0, rEscSpace, "", smNone)
 		}
 	case '/':
 		if !comments {
 			break
 		}
 		if e.vhas(c, "/*") {
-			e.spawn(c, e.at(c, 2, kBlock, 0, rComment), 2, "", smBlock)
+			e.try(c, 2, kBlock, 0, rComment, "", smBlock)
 		} else if e.vhas(c, "//") {
-			e.spawn(c, e.at(c, 2, kLine, 0, rComment), 2, "", smLine)
+			e.try(c, 2, kLine, 0, rComment, "", smLine)
 		}
 	case '#':
 		if comments {
-			e.spawn(c, e.at(c, 1, kLine, 0, rComment), 1, "", smLine)
+			e.try(c, 1, kLine, 0, rComment, "", smLine)
 		}
 	case '.':
 		if !isDigit(c.prev) {
-			e.spawn(c, e.at(c, 0, kLoose, 0, rLoose), 0, "0", smNone)
+			e.try(c, 0, kLoose, 0, rLoose, "0", smNone)
 		}
 		if n1 := e.vb(c, 1); n1 < 0 || !isDigit(byte(n1)) {
-			e.spawn(c, e.at(c, 1, kLoose, 1, rLoose), 1, "", smNone)
+			e.try(c, 1, kLoose, 1, rLoose, "", smNone)
 		}
 	case '+':
 		if n1 := e.vb(c, 1); n1 == '.' || n1 == '-' || n1 >= 0 && isDigit(byte(n1)) {
-			e.spawn(c, e.at(c, 1, kLoose, 2, rLoose), 1, "", smNone)
+			e.try(c, 1, kLoose, 2, rLoose, "", smNone)
 		}
 	case '0':
 		// A leading 0 dropped (faultmodel.LeadingZero), in a value's
 		// place.
 		if n1 := e.vb(c, 1); n1 >= 0 && isDigit(byte(n1)) && (c.prev == 0 || faultmodel.NumberMayStartAfter(c.prev)) && !e.keyPlace(c, e.digitsAt(c, 0)) {
-			e.spawn(c, e.at(c, 1, kLoose, 3, rLoose), 1, "", smNone)
+			e.try(c, 1, kLoose, 3, rLoose, "", smNone)
 		}
 	case ' ':
 		// A thousands separator (faultmodel.SplitsThousands), or a
 		// space after a number's point.
 		if n := e.digitsAt(c, 1) - 1; isDigit(c.prev) && n > 0 && n%3 == 0 || c.prev == '.' && n > 0 {
-			e.spawn(c, e.at(c, 1, kSplit, 0, rSplit), 1, "", smNone)
+			e.try(c, 1, kSplit, 0, rSplit, "", smNone)
 		}
 	}
 	for i, w := range words {
 		if b == w.from[0] && e.vhas(c, w.from) {
-			e.spawn(c, e.at(c, len(w.from), kWord, uint8(i), *w.row), len(w.from), w.to, smNone)
+			e.try(c, len(w.from), kWord, uint8(i), *w.row, w.to, smNone)
 		}
 	}
 }
@@ -1381,16 +1484,20 @@ func (e *engine) special(c *cfg) {
 		if int(c.cost) < e.budget {
 			e.edits(c, true)
 		}
-		if tok, ok := e.bareEnd(c); ok && c.pend == "" {
-			// A token ends at a delimiter of the text (never inside
-			// what an edit wrote), where an edit writes one, or before
-			// a backslash (escaped white space after it, dropped).
-			d := *c
-			d.ed[d.smEd].th = hashString(tok)
-			d.mustDelim = b >= 0 && strings.IndexByte("{}[],\":\\", byte(b)) < 0
-			// The white space after the token is read after it, as
-			// the table's edit leaves it in the text.
-			exit(d, tok+c.tok[len(strings.TrimRight(c.tok, " \t\r\n")):], 0)
+		// A token ends at a delimiter of the text (never inside what an
+		// edit wrote), where an edit writes one, or before a backslash
+		// (escaped white space after it, dropped). Where no edit can
+		// follow, it ends only at a delimiter.
+		delim := b < 0 || strings.IndexByte("{}[],\":\\", byte(b)) >= 0
+		if c.pend == "" && (delim || int(c.cost) < e.budget) {
+			if tok, ok := e.bareEnd(c); ok {
+				d := *c
+				d.ed[d.smEd].th = hashString(tok)
+				d.mustDelim = !delim
+				// The white space after the token is read after it, as
+				// the table's edit leaves it in the text.
+				exit(d, tok+c.tok[len(strings.TrimRight(c.tok, " \t\r\n")):], 0)
+			}
 		}
 		if b < 0 || strings.IndexByte("{}[],\"'#", byte(b)) >= 0 || len(c.tok) >= maxToken {
 			if len(c.tok) >= maxToken {

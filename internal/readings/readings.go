@@ -678,7 +678,8 @@ func window(fs []found, over bool) Window {
 		if ok && f.Cost == fs[j].Cost {
 			known[f.key] = known[f.key] || !f.Unknown
 		}
-		if !ok || f.Cost < fs[j].Cost || f.Cost == fs[j].Cost && f.Unknown && !fs[j].Unknown {
+		if !ok || f.Cost < fs[j].Cost || f.Cost == fs[j].Cost && f.Unknown && !fs[j].Unknown ||
+			f.Cost == fs[j].Cost && f.Unknown == fs[j].Unknown && before(f, fs[j]) {
 			if !ok || f.Cost < fs[j].Cost {
 				known[f.key] = !f.Unknown
 			}
@@ -712,6 +713,48 @@ func window(fs []found, over bool) Window {
 		return a.key < b.key
 	})
 	return w
+}
+
+// before orders two readings of one value at one cost, so that the
+// window names the same edits whatever order the engine found them in:
+// one that undoes a cut first (the documented exception of closers added
+// at the end reads the window's cuts), then fewer edits, then by its
+// edits (editKeys), and the text.
+func before(a, b found) bool {
+	if ac, bc := slices.Contains(a.Ops, "cut"), slices.Contains(b.Ops, "cut"); ac != bc {
+		return ac
+	}
+	if len(a.ed) != len(b.ed) {
+		return len(a.ed) < len(b.ed)
+	}
+	if c := slices.Compare(editKeys(a), editKeys(b)); c != 0 {
+		return c < 0
+	}
+	return a.Text < b.Text
+}
+
+// editKeys returns a key for each edit of f, sorted: first the rows that
+// choose which part of the text is the object (spanRows, in their order:
+// they drop text around it), then an edit of a character or a token (in
+// the table's order), then a reading of the whole text (rewriting it
+// throughout); at one rank, by where the edit starts.
+func editKeys(f found) []int64 {
+	keys := make([]int64, len(f.ed))
+	for i, x := range f.ed {
+		name := faultmodel.Table[x.row].Name
+		var rank int64
+		switch k := slices.Index(spanRows, name); {
+		case x.kind == kWhole:
+			rank = 2<<8 | int64(x.row)
+		case k >= 0:
+			rank = int64(k)
+		default:
+			rank = 1<<8 | int64(x.row)
+		}
+		keys[i] = rank<<32 | int64(uint32(f.At[i]))
+	}
+	slices.Sort(keys)
+	return keys
 }
 
 // canonical returns the canonical text of the JSON text t: members sorted
