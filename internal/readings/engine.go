@@ -1150,7 +1150,35 @@ func (e *engine) expand(c *cfg) {
 		e.edits(c, false)
 	}
 	if e.read(c) {
+		if int(c.cost) >= e.budget && c.pend == "" {
+			e.readRun(c)
+		}
 		e.pushCfg(*c)
+	}
+}
+
+// readRun reads on c, a configuration that can make no edit, over a run
+// of bytes in one move where the parser's state stays as it is: a
+// string's plain content (up to a quote, a backslash or a control
+// character), or white space between tokens inside the object; either
+// ends before a '{' (where a re-sent copy may start: complete). A
+// configuration that dominates c at a byte of the run holds c's state
+// there, as it does where the run starts.
+func (e *engine) readRun(c *cfg) {
+	s, k := e.s, int(c.pos)
+	switch c.st.mode {
+	case mStr:
+		for k < len(s) && s[k] >= 0x20 && s[k] != '"' && s[k] != '\\' && s[k] != '{' {
+			e.emit(c, s[k])
+			k++
+		}
+	case mObjFirst, mObjKey, mColon, mValue, mArrFirst, mAfter:
+		for k < len(s) && isWS(s[k]) {
+			k++
+		}
+	}
+	if n := k - int(c.pos); n > 0 {
+		e.consume(c, n)
 	}
 }
 
@@ -1483,6 +1511,20 @@ func (e *engine) special(c *cfg) {
 	case smBare:
 		if int(c.cost) < e.budget {
 			e.edits(c, true)
+		} else if c.pend == "" {
+			// No edit can follow: the token reads on to its next
+			// delimiter or mark in one move, where the byte by byte
+			// moves would only grow it.
+			k := int(c.pos)
+			for k < len(e.s) && strings.IndexByte("{}[],\":\\'#", e.s[k]) < 0 && len(c.tok)+k-int(c.pos) < maxToken {
+				k++
+			}
+			if k > int(c.pos) {
+				c.tok += e.s[c.pos:k]
+				e.consume(c, k-int(c.pos))
+				e.pushCfg(*c)
+				return
+			}
 		}
 		// A token ends at a delimiter of the text (never inside what an
 		// edit wrote), where an edit writes one, or before a backslash
