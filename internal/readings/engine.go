@@ -1504,6 +1504,19 @@ func (e *engine) special(c *cfg) {
 	case smSQ, smTypo, smTmpl, smBack, smEnt:
 		if int(c.cost) < e.budget {
 			e.edits(c, true)
+		} else if c.pend == "" && c.st.mode == mStr {
+			// No edit can follow: the string's plain bytes, which each
+			// mode writes as they are, read in one move.
+			k := int(c.pos)
+			for k < len(e.s) && e.s[k] >= 0x20 && strings.IndexByte("\"\\'`<&\xe2", e.s[k]) < 0 {
+				e.emit(c, e.s[k])
+				k++
+			}
+			if k > int(c.pos) {
+				e.consume(c, k-int(c.pos))
+				e.pushCfg(*c)
+				return
+			}
 		}
 		if !e.quoted(c, b, exit) {
 			return
