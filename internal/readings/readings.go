@@ -23,7 +23,8 @@
 // pushdown parser whose configurations (position, parser state with its
 // bracket stack as an index into a shared arena, cost, the edits made,
 // the compact text written as a chain of shared segments) advance byte by
-// byte; at each position every inverse edit that starts there is tried
+// byte (one that can make no edit over a run of bytes that leaves its
+// state as it is in one move); at each position every inverse edit that starts there is tried
 // (character insertions, deletions and replacements, quote styles, bare
 // tokens, literal spellings, escapes, comments, moved quotes, after a
 // whole object a second one read from a root of its own, either of the
