@@ -583,9 +583,9 @@ func (e *engine) madeRoots(root cfg) {
 		r.cost += uint8(rowCost(rAround))
 		r.ed[r.n] = edit{start: 0, end: int32(i), kind: kWrap, row: rAround}
 		r.n++
-		e.spawn(&r, e.at(&r, 0, kIns, '{', uint8(ins)), 0, "{", smNone)
+		e.try(&r, 0, kIns, '{', uint8(ins), "{", smNone)
 		if b := e.s[i]; b != '{' && repRow[b]['{'] >= 0 {
-			e.spawn(&r, e.at(&r, 1, kRep, '{', uint8(repRow[b]['{'])), 1, "{", smNone)
+			e.try(&r, 1, kRep, '{', uint8(repRow[b]['{']), "{", smNone)
 		}
 	}
 }
@@ -1071,11 +1071,8 @@ const rewrite = 255
 
 // spawn makes from c the configuration that makes ed over k bytes of
 // the view at the row's cost, writing repl (read next), in special mode
-// sm.
+// sm, where c affords it (try checks).
 func (e *engine) spawn(c *cfg, ed edit, k int, repl string, sm uint8) {
-	if !e.affords(c, ed.row, k, repl, sm) {
-		return
-	}
 	d := *c
 	d.own = false
 	c.own = false
@@ -1150,36 +1147,57 @@ func (e *engine) expand(c *cfg) {
 		e.edits(c, false)
 	}
 	if e.read(c) {
-		if int(c.cost) >= e.budget && c.pend == "" {
-			e.readRun(c)
-		}
+		e.readRun(c)
 		e.pushCfg(*c)
 	}
 }
 
-// readRun reads on c, a configuration that can make no edit, over a run
-// of bytes in one move where the parser's state stays as it is: a
-// string's plain content (up to a quote, a backslash or a control
-// character), or white space between tokens inside the object; either
-// ends before a '{' (where a re-sent copy may start: complete). A
-// configuration that dominates c at a byte of the run holds c's state
-// there, as it does where the run starts.
-func (e *engine) readRun(c *cfg) {
+// readRun reads on c, where it can make no edit (its cost is the budget)
+// and no text an edit wrote is pending, over a run of bytes in one move
+// where its state stays as it is, and reports whether it read any: a
+// string's plain content (up to a quote, a backslash, a control character
+// or a '{', where a re-sent copy may start: complete), white space between
+// tokens inside the object, a bare token up to its next delimiter or mark,
+// the plain bytes of a string in single quotes, backquotes, typographic
+// quotes, template quote tokens or entities (which each of those modes
+// writes as they are). A configuration that dominates c at a byte of the
+// run holds c's state there, as it does where the run starts.
+func (e *engine) readRun(c *cfg) bool {
+	if int(c.cost) < e.budget || c.pend != "" {
+		return false
+	}
 	s, k := e.s, int(c.pos)
-	switch c.st.mode {
-	case mStr:
-		for k < len(s) && s[k] >= 0x20 && s[k] != '"' && s[k] != '\\' && s[k] != '{' {
+	plain := func(stop string) {
+		for k < len(s) && s[k] >= 0x20 && strings.IndexByte(stop, s[k]) < 0 {
 			e.emit(c, s[k])
 			k++
 		}
-	case mObjFirst, mObjKey, mColon, mValue, mArrFirst, mAfter:
-		for k < len(s) && isWS(s[k]) {
+	}
+	switch c.sm {
+	case smBare:
+		for k < len(s) && strings.IndexByte("{}[],\":\\'#", s[k]) < 0 && len(c.tok)+k-int(c.pos) < maxToken {
 			k++
 		}
+		c.tok += s[c.pos:k]
+	case smSQ, smTypo, smTmpl, smBack, smEnt:
+		if c.st.mode == mStr {
+			plain("\"\\'`<&\xe2") // where these modes end the string or write a byte otherwise
+		}
+	case smNone:
+		switch c.st.mode {
+		case mStr:
+			plain("\"\\{")
+		case mObjFirst, mObjKey, mColon, mValue, mArrFirst, mAfter:
+			for k < len(s) && isWS(s[k]) {
+				k++
+			}
+		}
 	}
-	if n := k - int(c.pos); n > 0 {
-		e.consume(c, n)
+	if k == int(c.pos) {
+		return false
 	}
+	e.consume(c, k-int(c.pos))
+	return true
 }
 
 // The spellings the literal rows read.
@@ -1504,19 +1522,9 @@ func (e *engine) special(c *cfg) {
 	case smSQ, smTypo, smTmpl, smBack, smEnt:
 		if int(c.cost) < e.budget {
 			e.edits(c, true)
-		} else if c.pend == "" && c.st.mode == mStr {
-			// No edit can follow: the string's plain bytes, which each
-			// mode writes as they are, read in one move.
-			k := int(c.pos)
-			for k < len(e.s) && e.s[k] >= 0x20 && strings.IndexByte("\"\\'`<&\xe2", e.s[k]) < 0 {
-				e.emit(c, e.s[k])
-				k++
-			}
-			if k > int(c.pos) {
-				e.consume(c, k-int(c.pos))
-				e.pushCfg(*c)
-				return
-			}
+		} else if e.readRun(c) {
+			e.pushCfg(*c)
+			return
 		}
 		if !e.quoted(c, b, exit) {
 			return
@@ -1524,20 +1532,9 @@ func (e *engine) special(c *cfg) {
 	case smBare:
 		if int(c.cost) < e.budget {
 			e.edits(c, true)
-		} else if c.pend == "" {
-			// No edit can follow: the token reads on to its next
-			// delimiter or mark in one move, where the byte by byte
-			// moves would only grow it.
-			k := int(c.pos)
-			for k < len(e.s) && strings.IndexByte("{}[],\":\\'#", e.s[k]) < 0 && len(c.tok)+k-int(c.pos) < maxToken {
-				k++
-			}
-			if k > int(c.pos) {
-				c.tok += e.s[c.pos:k]
-				e.consume(c, k-int(c.pos))
-				e.pushCfg(*c)
-				return
-			}
+		} else if e.readRun(c) {
+			e.pushCfg(*c)
+			return
 		}
 		// A token ends at a delimiter of the text (never inside what an
 		// edit wrote), where an edit writes one, or before a backslash

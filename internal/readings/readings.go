@@ -253,8 +253,15 @@ func ReadWithin(s string, budget int) Window {
 // read computes the window, dropping dominated configurations when
 // prune is set; dups reports a reading that held a repeated name.
 func read(s string, prune bool, budget int) (Window, bool) {
-	var found []found
-	dups := false
+	found, over, dups := readAll(s, prune, budget)
+	return window(needed(found), over), dups
+}
+
+// readAll returns the readings of s the engine finds within budget, over
+// s and over each text whole-text readings make of it, placed in s; over
+// when the work passed its bounds, dups when a reading held a repeated
+// name.
+func readAll(s string, prune bool, budget int) (found []found, over, dups bool) {
 	resent, over := resentRewrites(s, true, budget)
 	for _, r := range append(rewrites(s, true, budget), resent...) {
 		e := newEngine(r.text, budget, prune)
@@ -274,7 +281,7 @@ func read(s string, prune bool, budget int) (Window, bool) {
 			placeBack(found[n:], r.maps[m].k, r.maps[m].src, mapped)
 		}
 	}
-	return window(needed(found), over), dups
+	return found, over, dups
 }
 
 // rewritten is a text whole-text readings make of the text read: their
