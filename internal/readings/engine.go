@@ -1175,7 +1175,7 @@ func (e *engine) readRun(c *cfg) bool {
 	}
 	switch c.sm {
 	case smBare:
-		for k < len(s) && strings.IndexByte("{}[],\":\\'#", s[k]) < 0 && len(c.tok)+k-int(c.pos) < maxToken {
+		for k < len(s) && strings.IndexByte(tokenEnds+tokenStops, s[k]) < 0 && len(c.tok)+k-int(c.pos) < maxToken {
 			k++
 		}
 		c.tok += s[c.pos:k]
@@ -1470,6 +1470,14 @@ func isHex4(s string) bool {
 	return true
 }
 
+// A bare token ends without an edit before one of tokenEnds (a delimiter
+// of the text, or a backslash: escaped white space after it), and reads
+// no byte of tokenStops (where another token or a string starts).
+const (
+	tokenEnds  = "{}[],\":\\"
+	tokenStops = "{}[],\"'#"
+)
+
 // maxToken bounds a bare token's length; a longer one puts the text
 // over the budget.
 const maxToken = 512
@@ -1540,7 +1548,7 @@ func (e *engine) special(c *cfg) {
 		// edit wrote), where an edit writes one, or before a backslash
 		// (escaped white space after it, dropped). Where no edit can
 		// follow, it ends only at a delimiter.
-		delim := b < 0 || strings.IndexByte("{}[],\":\\", byte(b)) >= 0
+		delim := b < 0 || strings.IndexByte(tokenEnds, byte(b)) >= 0
 		if c.pend == "" && (delim || int(c.cost) < e.budget) {
 			if tok, ok := e.bareEnd(c); ok {
 				d := *c
@@ -1551,7 +1559,7 @@ func (e *engine) special(c *cfg) {
 				exit(d, tok+c.tok[len(strings.TrimRight(c.tok, " \t\r\n")):], 0)
 			}
 		}
-		if b < 0 || strings.IndexByte("{}[],\"'#", byte(b)) >= 0 || len(c.tok) >= maxToken {
+		if b < 0 || strings.IndexByte(tokenStops, byte(b)) >= 0 || len(c.tok) >= maxToken {
 			if len(c.tok) >= maxToken {
 				e.over = true
 			}
@@ -1575,7 +1583,7 @@ func (e *engine) bareGoesOn(c *cfg) bool {
 		k++
 	}
 	b := e.vb(c, k)
-	return b >= 0 && strings.IndexByte("{}[],\"'#:", byte(b)) < 0
+	return b >= 0 && strings.IndexByte(tokenStops+":", byte(b)) < 0
 }
 
 // quoted moves c one step inside a string written in single quotes, in
